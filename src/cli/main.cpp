@@ -1,0 +1,3 @@
+// STUB main, replaced by the CLI.
+#include <cstdio>
+int main() { std::puts("gpudoctor"); return 0; }

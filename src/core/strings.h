@@ -1,0 +1,31 @@
+// Small string helpers shared by the parsers of outside data (sysfs, /proc, os-release).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpudoctor {
+
+std::string_view Trim(std::string_view s);
+std::vector<std::string_view> SplitLines(std::string_view text);
+std::vector<std::string_view> Split(std::string_view s, char sep);
+bool StartsWith(std::string_view s, std::string_view prefix);
+bool EndsWith(std::string_view s, std::string_view suffix);
+std::string ToLower(std::string_view s);
+
+// Strict number parsing: the whole (trimmed) text must be the number, no overflow.
+std::optional<uint64_t> ParseU64(std::string_view s, int base = 10);
+std::optional<int64_t> ParseI64(std::string_view s);
+// Accepts "0x744c" or "744c".
+std::optional<uint64_t> ParseHex(std::string_view s);
+std::optional<double> ParseDouble(std::string_view s);
+
+// "%04x"-style lowercase hex with fixed width.
+std::string Hex(uint64_t v, int width);
+// Human units: 25769803776 -> "24.0 GiB".
+std::string FormatBytes(uint64_t bytes);
+
+}  // namespace gpudoctor

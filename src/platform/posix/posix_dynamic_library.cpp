@@ -1,0 +1,45 @@
+// POSIX: vendor libraries through dlopen; the loaded file is named via dladdr/dlinfo.
+#include <dlfcn.h>
+#include <link.h>
+
+#include "platform/dynamic_library.h"
+
+namespace gpudoctor {
+
+DynamicLibrary::DynamicLibrary(DynamicLibrary&& o) noexcept : handle_(o.handle_), requested_(std::move(o.requested_)) {
+  o.handle_ = nullptr;
+}
+DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& o) noexcept {
+  if (this != &o) {
+    if (handle_) ::dlclose(handle_);
+    handle_ = o.handle_;
+    requested_ = std::move(o.requested_);
+    o.handle_ = nullptr;
+  }
+  return *this;
+}
+DynamicLibrary::~DynamicLibrary() {
+  if (handle_) ::dlclose(handle_);
+}
+
+Result<DynamicLibrary> DynamicLibrary::Open(const std::string& name_or_path) {
+  ::dlerror();
+  void* h = ::dlopen(name_or_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* err = ::dlerror();
+    return EnvError(err ? err : ("cannot load " + name_or_path));
+  }
+  return DynamicLibrary(h, name_or_path);
+}
+
+void* DynamicLibrary::Symbol(const char* name) const { return handle_ ? ::dlsym(handle_, name) : nullptr; }
+
+std::string DynamicLibrary::LoadedPath() const {
+  if (!handle_) return {};
+  link_map* map = nullptr;
+  if (::dlinfo(handle_, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && map->l_name[0])
+    return map->l_name;
+  return requested_;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,39 @@
+// Running another program (a Python interpreter, the tool's own worker mode)
+// with a timeout. A crash or a hang of the child is a result, never a failure
+// of the tool.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace gpudoctor {
+
+struct ProcessRequest {
+  std::vector<std::string> argv;  // argv[0] is a path or a name searched on PATH
+  std::string stdin_text;
+  std::chrono::milliseconds timeout{10000};
+  // Variables set on top of the parent's environment.
+  std::map<std::string, std::string> extra_env;
+};
+
+struct ProcessResult {
+  bool timed_out = false;
+  std::optional<int> exit_code;    // set when the child exited normally
+  std::optional<int> term_signal;  // set when a signal ended it (POSIX) 
+  std::string stdout_text;
+  std::string stderr_text;
+  std::chrono::milliseconds elapsed{0};
+};
+
+// Error only when the child could not be started at all.
+Result<ProcessResult> RunProcess(const ProcessRequest& request);
+
+// The path of the running executable (to re-execute it in a worker mode).
+Result<std::string> CurrentExecutablePath();
+
+}  // namespace gpudoctor

@@ -1,0 +1,30 @@
+// Runs the probes in a fixed order: machine, PCI, vendor stacks, runtimes,
+// environment; then merges what they found into one GPU list.
+#include "probe/machine_probe.h"
+
+#include "probe/common/env_probe.h"
+#include "probe/common/gpu_merge.h"
+#include "probe/common/runtime_probe.h"
+#include "probe/linux/amd_probe.h"
+#include "probe/linux/nvidia_probe.h"
+#include "probe/linux/os_probe.h"
+#include "probe/linux/pci_probe.h"
+
+namespace gpudoctor {
+
+Snapshot ProbeMachine(const ProbeContext& ctx) {
+  Snapshot snap;
+  snap.tool_version = GPUDOCTOR_VERSION;
+  snap.sysroot = ctx.fs.Root();
+  snap.live_machine = ctx.fs.IsLiveRoot();
+  ProbeOs(ctx, snap);
+  ProbePciDevices(ctx, snap);
+  ProbeAmd(ctx, snap);
+  ProbeNvidia(ctx, snap);
+  ProbeRuntimes(ctx, snap);
+  ProbeEnvironmentVariables(ctx, snap);
+  snap.gpus = MergeGpus(snap);
+  return snap;
+}
+
+}  // namespace gpudoctor

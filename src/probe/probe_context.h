@@ -1,0 +1,25 @@
+// What every probe gets: the machine's files, its environment, who runs the
+// tool, and whether the probe may touch the live machine (load vendor
+// libraries, query the OS). A probe is a function of these inputs; it never prints.
+#pragma once
+
+#include "platform/environment.h"
+#include "platform/filesystem.h"
+#include "platform/identity.h"
+
+namespace gpudoctor {
+
+// Inside a sysroot, files that `gather` records beside the machine's own files
+// (the environment, the user's identity, vendor library answers) live here.
+inline constexpr const char* kRecordedInputsDir = "/.gpudoctor";
+
+struct ProbeContext {
+  const FileSystem& fs;
+  const Environment& env;
+  const UserIdentity& identity;
+  // True only for the live machine: then probes may dlopen vendor libraries.
+  // Under a sysroot they read what `gather` recorded in kRecordedInputsDir instead.
+  bool live = false;
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,34 @@
+// Vendor names and PCI vendor ids.
+#include "snapshot/snapshot.h"
+
+namespace gpudoctor {
+
+const char* ToString(GpuVendor v) {
+  switch (v) {
+    case GpuVendor::kAmd: return "amd";
+    case GpuVendor::kNvidia: return "nvidia";
+    case GpuVendor::kIntel: return "intel";
+    case GpuVendor::kOther: return "other";
+    case GpuVendor::kUnknown: break;
+  }
+  return "unknown";
+}
+
+GpuVendor GpuVendorFromString(const std::string& s) {
+  if (s == "amd") return GpuVendor::kAmd;
+  if (s == "nvidia") return GpuVendor::kNvidia;
+  if (s == "intel") return GpuVendor::kIntel;
+  if (s == "other") return GpuVendor::kOther;
+  return GpuVendor::kUnknown;
+}
+
+GpuVendor GpuVendorFromPciId(uint32_t vendor_id) {
+  switch (vendor_id) {
+    case 0x1002: return GpuVendor::kAmd;
+    case 0x10de: return GpuVendor::kNvidia;
+    case 0x8086: return GpuVendor::kIntel;
+    default: return GpuVendor::kOther;
+  }
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,39 @@
+// Tests of the strict string and number helpers used by every parser.
+#include "core/strings.h"
+
+#include <gtest/gtest.h>
+
+namespace gpudoctor {
+namespace {
+
+TEST(Strings, ParseU64IsStrict) {
+  EXPECT_EQ(ParseU64("42"), 42u);
+  EXPECT_EQ(ParseU64(" 42\n"), 42u);
+  EXPECT_FALSE(ParseU64("42x"));
+  EXPECT_FALSE(ParseU64(""));
+  EXPECT_FALSE(ParseU64("-1"));
+  EXPECT_FALSE(ParseU64("99999999999999999999999"));
+}
+
+TEST(Strings, ParseHexAcceptsPrefix) {
+  EXPECT_EQ(ParseHex("0x744c"), 0x744cu);
+  EXPECT_EQ(ParseHex("744C"), 0x744cu);
+  EXPECT_FALSE(ParseHex("0x"));
+  EXPECT_FALSE(ParseHex("zz"));
+}
+
+TEST(Strings, SplitLinesDropsCarriageReturns) {
+  auto lines = SplitLines("a\r\nb\n\nc\n");
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "a");
+  EXPECT_EQ(lines[2], "");
+  EXPECT_EQ(lines[3], "c");
+}
+
+TEST(Strings, FormatBytes) {
+  EXPECT_EQ(FormatBytes(512), "512 B");
+  EXPECT_EQ(FormatBytes(25769803776ull), "24.0 GiB");
+}
+
+}  // namespace
+}  // namespace gpudoctor
