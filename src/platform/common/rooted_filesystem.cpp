@@ -1,7 +1,12 @@
 // FileSystem over a folder: the live machine ("/") or a recorded sysroot.
 // Built on std::filesystem so the same code serves Linux and Windows builds;
 // stat details that std::filesystem cannot give come from platform code where live.
+// Under a recorded root, paths are resolved here component by component, the way
+// the kernel would if the root were "/" (as chroot does): an absolute link target
+// starts again at the root and ".." stops there, so a tree can never reach the
+// host's files, and a loop of links ends with an error after kMaxLinks links.
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -31,7 +36,21 @@ std::optional<FileStat> PlatformStat(const std::string& host_path);
 
 namespace {
 
-bool IsRootSlash(const std::string& root) { return root == "/" || root.empty(); }
+bool IsRootSlash(const std::string& root) {
+  return root == "/" || root.empty();
+}
+
+// Linux's limit (MAXSYMLINKS in fs/namei.c is 40).
+constexpr int kMaxLinks = 40;
+
+// Appends the non-empty components of `path` ("a//b/" -> a, b) to the front of `pending`, in order.
+void PushFrontComponents(std::string_view path, std::deque<std::string>& pending) {
+  std::vector<std::string> parts;
+  for (auto part : Split(path, '/')) {
+    if (!part.empty()) parts.emplace_back(part);
+  }
+  pending.insert(pending.begin(), parts.begin(), parts.end());
+}
 
 class RootedFileSystem final : public FileSystem {
  public:
@@ -41,7 +60,9 @@ class RootedFileSystem final : public FileSystem {
   }
 
   Result<std::string> ReadFile(std::string_view path, size_t max_bytes) const override {
-    std::string host = Host(path);
+    auto resolved = Host(path);
+    if (!resolved) return resolved.error();
+    const std::string& host = *resolved;
     std::error_code ec;
     if (fs::is_directory(host, ec)) return EnvError(std::string(path) + " is a folder, not a file");
     std::ifstream in(host, std::ios::binary);
@@ -60,9 +81,11 @@ class RootedFileSystem final : public FileSystem {
   }
 
   Result<std::vector<std::string>> ListDir(std::string_view path) const override {
+    auto host = Host(path);
+    if (!host) return host.error();
     std::error_code ec;
     std::vector<std::string> names;
-    fs::directory_iterator it(Host(path), ec), end;
+    fs::directory_iterator it(*host, ec), end;
     if (ec) return EnvError("cannot list " + std::string(path) + ": " + ec.message());
     for (; it != end; it.increment(ec)) {
       if (ec) return EnvError("error while listing " + std::string(path) + ": " + ec.message());
@@ -73,14 +96,18 @@ class RootedFileSystem final : public FileSystem {
   }
 
   Result<std::string> ReadLink(std::string_view path) const override {
+    auto host = Host(path, /*follow_last=*/false);
+    if (!host) return host.error();
     std::error_code ec;
-    fs::path target = fs::read_symlink(Host(path), ec);
+    fs::path target = fs::read_symlink(*host, ec);
     if (ec) return EnvError("cannot read link " + std::string(path) + ": " + ec.message());
     return target.generic_string();
   }
 
   Result<FileStat> Stat(std::string_view path) const override {
-    std::string host = Host(path);
+    auto resolved = Host(path);
+    if (!resolved) return resolved.error();
+    const std::string& host = *resolved;
     std::error_code ec;
     fs::file_status st = fs::status(host, ec);
     if (ec || !fs::exists(st)) {
@@ -103,8 +130,10 @@ class RootedFileSystem final : public FileSystem {
   }
 
   Result<DiskSpace> Space(std::string_view path) const override {
+    auto host = Host(path);
+    if (!host) return host.error();
     std::error_code ec;
-    fs::space_info info = fs::space(Host(path), ec);
+    fs::space_info info = fs::space(*host, ec);
     if (ec) return EnvError("cannot measure free space of " + std::string(path) + ": " + ec.message());
     return DiskSpace{info.capacity, info.available};
   }
@@ -113,10 +142,56 @@ class RootedFileSystem final : public FileSystem {
   bool IsLiveRoot() const override { return live_; }
 
  private:
-  // Maps a machine path to the host path under the root.
-  std::string Host(std::string_view path) const {
+  // Maps a machine path to the host path under the root. The live root passes
+  // paths through untouched (the kernel resolves them); a recorded root resolves
+  // every link itself, the last one only when `follow_last`.
+  Result<std::string> Host(std::string_view path, bool follow_last = true) const {
     if (live_) return std::string(path);
-    return JoinPath(root_, path);
+    return ResolveUnderRoot(path, follow_last);
+  }
+
+  Result<std::string> ResolveUnderRoot(std::string_view path, bool follow_last) const {
+    std::deque<std::string> pending;
+    PushFrontComponents(path, pending);
+    std::vector<std::string> done;  // resolved components below the root, none a link
+    int links = 0;
+    auto host_of = [this](const std::vector<std::string>& parts) {
+      std::string host = root_;
+      for (const auto& part : parts) host += "/" + part;
+      return host;
+    };
+    while (!pending.empty()) {
+      std::string part = std::move(pending.front());
+      pending.pop_front();
+      if (part == ".") continue;
+      if (part == "..") {
+        if (!done.empty()) done.pop_back();  // never above the root
+        continue;
+      }
+      done.push_back(std::move(part));
+      if (pending.empty() && !follow_last) break;
+      std::string host = host_of(done);
+      std::error_code ec;
+      fs::file_status st = fs::symlink_status(host, ec);
+      if (!fs::exists(st) || st.type() == fs::file_type::none) {
+        if (pending.empty()) break;  // the caller reports the missing last component
+        return EnvError(std::string(path) + ": no such file or folder (" + JoinPath("/", Join(done)) + ")");
+      }
+      if (!fs::is_symlink(st)) continue;
+      if (++links > kMaxLinks) return EnvError(std::string(path) + ": too many levels of symbolic links");
+      fs::path target = fs::read_symlink(host, ec);
+      if (ec) return EnvError("cannot read link " + JoinPath("/", Join(done)) + ": " + ec.message());
+      std::string text = target.generic_string();
+      done.pop_back();
+      if (!text.empty() && text.front() == '/') done.clear();  // absolute: from the root
+      PushFrontComponents(text, pending);
+    }
+    return host_of(done);
+  }
+  static std::string Join(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& part : parts) out += (out.empty() ? "" : "/") + part;
+    return out;
   }
   static std::string Why(const std::string& host) {
     std::error_code ec;

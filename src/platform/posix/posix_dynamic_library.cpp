@@ -6,7 +6,8 @@
 
 namespace gpudoctor {
 
-DynamicLibrary::DynamicLibrary(DynamicLibrary&& o) noexcept : handle_(o.handle_), requested_(std::move(o.requested_)) {
+DynamicLibrary::DynamicLibrary(DynamicLibrary&& o) noexcept
+    : handle_(o.handle_), requested_(std::move(o.requested_)) {
   o.handle_ = nullptr;
 }
 DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& o) noexcept {
@@ -32,7 +33,9 @@ Result<DynamicLibrary> DynamicLibrary::Open(const std::string& name_or_path) {
   return DynamicLibrary(h, name_or_path);
 }
 
-void* DynamicLibrary::Symbol(const char* name) const { return handle_ ? ::dlsym(handle_, name) : nullptr; }
+void* DynamicLibrary::Symbol(const char* name) const {
+  return handle_ ? ::dlsym(handle_, name) : nullptr;
+}
 
 std::string DynamicLibrary::LoadedPath() const {
   if (!handle_) return {};
