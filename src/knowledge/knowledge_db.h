@@ -1,0 +1,109 @@
+// KnowledgeDb: every entry of the knowledge base plus the lookups rules need ("which gfx is this
+// KFD node", "what is PCI 1002:744c rev c8", "which wheels exist for torch 2.7", "what driver does
+// CUDA 12.8 need"). Pure data and pure functions; loading lives in knowledge_loader.h.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "knowledge/knowledge_types.h"
+#include "knowledge/version.h"
+
+namespace gpudoctor {
+
+// A PCI device resolved to its name, figures and target.
+struct AmdGpuMatch {
+  const AmdPciDevice* device = nullptr;
+  std::string name;                    // by revision when listed, else the device's name
+  bool revision_known = false;         // false: the name is the device-level fallback
+  const AmdGpuModel* model = nullptr;  // figures, when a model of that name is recorded
+  const GpuTarget* target = nullptr;
+};
+
+// Both driver floors for one CUDA version (see data/cuda_drivers.toml).
+struct CudaDriverFloors {
+  Version cuda;
+  const CudaMinorCompat* minor_compat = nullptr;  // loads at all (any runtime of the major)
+  const CudaToolkitDriver* toolkit = nullptr;     // the toolkit's own driver, when recorded
+};
+
+// How a wheel's CUDA code reaches a GPU of a given compute capability.
+enum class CcSupport {
+  kNone,             // no cubin that runs there and no usable PTX
+  kExactCubin,       // a cubin for exactly this cc
+  kCompatibleCubin,  // a cubin for X.y with y < z on an X.z GPU (same major)
+  kPtxJit,           // only PTX of an older cc, compiled by the driver at load time
+};
+const char* ToString(CcSupport s);
+
+struct KnowledgeDb {
+  std::vector<std::string> files;  // base names of the files loaded, sorted
+
+  std::vector<GpuTarget> gfx_targets;
+  std::vector<AmdPciDevice> amd_devices;
+  std::vector<AmdGpuModel> amd_models;
+  std::vector<CudaArch> cuda_archs;
+  std::vector<NvidiaGpuModel> nvidia_gpus;
+  std::vector<CudaMinorCompat> cuda_minor_compat;
+  std::vector<CudaToolkitDriver> cuda_toolkit_drivers;
+  std::vector<NvidiaDriverBranch> nvidia_driver_branches;
+  std::vector<RocmRelease> rocm_releases;
+  std::vector<HipSdkWindows> hip_sdks_windows;
+  std::vector<RocmWslNote> rocm_wsl;
+  std::vector<TheRockStatus> therock_status;
+  std::vector<TheRockFamily> therock_families;
+  std::vector<TheRockVersion> therock_versions;
+  std::vector<TorchRelease> torch_releases;
+  std::vector<TorchWheel> torch_wheels;
+  std::vector<TorchRoute> torch_routes;
+  std::vector<OverrideRule> override_rules;
+  std::vector<OverridePitfall> override_pitfalls;
+
+  bool operator==(const KnowledgeDb&) const = default;
+
+  const GpuTarget* FindGfxTarget(std::string_view name) const;
+  const GpuTarget* FindGfxTargetByKfdVersion(uint32_t kfd_version) const;
+  std::optional<AmdGpuMatch> FindAmdModel(uint32_t device_id, std::optional<uint32_t> revision) const;
+  const AmdGpuModel* FindAmdModelByName(std::string_view name) const;
+
+  const NvidiaGpuModel* FindNvidiaModel(uint32_t device_id) const;
+  const CudaArch* FindCudaArch(const Version& cc) const;
+  // The floors for a CUDA runtime version ("12.8", "13.0"); nullopt when no minor-compat row covers it.
+  std::optional<CudaDriverFloors> CudaDriverFloor(const Version& cuda) const;
+
+  // The Linux series covering `version` ("6.4.2" -> series 6.4).
+  const RocmRelease* FindRocmRelease(const Version& version) const;
+  std::vector<const TheRockFamily*> FindTheRockFamilies(std::string_view gfx) const;
+
+  const TorchRelease* FindTorchRelease(const Version& version) const;
+  // Wheels of the release series of `version` ("2.7" and "2.7.1" both give the 2.7 wheels).
+  std::vector<const TorchWheel*> FindTorchWheels(const Version& version) const;
+  const TorchWheel* FindTorchWheel(const Version& version, std::string_view variant) const;
+  const TorchRoute* FindRoute(std::string_view id) const;
+
+  const OverrideRule* FindOverrideRule(std::string_view gfx) const;
+  const OverridePitfall* FindPitfall(std::string_view id) const;
+
+  // Calls `fn` with the section name ("amd_device") and provenance of every entry.
+  void VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const;
+};
+
+// KFD gfx_target_version -> gfx name: 100300 -> "gfx1030", 90010 -> "gfx90a" (major decimal, minor and
+// step hex). nullopt for 0 (a CPU node) or a value out of range.
+std::optional<std::string> GfxNameFromKfdVersion(uint32_t kfd_version);
+// HSA_OVERRIDE_GFX_VERSION as libhsakmt reads it ("major.minor.stepping", decimal, major <= 63,
+// minor and stepping <= 255) -> the gfx name it selects ("10.3.0" -> "gfx1030", "9.0.10" -> "gfx90a").
+// nullopt for anything libhsakmt rejects.
+std::optional<std::string> GfxNameFromOverride(std::string_view value);
+// "sm_89" for 8.9.
+std::string SmName(const Version& cc);
+// Whether code in `wheel` runs on a GPU of compute capability `cc` (NVIDIA's binary compatibility rule).
+CcSupport WheelSupportsCc(const TorchWheel& wheel, const Version& cc);
+// Whether a ROCm wheel carries code objects for `gfx` (exact target only: ROCm has no PTX fallback).
+bool WheelHasGfx(const TorchWheel& wheel, std::string_view gfx);
+
+}  // namespace gpudoctor

@@ -1,0 +1,47 @@
+// Loading the knowledge base: from the files compiled into the binary, or from a folder (--db DIR).
+// Nothing here throws; every problem comes back as a KnowledgeError naming the file and line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "knowledge/knowledge_db.h"
+
+namespace gpudoctor {
+
+struct KnowledgeError {
+  std::string file;   // as given: "data/gpus_amd.toml" or "/path/to/db/gpus_amd.toml"
+  uint32_t line = 0;  // 0 when the problem is about the whole file
+  std::string message;
+  // "data/gpus_amd.toml:120: entry 'RX 6700 XT' has no source"
+  std::string ToString() const;
+};
+
+struct KnowledgeFileText {
+  std::string name;  // shown in errors; its base name goes into each entry's Origin
+  std::string text;
+};
+
+struct KnowledgeLoad {
+  KnowledgeDb db;  // whatever parsed, even when there are errors
+  std::vector<KnowledgeError> errors;
+};
+
+// Parses and cross-checks a set of files (each file may hold any of the known [[sections]]).
+KnowledgeLoad ParseKnowledge(const std::vector<KnowledgeFileText>& files);
+// Parses one file alone, without the checks that need the other files (references between files).
+KnowledgeLoad ParseKnowledgeFile(const KnowledgeFileText& file);
+
+// The files compiled into the binary.
+std::vector<KnowledgeFileText> EmbeddedKnowledgeTexts();
+// Every *.toml in `dir` (not recursive), sorted by name.
+Result<std::vector<KnowledgeFileText>> ReadKnowledgeDir(const std::string& dir);
+
+// Loads and checks; any error fails the load, and the Error lists the first problems, one a line.
+Result<KnowledgeDb> LoadEmbeddedKnowledge();
+Result<KnowledgeDb> LoadKnowledgeFromDir(const std::string& dir);
+
+}  // namespace gpudoctor

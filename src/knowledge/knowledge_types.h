@@ -1,0 +1,309 @@
+// The entries of the knowledge base (data/*.toml) as plain structs: GPUs, gfx targets, ROCm and CUDA
+// releases, PyTorch wheels and routes, HSA override rules. Loaded by knowledge_loader.h, queried
+// through KnowledgeDb (knowledge_db.h); no TOML type appears here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "knowledge/version.h"
+
+namespace gpudoctor {
+
+// Where an entry came from and how sure we are of it. Every entry carries one.
+struct Origin {
+  std::string file;  // base name: "gpus_amd.toml" (the same for embedded and --db files)
+  uint32_t line = 0;
+  bool operator==(const Origin&) const = default;
+};
+
+struct Provenance {
+  std::vector<std::string> sources;  // URLs, at least one
+  bool confirmed = true;             // false: not verified against a primary source
+  std::string note;                  // what is unsure or special
+  Origin origin;
+  bool operator==(const Provenance&) const = default;
+};
+
+// ---- AMD -----------------------------------------------------------------------------------------
+
+enum class GfxFamily {
+  kGcn2,
+  kGcn3,
+  kGcn4,
+  kGcn5,
+  kGcn5_1,
+  kCdna1,
+  kCdna2,
+  kCdna3,
+  kCdna4,
+  kCdnaNext,
+  kRdna1,
+  kRdna2,
+  kRdna3,
+  kRdna3_5,
+  kRdna4,
+};
+const char* ToString(GfxFamily f);  // "RDNA3.5"
+std::optional<GfxFamily> GfxFamilyFromString(std::string_view s);
+
+// One LLVM gfx processor (data/gfx_targets.toml).
+struct GpuTarget {
+  std::string name;  // "gfx1031"
+  GfxFamily family = GfxFamily::kGcn2;
+  uint32_t kfd_version = 0;        // 100301, as KFD topology reports it
+  std::vector<std::string> gc_ip;  // "10.3.2"
+  std::string generic;             // "gfx10-3-generic", "" when none
+  std::string override_value;      // HSA_OVERRIDE_GFX_VERSION that borrows a sibling ("10.3.0"), "" when none
+  uint32_t wave_size = 64;
+  std::vector<std::string> chips;
+  Provenance provenance;
+  bool operator==(const GpuTarget&) const = default;
+};
+
+struct AmdRevisionName {
+  uint32_t revision = 0;
+  std::string name;  // "Radeon RX 7900 XTX"
+  bool operator==(const AmdRevisionName&) const = default;
+};
+
+// One AMD PCI device id (data/gpus_amd*.toml).
+struct AmdPciDevice {
+  uint32_t device_id = 0;
+  std::string name;  // used when the revision is not listed
+  std::string chip;  // "Navi 31"
+  std::string gfx;   // "gfx1100"
+  bool integrated = false;
+  std::vector<AmdRevisionName> revisions;
+  Provenance provenance;
+  bool operator==(const AmdPciDevice&) const = default;
+};
+
+// Figures of one AMD model, found by marketing name (data/gpus_amd_specs.toml). Missing = unknown.
+struct AmdGpuModel {
+  std::string name;
+  std::string gfx;
+  std::vector<uint32_t> vram_gib;  // several when the model ships in several sizes; empty for APUs
+  std::string memory;              // "GDDR6", "HBM3", "shared"
+  std::optional<uint32_t> compute_units;
+  std::optional<double> fp32_tflops;
+  std::optional<double> fp16_tflops;  // dense, on matrix units when present
+  std::optional<double> bf16_tflops;
+  std::optional<double> bandwidth_gbs;
+  std::vector<std::string> derived;  // fields computed by formula rather than read from a vendor
+  Provenance provenance;
+  bool operator==(const AmdGpuModel&) const = default;
+};
+
+// ---- NVIDIA --------------------------------------------------------------------------------------
+
+struct CudaArch {
+  Version cc;  // 8.9
+  std::string architecture;
+  std::string examples;
+  Provenance provenance;
+  bool operator==(const CudaArch&) const = default;
+};
+
+struct NvidiaGpuModel {
+  uint32_t device_id = 0;
+  std::string name;
+  Version cc;
+  std::optional<uint32_t> vram_gib;
+  std::string memory;
+  std::optional<uint32_t> sms;
+  std::optional<double> fp32_tflops;
+  std::optional<double> fp16_tflops;  // dense Tensor Core rate, FP32 accumulate
+  std::optional<double> bf16_tflops;
+  std::optional<double> bandwidth_gbs;
+  Provenance provenance;
+  bool operator==(const NvidiaGpuModel&) const = default;
+};
+
+// Minor-version compatibility: the oldest driver that runs any runtime from `cuda` to `cuda_max`.
+struct CudaMinorCompat {
+  Version cuda;
+  Version cuda_max;
+  Version linux_driver;
+  Version windows_driver;
+  Provenance provenance;
+  bool operator==(const CudaMinorCompat&) const = default;
+};
+
+// The driver shipped with a toolkit (latest update of the minor; GA where known).
+struct CudaToolkitDriver {
+  Version cuda;
+  std::optional<Version> linux_driver;
+  std::optional<Version> windows_driver;
+  std::optional<Version> ga_linux;
+  std::optional<Version> ga_windows;
+  Provenance provenance;
+  bool operator==(const CudaToolkitDriver&) const = default;
+};
+
+struct NvidiaDriverBranch {
+  std::string branch;  // "R580"
+  std::string kind;    // "LTSB", "production"
+  uint32_t cuda_major = 0;
+  std::string eol;  // "2028-08"
+  Provenance provenance;
+  bool operator==(const NvidiaDriverBranch&) const = default;
+};
+
+// ---- ROCm ----------------------------------------------------------------------------------------
+
+struct RocmPointRelease {
+  Version version;
+  std::string date;  // "2024-08-02" or "2025-04"
+  bool confirmed = true;
+  bool operator==(const RocmPointRelease&) const = default;
+};
+
+// One Linux minor series ("6.4" covers 6.4.x).
+struct RocmRelease {
+  Version series;
+  std::vector<std::string> gfx;
+  std::vector<std::string> deprecated_gfx;
+  std::map<std::string, Version> since;  // gfx -> point release that added it
+  std::vector<std::string> os;           // "ubuntu:24.04.2"
+  std::vector<RocmPointRelease> points;
+  Provenance provenance;
+  bool operator==(const RocmRelease&) const = default;
+};
+
+struct HipSdkWindows {
+  Version version;
+  std::vector<std::string> os;
+  std::vector<std::string> gfx_sdk;
+  std::vector<std::string> gfx_runtime;
+  std::vector<std::string> gfx_unsupported;
+  Provenance provenance;
+  bool operator==(const HipSdkWindows&) const = default;
+};
+
+struct RocmWslNote {
+  std::string id;
+  Version rocm;  // applies from this ROCm on
+  std::string driver;
+  std::string setup;
+  std::vector<std::string> gfx;
+  Provenance provenance;
+  bool operator==(const RocmWslNote&) const = default;
+};
+
+struct TheRockStatus {
+  std::string platform;  // "linux", "windows"
+  std::vector<std::string> release_ready;
+  std::vector<std::string> build_only;
+  Provenance provenance;
+  bool operator==(const TheRockStatus&) const = default;
+};
+
+struct TheRockFamily {
+  std::string name;  // "gfx110X-all"
+  std::vector<std::string> gfx;
+  bool legacy_index = false;  // has a https://rocm.nightlies.amd.com/v2/<name>/ index
+  Provenance provenance;
+  bool operator==(const TheRockFamily&) const = default;
+};
+
+struct TheRockVersion {
+  Version version;
+  std::string date;
+  std::string stream;  // "preview", "production"
+  Provenance provenance;
+  bool operator==(const TheRockVersion&) const = default;
+};
+
+// ---- PyTorch -------------------------------------------------------------------------------------
+
+struct TorchRelease {
+  Version version;  // "2.7"
+  std::string date;
+  std::vector<std::string> python;
+  Provenance provenance;
+  bool operator==(const TorchRelease&) const = default;
+};
+
+// One entry of TORCH_CUDA_ARCH_LIST: a cubin for `cc`, plus PTX when `ptx`.
+struct CompiledCudaArch {
+  Version cc;
+  bool ptx = false;
+  bool operator==(const CompiledCudaArch&) const = default;
+};
+
+struct TorchWheel {
+  Version torch;
+  std::string variant;  // "cu128", "rocm6.4"
+  std::optional<Version> cuda;
+  std::optional<Version> rocm;
+  std::string index_url;
+  std::vector<CompiledCudaArch> cuda_archs;
+  std::vector<std::string> gfx;
+  std::vector<std::string> python;  // from the torch release
+  std::string release_date;         // from the torch release
+  Provenance provenance;
+  bool operator==(const TorchWheel&) const = default;
+};
+
+enum class RouteVendor { kAmd, kNvidia, kAny };
+enum class RouteStatus { kOfficial, kPreview, kNightly, kCommunity, kLegacy, kSuperseded };
+enum class RouteOs { kLinux, kWindows, kWsl };
+const char* ToString(RouteStatus s);
+const char* ToString(RouteOs s);
+
+struct InstallCommands {
+  std::string bash;
+  std::string powershell;
+  std::string cmd;
+  bool operator==(const InstallCommands&) const = default;
+};
+
+struct TorchRoute {
+  std::string id;
+  std::string name;
+  RouteVendor vendor = RouteVendor::kAny;
+  RouteStatus status = RouteStatus::kOfficial;
+  std::vector<RouteOs> os;
+  std::vector<std::string> gfx;
+  bool gfx_any = false;
+  std::string wheels;  // "rocm", "cuda", ""
+  std::vector<std::string> python;
+  std::string driver;
+  InstallCommands install;  // placeholders {variant} {gfx} {family} {rocm}
+  Provenance provenance;
+  bool operator==(const TorchRoute&) const = default;
+};
+
+// ---- HSA_OVERRIDE_GFX_VERSION --------------------------------------------------------------------
+
+enum class OverrideVerdict { kWorks, kRisky, kUnverified };
+enum class PitfallWhen { kListed, kCrossFamily, kNativeTarget, kWindows, kMixedGpus, kInvalidValue };
+enum class PitfallSeverity { kInfo, kWarning, kError };
+
+struct OverrideRule {
+  std::vector<std::string> gfx;  // physical targets
+  std::string value;             // "10.3.0"
+  OverrideVerdict verdict = OverrideVerdict::kUnverified;
+  std::string native_wheels;  // first pytorch.org variant with the gfx itself, "" when none
+  Provenance provenance;
+  bool operator==(const OverrideRule&) const = default;
+};
+
+struct OverridePitfall {
+  std::string id;
+  PitfallWhen when = PitfallWhen::kListed;
+  std::vector<std::string> gfx;     // for kListed
+  std::vector<std::string> values;  // for kListed
+  PitfallSeverity severity = PitfallSeverity::kWarning;
+  std::string problem;
+  std::string fix;
+  std::vector<std::string> symptoms;
+  Provenance provenance;
+  bool operator==(const OverridePitfall&) const = default;
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,47 @@
+// The list of [[sections]] a knowledge file may hold and the function that reads each entry.
+// One explicit table (no registration by static constructors); the parsers live one .cpp per
+// domain: amd_loader.cpp (also overrides), nvidia_loader.cpp, rocm_loader.cpp, torch_loader.cpp.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "knowledge/entry_reader.h"
+#include "knowledge/knowledge_db.h"
+
+namespace gpudoctor {
+
+using SectionParseFn = void (*)(EntryReader& reader, KnowledgeDb& db);
+
+struct SectionSpec {
+  std::string_view name;       // the [[name]] in the file
+  std::string_view label_key;  // the field that names an entry in messages
+  SectionParseFn parse;
+};
+
+std::span<const SectionSpec> KnowledgeSections();
+
+// Sets the reader's label from `key` when present (strings as they are, integers as 0x hex).
+void LabelFromField(EntryReader& reader, std::string_view key);
+
+void ParseGfxTarget(EntryReader& r, KnowledgeDb& db);
+void ParseAmdDevice(EntryReader& r, KnowledgeDb& db);
+void ParseAmdModel(EntryReader& r, KnowledgeDb& db);
+void ParseCudaArch(EntryReader& r, KnowledgeDb& db);
+void ParseNvidiaGpu(EntryReader& r, KnowledgeDb& db);
+void ParseCudaMinorCompat(EntryReader& r, KnowledgeDb& db);
+void ParseCudaToolkitDriver(EntryReader& r, KnowledgeDb& db);
+void ParseNvidiaDriverBranch(EntryReader& r, KnowledgeDb& db);
+void ParseRocmRelease(EntryReader& r, KnowledgeDb& db);
+void ParseHipSdkWindows(EntryReader& r, KnowledgeDb& db);
+void ParseRocmWsl(EntryReader& r, KnowledgeDb& db);
+void ParseTheRockStatus(EntryReader& r, KnowledgeDb& db);
+void ParseTheRockFamily(EntryReader& r, KnowledgeDb& db);
+void ParseTheRockVersion(EntryReader& r, KnowledgeDb& db);
+void ParseTorchRelease(EntryReader& r, KnowledgeDb& db);
+void ParseTorchWheel(EntryReader& r, KnowledgeDb& db);
+void ParseTorchRoute(EntryReader& r, KnowledgeDb& db);
+void ParseOverrideRule(EntryReader& r, KnowledgeDb& db);
+void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db);
+
+}  // namespace gpudoctor

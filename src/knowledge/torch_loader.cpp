@@ -1,0 +1,136 @@
+// Reads the PyTorch sections: [[torch_release]] and [[torch_wheel]] (pytorch_wheels.toml) and
+// [[torch_route]] (pytorch_routes.toml).
+#include <algorithm>
+#include <string>
+
+#include "core/strings.h"
+#include "knowledge/section_parsers.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr std::string_view kPytorchIndex = "https://download.pytorch.org/whl/";
+
+// "12.0+PTX" -> {12.0, ptx}
+std::optional<CompiledCudaArch> ParseArch(std::string_view text) {
+  CompiledCudaArch a;
+  constexpr std::string_view kPtx = "+PTX";
+  if (EndsWith(text, kPtx)) {
+    a.ptx = true;
+    text.remove_suffix(kPtx.size());
+  }
+  auto cc = Version::Parse(text);
+  if (!cc || cc->parts().size() != 2) return std::nullopt;
+  a.cc = *cc;
+  return a;
+}
+
+// "cu128" -> 12.8; "cu92" -> 9.2.
+std::optional<Version> CudaFromVariant(std::string_view variant) {
+  if (!StartsWith(variant, "cu") || variant.size() < 4) return std::nullopt;
+  std::string_view digits = variant.substr(2);
+  return Version::Parse(std::string(digits.substr(0, digits.size() - 1)) + "." +
+                        std::string(digits.substr(digits.size() - 1)));
+}
+
+const std::vector<std::string_view> kVendors = {"amd", "nvidia", "any"};
+const std::vector<std::string_view> kStatuses = {"official",  "preview", "nightly",
+                                                 "community", "legacy",  "superseded"};
+const std::vector<std::string_view> kOses = {"linux", "windows", "wsl"};
+
+}  // namespace
+
+const char* ToString(RouteStatus s) {
+  return kStatuses[static_cast<size_t>(s)].data();
+}
+const char* ToString(RouteOs s) {
+  return kOses[static_cast<size_t>(s)].data();
+}
+
+void ParseTorchRelease(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "version");
+  TorchRelease t;
+  auto version = r.VersionText("version", Need::kRequired);
+  t.date = r.Date("date", Need::kRequired).value_or("");
+  t.python = r.TextList("python", Need::kRequired);
+  for (const std::string& p : t.python) {
+    if (!Version::Parse(p)) r.Error(0, "python '" + p + "' is not a version such as \"3.12\"");
+  }
+  t.provenance = r.ReadProvenance();
+  r.Finish();
+  if (!version) return;
+  t.version = *version;
+  db.torch_releases.push_back(std::move(t));
+}
+
+void ParseTorchWheel(EntryReader& r, KnowledgeDb& db) {
+  const TomlNode* torch = r.Peek("torch");
+  const TomlNode* variant_node = r.Peek("variant");
+  if (torch != nullptr && variant_node != nullptr) r.SetLabel(torch->text + " " + variant_node->text);
+  TorchWheel w;
+  auto version = r.VersionText("torch", Need::kRequired);
+  w.variant = r.Text("variant", Need::kRequired).value_or("");
+  w.cuda = r.VersionText("cuda", Need::kOptional);
+  w.rocm = r.VersionText("rocm", Need::kOptional);
+  w.index_url = r.Text("index_url", Need::kOptional).value_or("");
+  for (const std::string& a : r.TextList("cuda_archs", Need::kOptional)) {
+    if (auto arch = ParseArch(a))
+      w.cuda_archs.push_back(*arch);
+    else
+      r.Error(0, "cuda_archs entry '" + a + "' is not like \"8.6\" or \"12.0+PTX\"");
+  }
+  w.gfx = r.TextList("gfx", Need::kOptional);
+  w.provenance = r.ReadProvenance();
+  r.Finish();
+  if (w.cuda.has_value() == w.rocm.has_value()) r.Error(0, "needs exactly one of cuda and rocm");
+  if (w.cuda && w.cuda_archs.empty()) r.Error(0, "a CUDA wheel needs cuda_archs");
+  if (w.rocm && w.gfx.empty()) r.Error(0, "a ROCm wheel needs gfx");
+  if (w.cuda && CudaFromVariant(w.variant) != w.cuda)
+    r.Error(0, "variant does not match cuda " + w.cuda->ToString());
+  if (w.rocm && w.variant != "rocm" + w.rocm->ToString())
+    r.Error(0, "variant does not match rocm " + w.rocm->ToString());
+  if (!version || w.variant.empty()) return;
+  w.torch = *version;
+  if (w.index_url.empty()) w.index_url = std::string(kPytorchIndex) + w.variant;
+  db.torch_wheels.push_back(std::move(w));
+}
+
+void ParseTorchRoute(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "id");
+  TorchRoute t;
+  t.id = r.Text("id", Need::kRequired).value_or("");
+  t.name = r.Text("name", Need::kRequired).value_or("");
+  if (auto v = r.Choice("vendor", Need::kRequired, kVendors)) t.vendor = static_cast<RouteVendor>(*v);
+  if (auto s = r.Choice("status", Need::kRequired, kStatuses)) t.status = static_cast<RouteStatus>(*s);
+  for (const std::string& os : r.TextList("os", Need::kRequired)) {
+    auto it = std::find(kOses.begin(), kOses.end(), os);
+    if (it == kOses.end())
+      r.Error(0, "os '" + os + "' must be linux, windows or wsl");
+    else
+      t.os.push_back(static_cast<RouteOs>(it - kOses.begin()));
+  }
+  t.gfx = r.TextList("gfx", Need::kOptional);
+  t.gfx_any = r.Boolean("gfx_any", Need::kOptional).value_or(false);
+  t.wheels = r.Text("wheels", Need::kOptional).value_or("");
+  if (!t.wheels.empty() && t.wheels != "rocm" && t.wheels != "cuda")
+    r.Error(0, "wheels must be rocm or cuda");
+  t.python = r.TextList("python", Need::kRequired);
+  t.driver = r.Text("driver", Need::kOptional).value_or("");
+  if (const TomlNode* install = r.Node("install", TomlNode::Kind::kTable, Need::kRequired)) {
+    EntryReader sub(*install, r.sink(), r.label() + " install");
+    t.install.bash = sub.Text("bash", Need::kOptional).value_or("");
+    t.install.powershell = sub.Text("powershell", Need::kOptional).value_or("");
+    t.install.cmd = sub.Text("cmd", Need::kOptional).value_or("");
+    sub.Finish();
+    if (t.install.bash.empty() && t.install.powershell.empty() && t.install.cmd.empty()) {
+      r.Error(install->line, "install has no command for any shell");
+    }
+  }
+  t.provenance = r.ReadProvenance();
+  r.Finish();
+  if (t.vendor == RouteVendor::kAmd && t.gfx.empty() && !t.gfx_any)
+    r.Error(0, "an AMD route needs gfx or gfx_any");
+  if (!t.id.empty()) db.torch_routes.push_back(std::move(t));
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,389 @@
+// Tests of the knowledge base: the data files themselves (sources, unique ids, references between
+// files, spot checks a ROCm/CUDA expert would make), the embedded copy, and the loader's errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "knowledge/knowledge_db.h"
+#include "knowledge/knowledge_loader.h"
+#include "knowledge/version.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kDataDir = std::string(GPUDOCTOR_SOURCE_DIR) + "/data";
+
+Version V(const char* text) {
+  return Version::Parse(text).value();
+}
+
+// Loaded once per test; loading takes a few milliseconds.
+KnowledgeDb LoadOrDie() {
+  auto db = LoadEmbeddedKnowledge();
+  EXPECT_TRUE(db.ok()) << (db.ok() ? "" : db.error().message);
+  return db.ok() ? std::move(db).value() : KnowledgeDb{};
+}
+
+std::string ReadText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void WriteText(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+// 1-based line of the first occurrence of `needle` in `text`.
+uint32_t LineOf(const std::string& text, const std::string& needle) {
+  size_t pos = text.find(needle);
+  EXPECT_NE(pos, std::string::npos) << needle;
+  return static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n') + 1);
+}
+
+// A copy of data/ in a fresh temporary folder, removed at the end of the test.
+class TempDataDir {
+ public:
+  TempDataDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("gpudoctor_knowledge_" + std::string(info->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    for (const auto& e : fs::directory_iterator(kDataDir))
+      if (e.is_regular_file() && e.path().extension() == ".toml") fs::copy_file(e.path(), dir_ / e.path().filename());
+  }
+  ~TempDataDir() { fs::remove_all(dir_); }
+  fs::path path(const std::string& name) const { return dir_ / name; }
+  std::string dir() const { return dir_.string(); }
+
+  // Replaces the first `from` in `file` by `to`; returns the line where it was.
+  uint32_t Edit(const std::string& file, const std::string& from, const std::string& to) {
+    std::string text = ReadText(path(file));
+    uint32_t line = LineOf(text, from);
+    text.replace(text.find(from), from.size(), to);
+    WriteText(path(file), text);
+    return line;
+  }
+
+ private:
+  fs::path dir_;
+};
+
+// The errors of loading `dir`, one a line.
+std::string LoadErrors(const std::string& dir) {
+  auto files = ReadKnowledgeDir(dir);
+  if (!files) return files.error().message;
+  std::string out;
+  for (const KnowledgeError& e : ParseKnowledge(*files).errors) out += e.ToString() + "\n";
+  return out;
+}
+
+TEST(KnowledgeVersion, ParsesAndCompares) {
+  EXPECT_EQ(V("6.2.4").parts(), (std::vector<uint32_t>{6, 2, 4}));
+  EXPECT_EQ(V("2.9.1").ToString(), "2.9.1");
+  EXPECT_EQ(V("535.54.03").patch(), 3u);
+  EXPECT_EQ(V("535.54.03").ToString(), "535.54.03");
+  EXPECT_EQ(V("13"), V("13.0"));
+  EXPECT_LT(V("6.2"), V("6.2.4"));
+  EXPECT_LT(V("2.9.1"), V("2.10"));
+  EXPECT_GT(V("535.104"), V("535.54.03"));
+  EXPECT_TRUE(V("2.7.1").HasPrefix(V("2.7")));
+  EXPECT_FALSE(V("2.70").HasPrefix(V("2.7")));
+  EXPECT_FALSE(V("7.14").HasPrefix(V("7.1")));
+  for (const char* bad : {"", "6.", ".6", "v6", "6.x", "1.2.3.4.5", "6..2", "1234567890", "6.2 "}) {
+    EXPECT_FALSE(Version::Parse(bad)) << bad;
+  }
+}
+
+TEST(KnowledgeDecode, KfdVersionsAndOverrides) {
+  EXPECT_EQ(GfxNameFromKfdVersion(100300), "gfx1030");
+  EXPECT_EQ(GfxNameFromKfdVersion(90010), "gfx90a");
+  EXPECT_EQ(GfxNameFromKfdVersion(90012), "gfx90c");
+  EXPECT_EQ(GfxNameFromKfdVersion(110501), "gfx1151");
+  EXPECT_EQ(GfxNameFromKfdVersion(120001), "gfx1201");
+  EXPECT_FALSE(GfxNameFromKfdVersion(0));  // a CPU node
+  EXPECT_EQ(GfxNameFromOverride("10.3.0"), "gfx1030");
+  EXPECT_EQ(GfxNameFromOverride("9.0.10"), "gfx90a");
+  EXPECT_EQ(GfxNameFromOverride("11.0.0"), "gfx1100");
+  for (const char* bad : {"10.3", "gfx1030", "64.0.0", "10.3.0.0", "10.3.x", "", "10.256.0"}) {
+    EXPECT_FALSE(GfxNameFromOverride(bad)) << bad;
+  }
+}
+
+TEST(KnowledgeEmbedded, LoadsCleanAndMatchesDataFolder) {
+  KnowledgeDb embedded = LoadOrDie();
+  auto from_dir = LoadKnowledgeFromDir(kDataDir);
+  ASSERT_TRUE(from_dir.ok()) << from_dir.error().message;
+  EXPECT_TRUE(embedded == *from_dir) << "rebuild: the embedded copy differs from data/";
+  std::set<std::string> on_disk;
+  for (const auto& e : fs::directory_iterator(kDataDir)) {
+    if (e.path().extension() == ".toml") on_disk.insert(e.path().filename().string());
+  }
+  EXPECT_EQ(std::set<std::string>(embedded.files.begin(), embedded.files.end()), on_disk);
+
+  std::map<std::string, int> total, unconfirmed;
+  embedded.VisitProvenance([&](std::string_view section, const Provenance& p) {
+    ++total[std::string(section)];
+    if (!p.confirmed) ++unconfirmed[std::string(section)];
+  });
+  int all = 0, unsure = 0;
+  for (const auto& [section, n] : total) {
+    std::cout << "  " << section << ": " << n << " entries, " << unconfirmed[section] << " unconfirmed\n";
+    all += n;
+    unsure += unconfirmed[section];
+  }
+  std::cout << "  total: " << all << " entries, " << unsure << " unconfirmed\n";
+}
+
+TEST(KnowledgeData, EveryEntryHasSourcesAndAnOrigin) {
+  KnowledgeDb db = LoadOrDie();
+  int entries = 0;
+  db.VisitProvenance([&](std::string_view section, const Provenance& p) {
+    ++entries;
+    ASSERT_FALSE(p.sources.empty()) << section << " at " << p.origin.file << ":" << p.origin.line;
+    for (const std::string& s : p.sources) {
+      EXPECT_TRUE(s.rfind("https://", 0) == 0 || s.rfind("http://", 0) == 0) << s;
+    }
+    EXPECT_GT(p.origin.line, 0u);
+    EXPECT_FALSE(p.origin.file.empty());
+    if (!p.confirmed) {
+      EXPECT_FALSE(p.note.empty()) << p.origin.file << ":" << p.origin.line;
+    }
+  });
+  EXPECT_GT(entries, 400);
+}
+
+TEST(KnowledgeData, IdsAreUnique) {
+  KnowledgeDb db = LoadOrDie();
+  std::set<std::pair<uint32_t, uint32_t>> pci;
+  for (const AmdPciDevice& d : db.amd_devices) {
+    EXPECT_TRUE(pci.insert({d.device_id, 0x100}).second) << d.device_id;  // 0x100: the device-level name
+    for (const AmdRevisionName& r : d.revisions) EXPECT_TRUE(pci.insert({d.device_id, r.revision}).second);
+  }
+  std::set<std::string> gfx, wheels, models;
+  for (const GpuTarget& t : db.gfx_targets) EXPECT_TRUE(gfx.insert(t.name).second) << t.name;
+  for (const TorchWheel& w : db.torch_wheels) {
+    EXPECT_TRUE(wheels.insert(w.torch.ToString() + "/" + w.variant).second) << w.variant;
+  }
+  for (const AmdGpuModel& m : db.amd_models) EXPECT_TRUE(models.insert(m.name).second) << m.name;
+  std::set<uint32_t> nvidia;
+  for (const NvidiaGpuModel& g : db.nvidia_gpus) EXPECT_TRUE(nvidia.insert(g.device_id).second) << g.name;
+}
+
+TEST(KnowledgeData, EveryGfxNamedExists) {
+  KnowledgeDb db = LoadOrDie();
+  auto known = [&](const std::string& g) { return db.FindGfxTarget(g) != nullptr; };
+  for (const AmdPciDevice& d : db.amd_devices) EXPECT_TRUE(known(d.gfx)) << d.gfx;
+  for (const AmdGpuModel& m : db.amd_models) EXPECT_TRUE(known(m.gfx)) << m.gfx;
+  for (const TorchWheel& w : db.torch_wheels) {
+    for (const std::string& g : w.gfx) EXPECT_TRUE(known(g)) << g << " in torch " << w.variant;
+  }
+  for (const RocmRelease& r : db.rocm_releases) {
+    for (const std::string& g : r.gfx) EXPECT_TRUE(known(g)) << g;
+  }
+  for (const GpuTarget& t : db.gfx_targets) {
+    EXPECT_EQ(GfxNameFromKfdVersion(t.kfd_version), t.name);
+    if (t.override_value.empty()) continue;
+    auto target = GfxNameFromOverride(t.override_value);
+    ASSERT_TRUE(target) << t.name;
+    EXPECT_TRUE(known(*target)) << t.name << " -> " << *target;
+  }
+  for (const OverrideRule& r : db.override_rules) {
+    auto target = GfxNameFromOverride(r.value);
+    ASSERT_TRUE(target) << r.value;
+    EXPECT_TRUE(known(*target)) << r.value;
+  }
+}
+
+TEST(KnowledgeData, AmdSpotChecks) {
+  KnowledgeDb db = LoadOrDie();
+  const GpuTarget* gfx1031 = db.FindGfxTarget("gfx1031");
+  ASSERT_NE(gfx1031, nullptr);
+  EXPECT_EQ(gfx1031->override_value, "10.3.0");
+  EXPECT_EQ(gfx1031->family, GfxFamily::kRdna2);
+  EXPECT_EQ(db.FindGfxTargetByKfdVersion(90010)->name, "gfx90a");
+  EXPECT_TRUE(db.FindGfxTarget("gfx1010")->override_value.empty());  // RDNA1 has no override route
+
+  auto xtx = db.FindAmdModel(0x744C, 0xC8);
+  ASSERT_TRUE(xtx);
+  EXPECT_EQ(xtx->name, "Radeon RX 7900 XTX");
+  EXPECT_TRUE(xtx->revision_known);
+  ASSERT_NE(xtx->model, nullptr);
+  EXPECT_EQ(xtx->model->compute_units, 96u);
+  EXPECT_EQ(xtx->target->name, "gfx1100");
+  auto unknown_rev = db.FindAmdModel(0x744C, 0x01);
+  ASSERT_TRUE(unknown_rev);
+  EXPECT_FALSE(unknown_rev->revision_known);
+  EXPECT_EQ(db.FindAmdModel(0x73DF, 0xC1)->name, "Radeon RX 6700 XT");
+  EXPECT_EQ(db.FindAmdModel(0x7551, 0xC0)->name, "Radeon AI PRO R9700");  // not an RX 9070
+  EXPECT_TRUE(db.FindAmdModel(0x1586, 0xC1)->device->integrated);
+  EXPECT_FALSE(db.FindAmdModel(0x0001, std::nullopt));
+
+  const RocmRelease* r64 = db.FindRocmRelease(V("6.4.2"));
+  ASSERT_NE(r64, nullptr);
+  EXPECT_EQ(r64->series, V("6.4"));
+  EXPECT_NE(std::find(r64->gfx.begin(), r64->gfx.end(), "gfx1201"), r64->gfx.end());
+  EXPECT_EQ(std::find(r64->gfx.begin(), r64->gfx.end(), "gfx906"), r64->gfx.end());
+  EXPECT_EQ(r64->since.at("gfx1201"), V("6.4.2"));
+  EXPECT_EQ(db.FindRocmRelease(V("7.14.0"))->series, V("7.14"));
+
+  const OverrideRule* rule = db.FindOverrideRule("gfx1032");
+  ASSERT_NE(rule, nullptr);
+  EXPECT_EQ(rule->value, "10.3.0");
+  EXPECT_EQ(rule->verdict, OverrideVerdict::kWorks);
+  EXPECT_EQ(db.FindPitfall("rdna1-no-override")->severity, PitfallSeverity::kError);
+  EXPECT_EQ(db.FindTheRockFamilies("gfx1151").size(), 2u);  // gfx115X-all and its own legacy index
+}
+
+TEST(KnowledgeData, TorchAndCudaSpotChecks) {
+  KnowledgeDb db = LoadOrDie();
+  const TorchWheel* cu128 = db.FindTorchWheel(V("2.7"), "cu128");
+  ASSERT_NE(cu128, nullptr);
+  EXPECT_EQ(WheelSupportsCc(*cu128, V("12.0")), CcSupport::kExactCubin);
+  EXPECT_EQ(WheelSupportsCc(*cu128, V("6.1")), CcSupport::kNone);
+  EXPECT_EQ(WheelSupportsCc(*cu128, V("7.0")), CcSupport::kNone);  // 2.7 cu128 dropped Volta
+  EXPECT_EQ(WheelSupportsCc(*cu128, V("8.9")), CcSupport::kCompatibleCubin);
+  EXPECT_EQ(cu128->index_url, "https://download.pytorch.org/whl/cu128");
+
+  const TorchWheel* cu126 = db.FindTorchWheel(V("2.6.0"), "cu126");
+  ASSERT_NE(cu126, nullptr);
+  std::vector<std::string> archs;
+  for (const CompiledCudaArch& a : cu126->cuda_archs)
+    archs.push_back(a.cc.ToString() + (a.ptx ? "+PTX" : ""));
+  EXPECT_EQ(archs, (std::vector<std::string>{"5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0"}));
+  EXPECT_EQ(WheelSupportsCc(*cu126, V("6.1")), CcSupport::kCompatibleCubin);  // GTX 10xx via sm_60
+  EXPECT_EQ(WheelSupportsCc(*cu126, V("12.0")), CcSupport::kNone);
+  EXPECT_EQ(cu126->python.front(), "3.9");
+
+  const TorchWheel* cu130 = db.FindTorchWheel(V("2.9.1"), "cu130");
+  ASSERT_NE(cu130, nullptr);
+  EXPECT_EQ(WheelSupportsCc(*cu130, V("12.1")), CcSupport::kCompatibleCubin);
+  EXPECT_EQ(WheelSupportsCc(*cu130, V("13.0")), CcSupport::kPtxJit);
+
+  const TorchWheel* rocm72 = db.FindTorchWheel(V("2.11"), "rocm7.2");
+  ASSERT_NE(rocm72, nullptr);
+  EXPECT_TRUE(WheelHasGfx(*rocm72, "gfx1151"));
+  EXPECT_FALSE(WheelHasGfx(*rocm72, "gfx1031"));
+  EXPECT_EQ(db.FindTorchWheels(V("2.7.1")).size(), 5u);
+  EXPECT_TRUE(db.FindTorchWheels(V("1.13")).empty());
+
+  auto floor13 = db.CudaDriverFloor(V("13.0"));
+  ASSERT_TRUE(floor13);
+  EXPECT_EQ(floor13->minor_compat->linux_driver, V("580"));
+  ASSERT_NE(floor13->toolkit, nullptr);
+  EXPECT_EQ(floor13->toolkit->linux_driver, V("580.65.06"));
+  auto floor124 = db.CudaDriverFloor(V("12.4"));
+  ASSERT_TRUE(floor124);
+  EXPECT_EQ(floor124->minor_compat->linux_driver, V("525.60.13"));
+  EXPECT_EQ(floor124->minor_compat->windows_driver, V("528.33"));
+  EXPECT_EQ(floor124->toolkit->linux_driver, V("550.54"));
+  EXPECT_FALSE(db.CudaDriverFloor(V("7.5")));
+
+  const NvidiaGpuModel* h100 = db.FindNvidiaModel(0x2330);
+  ASSERT_NE(h100, nullptr);
+  EXPECT_EQ(h100->cc, V("9.0"));
+  EXPECT_DOUBLE_EQ(h100->bf16_tflops.value(), 989.4);
+  EXPECT_DOUBLE_EQ(h100->bandwidth_gbs.value(), 3350);
+  const NvidiaGpuModel* h200 = db.FindNvidiaModel(0x2335);
+  ASSERT_NE(h200, nullptr);
+  EXPECT_EQ(h200->vram_gib, 141u);
+  EXPECT_EQ(h200->bf16_tflops, h100->bf16_tflops);
+  EXPECT_EQ(SmName(V("8.9")), "sm_89");
+
+  const TorchRoute* multi = db.FindRoute("therock-multi-arch");
+  ASSERT_NE(multi, nullptr);
+  EXPECT_NE(multi->install.bash.find("device-{gfx}"), std::string::npos);
+  EXPECT_FALSE(multi->install.powershell.empty());
+}
+
+TEST(KnowledgeLoaderErrors, SyntaxErrorNamesFileAndLine) {
+  TempDataDir tmp;
+  uint32_t line = tmp.Edit("gfx_targets.toml", "name = \"gfx1031\"", "name = = \"gfx1031\"");
+  std::string errors = LoadErrors(tmp.dir());
+  EXPECT_NE(errors.find(tmp.path("gfx_targets.toml").string() + ":" + std::to_string(line) + ": TOML syntax"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(KnowledgeLoaderErrors, MissingSourceNamesEntry) {
+  TempDataDir tmp;
+  std::string text = ReadText(tmp.path("gpus_amd_specs.toml"));
+  uint32_t entry_line = LineOf(text, "[[amd_model]]\nname = \"Radeon RX 6700 XT\"");
+  size_t at = text.find("source", text.find("name = \"Radeon RX 6700 XT\""));
+  text.erase(at, text.find('\n', at) - at);
+  WriteText(tmp.path("gpus_amd_specs.toml"), text);
+  std::string errors = LoadErrors(tmp.dir());
+  EXPECT_NE(errors.find(tmp.path("gpus_amd_specs.toml").string() + ":" + std::to_string(entry_line) +
+                        ": entry 'Radeon RX 6700 XT' has no source"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(KnowledgeLoaderErrors, DuplicateIdNamesBothPlaces) {
+  TempDataDir tmp;
+  std::string text = ReadText(tmp.path("gpus_amd.toml"));
+  uint32_t first = LineOf(text, "device_id = 0x744C") - 1;
+  uint32_t dup = static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n')) + 2;
+  text +=
+      "\n[[amd_device]]\ndevice_id = 0x744C\nname = \"copy\"\ngfx = \"gfx1100\"\nsource = "
+      "\"https://example.org\"\n";
+  WriteText(tmp.path("gpus_amd.toml"), text);
+  std::string errors = LoadErrors(tmp.dir());
+  std::string file = tmp.path("gpus_amd.toml").string();
+  EXPECT_NE(
+      errors.find(file + ":" + std::to_string(dup) + ": AMD device '0x744c' is defined twice (first at " +
+                  file + ":" + std::to_string(first) + ")"),
+      std::string::npos)
+      << errors;
+}
+
+TEST(KnowledgeLoaderErrors, WrongTypeAndUnknownFieldAndBadReference) {
+  TempDataDir tmp;
+  uint32_t type_line = tmp.Edit("gpus_nvidia.toml", "sms = 132", "sms = \"132\"");
+  uint32_t typo_line = tmp.Edit("gpus_amd_specs.toml", "compute_units = 96", "compute_unit = 96");
+  uint32_t ref_line = tmp.Edit("gpus_amd.toml", "gfx = \"gfx1201\"", "gfx = \"gfx1299\"") - 4;
+  std::string errors = LoadErrors(tmp.dir());
+  EXPECT_NE(errors.find(tmp.path("gpus_nvidia.toml").string() + ":" + std::to_string(type_line) +
+                        ": entry 'H100 SXM5 80GB': 'sms' must be an integer, found string"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find(":" + std::to_string(typo_line) +
+                        ": entry 'Radeon RX 7900 XTX': unknown field 'compute_unit'"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find(tmp.path("gpus_amd.toml").string() + ":" + std::to_string(ref_line) +
+                        ": gfx names 'gfx1299', which is not in gfx_targets.toml"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(KnowledgeLoaderErrors, BadDirAndGarbageNeverThrow) {
+  auto missing = LoadKnowledgeFromDir("/nonexistent/gpudoctor/db");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("/nonexistent/gpudoctor/db"), std::string::npos);
+  for (const char* text : {"", "[[gfx_target]]\n", "gfx_target = 3\n", "[[nope]]\nx = 1\n",
+                           "[[torch_wheel]]\ntorch = \"2.7\"\nvariant = \"cu128\"\ncuda = \"12.8\"\n"
+                           "cuda_archs = [\"12.0+PTX\", \"x\"]\nsource = \"ftp://x\"\n",
+                           "[[amd_device]]\ndevice_id = 99999999\nrevisions = [1, {revision = 300}]\n",
+                           // toml++ 3.3 asserted / reached __builtin_unreachable on these (found by
+                           // fuzz/knowledge_fuzz.cpp; see toml_tree.cpp).
+                           "[[%x]]\n", "b\xc3\xa9 = 1\n", "J\xef\xbb\xbb"}) {
+    KnowledgeLoad load = ParseKnowledgeFile({"fuzz.toml", text});
+    for (const KnowledgeError& e : load.errors) EXPECT_EQ(e.file, "fuzz.toml");
+    if (std::string(text).size() > 0) {
+      EXPECT_FALSE(load.errors.empty()) << text;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
