@@ -9,6 +9,8 @@
 
 namespace gpudoctor {
 
+struct KnowledgeDb;
+
 // Inside a sysroot, files that `gather` records beside the machine's own files
 // (the environment, the user's identity, vendor library answers) live here.
 inline constexpr const char* kRecordedInputsDir = "/.gpudoctor";
@@ -20,6 +22,9 @@ struct ProbeContext {
   // True only for the live machine: then probes may dlopen vendor libraries.
   // Under a sysroot they read what `gather` recorded in kRecordedInputsDir instead.
   bool live = false;
+  // The knowledge base, for what the machine cannot say itself (names of PCI ids
+  // no name file knows, families). Null: the snapshot holds only what was read.
+  const KnowledgeDb* db = nullptr;
 };
 
 }  // namespace gpudoctor

@@ -152,6 +152,23 @@ struct RuntimeInstall {
   std::string version_source;
 };
 
+// A PyTorch found in a Python environment, read from its torch/version.py (no Python is run).
+struct TorchInstall {
+  std::string version;   // "2.7.1+cu128"
+  std::string cuda;      // "12.8"; "" on ROCm and CPU builds
+  std::string hip;       // "6.2.41133-dd7f95766"; "" on CUDA and CPU builds
+  std::string location;  // the torch folder
+};
+
+// One Python environment's package folder (a venv, conda, the user's or the system's site-packages).
+struct PythonEnv {
+  std::string path;            // the environment's prefix ("/home/alice/.venv", "/usr")
+  std::string kind;            // "venv", "conda", "user", "system"
+  std::string python_version;  // "3.10" from the folder name; "" when the folder does not say
+  std::string site_packages;   // the folder searched
+  std::optional<TorchInstall> torch;
+};
+
 // The merged view: one entry per GPU, PCI first, enriched by KFD / NVML.
 struct Gpu {
   std::string pci_address;
@@ -183,6 +200,7 @@ struct Snapshot {
   std::vector<RuntimeInstall> runtimes;
   std::map<std::string, std::string> environment;  // only the variables that matter
   std::vector<Gpu> gpus;
+  std::vector<PythonEnv> python_envs;  // environments found, active ones (VIRTUAL_ENV, CONDA_PREFIX) first
   std::vector<std::string> looked_at;  // what was examined (for "no GPU found")
   std::vector<std::string> warnings;   // unreadable or malformed inputs, each one line
 };

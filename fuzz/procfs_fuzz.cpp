@@ -1,0 +1,59 @@
+// libFuzzer target for the parsers of machine files behind the OS and NVIDIA probes: os-release,
+// /proc/cpuinfo, /proc/meminfo, /proc/version, /proc/1/cgroup, /proc/driver/nvidia/version and the
+// recorded nvml.json (whose accepted answers must survive a write/read round trip).
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "probe/linux/nvidia_record.h"
+#include "probe/linux/procfs_parse.h"
+
+namespace {
+
+void Check(bool condition) {
+  if (!condition) std::abort();
+}
+
+void FuzzNvmlJson(std::string_view text) {
+  using namespace gpudoctor;
+  auto answers = ParseNvidiaAnswersJson(text);
+  if (!answers.ok()) return;
+  NvidiaInfo info;
+  info.driver_version = answers->driver_version;
+  info.cuda_driver_version = answers->cuda_driver_version;
+  info.devices = answers->devices;
+  auto again = ParseNvidiaAnswersJson(NvidiaAnswersToJson(info));
+  Check(again.ok());
+  Check(again->problems.empty());
+  Check(again->driver_version == info.driver_version);
+  Check(again->cuda_driver_version == info.cuda_driver_version);
+  Check(again->devices.size() == info.devices.size());
+  for (size_t i = 0; i < info.devices.size(); ++i) {
+    Check(again->devices[i].pci_address == info.devices[i].pci_address);
+    Check(again->devices[i].memory_total_bytes == info.devices[i].memory_total_bytes);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace gpudoctor;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+
+  if (auto r = ParseOsRelease(text); r.ok()) Check(r->id.size() <= 512 && r->pretty_name.size() <= 512);
+  (void)UnquoteOsReleaseValue(text);
+  if (auto c = ParseCpuInfo(text); c.ok()) {
+    Check(c->logical_cores >= 1);
+    if (c->physical_cores) Check(*c->physical_cores <= c->logical_cores && c->sockets && *c->sockets >= 1);
+  }
+  if (auto m = ParseMemInfo(text); m.ok()) Check(m->total_bytes % 1024 == 0);
+  if (auto v = ParseNvidiaProcVersion(text); v.ok()) Check(LooksLikeVersion(*v));
+  (void)KernelVersionTextMentionsWsl(text);
+  (void)KernelReleaseFromVersionText(text);
+  (void)ContainerFromCgroup(text);
+  std::string normalized = NormalizeNvidiaBusId(text);
+  if (!normalized.empty()) Check(NormalizeNvidiaBusId(normalized) == normalized);
+  FuzzNvmlJson(text);
+  return 0;
+}

@@ -1,0 +1,115 @@
+// NVML (libnvidia-ml / nvml.dll) as gpudoctor uses it: our own minimal mirror of the few types we need,
+// one table of function pointers, and the loader that fills it at run time. No NVIDIA header is included.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gpu/api/symbol_binder.h"
+
+namespace gpudoctor {
+
+// ---- Types mirrored from the NVML ABI (nvml.h). Layouts are checked below. ----
+using nvmlReturn_t = int;  // 0 = NVML_SUCCESS
+inline constexpr nvmlReturn_t kNvmlSuccess = 0;
+inline constexpr nvmlReturn_t kNvmlErrorNotSupported = 3;
+inline constexpr nvmlReturn_t kNvmlErrorInsufficientSize = 7;
+
+struct nvmlDevice_st;  // opaque
+using nvmlDevice_t = nvmlDevice_st*;
+
+struct nvmlMemory_t {
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+
+// The PCI description filled by nvmlDeviceGetPciInfo_v2 and _v3 (the v1 layout differs and is never bound).
+struct nvmlPciInfo_t {
+  char busIdLegacy[16];  // "0000:17:00.0"-style, kept for old callers
+  unsigned int domain;
+  unsigned int bus;
+  unsigned int device;
+  unsigned int pciDeviceId;     // device id << 16 | vendor id
+  unsigned int pciSubSystemId;  // subsystem device << 16 | subsystem vendor
+  char busId[32];               // "00000000:17:00.0"
+};
+
+static_assert(sizeof(nvmlMemory_t) == 24, "nvmlMemory_t: three unsigned long long");
+static_assert(offsetof(nvmlMemory_t, total) == 0 && offsetof(nvmlMemory_t, free) == 8 &&
+                  offsetof(nvmlMemory_t, used) == 16,
+              "nvmlMemory_t field offsets");
+static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t is 68 bytes in nvml.h");
+static_assert(offsetof(nvmlPciInfo_t, domain) == 16 && offsetof(nvmlPciInfo_t, bus) == 20 &&
+                  offsetof(nvmlPciInfo_t, device) == 24 && offsetof(nvmlPciInfo_t, pciDeviceId) == 28 &&
+                  offsetof(nvmlPciInfo_t, pciSubSystemId) == 32 && offsetof(nvmlPciInfo_t, busId) == 36,
+              "nvmlPciInfo_t field offsets");
+
+// Enumerations passed to the telemetry calls (nvml.h).
+inline constexpr int kNvmlTemperatureGpu = 0;     // NVML_TEMPERATURE_GPU
+inline constexpr int kNvmlClockSm = 1;            // NVML_CLOCK_SM
+inline constexpr int kNvmlClockMem = 2;           // NVML_CLOCK_MEM
+inline constexpr int kNvmlMemoryErrorCorrected = 0;    // NVML_MEMORY_ERROR_TYPE_CORRECTED
+inline constexpr int kNvmlMemoryErrorUncorrected = 1;  // NVML_MEMORY_ERROR_TYPE_UNCORRECTED
+inline constexpr int kNvmlVolatileEcc = 0;             // NVML_VOLATILE_ECC: since the driver loaded
+
+// Bits of nvmlDeviceGetCurrentClocksEventReasons (nvml.h nvmlClocksEventReason*, formerly
+// nvmlClocksThrottleReason*).
+inline constexpr unsigned long long kNvmlClocksEventGpuIdle = 0x1;
+inline constexpr unsigned long long kNvmlClocksEventApplicationsClocksSetting = 0x2;
+inline constexpr unsigned long long kNvmlClocksEventSwPowerCap = 0x4;
+inline constexpr unsigned long long kNvmlClocksEventHwSlowdown = 0x8;
+inline constexpr unsigned long long kNvmlClocksEventSyncBoost = 0x10;
+inline constexpr unsigned long long kNvmlClocksEventSwThermalSlowdown = 0x20;
+inline constexpr unsigned long long kNvmlClocksEventHwThermalSlowdown = 0x40;
+inline constexpr unsigned long long kNvmlClocksEventHwPowerBrakeSlowdown = 0x80;
+inline constexpr unsigned long long kNvmlClocksEventDisplayClockSetting = 0x100;
+
+// Buffer sizes nvml.h guarantees to be large enough (the _V2 sizes cover the old ones).
+inline constexpr unsigned kNvmlNameBufferSize = 96;
+inline constexpr unsigned kNvmlUuidBufferSize = 96;
+inline constexpr unsigned kNvmlDriverVersionBufferSize = 80;
+
+// ---- The table. Each pointer names the export bound to it; nullptr when an optional one is absent. ----
+struct NvmlApi {
+  // Required.
+  nvmlReturn_t (*Init)() = nullptr;                         // nvmlInit_v2 | nvmlInit
+  nvmlReturn_t (*Shutdown)() = nullptr;                     // nvmlShutdown
+  const char* (*ErrorString)(nvmlReturn_t) = nullptr;       // nvmlErrorString
+  nvmlReturn_t (*DeviceGetCount)(unsigned int*) = nullptr;  // nvmlDeviceGetCount_v2 | nvmlDeviceGetCount
+  nvmlReturn_t (*DeviceGetHandleByIndex)(unsigned int, nvmlDevice_t*) = nullptr;  // _v2 | plain
+  nvmlReturn_t (*DeviceGetName)(nvmlDevice_t, char*, unsigned int) = nullptr;     // nvmlDeviceGetName
+  nvmlReturn_t (*DeviceGetUUID)(nvmlDevice_t, char*, unsigned int) = nullptr;     // nvmlDeviceGetUUID
+  nvmlReturn_t (*DeviceGetPciInfo)(nvmlDevice_t, nvmlPciInfo_t*) = nullptr;  // nvmlDeviceGetPciInfo_v3 | _v2
+  nvmlReturn_t (*DeviceGetMemoryInfo)(nvmlDevice_t, nvmlMemory_t*) = nullptr;  // nvmlDeviceGetMemoryInfo
+  nvmlReturn_t (*SystemGetDriverVersion)(char*, unsigned int) = nullptr;       // nvmlSystemGetDriverVersion
+  // Optional.
+  nvmlReturn_t (*DeviceGetCudaComputeCapability)(nvmlDevice_t, int*, int*) = nullptr;
+  nvmlReturn_t (*SystemGetCudaDriverVersion)(int*) = nullptr;  // nvmlSystemGetCudaDriverVersion_v2 | plain
+  // Optional, for telemetry under load (gpu/cuda/cuda_telemetry.cpp).
+  nvmlReturn_t (*DeviceGetHandleByPciBusId)(const char*, nvmlDevice_t*) = nullptr;  // _v2 | plain
+  nvmlReturn_t (*DeviceGetClockInfo)(nvmlDevice_t, int, unsigned int*) = nullptr;     // nvmlDeviceGetClockInfo
+  nvmlReturn_t (*DeviceGetMaxClockInfo)(nvmlDevice_t, int, unsigned int*) = nullptr;  // nvmlDeviceGetMaxClockInfo
+  nvmlReturn_t (*DeviceGetTemperature)(nvmlDevice_t, int, unsigned int*) = nullptr;   // nvmlDeviceGetTemperature
+  nvmlReturn_t (*DeviceGetPowerUsage)(nvmlDevice_t, unsigned int*) = nullptr;         // milliwatts
+  nvmlReturn_t (*DeviceGetEnforcedPowerLimit)(nvmlDevice_t, unsigned int*) = nullptr;  // milliwatts
+  // nvmlDeviceGetCurrentClocksEventReasons | nvmlDeviceGetCurrentClocksThrottleReasons (before 12.2)
+  nvmlReturn_t (*DeviceGetCurrentClocksEventReasons)(nvmlDevice_t, unsigned long long*) = nullptr;
+  nvmlReturn_t (*DeviceGetTotalEccErrors)(nvmlDevice_t, int, int, unsigned long long*) = nullptr;
+  // corrected rows, uncorrected rows, remapping pending, remapping failed (A100 and later)
+  nvmlReturn_t (*DeviceGetRemappedRows)(nvmlDevice_t, unsigned int*, unsigned int*, unsigned int*,
+                                        unsigned int*) = nullptr;
+};
+
+// The names tried, versioned first: libnvidia-ml.so.1 then libnvidia-ml.so (nvml.dll on Windows).
+std::vector<std::string> NvmlLibraryCandidates();
+
+// Loads NVML and binds the table once; nothing is called yet (nvmlInit is the caller's first call).
+LoadedTable<NvmlApi> LoadNvml();
+LoadedTable<NvmlApi> LoadNvml(const std::vector<std::string>& candidates);
+
+// "Not Supported (3)": NVML's own text when nvmlErrorString is bound.
+std::string NvmlErrorText(const NvmlApi& api, nvmlReturn_t rc);
+
+}  // namespace gpudoctor

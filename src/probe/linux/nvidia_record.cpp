@@ -1,0 +1,158 @@
+// Writes and reads the recorded NVIDIA answers (nvml.json) with nlohmann/json; every exception the
+// library can raise stays inside this file and comes out as an error value or a problem line.
+#include "probe/linux/nvidia_record.h"
+
+#include <exception>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "probe/linux/procfs_parse.h"
+
+namespace gpudoctor {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr size_t kMaxDevices = 4096;
+constexpr size_t kMaxStringChars = 256;
+
+Json OptionalNumber(const std::optional<uint64_t>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+std::optional<uint64_t> AsUnsigned(const Json& v) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
+  return std::nullopt;
+}
+
+// Reads an optional unsigned field; null or absent is "not recorded", anything else wrong is a problem.
+template <typename T>
+std::optional<T> ReadUnsigned(const Json& obj, const char* key, const std::string& where,
+                              std::vector<std::string>& problems) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  auto v = AsUnsigned(*it);
+  if (!v || *v > static_cast<uint64_t>(std::numeric_limits<T>::max())) {
+    problems.push_back(where + std::string(key) + " is not a non-negative integer in range; ignored");
+    return std::nullopt;
+  }
+  return static_cast<T>(*v);
+}
+
+std::optional<std::string> ReadString(const Json& obj, const char* key, const std::string& where,
+                                      std::vector<std::string>& problems) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  if (!it->is_string()) {
+    problems.push_back(where + std::string(key) + " is not a string; ignored");
+    return std::nullopt;
+  }
+  return it->get<std::string>().substr(0, kMaxStringChars);
+}
+
+std::optional<NvidiaDevice> ReadDevice(const Json& d, size_t position, std::vector<std::string>& problems) {
+  std::string where = "devices[" + std::to_string(position) + "].";
+  if (!d.is_object()) {
+    problems.push_back("devices[" + std::to_string(position) + "] is not an object; skipped");
+    return std::nullopt;
+  }
+  NvidiaDevice dev;
+  auto index = ReadUnsigned<uint32_t>(d, "index", where, problems);
+  dev.index = index.value_or(static_cast<uint32_t>(position));
+  dev.name = ReadString(d, "name", where, problems).value_or("");
+  dev.uuid = ReadString(d, "uuid", where, problems).value_or("");
+  if (auto pci = ReadString(d, "pci_address", where, problems); pci && !pci->empty()) {
+    dev.pci_address = NormalizeNvidiaBusId(*pci);
+    if (dev.pci_address.empty())
+      problems.push_back(where + "pci_address \"" + *pci + "\" is not a PCI address");
+  }
+  dev.memory_total_bytes = ReadUnsigned<uint64_t>(d, "memory_total_bytes", where, problems);
+  dev.cc_major = ReadUnsigned<uint32_t>(d, "cc_major", where, problems);
+  dev.cc_minor = ReadUnsigned<uint32_t>(d, "cc_minor", where, problems);
+  return dev;
+}
+
+RecordedNvidiaAnswers ReadAnswers(const Json& doc) {
+  RecordedNvidiaAnswers out;
+  out.driver_version = ReadString(doc, "driver_version", "", out.problems);
+  if (out.driver_version && !LooksLikeVersion(*out.driver_version)) {
+    out.problems.push_back("driver_version \"" + *out.driver_version + "\" is not a version; ignored");
+    out.driver_version.reset();
+  }
+  out.cuda_driver_version = ReadUnsigned<uint32_t>(doc, "cuda_driver_version", "", out.problems);
+  auto devs = doc.find("devices");
+  if (devs == doc.end() || devs->is_null()) return out;
+  if (!devs->is_array()) {
+    out.problems.push_back("devices is not an array; ignored");
+    return out;
+  }
+  for (size_t i = 0; i < devs->size() && i < kMaxDevices; ++i) {
+    if (auto dev = ReadDevice((*devs)[i], i, out.problems)) out.devices.push_back(std::move(*dev));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string NvidiaAnswersToJson(const NvidiaInfo& info) {
+  Json doc = Json::object();
+  doc["driver_version"] = info.driver_version ? Json(*info.driver_version) : Json(nullptr);
+  doc["cuda_driver_version"] = OptionalNumber(info.cuda_driver_version);
+  Json devices = Json::array();
+  for (const auto& d : info.devices) {
+    Json j = Json::object();
+    j["index"] = d.index;
+    j["name"] = d.name;
+    j["uuid"] = d.uuid;
+    j["pci_address"] = d.pci_address.empty() ? Json(nullptr) : Json(d.pci_address);
+    j["memory_total_bytes"] = OptionalNumber(d.memory_total_bytes);
+    j["cc_major"] = OptionalNumber(d.cc_major);
+    j["cc_minor"] = OptionalNumber(d.cc_minor);
+    devices.push_back(std::move(j));
+  }
+  doc["devices"] = std::move(devices);
+  // Strings come from the driver: replace invalid UTF-8 instead of throwing.
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+Result<RecordedNvidiaAnswers> ParseNvidiaAnswersJson(std::string_view text) {
+  try {
+    Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) return EnvError("not valid JSON");
+    if (!doc.is_object()) return EnvError("the top level is not a JSON object");
+    return ReadAnswers(doc);
+  } catch (const std::exception& e) {
+    return EnvError(std::string("unreadable: ") + e.what());
+  }
+}
+
+std::string NormalizeNvidiaBusId(std::string_view bus_id) {
+  bus_id = Trim(bus_id);
+  // domain:bus:device.function, the domain optional and up to 8 hex digits.
+  auto parts = Split(bus_id, ':');
+  if (parts.size() != 2 && parts.size() != 3) return {};
+  std::string_view domain_text = parts.size() == 3 ? parts[0] : "0";
+  std::string_view bus_text = parts[parts.size() - 2];
+  auto dev_fn = Split(parts.back(), '.');
+  if (dev_fn.size() != 2) return {};
+  auto is_hex = [](std::string_view s, size_t max_len) {
+    if (s.empty() || s.size() > max_len) return false;
+    for (char c : s) {
+      bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+      if (!ok) return false;
+    }
+    return true;
+  };
+  if (!is_hex(domain_text, 8) || !is_hex(bus_text, 2) || !is_hex(dev_fn[0], 2) || !is_hex(dev_fn[1], 1))
+    return {};
+  uint64_t domain = ParseU64(domain_text, 16).value_or(0);
+  uint64_t bus = ParseU64(bus_text, 16).value_or(0);
+  uint64_t device = ParseU64(dev_fn[0], 16).value_or(0);
+  uint64_t function = ParseU64(dev_fn[1], 16).value_or(0);
+  if (device > 0x1f || function > 7) return {};
+  return Hex(domain, 4) + ":" + Hex(bus, 2) + ":" + Hex(device, 2) + "." + Hex(function, 1);
+}
+
+}  // namespace gpudoctor

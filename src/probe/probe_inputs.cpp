@@ -1,0 +1,47 @@
+// Builds ProbeInputs for the live machine or a recorded sysroot.
+#include "probe/probe_inputs.h"
+
+#include "gather/recorded_identity.h"
+#include "probe/machine_probe.h"
+
+namespace gpudoctor {
+
+ProbeInputs MakeLiveInputs(const Environment& process_env, const KnowledgeDb* db) {
+  ProbeInputs in;
+  in.db = db;
+  in.fs = MakeRootedFileSystem("/");
+  in.env = process_env;
+  in.identity = CurrentUserIdentity();
+  in.live = true;
+  return in;
+}
+
+ProbeInputs MakeRecordedInputs(const std::string& sysroot, const KnowledgeDb* db) {
+  ProbeInputs in;
+  in.db = db;
+  in.fs = MakeRootedFileSystem(sysroot);
+  in.live = in.fs->IsLiveRoot();
+  std::string dir = kRecordedInputsDir;
+  // A missing environ or identity file is not an error (older or hand-made
+  // recordings): the value stays empty and the report says so.
+  if (auto env = in.fs->ReadFile(dir + "/environ"); env.ok()) {
+    in.env = ParseEnvironmentFile(*env);
+  } else {
+    in.warnings.push_back("no recorded environment: " + env.error().message);
+  }
+  if (auto id = in.fs->ReadFile(dir + "/identity.json"); id.ok()) {
+    in.identity = ParseRecordedIdentity(*id, in.warnings);
+  } else {
+    in.identity.user_name = "unknown (not recorded)";
+    in.warnings.push_back("no recorded user identity: " + id.error().message);
+  }
+  return in;
+}
+
+Snapshot ProbeWithInputs(const ProbeInputs& inputs) {
+  Snapshot snap = ProbeMachine(inputs.Context());
+  snap.warnings.insert(snap.warnings.begin(), inputs.warnings.begin(), inputs.warnings.end());
+  return snap;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,35 @@
+// Where a probe pass gets its inputs: the live machine (files under "/", the
+// process environment, the current user) or a recorded sysroot (its files, and
+// the environment and identity that `gather` recorded beside them).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platform/environment.h"
+#include "platform/filesystem.h"
+#include "platform/identity.h"
+#include "probe/probe_context.h"
+#include "snapshot/snapshot.h"
+
+namespace gpudoctor {
+
+struct ProbeInputs {
+  std::unique_ptr<FileSystem> fs;
+  Environment env;
+  UserIdentity identity;
+  bool live = false;
+  std::vector<std::string> warnings;  // problems with the recorded inputs themselves
+  const KnowledgeDb* db = nullptr;    // not owned
+
+  ProbeContext Context() const { return ProbeContext{*fs, env, identity, live, db}; }
+};
+
+ProbeInputs MakeLiveInputs(const Environment& process_env, const KnowledgeDb* db = nullptr);
+ProbeInputs MakeRecordedInputs(const std::string& sysroot, const KnowledgeDb* db = nullptr);
+
+// Runs every probe on `inputs`; problems with the recorded inputs come first in the warnings.
+Snapshot ProbeWithInputs(const ProbeInputs& inputs);
+
+}  // namespace gpudoctor

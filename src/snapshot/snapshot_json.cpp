@@ -1,0 +1,527 @@
+// Snapshot <-> JSON with nlohmann::json. Optional values become null; reading
+// tolerates missing keys (older or partial snapshots) but rejects wrong types
+// and schema versions from the future, naming the field.
+#include "snapshot/snapshot_json.h"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+namespace gpudoctor {
+namespace {
+
+using nlohmann::ordered_json;
+using Json = ordered_json;
+
+template <typename T>
+Json Opt(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+Json LinkToJson(const PcieLink& l) {
+  return Json{{"current_speed_gts", Opt(l.current_speed_gts)},
+              {"current_width", Opt(l.current_width)},
+              {"max_speed_gts", Opt(l.max_speed_gts)},
+              {"max_width", Opt(l.max_width)}};
+}
+
+Json PciToJson(const PciDevice& d) {
+  return Json{{"address", d.address},
+              {"vendor_id", d.vendor_id},
+              {"device_id", d.device_id},
+              {"subsystem_vendor_id", Opt(d.subsystem_vendor_id)},
+              {"subsystem_device_id", Opt(d.subsystem_device_id)},
+              {"revision", Opt(d.revision)},
+              {"class_code", d.class_code},
+              {"driver", d.driver},
+              {"numa_node", Opt(d.numa_node)},
+              {"link", LinkToJson(d.link)},
+              {"vendor_name", d.vendor_name},
+              {"name", d.name},
+              {"name_source", d.name_source},
+              {"integrated", Opt(d.integrated)},
+              {"integrated_reason", d.integrated_reason},
+              {"drm_card", Opt(d.drm_card)},
+              {"drm_vram_total_bytes", Opt(d.drm_vram_total_bytes)},
+              {"drm_vram_used_bytes", Opt(d.drm_vram_used_bytes)},
+              {"drm_gtt_total_bytes", Opt(d.drm_gtt_total_bytes)},
+              {"gpu_busy_percent", Opt(d.gpu_busy_percent)}};
+}
+
+Json KfdToJson(const KfdNode& n) {
+  return Json{{"node_id", n.node_id},
+              {"gpu_id", Opt(n.gpu_id)},
+              {"gfx_target_version", n.gfx_target_version},
+              {"gfx_target", n.gfx_target},
+              {"simd_count", Opt(n.simd_count)},
+              {"simd_per_cu", Opt(n.simd_per_cu)},
+              {"compute_units", Opt(n.compute_units)},
+              {"vram_bytes", Opt(n.vram_bytes)},
+              {"vendor_id", Opt(n.vendor_id)},
+              {"device_id", Opt(n.device_id)},
+              {"location_id", Opt(n.location_id)},
+              {"domain", Opt(n.domain)},
+              {"pci_address", n.pci_address},
+              {"drm_render_minor", Opt(n.drm_render_minor)},
+              {"max_engine_clock_mhz", Opt(n.max_engine_clock_mhz)},
+              {"wave_front_size", Opt(n.wave_front_size)},
+              {"hive_id", Opt(n.hive_id)},
+              {"num_xcc", Opt(n.num_xcc)},
+              {"cpu_cores_count", Opt(n.cpu_cores_count)}};
+}
+
+Json AccessToJson(const DeviceNodeAccess& a) {
+  return Json{{"path", a.path},
+              {"exists", a.exists},
+              {"accessible", Opt(a.accessible)},
+              {"reason", a.reason},
+              {"group", Opt(a.group)}};
+}
+
+Json NvDeviceToJson(const NvidiaDevice& d) {
+  return Json{{"index", d.index},
+              {"name", d.name},
+              {"uuid", d.uuid},
+              {"pci_address", d.pci_address},
+              {"memory_total_bytes", Opt(d.memory_total_bytes)},
+              {"cc_major", Opt(d.cc_major)},
+              {"cc_minor", Opt(d.cc_minor)}};
+}
+
+Json LibToJson(const LibraryProbe& l) {
+  return Json{{"library", l.library}, {"status", l.status}, {"loaded_path", l.loaded_path}, {"detail", l.detail}};
+}
+
+Json RuntimeToJson(const RuntimeInstall& r) {
+  return Json{{"kind", r.kind}, {"path", r.path}, {"version", r.version}, {"version_source", r.version_source}};
+}
+
+Json GpuToJson(const Gpu& g) {
+  return Json{{"pci_address", g.pci_address},
+              {"vendor", ToString(g.vendor)},
+              {"name", g.name},
+              {"architecture", g.architecture},
+              {"family", g.family},
+              {"integrated", Opt(g.integrated)},
+              {"vram_bytes", Opt(g.vram_bytes)},
+              {"compute_units", Opt(g.compute_units)},
+              {"driver", g.driver},
+              {"kfd_node", Opt(g.kfd_node)},
+              {"nvml_index", Opt(g.nvml_index)}};
+}
+
+Json PythonEnvToJson(const PythonEnv& e) {
+  Json torch = nullptr;
+  if (e.torch) {
+    torch = Json{{"version", e.torch->version},
+                 {"cuda", e.torch->cuda},
+                 {"hip", e.torch->hip},
+                 {"location", e.torch->location}};
+  }
+  return Json{{"path", e.path},
+              {"kind", e.kind},
+              {"python_version", e.python_version},
+              {"site_packages", e.site_packages},
+              {"torch", torch}};
+}
+
+template <typename T, typename F>
+Json Array(const std::vector<T>& items, F convert) {
+  Json out = Json::array();
+  for (const auto& item : items) out.push_back(convert(item));
+  return out;
+}
+
+// ---- reading ----
+
+// Reads fields from one JSON object; the first type error is kept with its path.
+class Reader {
+ public:
+  Reader(const Json& obj, std::string path, std::string* error) : obj_(obj), path_(std::move(path)), error_(error) {}
+
+  template <typename T>
+  void Get(const char* key, T& out) {
+    const Json* v = Find(key);
+    if (!v || v->is_null()) return;
+    Assign(key, *v, out);
+  }
+  template <typename T>
+  void Get(const char* key, std::optional<T>& out) {
+    const Json* v = Find(key);
+    if (!v || v->is_null()) return;
+    T tmp{};
+    if (Assign(key, *v, tmp)) out = tmp;
+  }
+  const Json* Child(const char* key, bool want_array) {
+    const Json* v = Find(key);
+    if (!v || v->is_null()) return nullptr;
+    if (want_array ? !v->is_array() : !v->is_object()) {
+      Fail(key, want_array ? "an array" : "an object");
+      return nullptr;
+    }
+    return v;
+  }
+  std::string PathOf(const char* key) const { return path_ + "." + key; }
+  std::string* error() const { return error_; }
+
+ private:
+  const Json* Find(const char* key) const {
+    auto it = obj_.find(key);
+    return it == obj_.end() ? nullptr : &*it;
+  }
+  void Fail(const char* key, const char* want) {
+    if (error_->empty()) *error_ = "field " + PathOf(key) + " must be " + want;
+  }
+  bool Assign(const char* key, const Json& v, std::string& out) {
+    if (!v.is_string()) return Fail(key, "a string"), false;
+    out = v.get<std::string>();
+    return true;
+  }
+  bool Assign(const char* key, const Json& v, bool& out) {
+    if (!v.is_boolean()) return Fail(key, "true or false"), false;
+    out = v.get<bool>();
+    return true;
+  }
+  bool Assign(const char* key, const Json& v, double& out) {
+    if (!v.is_number()) return Fail(key, "a number"), false;
+    out = v.get<double>();
+    return true;
+  }
+  template <typename I>
+  bool AssignInt(const char* key, const Json& v, I& out) {
+    if (v.is_number_unsigned()) {
+      auto u = v.get<uint64_t>();
+      if (u > static_cast<uint64_t>(std::numeric_limits<I>::max())) return Fail(key, "a smaller number"), false;
+      out = static_cast<I>(u);
+      return true;
+    }
+    if (v.is_number_integer()) {
+      auto s = v.get<int64_t>();
+      if constexpr (std::is_unsigned_v<I>) {
+        if (s < 0) return Fail(key, "a non-negative integer"), false;
+      } else {
+        if (s < static_cast<int64_t>(std::numeric_limits<I>::min())) return Fail(key, "a larger number"), false;
+      }
+      if (static_cast<uint64_t>(s) > static_cast<uint64_t>(std::numeric_limits<I>::max()) && s > 0)
+        return Fail(key, "a smaller number"), false;
+      out = static_cast<I>(s);
+      return true;
+    }
+    return Fail(key, "an integer"), false;
+  }
+  bool Assign(const char* key, const Json& v, uint32_t& out) { return AssignInt(key, v, out); }
+  bool Assign(const char* key, const Json& v, uint64_t& out) { return AssignInt(key, v, out); }
+  bool Assign(const char* key, const Json& v, int32_t& out) { return AssignInt(key, v, out); }
+
+  const Json& obj_;
+  std::string path_;
+  std::string* error_;
+};
+
+template <typename T, typename F>
+void ReadArray(Reader& parent, const char* key, std::vector<T>& out, F read_one) {
+  const Json* arr = parent.Child(key, true);
+  if (!arr) return;
+  size_t i = 0;
+  for (const auto& item : *arr) {
+    std::string path = parent.PathOf(key) + "[" + std::to_string(i++) + "]";
+    if (!item.is_object()) {
+      if (parent.error()->empty()) *parent.error() = "field " + path + " must be an object";
+      return;
+    }
+    Reader r(item, path, parent.error());
+    T value{};
+    read_one(r, value);
+    out.push_back(std::move(value));
+  }
+}
+
+void ReadStringArray(Reader& parent, const char* key, std::vector<std::string>& out) {
+  const Json* arr = parent.Child(key, true);
+  if (!arr) return;
+  for (const auto& item : *arr) {
+    if (!item.is_string()) {
+      if (parent.error()->empty()) *parent.error() = "field " + parent.PathOf(key) + " must hold strings";
+      return;
+    }
+    out.push_back(item.get<std::string>());
+  }
+}
+
+void ReadLink(Reader& r, PcieLink& l) {
+  r.Get("current_speed_gts", l.current_speed_gts);
+  r.Get("current_width", l.current_width);
+  r.Get("max_speed_gts", l.max_speed_gts);
+  r.Get("max_width", l.max_width);
+}
+
+void ReadPci(Reader& r, PciDevice& d) {
+  r.Get("address", d.address);
+  r.Get("vendor_id", d.vendor_id);
+  r.Get("device_id", d.device_id);
+  r.Get("subsystem_vendor_id", d.subsystem_vendor_id);
+  r.Get("subsystem_device_id", d.subsystem_device_id);
+  r.Get("revision", d.revision);
+  r.Get("class_code", d.class_code);
+  r.Get("driver", d.driver);
+  r.Get("numa_node", d.numa_node);
+  if (const Json* link = r.Child("link", false)) {
+    Reader lr(*link, r.PathOf("link"), r.error());
+    ReadLink(lr, d.link);
+  }
+  r.Get("vendor_name", d.vendor_name);
+  r.Get("name", d.name);
+  r.Get("name_source", d.name_source);
+  r.Get("integrated", d.integrated);
+  r.Get("integrated_reason", d.integrated_reason);
+  r.Get("drm_card", d.drm_card);
+  r.Get("drm_vram_total_bytes", d.drm_vram_total_bytes);
+  r.Get("drm_vram_used_bytes", d.drm_vram_used_bytes);
+  r.Get("drm_gtt_total_bytes", d.drm_gtt_total_bytes);
+  r.Get("gpu_busy_percent", d.gpu_busy_percent);
+}
+
+void ReadKfd(Reader& r, KfdNode& n) {
+  r.Get("node_id", n.node_id);
+  r.Get("gpu_id", n.gpu_id);
+  r.Get("gfx_target_version", n.gfx_target_version);
+  r.Get("gfx_target", n.gfx_target);
+  r.Get("simd_count", n.simd_count);
+  r.Get("simd_per_cu", n.simd_per_cu);
+  r.Get("compute_units", n.compute_units);
+  r.Get("vram_bytes", n.vram_bytes);
+  r.Get("vendor_id", n.vendor_id);
+  r.Get("device_id", n.device_id);
+  r.Get("location_id", n.location_id);
+  r.Get("domain", n.domain);
+  r.Get("pci_address", n.pci_address);
+  r.Get("drm_render_minor", n.drm_render_minor);
+  r.Get("max_engine_clock_mhz", n.max_engine_clock_mhz);
+  r.Get("wave_front_size", n.wave_front_size);
+  r.Get("hive_id", n.hive_id);
+  r.Get("num_xcc", n.num_xcc);
+  r.Get("cpu_cores_count", n.cpu_cores_count);
+}
+
+void ReadAccess(Reader& r, DeviceNodeAccess& a) {
+  r.Get("path", a.path);
+  r.Get("exists", a.exists);
+  r.Get("accessible", a.accessible);
+  r.Get("reason", a.reason);
+  r.Get("group", a.group);
+}
+
+void ReadNvDevice(Reader& r, NvidiaDevice& d) {
+  r.Get("index", d.index);
+  r.Get("name", d.name);
+  r.Get("uuid", d.uuid);
+  r.Get("pci_address", d.pci_address);
+  r.Get("memory_total_bytes", d.memory_total_bytes);
+  r.Get("cc_major", d.cc_major);
+  r.Get("cc_minor", d.cc_minor);
+}
+
+void ReadLib(Reader& r, LibraryProbe& l) {
+  r.Get("library", l.library);
+  r.Get("status", l.status);
+  r.Get("loaded_path", l.loaded_path);
+  r.Get("detail", l.detail);
+}
+
+void ReadRuntime(Reader& r, RuntimeInstall& x) {
+  r.Get("kind", x.kind);
+  r.Get("path", x.path);
+  r.Get("version", x.version);
+  r.Get("version_source", x.version_source);
+}
+
+void ReadGpu(Reader& r, Gpu& g) {
+  r.Get("pci_address", g.pci_address);
+  std::string vendor;
+  r.Get("vendor", vendor);
+  g.vendor = GpuVendorFromString(vendor);
+  r.Get("name", g.name);
+  r.Get("architecture", g.architecture);
+  r.Get("family", g.family);
+  r.Get("integrated", g.integrated);
+  r.Get("vram_bytes", g.vram_bytes);
+  r.Get("compute_units", g.compute_units);
+  r.Get("driver", g.driver);
+  r.Get("kfd_node", g.kfd_node);
+  r.Get("nvml_index", g.nvml_index);
+}
+
+// The line of the first syntax error (parsed again with exceptions, on the error path only).
+size_t JsonErrorLine(std::string_view text) {
+  try {
+    Json ignored = Json::parse(text.begin(), text.end());
+    (void)ignored;
+  } catch (const nlohmann::json::parse_error& e) {
+    size_t end = std::min(text.size(), e.byte > 0 ? e.byte - 1 : 0);
+    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+  } catch (const std::exception&) {
+  }
+  return 1;
+}
+
+void ReadPythonEnv(Reader& r, PythonEnv& e) {
+  r.Get("path", e.path);
+  r.Get("kind", e.kind);
+  r.Get("python_version", e.python_version);
+  r.Get("site_packages", e.site_packages);
+  if (const Json* torch = r.Child("torch", false)) {
+    Reader t(*torch, r.PathOf("torch"), r.error());
+    TorchInstall ti;
+    t.Get("version", ti.version);
+    t.Get("cuda", ti.cuda);
+    t.Get("hip", ti.hip);
+    t.Get("location", ti.location);
+    e.torch = ti;
+  }
+}
+
+}  // namespace
+
+std::string SnapshotToJson(const Snapshot& s) {
+  Json os{{"family", s.os.family},
+          {"distro_id", s.os.distro_id},
+          {"distro_name", s.os.distro_name},
+          {"distro_version", s.os.distro_version},
+          {"kernel_release", s.os.kernel_release},
+          {"kernel_version_text", s.os.kernel_version_text},
+          {"wsl", s.os.wsl},
+          {"wsl_evidence", s.os.wsl_evidence},
+          {"container", Opt(s.os.container)},
+          {"container_evidence", s.os.container_evidence},
+          {"windows_build", Opt(s.os.windows_build)}};
+  Json amd{{"kfd_topology_present", s.amd.kfd_topology_present},
+           {"amdgpu_module_loaded", s.amd.amdgpu_module_loaded},
+           {"amdgpu_module_version", Opt(s.amd.amdgpu_module_version)},
+           {"kfd_nodes", Array(s.amd.kfd_nodes, KfdToJson)},
+           {"device_nodes", Array(s.amd.device_nodes, AccessToJson)}};
+  Json nvidia{{"driver_version", Opt(s.nvidia.driver_version)},
+              {"driver_version_source", s.nvidia.driver_version_source},
+              {"cuda_driver_version", Opt(s.nvidia.cuda_driver_version)},
+              {"devices", Array(s.nvidia.devices, NvDeviceToJson)},
+              {"libraries", Array(s.nvidia.libraries, LibToJson)}};
+  Json env = Json::object();
+  for (const auto& [k, v] : s.environment) env[k] = v;
+  Json doc{{"schema", "gpudoctor.snapshot"},
+           {"schema_version", s.schema_version},
+           {"tool_version", s.tool_version},
+           {"sysroot", s.sysroot},
+           {"live_machine", s.live_machine},
+           {"host_name", s.host_name},
+           {"os", os},
+           {"cpu",
+            Json{{"model", s.cpu.model},
+                 {"logical_cores", Opt(s.cpu.logical_cores)},
+                 {"physical_cores", Opt(s.cpu.physical_cores)},
+                 {"sockets", Opt(s.cpu.sockets)}}},
+           {"memory", Json{{"total_bytes", Opt(s.memory.total_bytes)}, {"available_bytes", Opt(s.memory.available_bytes)}}},
+           {"disk",
+            Json{{"path", s.disk.path}, {"total_bytes", Opt(s.disk.total_bytes)}, {"free_bytes", Opt(s.disk.free_bytes)}}},
+           {"gpus", Array(s.gpus, GpuToJson)},
+           {"pci_devices", Array(s.pci_devices, PciToJson)},
+           {"amd", amd},
+           {"nvidia", nvidia},
+           {"runtimes", Array(s.runtimes, RuntimeToJson)},
+           {"environment", env},
+           {"python_envs", Array(s.python_envs, PythonEnvToJson)},
+           {"looked_at", s.looked_at},
+           {"warnings", s.warnings}};
+  return doc.dump(2) + "\n";
+}
+
+Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& origin) {
+  Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded())
+    return UserError(origin + ":" + std::to_string(JsonErrorLine(text)) + ": not valid JSON",
+                     "pass a file written by `gpudoctor info --save FILE`");
+  if (!doc.is_object()) return UserError(origin + ": a snapshot must be a JSON object");
+  auto schema = doc.find("schema");
+  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != "gpudoctor.snapshot")
+    return UserError(origin + ": not a gpudoctor snapshot (\"schema\" is not \"gpudoctor.snapshot\")",
+                     "pass a file written by `gpudoctor info --save FILE`");
+  std::string error;
+  Snapshot s;
+  Reader r(doc, "snapshot", &error);
+  r.Get("schema_version", s.schema_version);
+  if (error.empty() && s.schema_version > kSnapshotSchemaVersion)
+    return UserError(origin + ": snapshot schema version " + std::to_string(s.schema_version) +
+                         " is newer than this gpudoctor understands (" + std::to_string(kSnapshotSchemaVersion) + ")",
+                     "update gpudoctor");
+  r.Get("tool_version", s.tool_version);
+  r.Get("sysroot", s.sysroot);
+  r.Get("live_machine", s.live_machine);
+  r.Get("host_name", s.host_name);
+  if (const Json* os = r.Child("os", false)) {
+    Reader o(*os, "snapshot.os", &error);
+    o.Get("family", s.os.family);
+    o.Get("distro_id", s.os.distro_id);
+    o.Get("distro_name", s.os.distro_name);
+    o.Get("distro_version", s.os.distro_version);
+    o.Get("kernel_release", s.os.kernel_release);
+    o.Get("kernel_version_text", s.os.kernel_version_text);
+    o.Get("wsl", s.os.wsl);
+    ReadStringArray(o, "wsl_evidence", s.os.wsl_evidence);
+    o.Get("container", s.os.container);
+    ReadStringArray(o, "container_evidence", s.os.container_evidence);
+    o.Get("windows_build", s.os.windows_build);
+  }
+  if (const Json* cpu = r.Child("cpu", false)) {
+    Reader c(*cpu, "snapshot.cpu", &error);
+    c.Get("model", s.cpu.model);
+    c.Get("logical_cores", s.cpu.logical_cores);
+    c.Get("physical_cores", s.cpu.physical_cores);
+    c.Get("sockets", s.cpu.sockets);
+  }
+  if (const Json* mem = r.Child("memory", false)) {
+    Reader m(*mem, "snapshot.memory", &error);
+    m.Get("total_bytes", s.memory.total_bytes);
+    m.Get("available_bytes", s.memory.available_bytes);
+  }
+  if (const Json* disk = r.Child("disk", false)) {
+    Reader d(*disk, "snapshot.disk", &error);
+    d.Get("path", s.disk.path);
+    d.Get("total_bytes", s.disk.total_bytes);
+    d.Get("free_bytes", s.disk.free_bytes);
+  }
+  ReadArray(r, "gpus", s.gpus, ReadGpu);
+  ReadArray(r, "pci_devices", s.pci_devices, ReadPci);
+  if (const Json* amd = r.Child("amd", false)) {
+    Reader a(*amd, "snapshot.amd", &error);
+    a.Get("kfd_topology_present", s.amd.kfd_topology_present);
+    a.Get("amdgpu_module_loaded", s.amd.amdgpu_module_loaded);
+    a.Get("amdgpu_module_version", s.amd.amdgpu_module_version);
+    ReadArray(a, "kfd_nodes", s.amd.kfd_nodes, ReadKfd);
+    ReadArray(a, "device_nodes", s.amd.device_nodes, ReadAccess);
+  }
+  if (const Json* nv = r.Child("nvidia", false)) {
+    Reader n(*nv, "snapshot.nvidia", &error);
+    n.Get("driver_version", s.nvidia.driver_version);
+    n.Get("driver_version_source", s.nvidia.driver_version_source);
+    n.Get("cuda_driver_version", s.nvidia.cuda_driver_version);
+    ReadArray(n, "devices", s.nvidia.devices, ReadNvDevice);
+    ReadArray(n, "libraries", s.nvidia.libraries, ReadLib);
+  }
+  ReadArray(r, "runtimes", s.runtimes, ReadRuntime);
+  if (const Json* env = r.Child("environment", false)) {
+    for (auto it = env->begin(); it != env->end(); ++it) {
+      if (!it->is_string()) {
+        if (error.empty()) error = "field snapshot.environment." + it.key() + " must be a string";
+        break;
+      }
+      s.environment[it.key()] = it->get<std::string>();
+    }
+  }
+  ReadArray(r, "python_envs", s.python_envs, ReadPythonEnv);
+  ReadStringArray(r, "looked_at", s.looked_at);
+  ReadStringArray(r, "warnings", s.warnings);
+  if (!error.empty()) return UserError(origin + ": " + error);
+  return s;
+}
+
+}  // namespace gpudoctor

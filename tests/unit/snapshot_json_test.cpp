@@ -1,0 +1,120 @@
+// Snapshot JSON: a round trip keeps every field, and bad documents are refused
+// with a message naming the input and the field.
+#include "snapshot/snapshot_json.h"
+
+#include <gtest/gtest.h>
+
+namespace gpudoctor {
+namespace {
+
+Snapshot Sample() {
+  Snapshot s;
+  s.tool_version = "0.1.0";
+  s.sysroot = "/tmp/m";
+  s.live_machine = false;
+  s.host_name = "box";
+  s.os.family = "linux";
+  s.os.distro_name = "Ubuntu 22.04.4 LTS";
+  s.os.wsl = true;
+  s.os.wsl_evidence = {"/dev/dxg exists"};
+  s.os.container = "docker";
+  s.cpu.model = "AMD Ryzen 9 7950X";
+  s.cpu.logical_cores = 32;
+  s.memory.total_bytes = 68719476736ull;
+  s.disk.free_bytes = 1ull << 40;
+  PciDevice d;
+  d.address = "0000:03:00.0";
+  d.vendor_id = 0x1002;
+  d.device_id = 0x744c;
+  d.revision = 0xc8;
+  d.class_code = 0x030000;
+  d.driver = "amdgpu";
+  d.numa_node = -1;
+  d.link.current_speed_gts = 16.0;
+  d.link.current_width = 16;
+  d.integrated = false;
+  s.pci_devices.push_back(d);
+  KfdNode n;
+  n.node_id = 1;
+  n.gfx_target_version = 110000;
+  n.gfx_target = "gfx1100";
+  n.compute_units = 96;
+  n.hive_id = 11673270660693242239ull;
+  s.amd.kfd_nodes.push_back(n);
+  s.amd.kfd_topology_present = true;
+  s.amd.device_nodes.push_back({"/dev/kfd", true, false, "not in group render", "render"});
+  s.nvidia.driver_version = "580.159.03";
+  s.nvidia.cuda_driver_version = 13000;
+  s.nvidia.devices.push_back({0, "NVIDIA H200", "GPU-1", "0000:17:00.0", 150754820096ull, 9, 0});
+  s.nvidia.libraries.push_back({"nvml", "loaded", "/usr/lib/libnvidia-ml.so.1", ""});
+  s.runtimes.push_back({"rocm", "/opt/rocm-6.2.4", "6.2.4", ".info/version"});
+  s.environment["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0";
+  Gpu g;
+  g.pci_address = "0000:03:00.0";
+  g.vendor = GpuVendor::kAmd;
+  g.architecture = "gfx1100";
+  g.vram_bytes = 25753026560ull;
+  g.kfd_node = 1;
+  s.gpus.push_back(g);
+  s.looked_at = {"/sys/bus/pci/devices"};
+  s.warnings = {"something odd"};
+  return s;
+}
+
+TEST(SnapshotJson, RoundTripKeepsEveryField) {
+  Snapshot a = Sample();
+  std::string json = SnapshotToJson(a);
+  auto b = SnapshotFromJson(json, "test");
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  // Writing the read-back snapshot gives the same document: nothing was lost on the way.
+  EXPECT_EQ(SnapshotToJson(*b), json);
+  EXPECT_EQ(b->amd.kfd_nodes.at(0).hive_id, 11673270660693242239ull);
+  EXPECT_EQ(b->pci_devices.at(0).numa_node, -1);
+  EXPECT_EQ(b->gpus.at(0).vendor, GpuVendor::kAmd);
+  EXPECT_EQ(b->nvidia.devices.at(0).cc_major, 9u);
+  EXPECT_FALSE(b->cpu.physical_cores.has_value());
+}
+
+TEST(SnapshotJson, MissingValuesAreNull) {
+  Snapshot s;
+  std::string json = SnapshotToJson(s);
+  EXPECT_NE(json.find("\"total_bytes\": null"), std::string::npos);
+}
+
+struct BadCase {
+  const char* name;
+  const char* json;
+  const char* expect_in_message;
+};
+
+class SnapshotJsonBad : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(SnapshotJsonBad, IsRefusedWithAReason) {
+  auto r = SnapshotFromJson(GetParam().json, "snap.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kUser);
+  EXPECT_NE(r.error().message.find("snap.json"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find(GetParam().expect_in_message), std::string::npos) << r.error().message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, SnapshotJsonBad,
+    ::testing::Values(BadCase{"NotJson", "{\"schema\": ", "not valid JSON"},
+                      BadCase{"Array", "[1,2]", "JSON object"},
+                      BadCase{"OtherDocument", "{\"hello\": 1}", "not a gpudoctor snapshot"},
+                      BadCase{"FutureVersion", "{\"schema\":\"gpudoctor.snapshot\",\"schema_version\":999}", "newer"},
+                      BadCase{"WrongType",
+                              "{\"schema\":\"gpudoctor.snapshot\",\"cpu\":{\"logical_cores\":\"many\"}}",
+                              "snapshot.cpu.logical_cores"},
+                      BadCase{"NegativeCount",
+                              "{\"schema\":\"gpudoctor.snapshot\",\"gpus\":[{\"compute_units\":-4}]}",
+                              "snapshot.gpus[0].compute_units"},
+                      BadCase{"TooLarge",
+                              "{\"schema\":\"gpudoctor.snapshot\",\"gpus\":[{\"kfd_node\":99999999999}]}",
+                              "snapshot.gpus[0].kfd_node"},
+                      BadCase{"ArrayOfNumbers", "{\"schema\":\"gpudoctor.snapshot\",\"pci_devices\":[1]}",
+                              "snapshot.pci_devices[0]"}),
+    [](const auto& tc) { return std::string(tc.param.name); });
+
+}  // namespace
+}  // namespace gpudoctor
