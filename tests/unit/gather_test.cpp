@@ -1,0 +1,221 @@
+// Tests `gather` on a small fake live tree: it copies what the probes read, refuses a
+// non-empty destination, and never follows a link out of the tree it records.
+#include "gather/gather.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "gather/recorded_identity.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace stdfs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device rd;
+    path_ = stdfs::temp_directory_path() /
+            ("gpudoctor-gather-test-" + std::to_string(rd()) + std::to_string(rd()));
+    stdfs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    stdfs::remove_all(path_, ec);
+  }
+  const stdfs::path& path() const { return path_; }
+
+ private:
+  stdfs::path path_;
+};
+
+void Put(const stdfs::path& p, const std::string& text) {
+  stdfs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+std::string Get(const stdfs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// live/: a machine with one AMD GPU laid out as real sysfs (device folders under
+// /sys/devices, links from /sys/bus/pci/devices), a USB controller that must not be
+// recorded, and links that lead outside live/ which must not be followed.
+class GatherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    live_ = tmp_.path() / "live";
+    dest_ = tmp_.path() / "dest";
+    Put(tmp_.path() / "outside/.info/version", "SECRET\n");
+    Put(tmp_.path() / "outside/secret", "SECRET\n");
+    Put(live_ / "etc/os-release", "ID=ubuntu\nVERSION_ID=\"24.04\"\n");
+    Put(live_ / "proc/version", "Linux version 6.8.0-45-generic\n");
+    Put(live_ / "proc/cpuinfo", "processor\t: 0\nmodel name\t: Test CPU\n");
+    stdfs::create_directories(live_ / "proc");
+    stdfs::create_symlink((tmp_.path() / "outside/secret").string(), live_ / "proc/meminfo");
+    stdfs::path gpu = live_ / "sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0";
+    Put(gpu / "vendor", "0x1002\n");
+    Put(gpu / "device", "0x744c\n");
+    Put(gpu / "revision", "0xc8\n");
+    Put(gpu / "class", "0x030000\n");
+    Put(gpu / "mem_info_vram_total", "25769803776\n");
+    Put(gpu / "drm/card0/dev", "226:0\n");
+    Put(gpu / "drm/renderD128/dev", "226:128\n");
+    stdfs::create_symlink("../../../../bus/pci/drivers/amdgpu", gpu / "driver");
+    stdfs::path usb = live_ / "sys/devices/pci0000:00/0000:00:14.0";
+    Put(usb / "vendor", "0x8086\n");
+    Put(usb / "class", "0x0c0330\n");
+    stdfs::create_directories(live_ / "sys/bus/pci/devices");
+    stdfs::create_symlink("../../../devices/pci0000:00/0000:00:01.1/0000:03:00.0",
+                          live_ / "sys/bus/pci/devices/0000:03:00.0");
+    stdfs::create_symlink("../../../devices/pci0000:00/0000:00:14.0",
+                          live_ / "sys/bus/pci/devices/0000:00:14.0");
+    Put(live_ / "sys/class/drm/card0/dev", "226:0\n");
+    Put(live_ / "sys/class/kfd/kfd/topology/nodes/1/properties",
+        "simd_count 192\ngfx_target_version 110000\n");
+    Put(live_ / "sys/class/kfd/kfd/topology/nodes/1/mem_banks/0/properties",
+        "heap_type 1\nsize_in_bytes 1\n");
+    Put(live_ / "opt/rocm-6.2.0/.info/version", "6.2.0-66\n");
+    stdfs::create_symlink("rocm-6.2.0", live_ / "opt/rocm");
+    stdfs::create_symlink("../../outside", live_ / "opt/rocm-evil");  // climbs above live/
+    Put(live_ / "usr/lib/x86_64-linux-gnu/libamdhip64.so.6", "ELF...");
+    Put(live_ / "dev/kfd", "");
+    stdfs::create_directories(live_ / "home/alice");
+    env_ = Environment({{"HOME", "/home/alice"},
+                        {"HSA_OVERRIDE_GFX_VERSION", "11.0.0"},
+                        {"PATH", "/usr/bin"},
+                        {"SECRET_TOKEN", "hunter2"}});
+    identity_.user_name = "alice";
+    identity_.uid = 1000;
+    identity_.group_ids = {1000, 44, 109};
+    identity_.group_names = {"alice", "video", "render"};
+  }
+
+  Status Gather(std::vector<std::string>& notes) {
+    auto fs = MakeRootedFileSystem(live_.string());
+    return GatherMachine(*fs, env_, identity_, "{\"devices\": []}\n", dest_.string(), notes);
+  }
+
+  TempDir tmp_;
+  stdfs::path live_;
+  stdfs::path dest_;
+  Environment env_;
+  UserIdentity identity_;
+};
+
+TEST_F(GatherTest, CopiesWhatTheProbesRead) {
+  std::vector<std::string> notes;
+  Status s = Gather(notes);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  for (const char* f :
+       {"etc/os-release", "proc/version", "proc/cpuinfo", "sys/class/kfd/kfd/topology/nodes/1/properties",
+        "sys/class/kfd/kfd/topology/nodes/1/mem_banks/0/properties", "opt/rocm-6.2.0/.info/version",
+        "sys/class/drm/card0/dev"}) {
+    EXPECT_EQ(Get(dest_ / f), Get(live_ / f)) << f;
+  }
+  stdfs::path dev = dest_ / "sys/bus/pci/devices/0000:03:00.0";
+  EXPECT_TRUE(stdfs::is_directory(stdfs::symlink_status(dev)))
+      << "device folders are recorded as plain folders";
+  EXPECT_EQ(Get(dev / "device"), "0x744c\n");
+  EXPECT_EQ(Get(dev / "mem_info_vram_total"), "25769803776\n");
+  EXPECT_EQ(Get(dev / "drm/renderD128/dev"), "226:128\n");
+  ASSERT_TRUE(stdfs::is_symlink(dev / "driver"));
+  EXPECT_EQ(stdfs::read_symlink(dev / "driver").generic_string(), "../../drivers/amdgpu");
+  EXPECT_EQ(stdfs::read_symlink(dest_ / "sys/class/drm/card0/device").generic_string(),
+            "../../../bus/pci/devices/0000:03:00.0");
+  EXPECT_FALSE(stdfs::exists(dest_ / "sys/bus/pci/devices/0000:00:14.0")) << "not a display device";
+  EXPECT_EQ(stdfs::read_symlink(dest_ / "opt/rocm").generic_string(), "rocm-6.2.0");
+  EXPECT_TRUE(stdfs::exists(dest_ / "usr/lib/x86_64-linux-gnu/libamdhip64.so.6"));
+  EXPECT_EQ(stdfs::file_size(dest_ / "usr/lib/x86_64-linux-gnu/libamdhip64.so.6"), 0u) << "names only";
+  EXPECT_TRUE(stdfs::exists(dest_ / "dev/kfd"));
+  EXPECT_TRUE(stdfs::is_directory(dest_ / "home/alice"));
+
+  EXPECT_EQ(Get(dest_ / ".gpudoctor/environ"), "HOME=/home/alice\nHSA_OVERRIDE_GFX_VERSION=11.0.0\n");
+  EXPECT_EQ(Get(dest_ / ".gpudoctor/nvml.json"), "{\"devices\": []}\n");
+  EXPECT_NE(Get(dest_ / ".gpudoctor/devnodes").find("/dev/kfd "), std::string::npos);
+  EXPECT_NE(Get(dest_ / ".gpudoctor/disk").find("path=/home/alice\n"), std::string::npos);
+  std::vector<std::string> warnings;
+  UserIdentity back = ParseRecordedIdentity(Get(dest_ / ".gpudoctor/identity.json"), warnings);
+  EXPECT_TRUE(warnings.empty());
+  EXPECT_EQ(back.user_name, "alice");
+  EXPECT_EQ(back.uid, 1000u);
+  EXPECT_EQ(back.group_ids, identity_.group_ids);
+  EXPECT_EQ(back.group_names, identity_.group_names);
+  EXPECT_NE(Get(dest_ / "README.md").find("no personal data beyond the user name"), std::string::npos);
+}
+
+TEST_F(GatherTest, NeverFollowsALinkOutOfTheTree) {
+  std::vector<std::string> notes;
+  ASSERT_TRUE(Gather(notes).ok());
+  EXPECT_FALSE(stdfs::exists(stdfs::symlink_status(dest_ / "opt/rocm-evil")));
+  EXPECT_FALSE(stdfs::exists(dest_ / "proc/meminfo")) << "an absolute link is taken inside the recorded root";
+  for (const auto& e : stdfs::recursive_directory_iterator(dest_)) {
+    if (e.is_regular_file()) {
+      EXPECT_EQ(Get(e.path()).find("SECRET"), std::string::npos) << e.path();
+    }
+  }
+  bool noted = false;
+  for (const auto& n : notes) noted |= n.find("/opt/rocm-evil") != std::string::npos;
+  EXPECT_TRUE(noted) << "the skipped link is named in a note";
+}
+
+TEST_F(GatherTest, RefusesANonEmptyDestinationAndChangesNothing) {
+  Put(dest_ / "keep.txt", "mine\n");
+  std::vector<std::string> notes;
+  Status s = Gather(notes);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().kind, ErrorKind::kUser);
+  std::vector<std::string> names;
+  for (const auto& e : stdfs::directory_iterator(dest_)) names.push_back(e.path().filename().string());
+  EXPECT_EQ(names, std::vector<std::string>{"keep.txt"});
+  EXPECT_EQ(Get(dest_ / "keep.txt"), "mine\n");
+}
+
+TEST_F(GatherTest, AcceptsAnEmptyDestination) {
+  stdfs::create_directories(dest_);
+  std::vector<std::string> notes;
+  EXPECT_TRUE(Gather(notes).ok());
+  EXPECT_TRUE(stdfs::exists(dest_ / "etc/os-release"));
+}
+
+TEST_F(GatherTest, CapsEachFileAtOneMebibyte) {
+  Put(live_ / "proc/cpuinfo", std::string(kGatherMaxFileBytes + 10, 'x'));
+  std::vector<std::string> notes;
+  ASSERT_TRUE(Gather(notes).ok());
+  EXPECT_EQ(stdfs::file_size(dest_ / "proc/cpuinfo"), kGatherMaxFileBytes);
+  bool noted = false;
+  for (const auto& n : notes) noted |= n.find("/proc/cpuinfo") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(GatherVariables, KeepsOnlyGpuRelevantOnes) {
+  EXPECT_TRUE(IsGatheredVariable("HIP_VISIBLE_DEVICES"));
+  EXPECT_TRUE(IsGatheredVariable("PYTORCH_HIP_ALLOC_CONF"));
+  EXPECT_TRUE(IsGatheredVariable("LD_LIBRARY_PATH"));
+  EXPECT_FALSE(IsGatheredVariable("PATH"));
+  EXPECT_FALSE(IsGatheredVariable("AWS_SECRET_ACCESS_KEY"));
+}
+
+TEST(RecordedIdentity, ReportsMalformedFields) {
+  std::vector<std::string> warnings;
+  UserIdentity id =
+      ParseRecordedIdentity(R"({"user_name":"bob","uid":-1,"group_ids":[1000,"x"],"is_admin":1})", warnings);
+  EXPECT_EQ(id.user_name, "bob");
+  EXPECT_FALSE(id.uid.has_value());
+  EXPECT_EQ(id.group_ids, std::vector<uint32_t>{1000});
+  EXPECT_EQ(warnings.size(), 3u);
+  warnings.clear();
+  ParseRecordedIdentity("not json", warnings);
+  EXPECT_EQ(warnings.size(), 1u);
+}
+
+}  // namespace
+}  // namespace gpudoctor

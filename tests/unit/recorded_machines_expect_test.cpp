@@ -1,0 +1,208 @@
+// What each recorded machine must be found to hold, independent of how reports render
+// it: the facts in tests/fixtures/sysroot/<machine>/README.md, asserted on the Snapshot.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "knowledge/knowledge_loader.h"
+#include "probe/probe_inputs.h"
+
+namespace gpudoctor {
+namespace {
+
+// The built-in knowledge base, as `gpudoctor info` uses it (loaded once).
+const KnowledgeDb& KnowledgeBase() {
+  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
+  return db;
+}
+
+constexpr uint64_t kGiB = 1ull << 30;
+
+Snapshot Probe(const std::string& machine) {
+  ProbeInputs in = MakeRecordedInputs(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/" + machine, &KnowledgeBase());
+  EXPECT_TRUE(in.warnings.empty()) << machine << ": " << (in.warnings.empty() ? "" : in.warnings.front());
+  return ProbeWithInputs(in);
+}
+
+std::vector<const Gpu*> GpusOf(const Snapshot& s, GpuVendor vendor) {
+  std::vector<const Gpu*> out;
+  for (const auto& g : s.gpus) {
+    if (g.vendor == vendor) out.push_back(&g);
+  }
+  return out;
+}
+
+const Gpu* GpuWithArch(const Snapshot& s, const std::string& arch) {
+  for (const auto& g : s.gpus) {
+    if (g.architecture == arch) return &g;
+  }
+  return nullptr;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const RuntimeInstall* Runtime(const Snapshot& s, const std::string& kind) {
+  for (const auto& r : s.runtimes) {
+    if (r.kind == kind) return &r;
+  }
+  return nullptr;
+}
+
+const DeviceNodeAccess* Node(const Snapshot& s, const std::string& path) {
+  for (const auto& n : s.amd.device_nodes) {
+    if (n.path == path) return &n;
+  }
+  return nullptr;
+}
+
+TEST(RecordedMachineFacts, Rx6700XtDesktop) {
+  Snapshot s = Probe("rx6700xt-desktop");
+  EXPECT_FALSE(s.live_machine);
+  EXPECT_EQ(s.host_name, "alice-desktop");
+  EXPECT_EQ(s.os.distro_id, "ubuntu");
+  EXPECT_EQ(s.os.distro_version, "22.04");
+  EXPECT_EQ(s.os.kernel_release, "6.8.0-45-generic");
+  EXPECT_FALSE(s.os.wsl);
+  EXPECT_EQ(s.cpu.logical_cores, 16u);
+  EXPECT_EQ(s.cpu.physical_cores, 8u);
+  ASSERT_EQ(s.gpus.size(), 1u);
+  const Gpu& g = s.gpus[0];
+  EXPECT_EQ(g.vendor, GpuVendor::kAmd);
+  EXPECT_EQ(g.architecture, "gfx1031");
+  EXPECT_EQ(g.driver, "amdgpu");
+  EXPECT_EQ(g.compute_units, 40u);
+  EXPECT_EQ(g.vram_bytes, 12 * kGiB);
+  EXPECT_EQ(g.pci_address, "0000:03:00.0");
+  EXPECT_EQ(g.integrated, false);
+  EXPECT_TRUE(Contains(g.name, "6700 XT")) << g.name;
+  ASSERT_EQ(s.amd.kfd_nodes.size(), 1u) << "CPU nodes are not GPU nodes";
+  EXPECT_EQ(s.amd.kfd_nodes[0].gfx_target_version, 100301u);
+  EXPECT_EQ(s.environment["HSA_OVERRIDE_GFX_VERSION"], "10.3.0");
+  const RuntimeInstall* rocm = Runtime(s, "rocm");
+  ASSERT_NE(rocm, nullptr);
+  EXPECT_TRUE(Contains(rocm->version, "6.2.0")) << rocm->version;
+  const DeviceNodeAccess* kfd = Node(s, "/dev/kfd");
+  ASSERT_NE(kfd, nullptr);
+  EXPECT_TRUE(kfd->exists);
+  EXPECT_EQ(kfd->accessible, true) << "alice is in group render";
+}
+
+TEST(RecordedMachineFacts, Rx7900XtxWithRaphaelIgpu) {
+  Snapshot s = Probe("rx7900xtx-raphael");
+  EXPECT_EQ(s.os.distro_version, "24.04");
+  EXPECT_EQ(s.gpus.size(), 2u);
+  const Gpu* d = GpuWithArch(s, "gfx1100");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->integrated, false);
+  EXPECT_EQ(d->compute_units, 96u);
+  EXPECT_EQ(d->vram_bytes, 24 * kGiB);
+  EXPECT_TRUE(Contains(d->name, "7900 XTX")) << d->name;
+  const Gpu* i = GpuWithArch(s, "gfx1036");
+  ASSERT_NE(i, nullptr);
+  EXPECT_EQ(i->integrated, true);
+  EXPECT_EQ(i->compute_units, 2u);
+  EXPECT_EQ(i->pci_address, "0000:13:00.0");
+  const DeviceNodeAccess* kfd = Node(s, "/dev/kfd");
+  ASSERT_NE(kfd, nullptr);
+  EXPECT_TRUE(kfd->exists);
+  EXPECT_EQ(kfd->accessible, false) << "bob is in neither render nor video";
+  EXPECT_EQ(Runtime(s, "rocm"), nullptr);
+}
+
+TEST(RecordedMachineFacts, Mi300xEightGpuNode) {
+  Snapshot s = Probe("mi300x-8gpu-node");
+  EXPECT_EQ(s.cpu.sockets, 2u);
+  EXPECT_EQ(s.cpu.logical_cores, 192u);
+  // The BMC's ASPEED display adapter is a display device, not a GPU (like the VM's QEMU VGA).
+  EXPECT_EQ(s.gpus.size(), 8u);
+  auto amd = GpusOf(s, GpuVendor::kAmd);
+  ASSERT_EQ(amd.size(), 8u);
+  for (const Gpu* g : amd) {
+    EXPECT_EQ(g->architecture, "gfx942");
+    EXPECT_EQ(g->compute_units, 304u);
+    EXPECT_EQ(g->vram_bytes, 192 * kGiB);
+    EXPECT_EQ(g->integrated, false);
+    EXPECT_TRUE(Contains(g->name, "MI300X")) << g->name;
+  }
+  ASSERT_EQ(s.amd.kfd_nodes.size(), 8u);
+  for (const auto& n : s.amd.kfd_nodes) {
+    EXPECT_EQ(n.num_xcc, 8u);
+    EXPECT_EQ(n.hive_id, s.amd.kfd_nodes[0].hive_id);
+    EXPECT_NE(n.hive_id.value_or(0), 0u);
+  }
+  EXPECT_EQ(s.amd.amdgpu_module_version, "6.8.5");
+  const RuntimeInstall* rocm = Runtime(s, "rocm");
+  ASSERT_NE(rocm, nullptr);
+  EXPECT_TRUE(Contains(rocm->version, "6.2.4")) << rocm->version;
+}
+
+TEST(RecordedMachineFacts, StrixHaloLaptop) {
+  Snapshot s = Probe("strix-halo-laptop");
+  ASSERT_EQ(s.gpus.size(), 1u);
+  const Gpu& g = s.gpus[0];
+  EXPECT_EQ(g.architecture, "gfx1151");
+  EXPECT_EQ(g.compute_units, 40u);
+  EXPECT_EQ(g.integrated, true);
+  EXPECT_TRUE(Contains(g.name, "8060S")) << g.name;
+  EXPECT_EQ(s.cpu.logical_cores, 32u);
+}
+
+TEST(RecordedMachineFacts, H100SxmServer) {
+  Snapshot s = Probe("h100-sxm-server");
+  EXPECT_EQ(s.nvidia.driver_version, "570.124.06");
+  EXPECT_EQ(s.nvidia.cuda_driver_version, 12080u);
+  ASSERT_EQ(s.nvidia.devices.size(), 8u);
+  EXPECT_EQ(s.gpus.size(), 8u) << "the ASPEED BMC display is not a GPU";
+  auto nv = GpusOf(s, GpuVendor::kNvidia);
+  ASSERT_EQ(nv.size(), 8u);
+  for (const Gpu* g : nv) {
+    EXPECT_EQ(g->architecture, "sm_90");
+    EXPECT_EQ(g->name, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(g->driver, "nvidia");
+    EXPECT_EQ(g->vram_bytes, 85520809984u);
+    EXPECT_TRUE(g->nvml_index.has_value());
+  }
+  EXPECT_EQ(nv[0]->pci_address, "0000:18:00.0");
+  const RuntimeInstall* cuda = Runtime(s, "cuda-toolkit");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_TRUE(Contains(cuda->version, "12.8")) << cuda->version;
+}
+
+TEST(RecordedMachineFacts, NouveauLaptop) {
+  Snapshot s = Probe("nouveau-laptop");
+  EXPECT_EQ(s.os.distro_id, "fedora");
+  auto nv = GpusOf(s, GpuVendor::kNvidia);
+  ASSERT_EQ(nv.size(), 1u);
+  EXPECT_EQ(nv[0]->driver, "nouveau");
+  EXPECT_EQ(nv[0]->architecture, "sm_75") << "TU117 is Turing";
+  EXPECT_FALSE(s.nvidia.driver_version.has_value()) << "no /proc/driver/nvidia with nouveau";
+  auto intel = GpusOf(s, GpuVendor::kIntel);
+  ASSERT_EQ(intel.size(), 1u);
+  EXPECT_EQ(intel[0]->driver, "i915");
+  EXPECT_EQ(intel[0]->integrated, true);
+}
+
+TEST(RecordedMachineFacts, Wsl2Guest) {
+  Snapshot s = Probe("wsl2-guest");
+  EXPECT_TRUE(s.os.wsl);
+  EXPECT_FALSE(s.os.wsl_evidence.empty());
+  EXPECT_TRUE(GpusOf(s, GpuVendor::kAmd).empty());
+  EXPECT_TRUE(GpusOf(s, GpuVendor::kNvidia).empty()) << "WSL shows only Microsoft's GPU-PV adapter";
+  EXPECT_FALSE(s.amd.kfd_topology_present);
+}
+
+TEST(RecordedMachineFacts, VmWithoutGpu) {
+  Snapshot s = Probe("vm-no-gpu");
+  EXPECT_EQ(s.os.distro_id, "debian");
+  EXPECT_EQ(s.os.distro_version, "12");
+  EXPECT_FALSE(s.os.wsl);
+  EXPECT_TRUE(s.gpus.empty()) << "a QEMU standard VGA is not a GPU";
+  EXPECT_FALSE(s.looked_at.empty()) << "a report with no GPU says where it looked";
+}
+
+}  // namespace
+}  // namespace gpudoctor

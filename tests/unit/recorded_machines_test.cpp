@@ -1,0 +1,127 @@
+// The recorded-machine runner: every folder under tests/fixtures/sysroot is probed as a
+// machine and its text and JSON reports are compared with tests/golden/<machine>.{txt,json}.
+// GPUDOCTOR_UPDATE_GOLDEN=1 writes the golden files instead (review the diff before committing).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/strings.h"
+#include "knowledge/knowledge_loader.h"
+#include "probe/probe_inputs.h"
+#include "probe/machine_probe.h"
+#include "report/info_text.h"
+#include "snapshot/snapshot_json.h"
+
+namespace gpudoctor {
+namespace {
+
+// The built-in knowledge base, as `gpudoctor info` uses it (loaded once).
+const KnowledgeDb& KnowledgeBase() {
+  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
+  return db;
+}
+
+namespace stdfs = std::filesystem;
+
+const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/";
+
+std::vector<std::string> DiscoverMachines() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : stdfs::directory_iterator(kFixtures, ec)) {
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string ReadText(const stdfs::path& p, bool& found) {
+  std::ifstream in(p, std::ios::binary);
+  found = static_cast<bool>(in);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Reports must not depend on where the checkout lives or on the tool's version.
+Snapshot ProbeForGolden(const std::string& machine) {
+  Snapshot snap = ProbeWithInputs(MakeRecordedInputs(kFixtures + machine, &KnowledgeBase()));
+  snap.sysroot = "tests/fixtures/sysroot/" + machine;
+  snap.tool_version = "golden";
+  return snap;
+}
+
+std::string Normalize(std::string text) {
+  const std::string src = GPUDOCTOR_SOURCE_DIR;
+  for (size_t pos = text.find(src); pos != std::string::npos; pos = text.find(src, pos)) {
+    text.replace(pos, src.size(), "$SRC");
+  }
+  return text;
+}
+
+// Unified-style excerpt around the first differing line.
+std::string FirstDifference(const std::string& want, const std::string& got) {
+  auto a = SplitLines(want);
+  auto b = SplitLines(got);
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  std::ostringstream out;
+  out << "@@ line " << (i + 1) << " @@\n";
+  size_t from = i >= 3 ? i - 3 : 0;
+  for (size_t k = from; k < i; ++k) out << "  " << a[k] << "\n";
+  for (size_t k = i; k < std::min(a.size(), i + 8); ++k) out << "- " << a[k] << "\n";
+  for (size_t k = i; k < std::min(b.size(), i + 8); ++k) out << "+ " << b[k] << "\n";
+  return out.str();
+}
+
+void CompareOrUpdate(const stdfs::path& golden, const std::string& got) {
+  const char* update = std::getenv("GPUDOCTOR_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    stdfs::create_directories(golden.parent_path());
+    std::ofstream(golden, std::ios::binary) << got;
+    std::cout << "updated " << golden.string() << "\n";
+    return;
+  }
+  bool found = false;
+  std::string want = ReadText(golden, found);
+  ASSERT_TRUE(found) << golden.string() << " is missing; run with GPUDOCTOR_UPDATE_GOLDEN=1 and review it";
+  EXPECT_TRUE(want == got) << golden.string() << " differs (GPUDOCTOR_UPDATE_GOLDEN=1 rewrites it):\n"
+                           << FirstDifference(want, got);
+}
+
+class RecordedMachineTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RecordedMachineTest, MatchesGoldenReports) {
+  Snapshot snap = ProbeForGolden(GetParam());
+  CompareOrUpdate(kGolden + GetParam() + ".txt", Normalize(RenderInfoText(snap)));
+  CompareOrUpdate(kGolden + GetParam() + ".json", Normalize(SnapshotToJson(snap)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, RecordedMachineTest, ::testing::ValuesIn(DiscoverMachines()),
+                         [](const ::testing::TestParamInfo<std::string>& param_info) {
+                           std::string name = param_info.param;
+                           std::replace_if(
+                               name.begin(), name.end(),
+                               [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+                           return name;
+                         });
+
+TEST(RecordedMachines, AtLeastEightAreRecorded) {
+  auto machines = DiscoverMachines();
+  EXPECT_GE(machines.size(), 8u) << "found under " << kFixtures;
+  for (const auto& m : machines) {
+    EXPECT_TRUE(stdfs::exists(kFixtures + m + "/README.md")) << m << " needs a README naming its sources";
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
