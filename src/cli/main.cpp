@@ -1,3 +1,118 @@
-// STUB main, replaced by the CLI.
-#include <cstdio>
-int main() { std::puts("gpudoctor"); return 0; }
+// gpudoctor's entry point: captures the environment once, declares every
+// command's flags to CLI11 (the only file that knows the parser), runs the
+// chosen command and turns anything unexpected into exit code 3.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <map>
+
+#include "cli/command.h"
+#include "cli/output.h"
+#include "platform/terminal.h"
+
+namespace gpudoctor {
+namespace {
+
+// FlagSet over one CLI11 (sub)command.
+class Cli11FlagSet final : public FlagSet {
+ public:
+  explicit Cli11FlagSet(CLI::App& app) : app_(app) {}
+
+  void Bool(const std::string& names, bool* out, const std::string& help) override {
+    Remember(names, app_.add_flag(names, *out, help));
+  }
+  void String(const std::string& names, std::string* out, const std::string& placeholder,
+              const std::string& help) override {
+    Remember(names, app_.add_option(names, *out, help)->type_name(placeholder));
+  }
+  void StringList(const std::string& names, std::vector<std::string>* out, const std::string& placeholder,
+                  const std::string& help) override {
+    Remember(names, app_.add_option(names, *out, help)->type_name(placeholder)->take_all());
+  }
+  void Choice(const std::string& names, std::string* out, const std::vector<std::string>& choices,
+              const std::string& help) override {
+    Remember(names, app_.add_option(names, *out, help)->check(CLI::IsMember(choices)));
+  }
+  void Positional(const std::string& name, std::string* out, const std::string& help, bool required) override {
+    auto* opt = app_.add_option(name, *out, help);
+    if (required) opt->required();
+  }
+  void PositionalList(const std::string& name, std::vector<std::string>* out, const std::string& help) override {
+    app_.add_option(name, *out, help);
+  }
+  void Excludes(const std::string& a, const std::string& b) override {
+    auto ia = options_.find(a), ib = options_.find(b);
+    if (ia != options_.end() && ib != options_.end()) ia->second->excludes(ib->second);
+  }
+
+ private:
+  void Remember(const std::string& names, CLI::Option* opt) {
+    // Key by the long name ("--from" out of "-f,--from").
+    size_t pos = names.find("--");
+    options_[pos == std::string::npos ? names : names.substr(pos, names.find(',', pos) - pos)] = opt;
+  }
+  CLI::App& app_;
+  std::map<std::string, CLI::Option*> options_;
+};
+
+const char* kFooter =
+    "Exit codes: 0 no problem, 1 warnings (check) or a failed gate (verify), 2 errors or no usable GPU,\n"
+    "3 gpudoctor itself could not do what was asked (bad flags, unreadable input).\n"
+    "Run `gpudoctor COMMAND --help` for a command's options and examples. Docs: docs/ in the source tree.";
+
+int Main(int argc, char** argv) {
+  IgnoreBrokenPipe();
+  CliContext ctx;
+  ctx.env = CaptureProcessEnvironment();
+  ctx.stdout_is_tty = IsTerminal(stdout);
+  ctx.stderr_is_tty = IsTerminal(stderr);
+
+  auto commands = MakeCommands();
+  CLI::App app{
+      "gpudoctor " GPUDOCTOR_VERSION
+      ": what your GPUs can do for deep learning, and how to fix what stops them.\n"
+      "Reads the hardware first, so it works before any GPU software is installed.",
+      "gpudoctor"};
+  app.set_version_flag("--version", std::string("gpudoctor ") + GPUDOCTOR_VERSION);
+  app.footer(kFooter);
+  app.require_subcommand(0, 1);
+  std::vector<std::pair<CLI::App*, Command*>> subs;
+  for (auto& c : commands) {
+    CLI::App* sub = app.add_subcommand(c->Name(), c->Summary());
+    sub->footer(c->Description());
+    Cli11FlagSet flags(*sub);
+    c->DefineFlags(flags);
+    subs.emplace_back(sub, c.get());
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitToolFailed;
+  }
+  for (auto& [sub, cmd] : subs)
+    if (sub->parsed()) return cmd->Run(ctx);
+  // No command: plain `gpudoctor` shows this machine.
+  for (auto& [sub, cmd] : subs)
+    if (cmd->Name() == "info") return cmd->Run(ctx);
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+int main(int argc, char** argv) {
+  try {
+    return gpudoctor::Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "internal error (please report it): %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "internal error (please report it): unknown exception\n");
+  }
+  return gpudoctor::kExitToolFailed;
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# gpudoctor's developer entry point. The README's two commands are:
+#   ./dev.sh run     install what is missing, build, run gpudoctor on this machine
+#   ./dev.sh test    install what is missing, build every configuration, run every test
+# Both install missing Debian 12 packages with apt-get (as root, or through sudo).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
+
+# Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
+RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev)
+TEST_PACKAGES=(googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev)
+
+log() { printf '\n== %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else echo "error: need root (or sudo) to install: $*" >&2; exit 3; fi
+}
+
+install_missing() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing missing packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {  # build PRESET [targets...]
+  local preset="$1"; shift
+  log "building ($preset)"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" -j "$JOBS" "$@"
+}
+
+cmd_run() {
+  install_missing "${RUN_PACKAGES[@]}"
+  build release
+  log "running gpudoctor $*"
+  exec ./build/release/src/gpudoctor "$@"
+}
+
+PASSED=0
+FAILED=0
+FAILURES=()
+
+# Runs a gtest binary (optionally through wine) and adds its counts to the totals.
+run_gtest() {  # run_gtest LABEL XML COMMAND...
+  local label="$1" xml="$2"; shift 2
+  log "tests: $label"
+  rm -f "$xml"
+  local rc=0
+  NO_COLOR=1 "$@" --gtest_brief=1 --gtest_output="xml:$xml" || rc=$?
+  if [ ! -f "$xml" ]; then
+    echo "$label: the test binary produced no results (exit $rc)" >&2
+    FAILED=$((FAILED + 1)); FAILURES+=("$label (no results, exit $rc)")
+    return
+  fi
+  local tests failures errors disabled
+  tests=$(grep -o '<testsuites [^>]*' "$xml" | sed -n 's/.* tests="\([0-9]*\)".*/\1/p')
+  failures=$(grep -o '<testsuites [^>]*' "$xml" | sed -n 's/.* failures="\([0-9]*\)".*/\1/p')
+  errors=$(grep -o '<testsuites [^>]*' "$xml" | sed -n 's/.* errors="\([0-9]*\)".*/\1/p')
+  disabled=$(grep -o '<testsuites [^>]*' "$xml" | sed -n 's/.* disabled="\([0-9]*\)".*/\1/p')
+  local bad=$((failures + errors))
+  PASSED=$((PASSED + tests - bad - disabled))
+  FAILED=$((FAILED + bad))
+  if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
+    FAILED=$((FAILED + 1)); FAILURES+=("$label (exit $rc)")
+  fi
+  [ "$bad" -gt 0 ] && FAILURES+=("$label ($bad failed)")
+  echo "$label: $((tests - bad - disabled)) passed, $bad failed" >&2
+}
+
+run_fuzzers() {
+  for f in build/fuzz/fuzz/*_fuzz; do
+    [ -x "$f" ] || continue
+    local name; name=$(basename "$f")
+    local corpus="build/fuzz/corpus/$name"
+    mkdir -p "$corpus"
+    log "fuzz: $name for ${FUZZ_SECONDS}s"
+    local seeds=()
+    [ -d "fuzz/seeds/$name" ] && seeds=("fuzz/seeds/$name")
+    if "$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 -rss_limit_mb=2048 -max_len=65536 \
+        -artifact_prefix="build/fuzz/" "$corpus" "${seeds[@]}" > "build/fuzz/$name.log" 2>&1; then
+      PASSED=$((PASSED + 1))
+      grep -E 'stat::number_of_executed_units' "build/fuzz/$name.log" | sed "s/^/  $name /" >&2 || true
+    else
+      FAILED=$((FAILED + 1)); FAILURES+=("fuzz $name (see build/fuzz/$name.log)")
+      tail -n 40 "build/fuzz/$name.log" >&2
+    fi
+  done
+}
+
+cmd_test() {
+  install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+  local start=$SECONDS
+
+  build dev
+  run_gtest "native (g++, -Werror)" build/dev/results.xml ./build/dev/tests/gpudoctor_tests
+
+  build asan
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_gtest "native ASan+UBSan" build/asan/results.xml ./build/asan/tests/gpudoctor_tests
+
+  build windows
+  export WINEPREFIX="$PWD/build/windows/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+  run_gtest "windows (mingw-w64, under wine)" build/windows/results.xml wine ./build/windows/tests/gpudoctor_tests.exe
+
+  build fuzz
+  run_fuzzers
+
+  log "all configurations done in $((SECONDS - start)) s"
+  if [ ${#FAILURES[@]} -gt 0 ]; then
+    printf 'failed: %s\n' "${FAILURES[@]}" >&2
+  fi
+  echo "${PASSED} passed, ${FAILED} failed"
+  [ "$FAILED" -eq 0 ]
+}
+
+case "${1:-}" in
+  run) shift; cmd_run "$@" ;;
+  test) shift; cmd_test "$@" ;;
+  deps) install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" ;;
+  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh deps" >&2; exit 3 ;;
+esac

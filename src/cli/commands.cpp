@@ -1,0 +1,15 @@
+// The one list of subcommands, in the order `gpudoctor --help` shows them.
+#include "cli/command.h"
+#include "cli/gather_command.h"
+#include "cli/info_command.h"
+
+namespace gpudoctor {
+
+std::vector<std::unique_ptr<Command>> MakeCommands() {
+  std::vector<std::unique_ptr<Command>> list;
+  list.push_back(std::make_unique<InfoCommand>());
+  list.push_back(std::make_unique<GatherCommand>());
+  return list;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,72 @@
+// Output helpers for the commands.
+#include "cli/output.h"
+
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "cli/command.h"
+
+namespace gpudoctor {
+namespace fs = std::filesystem;
+
+bool WriteAll(std::FILE* stream, const std::string& text) {
+  if (text.empty()) return true;
+  size_t n = std::fwrite(text.data(), 1, text.size(), stream);
+  if (n != text.size()) return false;
+  return std::fflush(stream) == 0;
+}
+
+Status WriteFileAtomically(const std::string& path, const std::string& text, bool overwrite) {
+  std::error_code ec;
+  if (!overwrite && fs::exists(path, ec))
+    return UserError(path + " already exists; nothing was written", "choose another file name, or remove it first");
+  fs::path target(path);
+  if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec))
+    return UserError("cannot write " + path + ": folder " + target.parent_path().string() + " does not exist");
+  std::string tmp = path + ".tmp-gpudoctor";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return EnvError("cannot write " + tmp + ": " + std::generic_category().message(errno));
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) {
+      fs::remove(tmp, ec);
+      return EnvError("error while writing " + tmp + " (disk full?)");
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return EnvError("cannot move " + tmp + " to " + path + ": " + ec.message());
+  }
+  return Ok{};
+}
+
+Result<std::string> ReadUserFile(const std::string& path, size_t max_bytes) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return UserError(path + " is a folder, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (!fs::exists(path, ec)) return UserError(path + ": no such file");
+    return UserError("cannot read " + path + " (permission denied?)");
+  }
+  std::string data;
+  char buf[1 << 16];
+  while (in) {
+    in.read(buf, sizeof buf);
+    data.append(buf, static_cast<size_t>(in.gcount()));
+    if (data.size() > max_bytes) return UserError(path + " is larger than " + std::to_string(max_bytes >> 20) + " MiB");
+  }
+  return data;
+}
+
+int ReportError(std::FILE* err, const Error& error) {
+  std::string text = (error.kind == ErrorKind::kInternal ? "internal error (please report it): " : "error: ") +
+                     error.message + "\n";
+  if (!error.hint.empty()) text += "hint: " + error.hint + "\n";
+  WriteAll(err, text);
+  return kExitToolFailed;
+}
+
+}  // namespace gpudoctor

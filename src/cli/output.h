@@ -1,0 +1,25 @@
+// Writing results: stdout carries data only, diagnostics go to stderr, a closed
+// pipe ends quietly, and files are written whole or not at all.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "core/result.h"
+
+namespace gpudoctor {
+
+// Writes all of `text`; false if the reader went away (broken pipe) or the write failed.
+bool WriteAll(std::FILE* stream, const std::string& text);
+
+// Writes `text` to `path` through a temporary file and a rename. Refuses to
+// replace an existing file unless `overwrite` is set.
+Status WriteFileAtomically(const std::string& path, const std::string& text, bool overwrite);
+
+// Reads a whole file given by the user (a host path, not a sysroot path).
+Result<std::string> ReadUserFile(const std::string& path, size_t max_bytes = 256u << 20);
+
+// "error: <message>" and "hint: <hint>" lines on stderr; returns kExitToolFailed.
+int ReportError(std::FILE* err, const Error& error);
+
+}  // namespace gpudoctor

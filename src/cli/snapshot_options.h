@@ -1,0 +1,26 @@
+// The options every machine-reading command shares: read this machine, a
+// recorded sysroot (--sysroot DIR), or a saved snapshot (--from FILE).
+#pragma once
+
+#include <string>
+
+#include "cli/command.h"
+#include "cli/flags.h"
+#include "core/result.h"
+#include "snapshot/snapshot.h"
+
+namespace gpudoctor {
+
+struct KnowledgeDb;
+
+struct SnapshotOptions {
+  std::string sysroot;
+  std::string from;
+
+  void Define(FlagSet& flags);
+  // Probes the machine (or sysroot) or loads the saved snapshot. `db` (may be
+  // null) adds what only the knowledge base knows (names, families).
+  Result<Snapshot> Acquire(const CliContext& ctx, const KnowledgeDb* db = nullptr) const;
+};
+
+}  // namespace gpudoctor
