@@ -60,7 +60,11 @@ class GatherTest : public ::testing::Test {
     Put(live_ / "proc/version", "Linux version 6.8.0-45-generic\n");
     Put(live_ / "proc/cpuinfo", "processor\t: 0\nmodel name\t: Test CPU\n");
     stdfs::create_directories(live_ / "proc");
-    stdfs::create_symlink((tmp_.path() / "outside/secret").string(), live_ / "proc/meminfo");
+    std::error_code link_error;
+    stdfs::create_symlink((tmp_.path() / "outside/secret").string(), live_ / "proc/meminfo", link_error);
+    // gather records live Linux machines, whose sysfs is made of links; the Windows
+    // build under wine cannot make links, so there is nothing to record these from.
+    if (link_error) GTEST_SKIP() << "symbolic links cannot be made here: " << link_error.message();
     stdfs::path gpu = live_ / "sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0";
     Put(gpu / "vendor", "0x1002\n");
     Put(gpu / "device", "0x744c\n");

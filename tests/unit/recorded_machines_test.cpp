@@ -100,7 +100,17 @@ void CompareOrUpdate(const stdfs::path& golden, const std::string& got) {
 
 class RecordedMachineTest : public ::testing::TestWithParam<std::string> {};
 
+// The recorded trees keep their symbolic links (/opt/rocm -> rocm-6.2.4, sysfs
+// driver links). A build that cannot see links as links (the Windows build under
+// wine, which follows them silently) reads each linked folder twice, so its
+// reports differ by construction; the facts tests still run there.
+bool ThisBuildSeesLinks() {
+  auto fs = MakeRootedFileSystem(kFixtures + "rx6700xt-desktop");
+  return fs->ReadLink("/opt/rocm").ok();
+}
+
 TEST_P(RecordedMachineTest, MatchesGoldenReports) {
+  if (!ThisBuildSeesLinks()) GTEST_SKIP() << "this build cannot see symbolic links, which the recorded trees use";
   Snapshot snap = ProbeForGolden(GetParam());
   CompareOrUpdate(kGolden + GetParam() + ".txt", Normalize(RenderInfoText(snap)));
   CompareOrUpdate(kGolden + GetParam() + ".json", Normalize(SnapshotToJson(snap)));
