@@ -1,4 +1,5 @@
 // The one list of subcommands, in the order `gpudoctor --help` shows them.
+#include "cli/check_command.h"
 #include "cli/command.h"
 #include "cli/gather_command.h"
 #include "cli/info_command.h"
@@ -7,6 +8,7 @@ namespace gpudoctor {
 
 std::vector<std::unique_ptr<Command>> MakeCommands() {
   std::vector<std::unique_ptr<Command>> list;
+  list.push_back(std::make_unique<CheckCommand>());
   list.push_back(std::make_unique<InfoCommand>());
   list.push_back(std::make_unique<GatherCommand>());
   return list;

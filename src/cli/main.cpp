@@ -97,9 +97,9 @@ int Main(int argc, char** argv) {
   }
   for (auto& [sub, cmd] : subs)
     if (sub->parsed()) return cmd->Run(ctx);
-  // No command: plain `gpudoctor` shows this machine.
+  // No command: plain `gpudoctor` checks this machine.
   for (auto& [sub, cmd] : subs)
-    if (cmd->Name() == "info") return cmd->Run(ctx);
+    if (cmd->Name() == "check") return cmd->Run(ctx);
   return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include "probe/common/env_probe.h"
 #include "probe/common/gpu_merge.h"
 #include "probe/common/knowledge_enrich.h"
+#include "probe/common/python_probe.h"
 #include "probe/common/runtime_probe.h"
 #include "probe/linux/amd_probe.h"
 #include "probe/linux/nvidia_probe.h"
@@ -24,6 +25,7 @@ Snapshot ProbeMachine(const ProbeContext& ctx) {
   ProbeNvidia(ctx, snap);
   ProbeRuntimes(ctx, snap);
   ProbeEnvironmentVariables(ctx, snap);
+  ProbePythonEnvs(ctx, snap);
   snap.gpus = MergeGpus(snap);
   if (ctx.db) ApplyKnowledge(*ctx.db, snap);
   return snap;

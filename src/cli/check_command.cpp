@@ -1,0 +1,73 @@
+// `gpudoctor check`: acquires the snapshot (probe, --sysroot or --from), loads the knowledge base
+// (built in, or --db DIR), runs the rules and renders the findings. The exit code is the verdict.
+#include "cli/check_command.h"
+
+#include "cli/output.h"
+#include "knowledge/knowledge_loader.h"
+#include "report/check_json.h"
+#include "report/check_text.h"
+#include "rules/rules.h"
+#include "rules/shell.h"
+
+namespace gpudoctor {
+
+std::string CheckCommand::Description() const {
+  return "Check this machine for deep learning on its GPU, like a doctor: hardware (is the GPU known, which "
+         "install route fits it, VRAM, RAM, disk), driver/runtime (kernel driver, /dev/kfd access, ROCm, "
+         "HSA_OVERRIDE_GFX_VERSION, NVIDIA driver vs CUDA), framework (the installed PyTorch against the "
+         "GPU) "
+         "and environment variables. Each problem comes with the evidence and the commands that fix it.\n\n"
+         "Exit codes: 0 no problem, 1 warnings, 2 errors, 3 gpudoctor itself failed.\n\n"
+         "Examples:\n"
+         "  gpudoctor check                        this machine (plain `gpudoctor` does the same)\n"
+         "  gpudoctor check --shell powershell     fixes as PowerShell commands\n"
+         "  gpudoctor check --json                 findings as JSON (schema: docs/check-json.md)\n"
+         "  gpudoctor check --from snap.json       a snapshot saved with `gpudoctor info --save`\n"
+         "  gpudoctor check --sysroot ./machine    a machine recorded with `gpudoctor gather`\n"
+         "  gpudoctor check --db ./data            use knowledge-base files from a folder\n"
+         "  gpudoctor check --explain runtime.override_needed";
+}
+
+void CheckCommand::DefineFlags(FlagSet& flags) {
+  flags.Bool("--json", &json_, "Print the findings as JSON instead of text.");
+  flags.Choice(
+      "--shell", &shell_, {"auto", "bash", "powershell", "cmd"},
+      "Shell to write fixes for (default auto: bash on Linux and WSL, PowerShell or cmd on Windows).");
+  flags.String("--db", &db_, "DIR",
+               "Load the knowledge base from the *.toml files in DIR instead of the built-in one.");
+  flags.String("--explain", &explain_, "ID",
+               "Describe a finding id (what it checks, why, its source) and exit.");
+  source_.Define(flags);
+}
+
+int CheckCommand::Run(const CliContext& ctx) {
+  if (!explain_.empty()) {
+    const RuleInfo* info = FindRuleInfo(explain_);
+    if (!info) {
+      std::string ids;
+      for (const auto& r : AllRuleInfo()) ids += "\n  " + std::string(r.id);
+      return ReportError(ctx.err, UserError("no finding has the id '" + explain_ + "'", "known ids:" + ids));
+    }
+    WriteAll(ctx.out, RenderRuleExplanation(*info));
+    return kExitOk;
+  }
+  auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);
+  if (!db.ok()) return ReportError(ctx.err, db.error().With("loading the knowledge base"));
+  auto snap = source_.Acquire(ctx);
+  if (!snap.ok()) return ReportError(ctx.err, snap.error());
+
+  Shell shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
+  std::vector<Finding> findings = RunAllRules(*snap, *db, RuleOptions{});
+  Severity worst = WorstSeverity(findings);
+  int code = worst == Severity::kError ? kExitErrors : worst == Severity::kWarning ? kExitWarnings : kExitOk;
+  if (json_) {
+    WriteAll(ctx.out, RenderCheckJson(*snap, std::move(findings), shell, code));
+  } else {
+    TextStyle style;
+    style.color = ctx.stdout_is_tty && !ctx.env.Has("NO_COLOR");
+    WriteAll(ctx.out, RenderCheckText(*snap, std::move(findings), shell, style));
+  }
+  return code;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,143 @@
+// Renders check findings for people: a doctor-style line per layer ([ok], [i], [!], [x]), the
+// problems in detail (evidence, fix commands for the chosen shell, source), then what passed.
+#include "report/check_text.h"
+
+#include "core/strings.h"
+
+namespace gpudoctor {
+namespace {
+
+const char* Marker(Severity s) {
+  switch (s) {
+    case Severity::kOk:
+      return "[ok]";
+    case Severity::kInfo:
+      return "[i]";
+    case Severity::kWarning:
+      return "[!]";
+    case Severity::kError:
+      return "[x]";
+  }
+  return "[?]";
+}
+
+const char* Color(Severity s) {
+  switch (s) {
+    case Severity::kOk:
+      return "\033[32m";
+    case Severity::kInfo:
+      return "\033[36m";
+    case Severity::kWarning:
+      return "\033[33m";
+    case Severity::kError:
+      return "\033[31m";
+  }
+  return "";
+}
+
+std::string Mark(Severity s, const TextStyle& style) {
+  return style.color ? std::string(Color(s)) + Marker(s) + "\033[0m" : Marker(s);
+}
+
+std::string Bold(const std::string& text, const TextStyle& style) {
+  return style.color ? "\033[1m" + text + "\033[0m" : text;
+}
+
+std::string Plural(size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string FindingBlock(const Finding& f, Shell shell, const TextStyle& style) {
+  std::string out = Mark(f.severity, style) + " " + Bold(f.title, style) + "\n";
+  out += "    id: " + f.id + (f.subject.empty() ? "" : "   about: " + f.subject) + "\n";
+  for (const auto& e : f.evidence) out += "    - " + e + "\n";
+  if (!f.fix.empty() || !f.fix_summary.empty()) {
+    out += "    fix" + std::string(f.fix.empty() ? "" : std::string(" (") + ToString(shell) + ")") + ": " +
+           f.fix_summary + "\n";
+    for (const auto& line : RenderFix(f.fix, shell))
+      out += (line.command ? "      " : "      # ") + line.text + "\n";
+  }
+  if (!f.link.empty()) out += "    source: " + f.link + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::vector<LayerSummary> SummarizeLayers(const std::vector<Finding>& findings) {
+  std::vector<LayerSummary> out;
+  for (Layer layer : {Layer::kHardware, Layer::kRuntime, Layer::kFramework, Layer::kEnvironment}) {
+    LayerSummary s;
+    s.layer = layer;
+    const Finding* worst = nullptr;
+    size_t problems = 0;
+    for (const auto& f : findings) {
+      if (f.layer != layer) continue;
+      if (f.severity >= Severity::kWarning) ++problems;
+      if (!worst || f.severity > worst->severity) worst = &f;
+    }
+    if (!worst) {
+      s.text = "nothing to check";
+    } else {
+      s.severity = worst->severity;
+      s.text = worst->title;
+      if (problems > 1) s.text += " (+" + std::to_string(problems - 1) + " more)";
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::string RenderCheckText(const Snapshot& snap, std::vector<Finding> findings, Shell shell,
+                            const TextStyle& style) {
+  SortWorstFirst(findings);
+  std::string out =
+      "gpudoctor check: " + (snap.host_name.empty() ? std::string("this machine") : snap.host_name);
+  if (!snap.live_machine) out += " (recorded: " + snap.sysroot + ")";
+  out += "\n\n";
+  for (const auto& s : SummarizeLayers(findings))
+    out += Mark(s.severity, style) + " " + LayerTitle(s.layer) + ": " + s.text + "\n";
+
+  size_t errors = 0, warnings = 0, infos = 0;
+  for (const auto& f : findings) {
+    errors += f.severity == Severity::kError;
+    warnings += f.severity == Severity::kWarning;
+    infos += f.severity == Severity::kInfo;
+  }
+  if (errors + warnings + infos > 0) {
+    out += "\n" + Bold("Findings, worst first", style) + "\n";
+    for (const auto& f : findings)
+      if (f.severity != Severity::kOk) out += "\n" + FindingBlock(f, shell, style);
+  }
+  bool any_ok = false;
+  for (const auto& f : findings) {
+    if (f.severity != Severity::kOk) continue;
+    if (!any_ok) out += "\n" + Bold("Checked and fine", style) + "\n";
+    any_ok = true;
+    out += "  " + Mark(f.severity, style) + " " + f.title + "   (" + f.id + ")\n";
+    for (const auto& e : f.evidence) out += "       - " + e + "\n";
+  }
+  if (!snap.warnings.empty()) {
+    out += "\n" + Bold("Inputs that could not be read", style) + "\n";
+    for (const auto& w : snap.warnings) out += "  - " + w + "\n";
+  }
+  out += "\n";
+  if (errors + warnings == 0) {
+    out += "Verdict: no problems found";
+    if (infos) out += " (" + Plural(infos, "note") + ")";
+  } else {
+    out += "Verdict: " + Plural(errors, "error") + ", " + Plural(warnings, "warning") + ", " +
+           Plural(infos, "note");
+  }
+  out += ". `gpudoctor check --explain ID` tells more about a finding.\n";
+  return out;
+}
+
+std::string RenderRuleExplanation(const RuleInfo& info) {
+  std::string out = std::string(info.id) + " (" + LayerTitle(info.layer) + ")\n\n";
+  out += "What it checks: " + std::string(info.checks) + "\n";
+  if (!info.why.empty()) out += "Why it matters: " + std::string(info.why) + "\n";
+  if (!info.source.empty()) out += "Source: " + std::string(info.source) + "\n";
+  return out;
+}
+
+}  // namespace gpudoctor

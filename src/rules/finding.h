@@ -1,0 +1,70 @@
+// What a rule returns: a Finding with a stable id, a severity, the facts that fired it and a fix as
+// shell-neutral actions (set or unset a variable, run a command, do something by hand) that
+// rules/shell.h renders for bash, PowerShell or cmd. Plain data; renderers live in report/.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpudoctor {
+
+// Ordered: a larger value is worse.
+enum class Severity { kOk, kInfo, kWarning, kError };
+const char* ToString(Severity s);  // "ok", "info", "warning", "error"
+
+// The doctor's four layers, in the order `check` shows them.
+enum class Layer { kHardware, kRuntime, kFramework, kEnvironment };
+const char* ToString(Layer l);    // "hardware", "runtime", "framework", "environment"
+const char* LayerTitle(Layer l);  // "Hardware", "Driver/runtime", "Framework", "Environment"
+
+// One command line per shell; an empty entry means "not available in that shell".
+struct ShellCommands {
+  std::string bash;
+  std::string powershell;
+  std::string cmd;
+  bool operator==(const ShellCommands&) const = default;
+};
+
+struct FixAction {
+  enum class Kind {
+    kSetEnv,    // name = value, for this shell session
+    kUnsetEnv,  // name
+    kCommand,   // commands per shell
+    kManual,    // text: a step no command does ("log out and back in")
+  };
+  Kind kind = Kind::kManual;
+  std::string name;
+  std::string value;
+  ShellCommands commands;
+  std::string text;
+  bool operator==(const FixAction&) const = default;
+
+  static FixAction SetEnv(std::string name, std::string value);
+  static FixAction UnsetEnv(std::string name);
+  // The same command in every shell (a pip line, `sudo ...` only makes sense in bash: see Bash()).
+  static FixAction Everywhere(std::string command);
+  static FixAction Bash(std::string command);
+  static FixAction PerShell(ShellCommands commands);
+  static FixAction Manual(std::string text);
+};
+
+struct Finding {
+  std::string id;  // stable: "runtime.override_not_needed"; `check --explain ID` describes it
+  Layer layer = Layer::kHardware;
+  Severity severity = Severity::kOk;
+  std::string subject;                // what it is about: "0000:03:00.0 Radeon RX 6700 XT", a path, ""
+  std::string title;                  // one line
+  std::vector<std::string> evidence;  // "required X, found Y" lines
+  std::string fix_summary;            // one line on what the fix does ("" when there is nothing to do)
+  std::vector<FixAction> fix;
+  std::string link;  // the source: a URL from the knowledge base entry or the rule's own reference
+  bool operator==(const Finding&) const = default;
+};
+
+// Worst first; within one severity, by layer, then as the rules produced them (stable).
+void SortWorstFirst(std::vector<Finding>& findings);
+// The worst severity in `findings`, kOk when empty.
+Severity WorstSeverity(const std::vector<Finding>& findings);
+
+}  // namespace gpudoctor

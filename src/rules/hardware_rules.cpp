@@ -1,0 +1,256 @@
+// Layer 1, hardware: is there a GPU, do we know it, can it do deep learning at all, which install
+// route fits it on this OS, is there enough VRAM, RAM and disk, and does an iGPU sit beside the dGPU.
+#include <algorithm>
+
+#include "core/strings.h"
+#include "rules/rule_context.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr uint64_t kGiB = 1ull << 30;
+
+std::string GiB(uint64_t bytes) {
+  return FormatBytes(bytes);
+}
+
+std::optional<uint64_t> VramOf(const GpuView& g) {
+  if (g.gpu->vram_bytes) return g.gpu->vram_bytes;
+  if (g.nvidia_model && g.nvidia_model->vram_gib) return uint64_t{*g.nvidia_model->vram_gib} * kGiB;
+  return std::nullopt;
+}
+
+void NoGpu(const RuleContext& ctx, std::vector<Finding>& out) {
+  bool wsl_nvidia = false;
+  for (const auto& r : ctx.snap.runtimes)
+    wsl_nvidia |= r.kind == "libcuda" && StartsWith(r.path, "/usr/lib/wsl/lib/");
+  if (ctx.platform == Platform::kWsl && wsl_nvidia) {
+    Finding f = MakeFinding("hardware.wsl_gpu_paravirtual", Layer::kHardware, Severity::kInfo, "",
+                            "WSL2: the Windows NVIDIA driver is mapped in; Linux cannot see which GPU it is");
+    f.evidence.push_back(
+        "found libcuda under /usr/lib/wsl/lib and /dev/dxg; the PCI bus shows only WSL's virtual adapter");
+    f.evidence.push_back(
+        "required a GPU identity to check wheels against it, found none (no NVML answers recorded)");
+    f.fix_summary = "see the GPU and the highest CUDA its driver supports";
+    f.fix.push_back(FixAction::Bash("nvidia-smi"));
+    f.link = "https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute";
+    out.push_back(std::move(f));
+    return;
+  }
+  Finding f = MakeFinding("hardware.no_gpu", Layer::kHardware, Severity::kError, "",
+                          "No AMD or NVIDIA GPU found: deep learning here runs on the CPU only");
+  f.evidence.push_back("required an AMD or NVIDIA display/3D/accelerator PCI function, found " +
+                       std::to_string(ctx.snap.pci_devices.size()) + " display device(s), none usable");
+  for (const auto& d : ctx.snap.pci_devices)
+    f.evidence.push_back(d.address + " " + Hex(d.vendor_id, 4) + ":" + Hex(d.device_id, 4) + " " +
+                         (d.name.empty() ? "unknown" : d.name) + " (driver " +
+                         (d.driver.empty() ? "none" : d.driver) + ")");
+  if (const TorchRoute* cpu = ctx.db.FindRoute("cpu")) {
+    f.fix_summary = "install the CPU-only PyTorch, or run on a machine (or VM) with a GPU passed through";
+    f.fix.push_back(
+        FixAction::PerShell(ForEnvironment(FillPlaceholders(cpu->install, "cpu", "", "", ""), nullptr)));
+    f.link = FirstSource(cpu->provenance);
+  }
+  out.push_back(std::move(f));
+}
+
+void Identity(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
+  (void)ctx;
+  if (!g.known()) {
+    Finding f = MakeFinding("hardware.gpu_unknown", Layer::kHardware, Severity::kWarning, g.label,
+                            "GPU not in gpudoctor's knowledge base: its support cannot be checked");
+    std::string id = g.pci ? Hex(g.pci->vendor_id, 4) + ":" + Hex(g.pci->device_id, 4) : "(no PCI id)";
+    if (g.pci && g.pci->revision) id += " rev " + Hex(*g.pci->revision, 2);
+    f.evidence.push_back("required a known PCI id, found " + id +
+                         (g.vendor == GpuVendor::kNvidia ? " and no compute capability from NVML" : ""));
+    f.fix_summary = "report the GPU so it can be added (attach `gpudoctor info --save snap.json`)";
+    f.fix.push_back(FixAction::Everywhere("gpudoctor info --save snap.json"));
+    f.link = "https://github.com/pytorch/pytorch/blob/main/RELEASE.md";
+    out.push_back(std::move(f));
+    return;
+  }
+  std::string what = g.gpu->family.empty() ? "" : g.gpu->family;
+  auto vram = VramOf(g);
+  std::string detail = what;
+  if (vram) detail += (detail.empty() ? "" : ", ") + GiB(*vram) + (g.integrated ? " carve-out" : "");
+  if (g.integrated) detail += (detail.empty() ? "" : ", ") + std::string("integrated");
+  Finding f = MakeFinding("hardware.gpu_known", Layer::kHardware, Severity::kOk, g.label,
+                          g.label.substr(g.label.find(' ') + 1) + (detail.empty() ? "" : " — " + detail));
+  if (g.integrated && g.pci && g.pci->drm_gtt_total_bytes) {
+    f.evidence.push_back("shares system memory: usable GPU memory is about the carve-out plus GTT (" +
+                         GiB(*g.pci->drm_gtt_total_bytes) + ", half of RAM by default)");
+  }
+  if (g.amd) {
+    f.evidence.push_back("PCI " + Hex(g.pci->vendor_id, 4) + ":" + Hex(g.pci->device_id, 4) + " is " +
+                         g.amd->name + " (" + g.amd->device->chip + ", " + g.amd->device->gfx + ")");
+    f.link = FirstSource(g.amd->device->provenance);
+  } else if (g.cc) {
+    f.evidence.push_back("compute capability " + g.cc->ToString() + " (" + SmName(*g.cc) + ")" +
+                         (g.nvidia_model ? ", " + g.nvidia_model->name + " in the knowledge base" : ""));
+    if (g.nvidia_model) f.link = FirstSource(g.nvidia_model->provenance);
+  }
+  out.push_back(std::move(f));
+}
+
+void Route(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
+  if (g.vendor == GpuVendor::kNvidia && !g.cc) return;  // unknown GPU: said above
+  if (g.vendor == GpuVendor::kAmd && g.gfx.empty()) return;
+  auto routes = RoutesFor(ctx, g);
+  if (routes.empty()) {
+    Finding f =
+        MakeFinding("hardware.gpu_not_usable", Layer::kHardware, Severity::kError, g.label,
+                    std::string("No maintained way to run PyTorch on this GPU on ") + ctx.PlatformName());
+    f.evidence.push_back("required a route in pytorch_routes.toml listing " +
+                         (g.gfx.empty() ? SmName(*g.cc) : g.gfx) + " for " + ctx.PlatformName() +
+                         ", found none");
+    if (const TorchRoute* cpu = ctx.db.FindRoute("cpu")) {
+      f.fix_summary = "use the CPU-only build, or a newer GPU";
+      f.fix.push_back(FixAction::PerShell(FillPlaceholders(cpu->install, "cpu", "", "", "")));
+      f.link = FirstSource(cpu->provenance);
+    }
+    out.push_back(std::move(f));
+    return;
+  }
+  const RouteChoice& best = routes.front();
+  Severity sev = best.route->status == RouteStatus::kOfficial ? Severity::kOk
+                 : best.route->status == RouteStatus::kLegacy ? Severity::kWarning
+                                                              : Severity::kInfo;
+  std::string name = best.route->name + (best.variant.empty() ? "" : " (" + best.variant + ")");
+  Finding f = MakeFinding("hardware.route", Layer::kHardware, sev, g.label,
+                          std::string("Route on ") + ctx.PlatformName() + ": " + name + " [" +
+                              ToString(best.route->status) + "]");
+  f.evidence.push_back("required a route listing " + (g.gfx.empty() ? SmName(*g.cc) : g.gfx) + ", found " +
+                       best.route->id + " (" + ToString(best.route->status) + ")");
+  if (g.vendor == GpuVendor::kAmd && ctx.platform != Platform::kWindows) {
+    const OverrideRule* rule = ctx.db.FindOverrideRule(g.gfx);
+    if (rule && best.route->status != RouteStatus::kOfficial && !NewestRocmWheelWithGfx(ctx.db, g.gfx)) {
+      f.evidence.push_back(
+          "alternative: the official ROCm wheels with HSA_OVERRIDE_GFX_VERSION=" + rule->value + " (runs " +
+          GfxNameFromOverride(rule->value).value_or("?") + " code; " +
+          (rule->verdict == OverrideVerdict::kWorks ? "known to work" : "not verified") + ")");
+    }
+  }
+  for (size_t i = 1; i < routes.size() && i < 4; ++i) {
+    f.evidence.push_back("also possible: " + routes[i].route->name + " [" +
+                         ToString(routes[i].route->status) + "]");
+  }
+  f.link = FirstSource(best.route->provenance);
+  out.push_back(std::move(f));
+}
+
+void Vram(const GpuView& g, std::vector<Finding>& out) {
+  auto vram = VramOf(g);
+  if (!vram || g.integrated) return;
+  if (*vram >= 8 * kGiB - kGiB / 4) return;
+  Finding f =
+      MakeFinding("hardware.vram_low", Layer::kHardware, Severity::kWarning, g.label,
+                  "Only " + GiB(*vram) + " of VRAM: training beyond small models will run out of memory");
+  f.evidence.push_back("required 8 GiB for typical training (fine-tuning, diffusion), found " + GiB(*vram));
+  f.fix_summary = "use smaller batches, mixed precision (bf16/fp16) or parameter-efficient fine-tuning";
+  f.fix.push_back(
+      FixAction::Manual("reduce batch size; enable torch.autocast; prefer LoRA/QLoRA for fine-tuning"));
+  out.push_back(std::move(f));
+}
+
+void MemoryAndDisk(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.snap.memory.total_bytes) {
+    uint64_t ram = *ctx.snap.memory.total_bytes;
+    if (ram < 28 * kGiB) {
+      Severity sev = ram < 15 * kGiB / 2 ? Severity::kWarning : Severity::kInfo;
+      Finding f = MakeFinding("hardware.ram_low", Layer::kHardware, sev, "",
+                              GiB(ram) + " of RAM: less than the 32 GB deep-learning setups usually ask for");
+      f.evidence.push_back("required about 32 GB (loading checkpoints, data loaders), found " + GiB(ram));
+      f.fix_summary = "add RAM or swap; load models with low_cpu_mem_usage / memory-mapped weights";
+      f.fix.push_back(FixAction::Manual("add RAM, or a swap file large enough to hold one model checkpoint"));
+      out.push_back(std::move(f));
+    }
+  }
+  if (ctx.snap.disk.free_bytes) {
+    uint64_t free = *ctx.snap.disk.free_bytes;
+    if (free < 100ull * 1000 * 1000 * 1000) {
+      Severity sev = free < 20 * kGiB ? Severity::kWarning : Severity::kInfo;
+      Finding f =
+          MakeFinding("hardware.disk_low", Layer::kHardware, sev, ctx.snap.disk.path,
+                      GiB(free) + " free: PyTorch, its GPU libraries and model weights need about 100 GB");
+      f.evidence.push_back("required about 100 GB free in " + ctx.snap.disk.path + ", found " + GiB(free));
+      f.fix_summary = "free space or point caches elsewhere";
+      f.fix.push_back(FixAction::Bash("python3 -m pip cache purge"));
+      f.fix.push_back(FixAction::SetEnv("HF_HOME", "/path/to/a/bigger/disk/huggingface"));
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+// An AMD iGPU enumerated beside an AMD dGPU: single-target wheels crash on it, and device 0 may be it.
+void IntegratedBesideDiscrete(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.platform == Platform::kWindows) return;
+  std::vector<const GpuView*> dgpus, igpus;
+  for (const auto& g : ctx.gpus) {
+    if (g.vendor != GpuVendor::kAmd || !g.amd_ordinal) continue;
+    (g.integrated ? igpus : dgpus).push_back(&g);
+  }
+  if (dgpus.empty() || igpus.empty()) return;
+  std::vector<uint32_t> ordinals;
+  for (const auto* g : dgpus) ordinals.push_back(*g->amd_ordinal);
+  std::sort(ordinals.begin(), ordinals.end());
+  std::string want;
+  for (uint32_t o : ordinals) want += (want.empty() ? "" : ",") + std::to_string(o);
+  auto hip = ctx.Env("HIP_VISIBLE_DEVICES");
+  auto rocr = ctx.Env("ROCR_VISIBLE_DEVICES");
+  bool hidden = (hip && *hip == want) || (rocr && *rocr == want);
+  Finding f = MakeFinding("hardware.igpu_with_dgpu", Layer::kHardware,
+                          hidden ? Severity::kOk : Severity::kWarning, igpus.front()->label,
+                          hidden ? "The integrated GPU is hidden from ROCm; only the discrete GPU is used"
+                                 : "An integrated AMD GPU is visible to ROCm beside the discrete one");
+  for (const auto* g : dgpus)
+    f.evidence.push_back("discrete: " + g->label + " is AMD GPU index " + std::to_string(*g->amd_ordinal) +
+                         " (KFD node " + std::to_string(*g->gpu->kfd_node) + ")");
+  for (const auto* g : igpus)
+    f.evidence.push_back("integrated: " + g->label + " is AMD GPU index " + std::to_string(*g->amd_ordinal) +
+                         " (KFD node " + std::to_string(*g->gpu->kfd_node) + ")");
+  if (!hidden) {
+    f.evidence.push_back("required HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES = " + want + ", found " +
+                         (hip    ? "HIP_VISIBLE_DEVICES=" + *hip
+                          : rocr ? "ROCR_VISIBLE_DEVICES=" + *rocr
+                                 : "neither set"));
+    f.fix_summary = "show ROCm only the discrete GPU (or disable the iGPU in the firmware setup)";
+    f.fix.push_back(FixAction::SetEnv("HIP_VISIBLE_DEVICES", want));
+  }
+  f.link = "https://github.com/pytorch/pytorch/issues/119637";
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+std::vector<Finding> HardwareRules(const RuleContext& ctx) {
+  std::vector<Finding> out;
+  if (ctx.gpus.empty()) NoGpu(ctx, out);
+  // Identical GPUs (8 x MI300X) are reported once, with their count.
+  std::vector<std::string> seen;
+  for (const auto& g : ctx.gpus) {
+    std::string key = g.label.substr(g.label.find(' ') + 1) + (g.integrated ? "/i" : "/d");
+    if (Contains(seen, key)) continue;
+    seen.push_back(key);
+    size_t count = 0;
+    for (const auto& other : ctx.gpus)
+      count += other.label.substr(other.label.find(' ') + 1) + (other.integrated ? "/i" : "/d") == key;
+    size_t first = out.size();
+    // An iGPU beside a dGPU is not a compute target worth a route of its own.
+    bool secondary_igpu = g.integrated && ctx.gpus.front().vendor == g.vendor && !ctx.gpus.front().integrated;
+    Identity(ctx, g, out);
+    if (!secondary_igpu) {
+      Route(ctx, g, out);
+      Vram(g, out);
+    }
+    if (count > 1) {
+      for (size_t i = first; i < out.size(); ++i)
+        out[i].subject = std::to_string(count) + " x " + key.substr(0, key.size() - 2) + ", first at " +
+                         g.gpu->pci_address;
+    }
+  }
+  IntegratedBesideDiscrete(ctx, out);
+  MemoryAndDisk(ctx, out);
+  return out;
+}
+
+}  // namespace gpudoctor

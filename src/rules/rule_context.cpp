@@ -1,0 +1,287 @@
+// Builds the RuleContext: the compute GPUs with their knowledge-base entries, the PyTorch in use and
+// its wheel record, and the route choice shared by the hardware and framework rules.
+#include "rules/rule_context.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/strings.h"
+#include "rules/shell.h"
+
+namespace gpudoctor {
+namespace {
+
+const PciDevice* FindPci(const Snapshot& s, const std::string& address) {
+  for (const auto& d : s.pci_devices)
+    if (d.address == address) return &d;
+  return nullptr;
+}
+
+int StatusRank(RouteStatus s) {
+  switch (s) {
+    case RouteStatus::kOfficial:
+      return 0;
+    case RouteStatus::kPreview:
+      return 1;
+    case RouteStatus::kNightly:
+      return 2;
+    case RouteStatus::kCommunity:
+      return 3;
+    case RouteStatus::kLegacy:
+      return 4;
+    case RouteStatus::kSuperseded:
+      return 5;
+  }
+  return 5;
+}
+
+RouteOs ToRouteOs(Platform p) {
+  switch (p) {
+    case Platform::kLinux:
+      return RouteOs::kLinux;
+    case Platform::kWsl:
+      return RouteOs::kWsl;
+    case Platform::kWindows:
+      return RouteOs::kWindows;
+  }
+  return RouteOs::kLinux;
+}
+
+void ReplaceAll(std::string& text, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  for (size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
+    text.replace(pos, from.size(), to);
+}
+
+GpuView MakeGpuView(const Snapshot& s, const KnowledgeDb& db, const Gpu& g) {
+  GpuView v;
+  v.gpu = &g;
+  v.pci = FindPci(s, g.pci_address);
+  v.vendor = g.vendor;
+  v.integrated = g.integrated.value_or(false);
+  if (g.vendor == GpuVendor::kAmd) {
+    v.gfx = g.architecture;
+    v.target = db.FindGfxTarget(v.gfx);
+    if (v.pci) v.amd = db.FindAmdModel(v.pci->device_id, v.pci->revision);
+    if (v.gfx.empty() && v.amd && v.amd->target) {
+      v.gfx = v.amd->target->name;
+      v.target = v.amd->target;
+    }
+    if (g.kfd_node) {
+      uint32_t ordinal = 0;
+      for (const auto& n : s.amd.kfd_nodes) {
+        if (n.node_id == *g.kfd_node) v.amd_ordinal = ordinal;
+        ++ordinal;
+      }
+    }
+  } else if (g.vendor == GpuVendor::kNvidia) {
+    if (v.pci) v.nvidia_model = db.FindNvidiaModel(v.pci->device_id);
+    for (const auto& d : s.nvidia.devices) {
+      if (d.pci_address == g.pci_address && d.cc_major && d.cc_minor)
+        v.cc = Version::Parse(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));
+    }
+    if (!v.cc && v.nvidia_model) v.cc = v.nvidia_model->cc;
+  }
+  std::string name = g.name;
+  if (name.empty() && v.amd) name = v.amd->name;
+  if (name.empty() && v.nvidia_model) name = v.nvidia_model->name;
+  v.label = g.pci_address + " " + (name.empty() ? "unknown GPU" : name);
+  if (!v.gfx.empty()) v.label += " (" + v.gfx + ")";
+  if (v.cc) v.label += " (" + SmName(*v.cc) + ")";
+  return v;
+}
+
+}  // namespace
+
+RuleContext::RuleContext(const Snapshot& snapshot, const KnowledgeDb& knowledge, const RuleOptions& opts)
+    : snap(snapshot), db(knowledge), options(opts) {
+  platform = snap.os.family == "windows" ? Platform::kWindows
+             : snap.os.wsl               ? Platform::kWsl
+                                         : Platform::kLinux;
+  for (const auto& g : snap.gpus) {
+    if (g.vendor == GpuVendor::kAmd || g.vendor == GpuVendor::kNvidia)
+      gpus.push_back(MakeGpuView(snap, db, g));
+  }
+  std::stable_sort(gpus.begin(), gpus.end(),
+                   [](const GpuView& a, const GpuView& b) { return !a.integrated && b.integrated; });
+  for (const auto& env : snap.python_envs) {
+    if (env.torch) {
+      torch = MakeTorchView(env, db);
+      break;
+    }
+  }
+  if (snap.nvidia.driver_version) nvidia_driver = Version::Parse(*snap.nvidia.driver_version);
+  override_value = Env("HSA_OVERRIDE_GFX_VERSION");
+}
+
+bool RuleContext::HasVendor(GpuVendor v) const {
+  return std::any_of(gpus.begin(), gpus.end(), [&](const GpuView& g) { return g.vendor == v; });
+}
+
+std::optional<std::string> RuleContext::Env(const std::string& name) const {
+  auto it = snap.environment.find(name);
+  if (it == snap.environment.end()) return std::nullopt;
+  return it->second;
+}
+
+const char* RuleContext::PlatformName() const {
+  switch (platform) {
+    case Platform::kLinux:
+      return "Linux";
+    case Platform::kWsl:
+      return "WSL2";
+    case Platform::kWindows:
+      return "Windows";
+  }
+  return "Linux";
+}
+
+TorchView MakeTorchView(const PythonEnv& env, const KnowledgeDb& db) {
+  TorchView t;
+  t.env = &env;
+  const TorchInstall& ti = *env.torch;
+  std::string_view text = ti.version;
+  size_t plus = text.find('+');
+  std::string_view base = text.substr(0, plus);
+  // "2.8.0a0" and "2.10.0.dev20250101": keep the leading numbers only.
+  size_t end = 0;
+  while (end < base.size() && (std::isdigit(static_cast<unsigned char>(base[end])) || base[end] == '.'))
+    ++end;
+  std::string numbers(base.substr(0, end));
+  while (!numbers.empty() && numbers.back() == '.') numbers.pop_back();
+  t.version = Version::Parse(numbers);
+  if (plus != std::string_view::npos) t.variant = std::string(text.substr(plus + 1));
+  if (!ti.cuda.empty()) t.cuda = Version::Parse(ti.cuda);
+  if (StartsWith(t.variant, "rocm") && !StartsWith(t.variant, "rocmsdk"))
+    t.rocm = Version::Parse(t.variant.substr(4));
+  if (!t.rocm && !ti.hip.empty()) {
+    auto parts = Split(ti.hip, '.');
+    if (parts.size() >= 2) t.rocm = Version::Parse(std::string(parts[0]) + "." + std::string(parts[1]));
+  }
+  if (!ti.cuda.empty()) {
+    t.build = TorchBuild::kCuda;
+  } else if (!ti.hip.empty() || StartsWith(t.variant, "rocm")) {
+    t.build = TorchBuild::kRocm;
+  } else if (t.variant == "cpu" || t.variant.empty()) {
+    // A PyPI wheel without a local tag is CPU-only on Windows and macOS, CUDA on Linux; version.py
+    // says which: cuda and hip both None means CPU.
+    t.build = TorchBuild::kCpu;
+  }
+  if (t.version && !t.variant.empty()) t.wheel = db.FindTorchWheel(*t.version, t.variant);
+  return t;
+}
+
+const TorchWheel* NewestRocmWheelWithGfx(const KnowledgeDb& db, const std::string& gfx) {
+  const TorchWheel* best = nullptr;
+  for (const auto& w : db.torch_wheels) {
+    if (!w.rocm || !WheelHasGfx(w, gfx)) continue;
+    if (!best || w.torch > best->torch || (w.torch == best->torch && *w.rocm > *best->rocm)) best = &w;
+  }
+  return best;
+}
+
+const TorchWheel* BestCudaWheel(const KnowledgeDb& db, const Version& cc,
+                                const std::optional<Version>& driver,
+                                const std::optional<Version>& torch_series, bool windows) {
+  const TorchWheel* best = nullptr;
+  auto best_cuda = [](const TorchWheel* b) { return b ? b->cuda : std::optional<Version>(Version()); };
+  for (const auto& w : db.torch_wheels) {
+    if (!w.cuda) continue;
+    if (torch_series && !torch_series->HasPrefix(w.torch)) continue;
+    CcSupport support = WheelSupportsCc(w, cc);
+    if (support != CcSupport::kExactCubin && support != CcSupport::kCompatibleCubin) continue;
+    if (driver) {
+      auto floors = db.CudaDriverFloor(*w.cuda);
+      if (floors && floors->minor_compat) {
+        const Version& floor =
+            windows ? floors->minor_compat->windows_driver : floors->minor_compat->linux_driver;
+        if (*driver < floor) continue;
+      }
+    }
+    // A known driver: the newest CUDA it runs. Unknown: the lowest floor (the widest range of drivers).
+    bool better_cuda = driver ? *w.cuda > *best_cuda(best) : *w.cuda < *best_cuda(best);
+    if (!best || w.torch > best->torch || (w.torch == best->torch && better_cuda)) best = &w;
+  }
+  return best;
+}
+
+ShellCommands FillPlaceholders(const InstallCommands& c, const std::string& variant, const std::string& gfx,
+                               const std::string& family, const std::string& rocm) {
+  ShellCommands out{c.bash, c.powershell, c.cmd};
+  for (std::string* s : {&out.bash, &out.powershell, &out.cmd}) {
+    ReplaceAll(*s, "{variant}", variant);
+    ReplaceAll(*s, "{gfx}", gfx);
+    ReplaceAll(*s, "{family}", family);
+    ReplaceAll(*s, "{rocm}", rocm);
+  }
+  return out;
+}
+
+ShellCommands ForEnvironment(ShellCommands c, const PythonEnv* env) {
+  if (!env || (env->kind != "venv" && env->kind != "conda")) return c;
+  const std::string python = QuoteBash(env->path + "/bin/python");
+  if (StartsWith(c.bash, "python3 ")) c.bash = python + c.bash.substr(7);
+  return c;
+}
+
+std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu) {
+  std::vector<RouteChoice> out;
+  const RouteOs os = ToRouteOs(ctx.platform);
+  for (const auto& r : ctx.db.torch_routes) {
+    if (r.status == RouteStatus::kSuperseded || r.id == "cpu") continue;
+    if (std::find(r.os.begin(), r.os.end(), os) == r.os.end()) continue;
+    bool vendor_ok = r.vendor == RouteVendor::kAny ||
+                     (r.vendor == RouteVendor::kAmd && gpu.vendor == GpuVendor::kAmd) ||
+                     (r.vendor == RouteVendor::kNvidia && gpu.vendor == GpuVendor::kNvidia);
+    if (!vendor_ok) continue;
+    if (gpu.vendor == GpuVendor::kAmd && !r.gfx_any && !Contains(r.gfx, gpu.gfx)) continue;
+    RouteChoice c;
+    c.route = &r;
+    if (r.wheels == "rocm") {
+      c.wheel = NewestRocmWheelWithGfx(ctx.db, gpu.gfx);
+      if (!c.wheel) continue;
+    } else if (r.wheels == "cuda") {
+      if (!gpu.cc) continue;
+      c.wheel =
+          BestCudaWheel(ctx.db, *gpu.cc, ctx.nvidia_driver, std::nullopt, ctx.platform == Platform::kWindows);
+      if (!c.wheel) continue;
+    }
+    if (c.wheel) c.variant = c.wheel->variant;
+    std::string family;
+    for (const TheRockFamily* f : ctx.db.FindTheRockFamilies(gpu.gfx)) {
+      if (f->legacy_index && family.empty()) family = f->name;
+    }
+    std::string rocm;
+    for (const auto& w : ctx.db.rocm_wsl) {
+      std::string series = std::to_string(w.rocm.major()) + "." + std::to_string(w.rocm.minor());
+      if (rocm.empty() || *Version::Parse(series) > *Version::Parse(rocm)) rocm = series;
+    }
+    if (r.install.bash.find("{family}") != std::string::npos && family.empty()) continue;
+    c.install = FillPlaceholders(r.install, c.variant, gpu.gfx, family, rocm);
+    out.push_back(std::move(c));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const RouteChoice& a, const RouteChoice& b) {
+    return StatusRank(a.route->status) < StatusRank(b.route->status);
+  });
+  return out;
+}
+
+Finding MakeFinding(std::string id, Layer layer, Severity severity, std::string subject, std::string title) {
+  Finding f;
+  f.id = std::move(id);
+  f.layer = layer;
+  f.severity = severity;
+  f.subject = std::move(subject);
+  f.title = std::move(title);
+  return f;
+}
+
+std::string FirstSource(const Provenance& p) {
+  return p.sources.empty() ? std::string() : p.sources.front();
+}
+
+bool Contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,102 @@
+// What every rule works from: the Snapshot and the knowledge base, plus the facts several layers
+// need, computed once and purely — which OS route applies, each compute GPU with its DB entry, the
+// PyTorch in use and its wheel, the route that fits a GPU. No I/O here either.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "knowledge/knowledge_db.h"
+#include "rules/finding.h"
+#include "rules/rules.h"
+#include "snapshot/snapshot.h"
+
+namespace gpudoctor {
+
+enum class Platform { kLinux, kWsl, kWindows };
+
+// One AMD or NVIDIA GPU, as the rules see it.
+struct GpuView {
+  const Gpu* gpu = nullptr;
+  const PciDevice* pci = nullptr;  // nullptr when the GPU was seen only through NVML
+  GpuVendor vendor = GpuVendor::kUnknown;
+  std::string label;  // "0000:03:00.0 Radeon RX 6700 XT (gfx1031)"
+  bool integrated = false;
+  // AMD
+  std::string gfx;                      // "gfx1031"
+  const GpuTarget* target = nullptr;    // from gfx_targets.toml
+  std::optional<AmdGpuMatch> amd;       // PCI id found in the DB
+  std::optional<uint32_t> amd_ordinal;  // index among the AMD KFD GPU nodes, in KFD order
+  // NVIDIA
+  std::optional<Version> cc;  // compute capability, from NVML or the DB
+  const NvidiaGpuModel* nvidia_model = nullptr;
+  bool known() const {
+    return amd.has_value() || nvidia_model != nullptr || (cc && vendor == GpuVendor::kNvidia);
+  }
+};
+
+enum class TorchBuild { kCuda, kRocm, kCpu, kUnknown };
+
+// The PyTorch the user most likely runs (the active environment's, else the first found).
+struct TorchView {
+  const PythonEnv* env = nullptr;
+  std::optional<Version> version;  // 2.7.1 (the part before '+')
+  std::string variant;             // "cu128", "rocm6.2", "cpu", "" when the version has no local tag
+  TorchBuild build = TorchBuild::kUnknown;
+  std::optional<Version> cuda;        // torch.version.cuda
+  std::optional<Version> rocm;        // from the variant ("rocm6.2") or torch.version.hip's major.minor
+  const TorchWheel* wheel = nullptr;  // the knowledge base's record of this exact build
+};
+
+// The route that fits a GPU, with its placeholders filled.
+struct RouteChoice {
+  const TorchRoute* route = nullptr;
+  std::string variant;  // the torch_wheel variant the command installs ("rocm7.2", "cu126"), "" when none
+  const TorchWheel* wheel = nullptr;
+  ShellCommands install;
+};
+
+struct RuleContext {
+  const Snapshot& snap;
+  const KnowledgeDb& db;
+  const RuleOptions& options;
+  Platform platform = Platform::kLinux;
+  std::vector<GpuView> gpus;  // AMD and NVIDIA GPUs, dGPUs first, then in PCI order
+  std::optional<TorchView> torch;
+  std::optional<Version> nvidia_driver;
+  std::optional<std::string> override_value;  // HSA_OVERRIDE_GFX_VERSION as set
+
+  RuleContext(const Snapshot& snapshot, const KnowledgeDb& knowledge, const RuleOptions& opts);
+
+  bool HasVendor(GpuVendor v) const;
+  std::optional<std::string> Env(const std::string& name) const;
+  const char* PlatformName() const;  // "Linux", "WSL2", "Windows"
+};
+
+// Parses "2.7.1+cu128" against the DB.
+TorchView MakeTorchView(const PythonEnv& env, const KnowledgeDb& db);
+
+// The best route for a GPU on this platform (official first, then preview, nightly, community,
+// legacy), and the alternatives after it. Empty when none fits.
+std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu);
+// The newest wheel of the newest torch release carrying `gfx`, nullptr when none.
+const TorchWheel* NewestRocmWheelWithGfx(const KnowledgeDb& db, const std::string& gfx);
+// The best CUDA wheel for a GPU: within `torch_series` when given (same release), else the newest
+// release; among those, the newest CUDA whose driver floor `driver` meets (when known) and whose code
+// runs on `cc` as a cubin. nullptr when none.
+const TorchWheel* BestCudaWheel(const KnowledgeDb& db, const Version& cc,
+                                const std::optional<Version>& driver,
+                                const std::optional<Version>& torch_series, bool windows);
+// Fills {variant} {gfx} {family} {rocm} in a route's commands.
+ShellCommands FillPlaceholders(const InstallCommands& commands, const std::string& variant,
+                               const std::string& gfx, const std::string& family, const std::string& rocm);
+// Runs a pip command with the environment's own interpreter when it is a venv or conda env.
+ShellCommands ForEnvironment(ShellCommands commands, const PythonEnv* env);
+
+// A finding with the common fields set.
+Finding MakeFinding(std::string id, Layer layer, Severity severity, std::string subject, std::string title);
+std::string FirstSource(const Provenance& p);
+bool Contains(const std::vector<std::string>& list, const std::string& item);
+
+}  // namespace gpudoctor

@@ -1,0 +1,268 @@
+// Runs the four layers in order, and holds the catalogue of finding ids with their long explanation
+// (`gpudoctor check --explain ID`): what each rule checks, why it matters, where it comes from.
+#include "rules/rules.h"
+
+#include <algorithm>
+
+#include "rules/rule_context.h"
+
+namespace gpudoctor {
+
+const char* ToString(Severity s) {
+  switch (s) {
+    case Severity::kOk:
+      return "ok";
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
+  }
+  return "ok";
+}
+
+const char* ToString(Layer l) {
+  switch (l) {
+    case Layer::kHardware:
+      return "hardware";
+    case Layer::kRuntime:
+      return "runtime";
+    case Layer::kFramework:
+      return "framework";
+    case Layer::kEnvironment:
+      return "environment";
+  }
+  return "hardware";
+}
+
+const char* LayerTitle(Layer l) {
+  switch (l) {
+    case Layer::kHardware:
+      return "Hardware";
+    case Layer::kRuntime:
+      return "Driver/runtime";
+    case Layer::kFramework:
+      return "Framework";
+    case Layer::kEnvironment:
+      return "Environment";
+  }
+  return "Hardware";
+}
+
+void SortWorstFirst(std::vector<Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.severity != b.severity) return a.severity > b.severity;
+    return a.layer < b.layer;
+  });
+}
+
+Severity WorstSeverity(const std::vector<Finding>& findings) {
+  Severity worst = Severity::kOk;
+  for (const auto& f : findings) worst = std::max(worst, f.severity);
+  return worst;
+}
+
+std::vector<Finding> RunAllRules(const Snapshot& snapshot, const KnowledgeDb& db,
+                                 const RuleOptions& options) {
+  RuleContext ctx(snapshot, db, options);
+  std::vector<Finding> all;
+  for (auto layer : {HardwareRules, RuntimeRules, FrameworkRules, EnvironmentRules}) {
+    for (auto& f : layer(ctx)) {
+      if (f.severity == Severity::kOk && !options.include_ok) continue;
+      all.push_back(std::move(f));
+    }
+  }
+  return all;
+}
+
+const std::vector<RuleInfo>& AllRuleInfo() {
+  static const std::vector<RuleInfo> kRules = {
+      {"hardware.no_gpu", Layer::kHardware,
+       "Whether the PCI bus holds an AMD or NVIDIA display, 3D or accelerator function.",
+       "Without one, PyTorch runs on the CPU only; training is orders of magnitude slower.",
+       "https://pytorch.org/get-started/locally/"},
+      {"hardware.wsl_gpu_paravirtual", Layer::kHardware,
+       "Under WSL2, whether the Windows NVIDIA driver is mapped in (/usr/lib/wsl/lib/libcuda.so).",
+       "WSL shows only a virtual adapter on the PCI bus, so the GPU model and its compute capability cannot "
+       "be "
+       "read from Linux; `nvidia-smi` inside WSL shows them.",
+       "https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute"},
+      {"hardware.gpu_known", Layer::kHardware,
+       "Whether the GPU's PCI id (and revision) is in the knowledge base.",
+       "Every later verdict (route, wheel targets, override) needs the gfx target or compute capability.",
+       "data/gpus_amd*.toml, data/gpus_nvidia.toml (each entry names its source)"},
+      {"hardware.gpu_unknown", Layer::kHardware, "The GPU's PCI id is not in the knowledge base.",
+       "Its gfx target or compute capability is unknown, so wheel compatibility cannot be checked.",
+       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md"},
+      {"hardware.gpu_not_usable", Layer::kHardware,
+       "Whether any route in data/pytorch_routes.toml serves this GPU on this OS.",
+       "GPUs older than every maintained wheel (GCN before gfx900, NVIDIA below compute capability 5.0) "
+       "cannot run current PyTorch.",
+       "https://pytorch.org/get-started/locally/"},
+      {"hardware.route", Layer::kHardware,
+       "Which install route fits this GPU on this OS: official pytorch.org ROCm or CUDA wheels, AMD's "
+       "Windows "
+       "wheels, TheRock, ROCm on WSL2, ZLUDA, DirectML.",
+       "The wrong route gives a PyTorch without code for the GPU. Official routes come first, then preview, "
+       "nightly, community and legacy ones.",
+       "data/pytorch_routes.toml"},
+      {"hardware.vram_low", Layer::kHardware, "A discrete GPU with less than 8 GiB of memory.",
+       "Fine-tuning and diffusion models rarely fit; expect out-of-memory errors.", ""},
+      {"hardware.ram_low", Layer::kHardware,
+       "System memory below about 32 GB (a rule of thumb of this tool).",
+       "Checkpoints are loaded through RAM and data loaders need it; too little means swapping or crashes.",
+       ""},
+      {"hardware.disk_low", Layer::kHardware,
+       "Free space in the home folder below about 100 GB (rule of thumb).",
+       "A GPU PyTorch with its libraries takes several GB per environment; model weights tens of GB each.",
+       ""},
+      {"hardware.igpu_with_dgpu", Layer::kHardware,
+       "An AMD integrated GPU visible to ROCm beside an AMD discrete GPU, and whether HIP_VISIBLE_DEVICES / "
+       "ROCR_VISIBLE_DEVICES select the discrete one (its index among the AMD KFD GPU nodes, in KFD order).",
+       "Wheels built for the dGPU's target crash or fail on the iGPU (hipErrorInvalidImage, segfaults), and "
+       "device 0 may be the iGPU.",
+       "https://github.com/pytorch/pytorch/issues/119637"},
+      {"runtime.driver_ok", Layer::kRuntime,
+       "The vendor's kernel driver (amdgpu, nvidia) is bound to each GPU.",
+       "ROCm needs amdgpu (with KFD); CUDA needs NVIDIA's driver.", ""},
+      {"runtime.driver_nouveau", Layer::kRuntime, "An NVIDIA GPU bound to the open-source nouveau driver.",
+       "nouveau has no CUDA: PyTorch sees no GPU until NVIDIA's driver replaces it.",
+       "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/"},
+      {"runtime.driver_radeon", Layer::kRuntime, "An AMD GPU bound to the legacy radeon driver.",
+       "ROCm works only with amdgpu; Southern/Sea Islands cards need kernel parameters to switch.",
+       "https://wiki.archlinux.org/title/AMDGPU"},
+      {"runtime.driver_vfio", Layer::kRuntime, "A GPU bound to vfio-pci (reserved for PCI passthrough).",
+       "The host OS cannot use a GPU handed to virtual machines.",
+       "https://docs.kernel.org/driver-api/vfio.html"},
+      {"runtime.driver_missing", Layer::kRuntime, "A GPU with no kernel driver bound.",
+       "Without a driver no runtime can reach the GPU.",
+       "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html"},
+      {"runtime.kfd_missing", Layer::kRuntime, "/dev/kfd exists on a Linux machine with amdgpu bound.",
+       "ROCm talks to the GPU only through /dev/kfd.",
+       "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html"},
+      {"runtime.device_access", Layer::kRuntime,
+       "Whether this user can open /dev/kfd and the render nodes (groups render and video).",
+       "\"Unable to open /dev/kfd read-write: Permission denied\": ROCm then sees no GPU. Fix: `sudo usermod "
+       "-aG "
+       "render,video $USER`, then log out and back in.",
+       "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html"},
+      {"runtime.device_access_ok", Layer::kRuntime, "/dev/kfd and the render nodes are usable.", "", ""},
+      {"runtime.kernel_too_old", Layer::kRuntime,
+       "The Linux kernel against the minimum known for a GPU's compute use (Strix Halo gfx1151: 6.18.4).",
+       "Older kernels hang the GPU under ROCm load (\"HW Exception by GPU node-1 ... reason :GPU Hang\").",
+       "https://github.com/ROCm/TheRock/blob/main/SUPPORTED_GPUS.md"},
+      {"runtime.rocm_not_installed", Layer::kRuntime, "No ROCm tree under /opt.",
+       "PyTorch's ROCm wheels bring their own ROCm libraries, so this is only information.", ""},
+      {"runtime.rocm_mixed", Layer::kRuntime, "Several ROCm versions installed side by side.",
+       "A program may load libraries from two releases, which fails in odd ways.",
+       "https://github.com/ROCm/TheRock/issues/3225"},
+      {"runtime.rocm_supports_gpu", Layer::kRuntime,
+       "The installed ROCm release lists this gfx target officially.", "", "data/rocm_releases.toml"},
+      {"runtime.rocm_gpu_unlisted", Layer::kRuntime,
+       "The installed ROCm release does not list this gfx target.",
+       "Consumer RDNA2 cards other than gfx1030 were never listed; they run through an override or TheRock.",
+       "data/rocm_releases.toml"},
+      {"runtime.override_needed", Layer::kRuntime,
+       "The code that will run (the ROCm wheel, else the system ROCm) lacks the GPU's gfx target but has the "
+       "same-family sibling that overrides.toml maps it to. Linux only.",
+       "Without the override the first HIP call aborts with hipErrorNoBinaryForGpu.",
+       "https://github.com/ROCm/legacy-rocm-build/issues/2353"},
+      {"runtime.override_ok", Layer::kRuntime,
+       "HSA_OVERRIDE_GFX_VERSION is set to the right value for this GPU.", "", "data/overrides.toml"},
+      {"runtime.override_not_needed", Layer::kRuntime,
+       "HSA_OVERRIDE_GFX_VERSION is set although the code carries the GPU's own target (RX 9070 XT on ROCm "
+       "7, "
+       "gfx1151 with rocm7.2 wheels).",
+       "The override swaps in code tuned for another chip; stale tutorials keep it around. Remove it.",
+       "https://github.com/pytorch/pytorch/issues/164346"},
+      {"runtime.override_target_missing", Layer::kRuntime,
+       "The override selects a target the code lacks as well.", "hipErrorNoBinaryForGpu remains.",
+       "data/overrides.toml"},
+      {"runtime.override_unverified", Layer::kRuntime,
+       "An override is set but the build's targets are unknown.", "", "data/overrides.toml"},
+      {"runtime.cuda_driver_too_old", Layer::kRuntime,
+       "The NVIDIA driver against the minor-version-compatibility floor of the CUDA PyTorch was built with.",
+       "Below it, `torch.cuda.is_available()` is False (\"The NVIDIA driver on your system is too old\").",
+       "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"},
+      {"runtime.cuda_driver_older_than_wheel", Layer::kRuntime,
+       "The driver's highest CUDA version (cuDriverGetVersion) against the wheel's CUDA.",
+       "It loads through minor-version compatibility, but PTX from the newer toolkit cannot be JIT-compiled.",
+       "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"},
+      {"runtime.cuda_driver_ok", Layer::kRuntime, "The NVIDIA driver runs the wheel's CUDA.", "",
+       "data/cuda_drivers.toml"},
+      {"framework.no_torch", Layer::kFramework,
+       "Whether torch/version.py exists in the active environment, ~/.venv, ~/.local or the system "
+       "site-packages.",
+       "Shows the install command of the route that fits the GPU.",
+       "https://pytorch.org/get-started/locally/"},
+      {"framework.torch_found", Layer::kFramework, "PyTorch found on a machine without a GPU.", "", ""},
+      {"framework.torch_cpu_only", Layer::kFramework, "A CPU-only PyTorch on a machine with a usable GPU.",
+       "torch.cuda.is_available() is False. Often pip pulled a CPU torch from PyPI while installing "
+       "torchvision or "
+       "torchaudio: uninstall all three and install them together from the GPU index.",
+       "https://github.com/ROCm/legacy-rocm-build/issues/2354"},
+      {"framework.torch_wrong_vendor", Layer::kFramework,
+       "A CUDA PyTorch on an AMD-only machine, or the reverse.",
+       "The build cannot use the GPU that is there.", "https://pytorch.org/get-started/locally/"},
+      {"framework.torch_ok", Layer::kFramework, "The wheel carries code for the GPU's target.", "",
+       "data/pytorch_wheels.toml"},
+      {"framework.torch_via_override", Layer::kFramework,
+       "The wheel lacks the GPU's target but runs its sibling's code through a valid override.", "",
+       "data/overrides.toml"},
+      {"framework.torch_no_kernels", Layer::kFramework,
+       "The GPU's compute capability (cubins; a cubin for X.y runs on X.z, z >= y) or gfx target (exact) in "
+       "the "
+       "wheel's compiled targets.",
+       "\"no kernel image is available for execution on the device\" (CUDA) or hipErrorNoBinaryForGpu "
+       "(ROCm); e.g. "
+       "a GTX 1080 (sm_61) with cu128 needs cu126.",
+       "https://github.com/pytorch/pytorch/blob/main/RELEASE.md"},
+      {"framework.torch_ptx_only", Layer::kFramework, "Only PTX of an older architecture reaches this GPU.",
+       "The driver compiles every kernel at first use: slow start, and some kernels may be missing.",
+       "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility"},
+      {"framework.torch_unverified", Layer::kFramework, "A PyTorch build the knowledge base does not record.",
+       "Its compiled targets cannot be checked without running it.", ""},
+      {"environment.ok", Layer::kEnvironment, "No variable hides GPUs or overrides targets wrongly.", "", ""},
+      {"environment.devices_hidden", Layer::kEnvironment,
+       "HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, GPU_DEVICE_ORDINAL or CUDA_VISIBLE_DEVICES empty, -1 or "
+       "naming "
+       "only indices that do not exist.",
+       "The framework then sees no GPU at all.",
+       "https://rocm.docs.amd.com/en/latest/conceptual/gpu-isolation.html"},
+      {"environment.override_invalid", Layer::kEnvironment,
+       "HSA_OVERRIDE_GFX_VERSION as libhsakmt parses it: three decimal numbers, major <= 63.",
+       "Anything else (\"gfx1030\", \"10.3\") fails topology init and every GPU disappears.",
+       "https://github.com/ROCm/rocm-systems/blob/develop/projects/rocr-runtime/libhsakmt/src/topology.c"},
+      {"environment.override_cross_family", Layer::kEnvironment,
+       "Whether the override names a target of the GPU's own generic family (gfx10-3 -> 10.3.0, gfx11 -> "
+       "11.0.0).",
+       "Code of another instruction set faults, hangs or computes wrong results; RDNA1 has no override at "
+       "all.",
+       "https://github.com/ROCm/legacy-rocm-build/issues/4554"},
+      {"environment.override_windows", Layer::kEnvironment, "HSA_OVERRIDE_GFX_VERSION set on native Windows.",
+       "The Windows HIP runtime ignores it.",
+       "https://github.com/ollama/ollama/blob/main/discover/amd_windows.go"},
+      {"environment.override_mixed_gpus", Layer::kEnvironment,
+       "A global override with AMD GPUs of several targets.",
+       "It applies to every GPU, including one it does not fit.",
+       "https://github.com/ollama/ollama/blob/main/docs/gpu.mdx"},
+      {"environment.ld_library_path_shadow", Layer::kEnvironment,
+       "LD_LIBRARY_PATH naming a ROCm whose release series differs from the one PyTorch was built with.",
+       "LD_LIBRARY_PATH wins over the wheel's own RUNPATH, so torch loads mismatched HIP libraries.",
+       "https://github.com/ROCm/TheRock/issues/3225"},
+      {"environment.rocm_paths_disagree", Layer::kEnvironment,
+       "ROCM_PATH and LD_LIBRARY_PATH naming different ROCm trees.",
+       "Build tools and the loader then use different releases.",
+       "https://github.com/ROCm/TheRock/issues/3225"},
+  };
+  return kRules;
+}
+
+const RuleInfo* FindRuleInfo(std::string_view id) {
+  for (const auto& r : AllRuleInfo())
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,40 @@
+// The doctor's rules: pure functions over (Snapshot, KnowledgeDb) that return Findings, one file per
+// layer (hardware_rules.cpp, runtime_rules.cpp, framework_rules.cpp, environment_rules.cpp). A rule
+// never probes; everything it knows comes in through its arguments.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "knowledge/knowledge_db.h"
+#include "rules/finding.h"
+#include "snapshot/snapshot.h"
+
+namespace gpudoctor {
+
+struct RuleOptions {
+  bool include_ok = true;  // also return the "ok" findings (what was checked and passed)
+};
+
+// Every layer's findings, in layer order (not sorted; see SortWorstFirst).
+std::vector<Finding> RunAllRules(const Snapshot& snapshot, const KnowledgeDb& db, const RuleOptions& options);
+
+// The long description of a finding id, for `check --explain ID`.
+struct RuleInfo {
+  std::string_view id;
+  Layer layer;
+  std::string_view checks;  // what it checks
+  std::string_view why;     // why it matters
+  std::string_view source;  // where the rule comes from (URL)
+};
+const std::vector<RuleInfo>& AllRuleInfo();
+const RuleInfo* FindRuleInfo(std::string_view id);
+
+// The layer functions (exposed for tests).
+struct RuleContext;
+std::vector<Finding> HardwareRules(const RuleContext& ctx);
+std::vector<Finding> RuntimeRules(const RuleContext& ctx);
+std::vector<Finding> FrameworkRules(const RuleContext& ctx);
+std::vector<Finding> EnvironmentRules(const RuleContext& ctx);
+
+}  // namespace gpudoctor

@@ -1,0 +1,321 @@
+// Layer 2, driver and runtime: the right kernel driver bound, /dev/kfd and the render nodes usable,
+// the system ROCm (one tree, supporting this gfx), HSA_OVERRIDE_GFX_VERSION when needed and only then,
+// and an NVIDIA driver new enough for the CUDA the framework was built with.
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "core/strings.h"
+#include "rules/rule_context.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr const char* kNvidiaDriverGuide =
+    "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/";
+constexpr const char* kAmdgpuInstall =
+    "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html";
+
+// "6.2.0-66" -> 6.2.0.
+std::optional<Version> RocmVersion(const std::string& text) {
+  return Version::Parse(std::string_view(text).substr(0, text.find('-')));
+}
+
+void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
+  const std::string& distro = ctx.snap.os.distro_id;
+  if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
+    f.fix.push_back(FixAction::Bash("sudo ubuntu-drivers install"));
+  } else if (distro == "debian") {
+    f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver firmware-misc-nonfree"));
+  } else if (distro == "fedora") {
+    f.fix.push_back(
+        FixAction::Manual("enable the RPM Fusion nonfree repository (https://rpmfusion.org/Configuration)"));
+    f.fix.push_back(FixAction::Bash("sudo dnf install akmod-nvidia"));
+  } else {
+    f.fix.push_back(FixAction::Manual("install the NVIDIA driver packaged for your distribution"));
+  }
+  f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
+  f.link = distro == "fedora" ? "https://rpmfusion.org/Howto/NVIDIA" : kNvidiaDriverGuide;
+}
+
+void KernelDrivers(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.platform != Platform::kLinux) return;
+  size_t ok = 0;
+  std::set<std::string> ok_drivers;
+  for (const auto& g : ctx.gpus) {
+    if (!g.pci) continue;
+    const std::string& drv = g.pci->driver;
+    const bool amd = g.vendor == GpuVendor::kAmd;
+    const std::string want = amd ? "amdgpu" : "nvidia";
+    if (drv == want) {
+      ++ok;
+      ok_drivers.insert(drv);
+      continue;
+    }
+    std::string found = drv.empty() ? "no driver" : drv;
+    Finding f;
+    if (drv == "nouveau") {
+      f = MakeFinding("runtime.driver_nouveau", Layer::kRuntime, Severity::kError, g.label,
+                      "The open-source nouveau driver is bound: CUDA needs NVIDIA's driver");
+      f.fix_summary = "install NVIDIA's driver (it blacklists nouveau), then reboot";
+      AddNvidiaDriverInstall(ctx, f);
+    } else if (drv == "radeon") {
+      f = MakeFinding("runtime.driver_radeon", Layer::kRuntime, Severity::kError, g.label,
+                      "The legacy radeon driver is bound: ROCm needs amdgpu");
+      f.fix_summary =
+          "let amdgpu take the GPU (kernel parameters for Southern Islands / Sea Islands), then reboot";
+      f.fix.push_back(FixAction::Manual(
+          "add to the kernel command line: radeon.si_support=0 radeon.cik_support=0 amdgpu.si_support=1 "
+          "amdgpu.cik_support=1"));
+      f.link = "https://wiki.archlinux.org/title/AMDGPU";
+    } else if (drv == "vfio-pci") {
+      f = MakeFinding("runtime.driver_vfio", Layer::kRuntime, Severity::kWarning, g.label,
+                      "The GPU is bound to vfio-pci (reserved for a virtual machine): this OS cannot use it");
+      f.fix_summary =
+          "remove the GPU's id from vfio-pci.ids (kernel command line or /etc/modprobe.d), then reboot";
+      f.fix.push_back(FixAction::Bash("grep -rn vfio /etc/modprobe.d /proc/cmdline"));
+      f.link = "https://docs.kernel.org/driver-api/vfio.html";
+    } else {
+      f = MakeFinding("runtime.driver_missing", Layer::kRuntime, Severity::kError, g.label,
+                      "No " + want + " driver is bound to the GPU");
+      if (amd) {
+        f.fix_summary = "load amdgpu and look for its errors";
+        f.fix.push_back(FixAction::Bash("sudo modprobe amdgpu && sudo dmesg | grep -i amdgpu | tail -n 20"));
+        f.link = kAmdgpuInstall;
+      } else {
+        f.fix_summary = "install NVIDIA's driver";
+        AddNvidiaDriverInstall(ctx, f);
+      }
+    }
+    f.evidence.insert(f.evidence.begin(),
+                      "required " + want + ", found " + found + " bound to " + g.pci->address);
+    out.push_back(std::move(f));
+  }
+  if (ok > 0) {
+    std::string names;
+    for (const auto& d : ok_drivers) names += (names.empty() ? "" : ", ") + d;
+    Finding f = MakeFinding("runtime.driver_ok", Layer::kRuntime, Severity::kOk, "",
+                            names + " bound to " + std::to_string(ok) + " GPU(s)");
+    f.evidence.push_back("required the vendor's kernel driver, found " + names);
+    out.push_back(std::move(f));
+  }
+}
+
+void ComputeNodes(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.platform != Platform::kLinux || !ctx.HasVendor(GpuVendor::kAmd)) return;
+  bool amdgpu_bound = std::any_of(ctx.gpus.begin(), ctx.gpus.end(), [](const GpuView& g) {
+    return g.vendor == GpuVendor::kAmd && g.pci && g.pci->driver == "amdgpu";
+  });
+  if (!amdgpu_bound) return;
+  const DeviceNodeAccess* kfd = nullptr;
+  std::vector<const DeviceNodeAccess*> denied;
+  for (const auto& n : ctx.snap.amd.device_nodes) {
+    if (n.path == "/dev/kfd") kfd = &n;
+    if (n.exists && n.accessible && !*n.accessible) denied.push_back(&n);
+  }
+  if (!kfd || !kfd->exists) {
+    Finding f = MakeFinding("runtime.kfd_missing", Layer::kRuntime, Severity::kError, "/dev/kfd",
+                            "/dev/kfd is missing: ROCm cannot reach the GPU");
+    f.evidence.push_back(
+        std::string("required /dev/kfd (the amdgpu compute interface), found ") +
+        (ctx.snap.amd.kfd_topology_present ? "a KFD topology but no device node" : "neither"));
+    f.fix_summary = "check that amdgpu loaded with compute (KFD) support";
+    f.fix.push_back(FixAction::Bash("sudo dmesg | grep -i kfd"));
+    f.link = kAmdgpuInstall;
+    out.push_back(std::move(f));
+    return;
+  }
+  if (!denied.empty()) {
+    Finding f = MakeFinding("runtime.device_access", Layer::kRuntime, Severity::kError, denied.front()->path,
+                            "This user cannot open the GPU device nodes: ROCm will see no GPU");
+    for (const auto* n : denied)
+      f.evidence.push_back("required read-write " + n->path + ", found: " + n->reason);
+    f.fix_summary = "join the render and video groups, then log out and back in";
+    f.fix.push_back(FixAction::Bash("sudo usermod -aG render,video $USER"));
+    f.fix.push_back(FixAction::Manual("log out and back in (or reboot) so the new groups apply"));
+    f.link = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html";
+    out.push_back(std::move(f));
+    return;
+  }
+  Finding f = MakeFinding("runtime.device_access_ok", Layer::kRuntime, Severity::kOk, "/dev/kfd",
+                          "/dev/kfd and the render nodes are usable");
+  f.evidence.push_back("/dev/kfd: " + kfd->reason);
+  out.push_back(std::move(f));
+}
+
+void SystemRocm(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.platform == Platform::kWindows || !ctx.HasVendor(GpuVendor::kAmd)) return;
+  std::vector<const RuntimeInstall*> trees;
+  for (const auto& r : ctx.snap.runtimes)
+    if (r.kind == "rocm") trees.push_back(&r);
+  if (trees.empty()) {
+    bool wheel = ctx.torch && ctx.torch->build == TorchBuild::kRocm;
+    Finding f = MakeFinding(
+        "runtime.rocm_not_installed", Layer::kRuntime, wheel ? Severity::kOk : Severity::kInfo, "",
+        wheel ? "No system ROCm; the installed PyTorch brings its own ROCm libraries"
+              : "No system ROCm installed: not needed for PyTorch wheels, which bring their own");
+    f.evidence.push_back("looked for /opt/rocm*, found none");
+    f.link = kAmdgpuInstall;
+    out.push_back(std::move(f));
+    return;
+  }
+  // Distinct versions (the /opt/rocm link and the folder it names are one install).
+  std::vector<std::pair<Version, const RuntimeInstall*>> versions;
+  for (const auto* t : trees) {
+    auto v = RocmVersion(t->version);
+    if (!v) continue;
+    bool seen = std::any_of(versions.begin(), versions.end(), [&](const auto& p) { return p.first == *v; });
+    if (!seen) versions.emplace_back(*v, t);
+  }
+  if (versions.size() > 1) {
+    Finding f =
+        MakeFinding("runtime.rocm_mixed", Layer::kRuntime, Severity::kWarning, "",
+                    "Several ROCm versions are installed: programs may load libraries from two of them");
+    for (const auto& [v, t] : versions) f.evidence.push_back("found ROCm " + v.ToString() + " at " + t->path);
+    f.fix_summary = "keep one ROCm, or point ROCM_PATH and LD_LIBRARY_PATH at the same one";
+    f.fix.push_back(FixAction::SetEnv("ROCM_PATH", versions.back().second->path));
+    f.link = "https://github.com/ROCm/TheRock/issues/3225";
+    out.push_back(std::move(f));
+  }
+  const GpuView* g = nullptr;
+  for (const auto& v : ctx.gpus)
+    if (v.vendor == GpuVendor::kAmd && !g) g = &v;
+  for (const auto& [v, t] : versions) {
+    const RocmRelease* rel = ctx.db.FindRocmRelease(v);
+    if (!rel || !g || g->gfx.empty()) continue;
+    std::string series = rel->series.ToString();
+    if (Contains(rel->gfx, g->gfx)) {
+      bool deprecated = Contains(rel->deprecated_gfx, g->gfx);
+      Finding f = MakeFinding(
+          "runtime.rocm_supports_gpu", Layer::kRuntime, deprecated ? Severity::kInfo : Severity::kOk, t->path,
+          "ROCm " + v.ToString() +
+              (deprecated ? " lists " + g->gfx + " as deprecated" : " supports " + g->gfx + " officially"));
+      f.evidence.push_back("required " + g->gfx + " in ROCm " + series + "'s GPU list, found it");
+      f.link = FirstSource(rel->provenance);
+      out.push_back(std::move(f));
+    } else {
+      Finding f = MakeFinding("runtime.rocm_gpu_unlisted", Layer::kRuntime, Severity::kInfo, t->path,
+                              "ROCm " + v.ToString() + " does not list " + g->gfx +
+                                  ": it runs only through a sibling target or a community build");
+      f.evidence.push_back("required " + g->gfx + " in ROCm " + series + "'s GPU list, found only " + [&] {
+        std::string s;
+        for (const auto& x : rel->gfx) s += (s.empty() ? "" : " ") + x;
+        return s;
+      }());
+      f.link = FirstSource(rel->provenance);
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+// Kernels known to be too old for a GPU's compute use. Kept in code until data/ has a section for it.
+struct KernelFloor {
+  const char* gfx;
+  const char* min_kernel;
+  const char* why;
+  const char* source;
+};
+constexpr KernelFloor kKernelFloors[] = {
+    {"gfx1151", "6.18.4",
+     "Strix Halo GPU hangs under ROCm load on older kernels (fix in 6.18.4 or a backport)",
+     "https://github.com/ROCm/TheRock/blob/main/SUPPORTED_GPUS.md"},
+};
+
+void KernelVersion(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.platform != Platform::kLinux) return;
+  const std::string& release = ctx.snap.os.kernel_release;
+  size_t end = 0;
+  while (end < release.size() &&
+         (std::isdigit(static_cast<unsigned char>(release[end])) || release[end] == '.'))
+    ++end;
+  auto kernel = Version::Parse(std::string_view(release).substr(0, end));
+  if (!kernel) return;
+  for (const auto& floor : kKernelFloors) {
+    auto it =
+        std::find_if(ctx.gpus.begin(), ctx.gpus.end(), [&](const GpuView& g) { return g.gfx == floor.gfx; });
+    if (it == ctx.gpus.end()) continue;
+    auto min = Version::Parse(floor.min_kernel);
+    if (!min || *kernel >= *min) continue;
+    Finding f = MakeFinding("runtime.kernel_too_old", Layer::kRuntime, Severity::kWarning, it->label,
+                            "Kernel " + release + " is older than the " + floor.min_kernel + " " + floor.gfx +
+                                " needs for stable compute");
+    f.evidence.push_back("required Linux >= " + std::string(floor.min_kernel) + ", found " + release);
+    f.evidence.push_back(floor.why);
+    f.fix_summary =
+        std::string("install kernel ") + floor.min_kernel +
+        " or newer (or a distribution kernel with the fix backported); until then HSA_ENABLE_SDMA=0 "
+        "avoids some hangs";
+    f.fix.push_back(
+        FixAction::Manual(std::string("install a Linux kernel >= ") + floor.min_kernel + ", then reboot"));
+    f.fix.push_back(FixAction::SetEnv("HSA_ENABLE_SDMA", "0"));
+    f.link = floor.source;
+    out.push_back(std::move(f));
+  }
+}
+
+void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.HasVendor(GpuVendor::kNvidia) || !ctx.torch || !ctx.torch->cuda || !ctx.nvidia_driver) return;
+  const Version& cuda = *ctx.torch->cuda;
+  auto floors = ctx.db.CudaDriverFloor(cuda);
+  if (!floors || !floors->minor_compat) return;
+  const bool windows = ctx.platform == Platform::kWindows;
+  const Version& floor = windows ? floors->minor_compat->windows_driver : floors->minor_compat->linux_driver;
+  const std::string driver = ctx.nvidia_driver->ToString();
+  std::optional<Version> toolkit;
+  if (floors->toolkit) toolkit = windows ? floors->toolkit->windows_driver : floors->toolkit->linux_driver;
+  const std::string subject = ctx.torch->env->torch->version;
+  if (*ctx.nvidia_driver < floor) {
+    Finding f = MakeFinding("runtime.cuda_driver_too_old", Layer::kRuntime, Severity::kError, subject,
+                            "NVIDIA driver " + driver + " is too old for the CUDA " + cuda.ToString() +
+                                " PyTorch was built with");
+    f.evidence.push_back("required driver >= " + floor.ToString() + " for any CUDA " +
+                         std::to_string(cuda.major()) + ".x runtime, found " + driver);
+    f.fix_summary =
+        "update the NVIDIA driver" + (toolkit ? " to " + toolkit->ToString() + " or newer" : std::string());
+    AddNvidiaDriverInstall(ctx, f);
+    f.link = FirstSource(floors->minor_compat->provenance);
+    out.push_back(std::move(f));
+    return;
+  }
+  auto supported = ctx.snap.nvidia.cuda_driver_version;
+  uint32_t wanted = cuda.major() * 1000 + cuda.minor() * 10;
+  if (supported && *supported < wanted) {
+    std::string max = std::to_string(*supported / 1000) + "." + std::to_string((*supported % 1000) / 10);
+    Finding f =
+        MakeFinding("runtime.cuda_driver_older_than_wheel", Layer::kRuntime, Severity::kWarning, subject,
+                    "Driver " + driver + " supports CUDA " + max + "; PyTorch was built with CUDA " +
+                        cuda.ToString() + " and runs only through minor-version compatibility");
+    f.evidence.push_back("required CUDA " + cuda.ToString() + " support (driver " +
+                         (toolkit ? toolkit->ToString() : "of that toolkit") + "), found CUDA " + max);
+    f.fix_summary = "update the driver so PTX and newer features of CUDA " + cuda.ToString() + " work";
+    AddNvidiaDriverInstall(ctx, f);
+    f.link = floors->toolkit ? FirstSource(floors->toolkit->provenance)
+                             : FirstSource(floors->minor_compat->provenance);
+    out.push_back(std::move(f));
+    return;
+  }
+  Finding f = MakeFinding("runtime.cuda_driver_ok", Layer::kRuntime, Severity::kOk, subject,
+                          "NVIDIA driver " + driver + " runs CUDA " + cuda.ToString());
+  f.evidence.push_back("required driver >= " + floor.ToString() +
+                       (toolkit ? " (toolkit's own: " + toolkit->ToString() + ")" : "") + ", found " +
+                       driver);
+  f.link = FirstSource(floors->minor_compat->provenance);
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out);  // runtime_override.cpp
+
+std::vector<Finding> RuntimeRules(const RuleContext& ctx) {
+  std::vector<Finding> out;
+  KernelDrivers(ctx, out);
+  ComputeNodes(ctx, out);
+  KernelVersion(ctx, out);
+  SystemRocm(ctx, out);
+  OverrideRules(ctx, out);
+  NvidiaDriverForCuda(ctx, out);
+  return out;
+}
+
+}  // namespace gpudoctor

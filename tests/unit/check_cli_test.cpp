@@ -1,0 +1,115 @@
+// `gpudoctor check` through the real binary: exit codes per verdict, --json, --shell, --explain, and
+// the tool's own failures (a broken snapshot or knowledge-base file: the file and line named, exit 3,
+// nothing on stdout).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "platform/process.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace stdfs = std::filesystem;
+const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+
+ProcessResult Gpudoctor(std::vector<std::string> args) {
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH};
+  req.argv.insert(req.argv.end(), args.begin(), args.end());
+  req.timeout = std::chrono::milliseconds(20000);
+  req.extra_env["NO_COLOR"] = "1";
+  auto r = RunProcess(req);
+  EXPECT_TRUE(r.ok());
+  return r.ok() ? *r : ProcessResult{};
+}
+
+stdfs::path TempDir(const std::string& name) {
+  stdfs::path p = stdfs::temp_directory_path() / ("gpudoctor_check_cli_" + name);
+  stdfs::remove_all(p);
+  stdfs::create_directories(p);
+  return p;
+}
+
+TEST(CheckCli, ExitCodeIsTheVerdict) {
+  EXPECT_EQ(Gpudoctor({"check", "--sysroot", kFixtures + "mi300x-8gpu-node"}).exit_code, 0);
+  EXPECT_EQ(Gpudoctor({"check", "--sysroot", kFixtures + "strix-halo-laptop"}).exit_code, 1);
+  auto r = Gpudoctor({"check", "--sysroot", kFixtures + "vm-no-gpu"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.stdout_text.find("[x] Hardware: No AMD or NVIDIA GPU found"), std::string::npos)
+      << r.stdout_text;
+}
+
+TEST(CheckCli, JsonIsAVersionedDocument) {
+  auto r = Gpudoctor({"check", "--json", "--sysroot", kFixtures + "rx7900xtx-raphael"});
+  EXPECT_EQ(r.exit_code, 2);
+  auto doc = nlohmann::json::parse(r.stdout_text, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.stdout_text;
+  EXPECT_EQ(doc["schema"], "gpudoctor.check");
+  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_EQ(doc["exit_code"], 2);
+  EXPECT_EQ(doc["verdict"], "error");
+  ASSERT_EQ(doc["layers"].size(), 4u);
+  EXPECT_EQ(doc["findings"][0]["severity"], "error");
+  EXPECT_EQ(doc["machine"]["gpus"].size(), 2u);
+}
+
+TEST(CheckCli, ShellFlagChangesTheFixSyntax) {
+  auto ps = Gpudoctor({"check", "--shell", "powershell", "--sysroot", kFixtures + "rx7900xtx-raphael"});
+  EXPECT_NE(ps.stdout_text.find("$env:HIP_VISIBLE_DEVICES = \"0\""), std::string::npos) << ps.stdout_text;
+  auto cmd = Gpudoctor({"check", "--shell", "cmd", "--sysroot", kFixtures + "rx7900xtx-raphael"});
+  EXPECT_NE(cmd.stdout_text.find("set HIP_VISIBLE_DEVICES=0"), std::string::npos) << cmd.stdout_text;
+  auto bash = Gpudoctor({"check", "--sysroot", kFixtures + "rx7900xtx-raphael"});
+  EXPECT_NE(bash.stdout_text.find("export HIP_VISIBLE_DEVICES=0"), std::string::npos) << bash.stdout_text;
+}
+
+TEST(CheckCli, ExplainPrintsTheLongText) {
+  auto r = Gpudoctor({"check", "--explain", "runtime.override_needed"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.stdout_text.find("What it checks:"), std::string::npos);
+  auto bad = Gpudoctor({"check", "--explain", "no.such_rule"});
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_TRUE(bad.stdout_text.empty());
+}
+
+TEST(CheckCli, BrokenSnapshotNamesFileAndLine) {
+  stdfs::path dir = TempDir("snapshot");
+  stdfs::path file = dir / "snap.json";
+  std::ofstream(file) << "{\n  \"schema\": \"gpudoctor.snapshot\",\n  \"os\": {\"family\": \"linux\",,}\n}\n";
+  auto r = Gpudoctor({"check", "--from", file.string()});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(r.stdout_text.empty()) << r.stdout_text;
+  EXPECT_NE(r.stderr_text.find(file.string() + ":3"), std::string::npos) << r.stderr_text;
+  stdfs::remove_all(dir);
+}
+
+TEST(CheckCli, BrokenDataFileNamesFileAndLine) {
+  stdfs::path dir = TempDir("db");
+  for (const auto& e : stdfs::directory_iterator(std::string(GPUDOCTOR_SOURCE_DIR) + "/data"))
+    if (e.is_regular_file() && e.path().extension() == ".toml")
+      stdfs::copy_file(e.path(), dir / e.path().filename());
+  {
+    std::ofstream out(dir / "overrides.toml", std::ios::app);
+    out << "\n[[override_rule]]\ngfx = [\"gfx1031\"\n";
+  }
+  auto r = Gpudoctor({"check", "--db", dir.string(), "--sysroot", kFixtures + "vm-no-gpu"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(r.stdout_text.empty()) << r.stdout_text;
+  EXPECT_NE(r.stderr_text.find("overrides.toml:"), std::string::npos) << r.stderr_text;
+  auto ok = Gpudoctor({"check", "--db", std::string(GPUDOCTOR_SOURCE_DIR) + "/data", "--sysroot",
+                       kFixtures + "mi300x-8gpu-node"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.stderr_text;
+  stdfs::remove_all(dir);
+}
+
+TEST(CheckCli, PlainGpudoctorRunsCheck) {
+  auto r = Gpudoctor({});
+  ASSERT_TRUE(r.exit_code.has_value());
+  EXPECT_LE(*r.exit_code, 2) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text.rfind("gpudoctor check:", 0), 0u) << r.stdout_text;
+}
+
+}  // namespace
+}  // namespace gpudoctor

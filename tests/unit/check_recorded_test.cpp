@@ -1,0 +1,153 @@
+// `check` on every recorded machine: its text report is compared with tests/golden/<machine>.check.txt
+// (GPUDOCTOR_UPDATE_GOLDEN=1 rewrites them; read the diff line by line), and the verdict an expert
+// would give is asserted finding by finding, independent of wording.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/strings.h"
+#include "probe/probe_inputs.h"
+#include "report/check_text.h"
+#include "rules_test_util.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace stdfs = std::filesystem;
+using namespace testing_rules;
+
+const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/";
+
+// Reports must not depend on where the checkout lives, the tool's version or the test host's disk.
+Snapshot ProbeRecorded(const std::string& machine) {
+  Snapshot snap = ProbeWithInputs(MakeRecordedInputs(kFixtures + machine));
+  snap.sysroot = "tests/fixtures/sysroot/" + machine;
+  snap.tool_version = "golden";
+  if (!stdfs::exists(kFixtures + machine + "/.gpudoctor/disk")) {
+    snap.disk.total_bytes.reset();
+    snap.disk.free_bytes.reset();
+  }
+  return snap;
+}
+
+std::vector<std::string> Machines() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : stdfs::directory_iterator(kFixtures, ec))
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string FirstDifference(const std::string& want, const std::string& got) {
+  auto a = SplitLines(want), b = SplitLines(got);
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  std::ostringstream out;
+  out << "@@ line " << (i + 1) << " @@\n";
+  for (size_t k = i; k < std::min(a.size(), i + 6); ++k) out << "- " << a[k] << "\n";
+  for (size_t k = i; k < std::min(b.size(), i + 6); ++k) out << "+ " << b[k] << "\n";
+  return out.str();
+}
+
+class CheckRecordedMachine : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CheckRecordedMachine, MatchesGoldenCheckReport) {
+  Snapshot snap = ProbeRecorded(GetParam());
+  std::string got = RenderCheckText(snap, RunRules(snap), Shell::kBash);
+  const stdfs::path golden = kGolden + GetParam() + ".check.txt";
+  const char* update = std::getenv("GPUDOCTOR_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    stdfs::create_directories(golden.parent_path());
+    std::ofstream(golden, std::ios::binary) << got;
+    std::cout << "updated " << golden.string() << "\n";
+    return;
+  }
+  std::ifstream in(golden, std::ios::binary);
+  ASSERT_TRUE(in) << golden.string() << " is missing; run with GPUDOCTOR_UPDATE_GOLDEN=1 and review it";
+  std::ostringstream want;
+  want << in.rdbuf();
+  EXPECT_TRUE(want.str() == got) << golden.string() << " differs:\n" << FirstDifference(want.str(), got);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, CheckRecordedMachine, ::testing::ValuesIn(Machines()),
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                           std::string n = p.param;
+                           std::replace_if(
+                               n.begin(), n.end(),
+                               [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+                           return n;
+                         });
+
+struct Verdict {
+  const char* machine;
+  Severity worst;
+  std::vector<std::pair<const char*, Severity>> must;
+  std::vector<const char*> must_not;
+};
+
+class CheckVerdict : public ::testing::TestWithParam<Verdict> {};
+
+TEST_P(CheckVerdict, IsWhatAnExpertWouldSay) {
+  const Verdict& v = GetParam();
+  auto fs = RunRules(ProbeRecorded(v.machine));
+  EXPECT_EQ(WorstSeverity(fs), v.worst) << Ids(fs);
+  for (const auto& [id, sev] : v.must) {
+    const Finding* f = FindId(fs, id);
+    ASSERT_NE(f, nullptr) << id << " missing: " << Ids(fs);
+    EXPECT_EQ(f->severity, sev) << id;
+  }
+  for (const char* id : v.must_not) EXPECT_FALSE(Has(fs, id)) << id << ": " << Ids(fs);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, CheckVerdict,
+    ::testing::Values(
+        // RX 6700 XT, rocm6.2 wheel (no gfx1031), override 10.3.0 already set: right, say so.
+        Verdict{"rx6700xt-desktop",
+                Severity::kInfo,
+                {{"runtime.override_ok", Severity::kOk}, {"framework.torch_via_override", Severity::kOk}},
+                {"runtime.override_needed", "runtime.override_not_needed", "framework.torch_no_kernels"}},
+        // MI300X with a matching wheel and ROCm 6.2.4 on LD_LIBRARY_PATH: no false alarm.
+        Verdict{"mi300x-8gpu-node",
+                Severity::kOk,
+                {{"framework.torch_ok", Severity::kOk}, {"runtime.rocm_supports_gpu", Severity::kOk}},
+                {"environment.ld_library_path_shadow", "runtime.rocm_mixed", "hardware.igpu_with_dgpu"}},
+        // H100 with cu128 and driver 570: all fine.
+        Verdict{"h100-sxm-server",
+                Severity::kOk,
+                {{"framework.torch_ok", Severity::kOk}, {"runtime.cuda_driver_ok", Severity::kOk}},
+                {"runtime.cuda_driver_too_old"}},
+        // nouveau where nvidia is needed.
+        Verdict{"nouveau-laptop", Severity::kError, {{"runtime.driver_nouveau", Severity::kError}}, {}},
+        // bob is not in render/video; the Raphael iGPU sits beside the 7900 XTX (index 0 is the dGPU).
+        Verdict{
+            "rx7900xtx-raphael",
+            Severity::kError,
+            {{"runtime.device_access", Severity::kError}, {"hardware.igpu_with_dgpu", Severity::kWarning}},
+            {}},
+        // Strix Halo on kernel 6.14 (< 6.18.4); gfx1151 is native in rocm7.2 wheels: no override.
+        Verdict{"strix-halo-laptop",
+                Severity::kWarning,
+                {{"runtime.kernel_too_old", Severity::kWarning}},
+                {"runtime.override_needed", "hardware.vram_low"}},
+        Verdict{"vm-no-gpu", Severity::kError, {{"hardware.no_gpu", Severity::kError}}, {}},
+        Verdict{"wsl2-guest",
+                Severity::kInfo,
+                {{"hardware.wsl_gpu_paravirtual", Severity::kInfo}},
+                {"hardware.no_gpu"}}),
+    [](const ::testing::TestParamInfo<Verdict>& p) {
+      std::string n = p.param.machine;
+      std::replace(n.begin(), n.end(), '-', '_');
+      return n;
+    });
+
+}  // namespace
+}  // namespace gpudoctor

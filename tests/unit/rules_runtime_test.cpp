@@ -1,0 +1,174 @@
+// Driver/runtime-layer rules on Snapshots built in code: kernel drivers, /dev/kfd access, ROCm trees,
+// HSA_OVERRIDE_GFX_VERSION needed / right / not needed (RX 9070 XT on ROCm 7 -> remove it), the NVIDIA
+// driver against the wheel's CUDA, and the Strix Halo kernel floor.
+#include <gtest/gtest.h>
+
+#include "rules_test_util.h"
+
+namespace gpudoctor {
+namespace {
+
+using namespace testing_rules;
+
+struct Case {
+  const char* name;
+  Snapshot snap;
+  const char* fires;
+  Severity severity;
+  const char* fix_part;
+  const char* must_not;
+};
+
+Snapshot Rx9070Xt(const char* override_value) {
+  Snapshot s = Linux();
+  AddAmd(s, 0x7550, 0xC0, "gfx1201", 16);
+  AddRocm(s, "7.0.2-56", "/opt/rocm-7.0.2");
+  if (override_value) s.environment["HSA_OVERRIDE_GFX_VERSION"] = override_value;
+  return s;
+}
+
+std::vector<Case> Cases() {
+  std::vector<Case> c;
+  c.push_back({"Rx9070XtOnRocm7WithOverrideRemoveIt", Rx9070Xt("12.0.1"), "runtime.override_not_needed",
+               Severity::kWarning, "unset HSA_OVERRIDE_GFX_VERSION", "runtime.override_ok"});
+  {
+    Snapshot s = Rx9070Xt("11.0.0");  // another family: the environment layer says so
+    c.push_back({"Rx9070XtCrossFamilyIsNotRuntimes", s, "environment.override_cross_family", Severity::kError,
+                 "unset HSA_OVERRIDE_GFX_VERSION", "runtime.override_ok"});
+  }
+  c.push_back({"Rx9070XtOnRocm7WithoutOverride", Rx9070Xt(nullptr), "runtime.rocm_supports_gpu",
+               Severity::kOk, "", "runtime.override_needed"});
+  {
+    Snapshot s = Linux();
+    AddAmd(s, 0x7550, 0xC0, "gfx1201", 16);
+    AddTorch(s, "2.9.1+rocm6.4", "", "6.4.43484");
+    s.environment["HSA_OVERRIDE_GFX_VERSION"] = "12.0.1";
+    c.push_back({"Rx9070XtNativeWheelWithOverride", s, "runtime.override_not_needed", Severity::kWarning,
+                 "unset", ""});
+  }
+  {
+    Snapshot s = Linux();
+    AddAmd(s, 0x73DF, 0xC1, "gfx1031", 12);
+    AddTorch(s, "2.5.1+rocm6.2", "", "6.2.41133");
+    c.push_back({"Rx6700XtNeedsOverride", s, "runtime.override_needed", Severity::kWarning,
+                 "export HSA_OVERRIDE_GFX_VERSION=10.3.0", "runtime.override_not_needed"});
+    s.environment["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0";
+    c.push_back(
+        {"Rx6700XtOverrideIsRight", s, "runtime.override_ok", Severity::kOk, "", "runtime.override_needed"});
+    Snapshot w = s;
+    w.os.family = "windows";
+    c.push_back({"OverrideOnWindowsIsIgnored", w, "environment.override_windows", Severity::kInfo, "",
+                 "runtime.override_ok"});
+  }
+  {
+    Snapshot s = Linux();
+    AddAmd(s, 0x731F, 0xC1, "gfx1010", 8);  // RDNA1: no override exists
+    AddTorch(s, "2.5.1+rocm6.2", "", "6.2.41133");
+    c.push_back({"Rdna1NeverGetsAnOverride", s, "framework.torch_no_kernels", Severity::kError,
+                 "whl-multi-arch", "runtime.override_needed"});
+  }
+  {
+    Snapshot s = Linux();
+    AddNvidia(s, 0x1F99, 7, 5, "", "nouveau");
+    s.os.distro_id = "fedora";
+    c.push_back(
+        {"NouveauBound", s, "runtime.driver_nouveau", Severity::kError, "akmod-nvidia", "runtime.driver_ok"});
+  }
+  {
+    Snapshot s = Linux();
+    AddAmd(s, 0x744C, 0xC8, "gfx1100", 24, false, "radeon");
+    c.push_back({"RadeonBound", s, "runtime.driver_radeon", Severity::kError, "amdgpu.cik_support=1", ""});
+  }
+  {
+    Snapshot s = Linux();
+    AddAmd(s, 0x744C, 0xC8, "gfx1100", 24, false, "vfio-pci");
+    c.push_back({"VfioBound", s, "runtime.driver_vfio", Severity::kWarning, "", ""});
+  }
+  {
+    Snapshot s = Linux();
+    AddAmd(s, 0x744C, 0xC8, "gfx1100", 24, false, "");
+    c.push_back({"NoDriver", s, "runtime.driver_missing", Severity::kError, "modprobe amdgpu", ""});
+  }
+  {
+    Snapshot s = Linux();
+    AddAmd(s, 0x744C, 0xC8, "gfx1100", 24);
+    s.amd.device_nodes[0].accessible = false;
+    s.amd.device_nodes[0].reason = "owned by group render; user bob is not a member";
+    c.push_back({"KfdNotAccessible", s, "runtime.device_access", Severity::kError,
+                 "sudo usermod -aG render,video $USER", "runtime.device_access_ok"});
+  }
+  {
+    Snapshot s = Linux();
+    AddAmd(s, 0x744C, 0xC8, "gfx1100", 24);
+    AddRocm(s, "6.4.1-1", "/opt/rocm-6.4.1");
+    AddRocm(s, "7.0.2-56", "/opt/rocm-7.0.2");
+    c.push_back({"TwoRocmTrees", s, "runtime.rocm_mixed", Severity::kWarning, "export ROCM_PATH=", ""});
+    Snapshot one = Linux();
+    AddAmd(one, 0x744C, 0xC8, "gfx1100", 24);
+    AddRocm(one, "6.2.4-139", "/opt/rocm");
+    AddRocm(one, "6.2.4-139", "/opt/rocm-6.2.4");
+    c.push_back(
+        {"LinkAndTreeAreOneRocm", one, "runtime.rocm_supports_gpu", Severity::kOk, "", "runtime.rocm_mixed"});
+  }
+  {
+    Snapshot s = Linux();
+    AddNvidia(s, 0x2330, 9, 0, "520.61.05");
+    AddTorch(s, "2.7.1+cu128", "12.8");
+    c.push_back({"DriverTooOldForCu128", s, "runtime.cuda_driver_too_old", Severity::kError, "",
+                 "runtime.cuda_driver_ok"});
+    Snapshot ok = Linux();
+    AddNvidia(ok, 0x2330, 9, 0, "570.124.06");
+    ok.nvidia.cuda_driver_version = 12080;
+    AddTorch(ok, "2.7.1+cu128", "12.8");
+    c.push_back({"Driver570RunsCu128", ok, "runtime.cuda_driver_ok", Severity::kOk, "",
+                 "runtime.cuda_driver_too_old"});
+    Snapshot older = ok;
+    older.nvidia.driver_version = "550.54.15";
+    older.nvidia.cuda_driver_version = 12040;
+    c.push_back({"Driver550RunsCu128ByCompat", older, "runtime.cuda_driver_older_than_wheel",
+                 Severity::kWarning, "", "runtime.cuda_driver_too_old"});
+  }
+  {
+    Snapshot s = Linux();
+    s.os.kernel_release = "6.14.0-33-generic";
+    AddAmd(s, 0x1586, 0xC1, "gfx1151", 0, true);
+    c.push_back(
+        {"StrixHaloOldKernel", s, "runtime.kernel_too_old", Severity::kWarning, "HSA_ENABLE_SDMA=0", ""});
+    s.os.kernel_release = "6.18.4-generic";
+    c.push_back({"StrixHaloNewKernel", s, "runtime.driver_ok", Severity::kOk, "", "runtime.kernel_too_old"});
+  }
+  return c;
+}
+
+class RuntimeRule : public ::testing::TestWithParam<Case> {};
+
+TEST_P(RuntimeRule, FiresAsExpected) {
+  const Case& c = GetParam();
+  auto fs = RunRules(c.snap);
+  const Finding* f = FindId(fs, c.fires);
+  ASSERT_NE(f, nullptr) << c.fires << " missing; got " << Ids(fs);
+  EXPECT_EQ(f->severity, c.severity) << Ids(fs);
+  if (*c.fix_part) {
+    EXPECT_NE(BashFix(*f).find(c.fix_part), std::string::npos) << BashFix(*f);
+  }
+  if (*c.must_not) {
+    EXPECT_FALSE(Has(fs, c.must_not)) << Ids(fs);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, RuntimeRule, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });
+
+TEST(RuntimeRules, OverrideNeverOnANativeTarget) {
+  // Every target a current wheel carries: no "override needed" whatever the GPU.
+  for (const char* gfx : {"gfx1030", "gfx1100", "gfx1101", "gfx1102", "gfx1200", "gfx1201", "gfx942"}) {
+    Snapshot s = Linux();
+    AddAmd(s, 0x744C, 0xC8, gfx, 24);
+    AddTorch(s, "2.9.1+rocm6.4", "", "6.4.43484");
+    auto fs = RunRules(s);
+    EXPECT_FALSE(Has(fs, "runtime.override_needed")) << gfx << ": " << Ids(fs);
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
