@@ -3,6 +3,7 @@
 #include "cli/command.h"
 #include "cli/gather_command.h"
 #include "cli/info_command.h"
+#include "cli/targets_command.h"
 
 namespace gpudoctor {
 
@@ -11,6 +12,7 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<CheckCommand>());
   list.push_back(std::make_unique<InfoCommand>());
   list.push_back(std::make_unique<GatherCommand>());
+  list.push_back(std::make_unique<TargetsCommand>());
   return list;
 }
 
