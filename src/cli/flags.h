@@ -24,6 +24,8 @@ class FlagSet {
   virtual void PositionalList(const std::string& name, std::vector<std::string>* out, const std::string& help) = 0;
   // Options that cannot go together, by their long names ("--from", "--sysroot").
   virtual void Excludes(const std::string& a, const std::string& b) = 0;
+  // Leaves an option, by its long name, out of the help: flags that exist for tests (verify --inject).
+  virtual void Hide(const std::string& long_name) { (void)long_name; }
 };
 
 }  // namespace gpudoctor

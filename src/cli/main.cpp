@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/output.h"
+#include "gates/worker_main.h"
 #include "platform/terminal.h"
 
 namespace gpudoctor {
@@ -43,6 +44,9 @@ class Cli11FlagSet final : public FlagSet {
     auto ia = options_.find(a), ib = options_.find(b);
     if (ia != options_.end() && ib != options_.end()) ia->second->excludes(ib->second);
   }
+  void Hide(const std::string& long_name) override {
+    if (auto it = options_.find(long_name); it != options_.end()) it->second->group("");
+  }
 
  private:
   void Remember(const std::string& names, CLI::Option* opt) {
@@ -65,6 +69,9 @@ int Main(int argc, char** argv) {
   ctx.env = CaptureProcessEnvironment();
   ctx.stdout_is_tty = IsTerminal(stdout);
   ctx.stderr_is_tty = IsTerminal(stderr);
+  // The hidden GPU worker mode (gates/worker_main.h) takes its own arguments, before any flag parsing.
+  if (argc > 1 && std::string(argv[1]) == kWorkerModeArg)
+    return RunWorkerMode(std::vector<std::string>(argv + 1, argv + argc), ctx.env, stdout, stderr);
 
   auto commands = MakeCommands();
   CLI::App app{

@@ -10,7 +10,9 @@ std::vector<std::string> CudaDriverLibraryCandidates() {
   return {"libcuda.so.1", "libcuda.so", "nvcuda.dll"};
 }
 
-LoadedTable<CudaDriverApi> LoadCudaDriver() { return LoadCudaDriver(CudaDriverLibraryCandidates()); }
+LoadedTable<CudaDriverApi> LoadCudaDriver() {
+  return LoadCudaDriver(CudaDriverLibraryCandidates());
+}
 
 LoadedTable<CudaDriverApi> LoadCudaDriver(const std::vector<std::string>& candidates) {
   return LoadTable<CudaDriverApi>(candidates, [](SymbolBinder& b, CudaDriverApi& t) {

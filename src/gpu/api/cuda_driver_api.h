@@ -56,29 +56,29 @@ struct CudaDriverApi {
   CUresult (*GetErrorName)(CUresult, const char**) = nullptr;                    // cuGetErrorName
   // Optional: the probe needs only the functions above; the GPU backend (gpu/cuda/) checks these itself
   // and names the missing ones (CudaBackendSymbolsMissing).
-  CUresult (*DeviceGetUuid)(CUuuid*, CUdevice) = nullptr;  // cuDeviceGetUuid_v2 | cuDeviceGetUuid
-  CUresult (*GetErrorString)(CUresult, const char**) = nullptr;            // cuGetErrorString
-  CUresult (*DeviceGetPCIBusId)(char*, int, CUdevice) = nullptr;           // cuDeviceGetPCIBusId
-  CUresult (*DevicePrimaryCtxRetain)(CUcontext*, CUdevice) = nullptr;      // cuDevicePrimaryCtxRetain
-  CUresult (*DevicePrimaryCtxRelease)(CUdevice) = nullptr;                 // cuDevicePrimaryCtxRelease_v2
-  CUresult (*CtxSetCurrent)(CUcontext) = nullptr;                          // cuCtxSetCurrent
-  CUresult (*CtxSynchronize)() = nullptr;                                  // cuCtxSynchronize
-  CUresult (*MemGetInfo)(size_t*, size_t*) = nullptr;                      // cuMemGetInfo_v2
-  CUresult (*MemAlloc)(CUdeviceptr*, size_t) = nullptr;                    // cuMemAlloc_v2
-  CUresult (*MemFree)(CUdeviceptr) = nullptr;                              // cuMemFree_v2
-  CUresult (*MemcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;      // cuMemcpyHtoD_v2
-  CUresult (*MemcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;            // cuMemcpyDtoH_v2
-  CUresult (*MemsetD32)(CUdeviceptr, unsigned int, size_t) = nullptr;      // cuMemsetD32_v2
-  CUresult (*ModuleLoadData)(CUmodule*, const void*) = nullptr;            // cuModuleLoadData
-  CUresult (*ModuleUnload)(CUmodule) = nullptr;                            // cuModuleUnload
+  CUresult (*DeviceGetUuid)(CUuuid*, CUdevice) = nullptr;              // cuDeviceGetUuid_v2 | cuDeviceGetUuid
+  CUresult (*GetErrorString)(CUresult, const char**) = nullptr;        // cuGetErrorString
+  CUresult (*DeviceGetPCIBusId)(char*, int, CUdevice) = nullptr;       // cuDeviceGetPCIBusId
+  CUresult (*DevicePrimaryCtxRetain)(CUcontext*, CUdevice) = nullptr;  // cuDevicePrimaryCtxRetain
+  CUresult (*DevicePrimaryCtxRelease)(CUdevice) = nullptr;             // cuDevicePrimaryCtxRelease_v2
+  CUresult (*CtxSetCurrent)(CUcontext) = nullptr;                      // cuCtxSetCurrent
+  CUresult (*CtxSynchronize)() = nullptr;                              // cuCtxSynchronize
+  CUresult (*MemGetInfo)(size_t*, size_t*) = nullptr;                  // cuMemGetInfo_v2
+  CUresult (*MemAlloc)(CUdeviceptr*, size_t) = nullptr;                // cuMemAlloc_v2
+  CUresult (*MemFree)(CUdeviceptr) = nullptr;                          // cuMemFree_v2
+  CUresult (*MemcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;  // cuMemcpyHtoD_v2
+  CUresult (*MemcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;        // cuMemcpyDtoH_v2
+  CUresult (*MemsetD32)(CUdeviceptr, unsigned int, size_t) = nullptr;  // cuMemsetD32_v2
+  CUresult (*ModuleLoadData)(CUmodule*, const void*) = nullptr;        // cuModuleLoadData
+  CUresult (*ModuleUnload)(CUmodule) = nullptr;                        // cuModuleUnload
   CUresult (*ModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;  // cuModuleGetFunction
   CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                           CUstream, void**, void**) = nullptr;            // cuLaunchKernel
-  CUresult (*EventCreate)(CUevent*, unsigned int) = nullptr;               // cuEventCreate
-  CUresult (*EventRecord)(CUevent, CUstream) = nullptr;                    // cuEventRecord
-  CUresult (*EventSynchronize)(CUevent) = nullptr;                         // cuEventSynchronize
-  CUresult (*EventElapsedTime)(float*, CUevent, CUevent) = nullptr;        // cuEventElapsedTime_v2 | plain
-  CUresult (*EventDestroy)(CUevent) = nullptr;                             // cuEventDestroy_v2
+                           CUstream, void**, void**) = nullptr;      // cuLaunchKernel
+  CUresult (*EventCreate)(CUevent*, unsigned int) = nullptr;         // cuEventCreate
+  CUresult (*EventRecord)(CUevent, CUstream) = nullptr;              // cuEventRecord
+  CUresult (*EventSynchronize)(CUevent) = nullptr;                   // cuEventSynchronize
+  CUresult (*EventElapsedTime)(float*, CUevent, CUevent) = nullptr;  // cuEventElapsedTime_v2 | plain
+  CUresult (*EventDestroy)(CUevent) = nullptr;                       // cuEventDestroy_v2
 };
 
 // The optional functions the GPU backend cannot work without, by export name, when unbound.

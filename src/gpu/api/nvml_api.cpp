@@ -8,7 +8,9 @@ std::vector<std::string> NvmlLibraryCandidates() {
   return {"libnvidia-ml.so.1", "libnvidia-ml.so", "nvml.dll"};
 }
 
-LoadedTable<NvmlApi> LoadNvml() { return LoadNvml(NvmlLibraryCandidates()); }
+LoadedTable<NvmlApi> LoadNvml() {
+  return LoadNvml(NvmlLibraryCandidates());
+}
 
 LoadedTable<NvmlApi> LoadNvml(const std::vector<std::string>& candidates) {
   return LoadTable<NvmlApi>(candidates, [](SymbolBinder& b, NvmlApi& t) {

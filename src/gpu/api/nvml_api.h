@@ -47,9 +47,9 @@ static_assert(offsetof(nvmlPciInfo_t, domain) == 16 && offsetof(nvmlPciInfo_t, b
               "nvmlPciInfo_t field offsets");
 
 // Enumerations passed to the telemetry calls (nvml.h).
-inline constexpr int kNvmlTemperatureGpu = 0;     // NVML_TEMPERATURE_GPU
-inline constexpr int kNvmlClockSm = 1;            // NVML_CLOCK_SM
-inline constexpr int kNvmlClockMem = 2;           // NVML_CLOCK_MEM
+inline constexpr int kNvmlTemperatureGpu = 0;          // NVML_TEMPERATURE_GPU
+inline constexpr int kNvmlClockSm = 1;                 // NVML_CLOCK_SM
+inline constexpr int kNvmlClockMem = 2;                // NVML_CLOCK_MEM
 inline constexpr int kNvmlMemoryErrorCorrected = 0;    // NVML_MEMORY_ERROR_TYPE_CORRECTED
 inline constexpr int kNvmlMemoryErrorUncorrected = 1;  // NVML_MEMORY_ERROR_TYPE_UNCORRECTED
 inline constexpr int kNvmlVolatileEcc = 0;             // NVML_VOLATILE_ECC: since the driver loaded
@@ -89,10 +89,12 @@ struct NvmlApi {
   nvmlReturn_t (*SystemGetCudaDriverVersion)(int*) = nullptr;  // nvmlSystemGetCudaDriverVersion_v2 | plain
   // Optional, for telemetry under load (gpu/cuda/cuda_telemetry.cpp).
   nvmlReturn_t (*DeviceGetHandleByPciBusId)(const char*, nvmlDevice_t*) = nullptr;  // _v2 | plain
-  nvmlReturn_t (*DeviceGetClockInfo)(nvmlDevice_t, int, unsigned int*) = nullptr;     // nvmlDeviceGetClockInfo
-  nvmlReturn_t (*DeviceGetMaxClockInfo)(nvmlDevice_t, int, unsigned int*) = nullptr;  // nvmlDeviceGetMaxClockInfo
-  nvmlReturn_t (*DeviceGetTemperature)(nvmlDevice_t, int, unsigned int*) = nullptr;   // nvmlDeviceGetTemperature
-  nvmlReturn_t (*DeviceGetPowerUsage)(nvmlDevice_t, unsigned int*) = nullptr;         // milliwatts
+  nvmlReturn_t (*DeviceGetClockInfo)(nvmlDevice_t, int, unsigned int*) = nullptr;   // nvmlDeviceGetClockInfo
+  nvmlReturn_t (*DeviceGetMaxClockInfo)(nvmlDevice_t, int,
+                                        unsigned int*) = nullptr;  // nvmlDeviceGetMaxClockInfo
+  nvmlReturn_t (*DeviceGetTemperature)(nvmlDevice_t, int,
+                                       unsigned int*) = nullptr;               // nvmlDeviceGetTemperature
+  nvmlReturn_t (*DeviceGetPowerUsage)(nvmlDevice_t, unsigned int*) = nullptr;  // milliwatts
   nvmlReturn_t (*DeviceGetEnforcedPowerLimit)(nvmlDevice_t, unsigned int*) = nullptr;  // milliwatts
   // nvmlDeviceGetCurrentClocksEventReasons | nvmlDeviceGetCurrentClocksThrottleReasons (before 12.2)
   nvmlReturn_t (*DeviceGetCurrentClocksEventReasons)(nvmlDevice_t, unsigned long long*) = nullptr;

@@ -1,0 +1,67 @@
+// The parent side of `gpudoctor verify`: picks the backend, runs each gate in a worker under its time
+// limit, skips the gates whose dependencies did not pass, matches the runtime's devices with the PCI bus,
+// and gathers everything into one VerifyReport. The executor is an interface so the ordering and skipping
+// logic is tested against scripted answers, and the real one starts worker processes.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gates/gate_types.h"
+#include "gates/worker_protocol.h"
+#include "platform/environment.h"
+#include "snapshot/snapshot.h"
+
+namespace gpudoctor {
+
+// Runs one gate somewhere and always returns its result (a crash or a hang is a failed result).
+class GateExecutor {
+ public:
+  virtual ~GateExecutor() = default;
+  virtual GateResult Run(const WorkerRequest& request, std::chrono::seconds timeout) = 0;
+};
+
+// Re-executes `executable` in worker mode.
+class WorkerProcessExecutor final : public GateExecutor {
+ public:
+  explicit WorkerProcessExecutor(std::string executable) : executable_(std::move(executable)) {}
+  GateResult Run(const WorkerRequest& request, std::chrono::seconds timeout) override;
+
+ private:
+  std::string executable_;
+};
+
+struct VerifyRequest {
+  GateOptions options;                 // level, fraction, sustain time, fault
+  std::string device_selector;         // --device: "", an index or a PCI address
+  std::optional<BackendKind> backend;  // --backend; nullopt = from the snapshot
+  std::string fake_script_path;        // hidden: the fake backend's script (forces the fake backend)
+  std::optional<std::chrono::seconds> gate_timeout;  // hidden: one limit for every gate (tests)
+};
+
+struct VerifyReport {
+  std::string backend;  // "cuda", "hip", "fake", "" when none loaded
+  std::string runtime_version;
+  VerifyLevel level = VerifyLevel::kQuick;
+  std::optional<DeviceInfo> device;  // the device the gates ran on
+  std::vector<DeviceInfo> devices;   // every device the runtime sees
+  std::vector<BackendLibrary> libraries;
+  std::vector<GateResult> gates;
+  std::vector<std::string> findings;
+  std::string advice;  // what to install when no runtime was found
+  std::string inject;  // the planted fault, "none" normally
+  double elapsed_ms = 0;
+  int exit_code = 0;  // 0 all passed, 1 a gate failed, 2 no usable GPU or runtime
+};
+
+// Called after each gate, for progress on stderr.
+using GateProgress = std::function<void(const GateResult&)>;
+
+VerifyReport RunVerify(const VerifyRequest& request, const Snapshot& snapshot, const Environment& env,
+                       GateExecutor& executor, const GateProgress& progress = {});
+
+}  // namespace gpudoctor

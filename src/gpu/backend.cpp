@@ -1,0 +1,69 @@
+// The small shared pieces of the backend interface: names of enums, kernel argument slots, and which
+// throttle reasons are alarming.
+#include "gpu/backend.h"
+
+#include <cstring>
+
+namespace gpudoctor {
+
+const char* ToString(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::kCuda:
+      return "cuda";
+    case BackendKind::kHip:
+      return "hip";
+    case BackendKind::kFake:
+      return "fake";
+  }
+  return "cuda";
+}
+
+std::optional<BackendKind> BackendKindFromString(std::string_view s) {
+  for (BackendKind k : {BackendKind::kCuda, BackendKind::kHip, BackendKind::kFake})
+    if (s == ToString(k)) return k;
+  return std::nullopt;
+}
+
+const char* ToString(GemmType t) {
+  switch (t) {
+    case GemmType::kF32:
+      return "fp32";
+    case GemmType::kF16:
+      return "fp16";
+    case GemmType::kBF16:
+      return "bf16";
+  }
+  return "fp32";
+}
+
+size_t ElementBytes(GemmType t) {
+  return t == GemmType::kF32 ? 4 : 2;
+}
+
+std::vector<void*> KernelArgs::Pointers() const {
+  std::vector<void*> out;
+  out.reserve(slots_.size());
+  for (const auto& slot : slots_) out.push_back(const_cast<uint64_t*>(&slot));
+  return out;
+}
+
+float KernelArgs::RawF32(size_t i) const {
+  float f = 0;
+  uint64_t slot = slots_.at(i);
+  std::memcpy(&f, &slot, sizeof f);
+  return f;
+}
+
+KernelArgs& KernelArgs::Push(const void* v, size_t n) {
+  uint64_t slot = 0;
+  std::memcpy(&slot, v, n);  // little-endian: a 4-byte value sits at the slot's start, as the ABI reads it
+  slots_.push_back(slot);
+  return *this;
+}
+
+bool IsAlarmingThrottleReason(std::string_view reason) {
+  return reason == "hw_slowdown" || reason == "hw_thermal" || reason == "sw_thermal" ||
+         reason == "hw_power_brake";
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,160 @@
+// The vendor-neutral GPU interface the gates (and later the benchmarks) are written against: devices,
+// a context, memory and copies, kernels compiled at run time from source, launches, events, BLAS GEMM and
+// telemetry. The CUDA (gpu/cuda/) and HIP (gpu/hip/) implementations load their vendor libraries at run
+// time; the scripted fake (gpu/fake/) answers without a GPU. Nothing here names a vendor type.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace gpudoctor {
+
+// Bump when a method is added or its meaning changes (the worker protocol reports it).
+inline constexpr int kGpuBackendApiVersion = 1;
+
+enum class BackendKind { kCuda, kHip, kFake };
+const char* ToString(BackendKind kind);  // "cuda", "hip", "fake"
+std::optional<BackendKind> BackendKindFromString(std::string_view s);
+
+// One vendor library as loaded (or not) by a backend, for the report.
+struct BackendLibrary {
+  std::string role;     // "runtime", "compiler", "blas", "telemetry"
+  std::string name;     // "libcuda", "nvrtc", "cublas", "nvml", "amdhip64", "hiprtc", "rocblas", "rocm_smi"
+  std::string status;   // "loaded", "absent", "broken", "not-tried"
+  std::string path;     // the file the loader mapped
+  std::string origin;   // "framework", "sdk", "system" (gpu/library_search.h)
+  std::string where;    // "torch/lib of /venv/.../site-packages", "ROCM_PATH=/opt/rocm", "system loader"
+  std::string version;  // "13.0", "5.2.21153", "" when unknown
+  std::string detail;   // dlerror text, missing symbols
+};
+
+struct DeviceInfo {
+  int index = 0;  // the runtime's ordinal (after CUDA_/HIP_VISIBLE_DEVICES)
+  std::string name;
+  std::string pci_address;  // "0000:17:00.0", lowercase
+  std::string arch;         // "sm_90", "gfx1100"
+  uint64_t memory_total_bytes = 0;
+  std::optional<uint32_t> compute_units;  // SMs or CUs
+};
+
+struct DeviceMemory {
+  uint64_t free_bytes = 0;
+  uint64_t total_bytes = 0;
+};
+
+// Opaque handles: numbers the backend maps to its own objects.
+using DevicePtr = uint64_t;
+using ModuleId = uint64_t;
+using FunctionId = uint64_t;
+using EventId = uint64_t;
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+// Kernel arguments by value, in order; each slot is 8 bytes (pointers, 64-bit counts, floats widened by the
+// caller's choice of type), and the launch passes a pointer to each.
+class KernelArgs {
+ public:
+  KernelArgs& Ptr(DevicePtr p) { return Push(&p, sizeof p); }
+  KernelArgs& U64(uint64_t v) { return Push(&v, sizeof v); }
+  KernelArgs& U32(uint32_t v) { return Push(&v, sizeof v); }
+  KernelArgs& F32(float v) { return Push(&v, sizeof v); }
+  size_t size() const { return slots_.size(); }
+  // Pointers to each argument's bytes, valid while this object lives and is not changed.
+  std::vector<void*> Pointers() const;
+  // The raw slot, for the fake backend's emulation.
+  uint64_t Raw(size_t i) const { return slots_.at(i); }
+  float RawF32(size_t i) const;
+
+ private:
+  KernelArgs& Push(const void* v, size_t n);
+  std::vector<uint64_t> slots_;
+};
+
+enum class GemmType { kF32, kF16, kBF16 };
+const char* ToString(GemmType t);  // "fp32", "fp16", "bf16"
+size_t ElementBytes(GemmType t);
+
+// C (m x n) = A (m x k) * B (k x n), column-major, no transposes, alpha 1, beta 0; A, B and C all of `type`
+// (C in fp32 for kF32), accumulation in fp32. `tf32` lets an fp32 GEMM use TF32 tensor cores.
+struct GemmRequest {
+  GemmType type = GemmType::kF32;
+  bool tf32 = false;
+  int m = 0, n = 0, k = 0;
+  DevicePtr a = 0, b = 0, c = 0;
+};
+
+// One reading; every field may be missing (the library or the device does not report it).
+struct Telemetry {
+  std::optional<uint32_t> sm_clock_mhz;
+  std::optional<uint32_t> sm_clock_max_mhz;
+  std::optional<uint32_t> memory_clock_mhz;
+  std::optional<uint32_t> temperature_c;
+  std::optional<uint32_t> power_mw;
+  std::optional<uint32_t> power_limit_mw;
+  // Why clocks are held down right now, by name ("hw_slowdown", "sw_thermal", "sw_power_cap", ...).
+  std::vector<std::string> throttle_reasons;
+  std::optional<uint64_t> ecc_corrected;  // since the driver loaded
+  std::optional<uint64_t> ecc_uncorrected;
+  std::optional<uint32_t> remapped_rows_pending;  // row remapping pending a reset (NVIDIA A100+)
+  std::optional<uint32_t> remapped_rows_failed;
+};
+
+// Throttle reasons that mean trouble (a slowdown forced by hardware, heat or a power brake), as opposed to
+// the power cap or idle states that are normal under load.
+bool IsAlarmingThrottleReason(std::string_view reason);
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind Kind() const = 0;
+  // "CUDA", "HIP", "fake": for messages.
+  virtual std::string DisplayName() const = 0;
+
+  // Loads the runtime library and initializes it. An error means no usable runtime; the libraries' report
+  // says what was tried.
+  virtual Status LoadRuntime() = 0;
+  // Every library this backend tried so far (runtime first; compiler, BLAS and telemetry once used).
+  virtual std::vector<BackendLibrary> Libraries() const = 0;
+  // "CUDA driver 13.0" / "HIP 5.2.21153".
+  virtual std::string RuntimeVersion() const = 0;
+
+  virtual Result<std::vector<DeviceInfo>> Devices() = 0;
+  // Makes `index` current (the context); everything below runs on it.
+  virtual Status OpenDevice(int index) = 0;
+  virtual Result<DeviceMemory> MemoryInfo() = 0;
+
+  virtual Result<DevicePtr> Allocate(uint64_t bytes) = 0;
+  virtual Status Free(DevicePtr p) = 0;
+  virtual Status CopyToDevice(DevicePtr dst, const void* src, uint64_t bytes) = 0;
+  virtual Status CopyToHost(void* dst, DevicePtr src, uint64_t bytes) = 0;
+  virtual Status Memset32(DevicePtr dst, uint32_t value, uint64_t count) = 0;
+
+  // Compiles `source` for the open device (NVRTC / hiprtc) and loads it; `defines` become -D options.
+  virtual Result<ModuleId> CompileModule(const std::string& source, const std::string& program_name,
+                                         const std::vector<std::string>& defines) = 0;
+  virtual Result<FunctionId> GetFunction(ModuleId module, const std::string& name) = 0;
+  virtual Status Launch(FunctionId fn, Dim3 grid, Dim3 block, const KernelArgs& args) = 0;
+  // Waits for all work on the device; returns the error a kernel raised.
+  virtual Status Synchronize() = 0;
+
+  virtual Result<EventId> CreateEvent() = 0;
+  virtual Status RecordEvent(EventId e) = 0;
+  // Waits for `end`, then the milliseconds between the two.
+  virtual Result<float> ElapsedMs(EventId start, EventId end) = 0;
+  virtual Status DestroyEvent(EventId e) = 0;
+
+  // (optional) Loads the BLAS library on first use; an error when absent or the type is unsupported.
+  virtual Status Gemm(const GemmRequest& request) = 0;
+  // (optional) Loads the telemetry library on first use; fields it cannot read stay empty.
+  virtual Result<Telemetry> ReadTelemetry() = 0;
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,87 @@
+// The CUDA implementation of Backend: the driver API (libcuda) for devices, memory, modules and launches,
+// NVRTC for kernels compiled at run time, cuBLAS for GEMM and NVML for telemetry, each loaded through the
+// library search only when first needed.
+#pragma once
+
+#include <map>
+#include <optional>
+
+#include "gpu/api/cublas_api.h"
+#include "gpu/api/cuda_driver_api.h"
+#include "gpu/api/nvml_api.h"
+#include "gpu/api/nvrtc_api.h"
+#include "gpu/backend.h"
+#include "gpu/backend_inputs.h"
+
+namespace gpudoctor {
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(BackendInputs in) : in_(std::move(in)) {}
+  ~CudaBackend() override;
+  CudaBackend(const CudaBackend&) = delete;
+  CudaBackend& operator=(const CudaBackend&) = delete;
+
+  BackendKind Kind() const override { return BackendKind::kCuda; }
+  std::string DisplayName() const override { return "CUDA"; }
+  Status LoadRuntime() override;
+  std::vector<BackendLibrary> Libraries() const override;
+  std::string RuntimeVersion() const override { return version_; }
+
+  Result<std::vector<DeviceInfo>> Devices() override;
+  Status OpenDevice(int index) override;
+  Result<DeviceMemory> MemoryInfo() override;
+
+  Result<DevicePtr> Allocate(uint64_t bytes) override;
+  Status Free(DevicePtr p) override;
+  Status CopyToDevice(DevicePtr dst, const void* src, uint64_t bytes) override;
+  Status CopyToHost(void* dst, DevicePtr src, uint64_t bytes) override;
+  Status Memset32(DevicePtr dst, uint32_t value, uint64_t count) override;
+
+  Result<ModuleId> CompileModule(const std::string& source, const std::string& program_name,
+                                 const std::vector<std::string>& defines) override;
+  Result<FunctionId> GetFunction(ModuleId module, const std::string& name) override;
+  Status Launch(FunctionId fn, Dim3 grid, Dim3 block, const KernelArgs& args) override;
+  Status Synchronize() override;
+
+  Result<EventId> CreateEvent() override;
+  Status RecordEvent(EventId e) override;
+  Result<float> ElapsedMs(EventId start, EventId end) override;
+  Status DestroyEvent(EventId e) override;
+
+  Status Gemm(const GemmRequest& request) override;
+  Result<Telemetry> ReadTelemetry() override;
+
+ private:
+  Status Check(CUresult rc, const char* call) const;
+  Status RequireDevice() const;
+  Result<std::vector<char>> CompileWithNvrtc(const std::string& source, const std::string& program_name,
+                                             const std::vector<std::string>& defines);
+  Status LoadCublas();
+  Status LoadNvml();
+
+  BackendInputs in_;
+  LoadedTable<CudaDriverApi> driver_;
+  std::optional<LoadedTable<NvrtcApi>> nvrtc_;
+  std::optional<LoadedTable<CublasApi>> cublas_;
+  std::optional<LoadedTable<NvmlApi>> nvml_;
+  BackendLibrary driver_record_{"runtime", "libcuda", "not-tried", "", "", "", "", ""};
+  BackendLibrary nvrtc_record_{"compiler", "nvrtc", "not-tried", "", "", "", "", ""};
+  BackendLibrary cublas_record_{"blas", "cublas", "not-tried", "", "", "", "", ""};
+  BackendLibrary nvml_record_{"telemetry", "nvml", "not-tried", "", "", "", "", ""};
+  std::string version_;
+  bool initialized_ = false;
+  std::optional<CUdevice> device_;
+  std::string device_arch_;
+  std::string device_pci_;
+  CUcontext context_ = nullptr;
+  cublasHandle_t cublas_handle_ = nullptr;
+  bool nvml_initialized_ = false;
+  nvmlDevice_t nvml_device_ = nullptr;
+  uint64_t next_id_ = 1;
+  std::map<ModuleId, CUmodule> modules_;
+  std::map<FunctionId, CUfunction> functions_;
+  std::map<EventId, CUevent> events_;
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,257 @@
+// The verify flow against a scripted executor (no processes, no GPU): gate order, skipping of dependants,
+// exit codes, backend choice, device selection, bus matching, reading dead workers, the JSON round trip and
+// the rendered report.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "gates/device_match.h"
+#include "gates/verify_report.h"
+#include "gates/verify_runner.h"
+#include "gates/worker_protocol.h"
+
+namespace gpudoctor {
+namespace {
+
+// Answers each gate from a table; unlisted gates pass. Records what ran.
+class ScriptedExecutor final : public GateExecutor {
+ public:
+  std::map<std::string, GateResult> answers;
+  std::vector<std::string> ran;
+  std::vector<DeviceInfo> devices = {{0, "Test GPU", "0000:17:00.0", "sm_90", 8ull << 30, 132u}};
+
+  GateResult Run(const WorkerRequest& request, std::chrono::seconds) override {
+    std::string name = SpecOf(request.gate).name;
+    ran.push_back(std::string(ToString(request.backend)) + ":" + name);
+    if (auto it = answers.find(std::string(ToString(request.backend)) + ":" + name); it != answers.end())
+      return it->second;
+    if (auto it = answers.find(name); it != answers.end()) return it->second;
+    GateResult r;
+    r.gate = name;
+    r.status = GateStatus::kPass;
+    r.summary = "ok";
+    if (request.gate == GateId::kDevices) r.devices = devices;
+    if (request.gate == GateId::kRuntime) {
+      r.runtime_version = "runtime 1.0";
+      r.libraries.push_back(
+          {"runtime", "libtest", "loaded", "/lib/libtest.so", "system", "system loader", "1", ""});
+    }
+    return r;
+  }
+};
+
+GateResult Answer(const char* gate, GateStatus st, const char* summary) {
+  GateResult r;
+  r.gate = gate;
+  r.status = st;
+  r.summary = summary;
+  return r;
+}
+
+Snapshot WithGpu(GpuVendor vendor, const char* pci) {
+  Snapshot s;
+  Gpu g;
+  g.vendor = vendor;
+  g.pci_address = pci;
+  g.name = vendor == GpuVendor::kAmd ? "Radeon RX 7900 XTX" : "NVIDIA H200";
+  g.architecture = vendor == GpuVendor::kAmd ? "gfx1100" : "sm_90";
+  g.driver = vendor == GpuVendor::kAmd ? "amdgpu" : "nvidia";
+  s.gpus.push_back(g);
+  return s;
+}
+
+const GateResult* Find(const VerifyReport& r, const char* gate) {
+  for (const auto& g : r.gates)
+    if (g.gate == gate) return &g;
+  return nullptr;
+}
+
+TEST(GatesRunner, AllPassRunsEveryGateInOrder) {
+  ScriptedExecutor exec;
+  VerifyRequest req;
+  auto report = RunVerify(req, WithGpu(GpuVendor::kNvidia, "0000:17:00.0"), Environment(), exec);
+  EXPECT_EQ(report.exit_code, 0);
+  ASSERT_EQ(report.gates.size(), AllGates().size());
+  for (size_t i = 0; i < AllGates().size(); ++i) EXPECT_EQ(report.gates[i].gate, AllGates()[i].name);
+  EXPECT_EQ(report.backend, "cuda");
+  ASSERT_TRUE(report.device);
+  EXPECT_EQ(report.device->pci_address, "0000:17:00.0");
+  EXPECT_TRUE(report.findings.empty());
+}
+
+TEST(GatesRunner, AFailedGateSkipsOnlyItsDependants) {
+  ScriptedExecutor exec;
+  exec.answers["kernel"] = Answer("kernel", GateStatus::kFail, "wrong result");
+  auto report = RunVerify(VerifyRequest{}, Snapshot{}, Environment(), exec);
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_EQ(Find(report, "kernel")->status, GateStatus::kFail);
+  EXPECT_EQ(Find(report, "memtest")->status, GateStatus::kSkip);
+  EXPECT_EQ(Find(report, "memtest")->summary, "skipped: needs kernel (failed)");
+  EXPECT_EQ(Find(report, "gemm_bf16")->status, GateStatus::kPass);
+  EXPECT_EQ(Find(report, "sustained")->status, GateStatus::kPass);
+  int failed = 0;
+  for (const auto& g : report.gates) failed += g.status == GateStatus::kFail;
+  EXPECT_EQ(failed, 1);
+  EXPECT_EQ(VerifyVerdict(report).rfind("1 gate failed: kernel", 0), 0u);
+}
+
+TEST(GatesRunner, SkipsChainThroughSkippedGates) {
+  ScriptedExecutor exec;
+  exec.answers["context"] = Answer("context", GateStatus::kFail, "cuDevicePrimaryCtxRetain failed");
+  auto report = RunVerify(VerifyRequest{}, Snapshot{}, Environment(), exec);
+  EXPECT_EQ(report.exit_code, 1);
+  EXPECT_EQ(Find(report, "copy")->summary, "skipped: needs context (failed)");
+  EXPECT_EQ(Find(report, "kernel")->summary, "skipped: needs copy (skipped)");
+  EXPECT_EQ(Find(report, "sustained")->status, GateStatus::kSkip);
+}
+
+TEST(GatesRunner, NoRuntimeAnywhereIsExitTwoWithInstallAdvice) {
+  ScriptedExecutor exec;
+  exec.answers["runtime"] = Answer("runtime", GateStatus::kFail, "not found");
+  auto report = RunVerify(VerifyRequest{}, WithGpu(GpuVendor::kAmd, "0000:c1:00.0"), Environment(), exec);
+  EXPECT_EQ(report.exit_code, 2);
+  EXPECT_NE(report.advice.find("ROCm"), std::string::npos);
+  EXPECT_EQ(Find(report, "devices")->status, GateStatus::kSkip);
+  EXPECT_EQ(exec.ran, std::vector<std::string>{"hip:runtime"});  // only the AMD GPU's runtime was tried
+}
+
+TEST(GatesRunner, RuntimeWithNoDeviceWinsOverAMissingOne) {
+  ScriptedExecutor exec;
+  exec.answers["cuda:runtime"] = Answer("runtime", GateStatus::kFail, "libcuda not found");
+  exec.answers["hip:devices"] =
+      Answer("devices", GateStatus::kFail, "the HIP runtime was found but sees no device");
+  auto report = RunVerify(VerifyRequest{}, Snapshot{}, Environment(), exec);
+  EXPECT_EQ(report.exit_code, 2);
+  EXPECT_EQ(report.backend, "hip");
+  EXPECT_EQ(Find(report, "runtime")->status, GateStatus::kPass);
+  EXPECT_NE(Find(report, "devices")->summary.find("sees no device"), std::string::npos);
+}
+
+TEST(GatesRunner, ABusGpuTheRuntimeMissesIsAFinding) {
+  ScriptedExecutor exec;
+  Snapshot s = WithGpu(GpuVendor::kNvidia, "0000:17:00.0");
+  s.gpus.push_back(s.gpus.front());
+  s.gpus.back().pci_address = "0000:2a:00.0";
+  auto report =
+      RunVerify(VerifyRequest{}, s,
+                Environment(std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "0"}}), exec);
+  EXPECT_EQ(report.exit_code, 0);
+  ASSERT_EQ(report.findings.size(), 1u);
+  EXPECT_NE(report.findings[0].find("0000:2a:00.0"), std::string::npos);
+  EXPECT_NE(report.findings[0].find("CUDA_VISIBLE_DEVICES=0"), std::string::npos);
+}
+
+TEST(GatesRunner, DeviceSelectorByIndexOrPciAddress) {
+  std::vector<DeviceInfo> d = {{0, "a", "0000:17:00.0", "sm_90", 1, {}},
+                               {1, "b", "0000:2a:00.0", "sm_90", 1, {}}};
+  EXPECT_EQ(SelectDevice(d, "").value(), 0);
+  EXPECT_EQ(SelectDevice(d, "1").value(), 1);
+  EXPECT_EQ(SelectDevice(d, "2a:00.0").value(), 1);
+  EXPECT_EQ(SelectDevice(d, "00000000:2A:00.0").value(), 1);
+  EXPECT_FALSE(SelectDevice(d, "5").ok());
+  EXPECT_NE(SelectDevice(d, "3b:00.0").error().message.find("0000:17:00.0, 0000:2a:00.0"), std::string::npos);
+}
+
+TEST(GatesRunner, UnknownDeviceFailsTheDevicesGate) {
+  ScriptedExecutor exec;
+  VerifyRequest req;
+  req.device_selector = "7";
+  auto report = RunVerify(req, Snapshot{}, Environment(), exec);
+  EXPECT_EQ(report.exit_code, 2);
+  EXPECT_EQ(Find(report, "devices")->status, GateStatus::kFail);
+}
+
+TEST(GatesRunner, ArchHintsComeFromTheAmdGpus) {
+  auto hints = ArchHints(WithGpu(GpuVendor::kAmd, "0000:C1:00.0"));
+  ASSERT_EQ(hints.size(), 1u);
+  EXPECT_EQ(hints.at("0000:c1:00.0"), "gfx1100");
+}
+
+TEST(WorkerProtocol, ArgumentsRoundTrip) {
+  WorkerRequest r;
+  r.gate = GateId::kMemtest;
+  r.backend = BackendKind::kHip;
+  r.options.level = VerifyLevel::kStandard;
+  r.options.device_index = 2;
+  r.options.memtest_fraction = 0.25;
+  r.options.inject = InjectedFault::kOversizeAlloc;
+  r.arch_by_pci["0000:c1:00.0"] = "gfx1100";
+  auto args = WorkerArguments(r);
+  ASSERT_EQ(args[0], kWorkerModeArg);
+  auto back = ParseWorkerArguments(std::vector<std::string>(args.begin() + 2, args.end()));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->gate, GateId::kMemtest);
+  EXPECT_EQ(back->backend, BackendKind::kHip);
+  EXPECT_EQ(back->options.level, VerifyLevel::kStandard);
+  EXPECT_EQ(back->options.device_index, 2);
+  EXPECT_DOUBLE_EQ(back->options.memtest_fraction, 0.25);
+  EXPECT_EQ(back->options.inject, InjectedFault::kOversizeAlloc);
+  EXPECT_EQ(back->arch_by_pci, r.arch_by_pci);
+  EXPECT_FALSE(ParseWorkerArguments({"nope"}).ok());
+  EXPECT_FALSE(ParseWorkerArguments({"kernel", "--level"}).ok());
+}
+
+TEST(WorkerProtocol, GateResultJsonRoundTrip) {
+  GateResult r;
+  r.gate = "devices";
+  r.status = GateStatus::kPass;
+  r.summary = "1 device \"quoted\"";
+  r.figures.push_back({"rate", 1.5, "TFLOP/s"});
+  r.details = {"a", "b"};
+  r.libraries.push_back(
+      {"runtime", "libcuda", "loaded", "/x/libcuda.so.1", "system", "system loader", "13.0", ""});
+  r.devices.push_back({0, "H200", "0000:17:00.0", "sm_90", 1ull << 37, 132u});
+  auto back = GateResultFromJson("some library chatter\n" + GateResultToJson(r) + "\n");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->summary, r.summary);
+  EXPECT_EQ(back->figures[0].unit, "TFLOP/s");
+  EXPECT_EQ(back->details, r.details);
+  EXPECT_EQ(back->libraries[0].path, "/x/libcuda.so.1");
+  EXPECT_EQ(back->devices[0].memory_total_bytes, 1ull << 37);
+  EXPECT_EQ(back->devices[0].compute_units, 132u);
+  EXPECT_FALSE(GateResultFromJson("segfault").ok());
+}
+
+TEST(WorkerProtocol, DeadWorkersBecomeFailedGatesWithTheirReason) {
+  ProcessResult crashed;
+  crashed.term_signal = 11;
+  GateResult r = InterpretWorker(GateId::kKernel, crashed, 30);
+  EXPECT_EQ(r.status, GateStatus::kFail);
+  EXPECT_EQ(r.summary, "worker killed by signal 11 (segmentation fault) during gate kernel");
+
+  ProcessResult hung;
+  hung.timed_out = true;
+  hung.stderr_text = "launching gd_spin\n";
+  r = InterpretWorker(GateId::kKernel, hung, 20);
+  EXPECT_EQ(r.summary, "timed out after 20 s during gate kernel (the worker was killed)");
+  EXPECT_EQ(r.details, std::vector<std::string>{"worker's last log line: launching gd_spin"});
+
+  ProcessResult windows_crash;
+  windows_crash.exit_code = static_cast<int>(0xC0000005u);
+  EXPECT_NE(InterpretWorker(GateId::kCopy, windows_crash, 20).summary.find("0xc0000005"), std::string::npos);
+
+  ProcessResult garbage;
+  garbage.exit_code = 0;
+  garbage.stdout_text = "not json";
+  EXPECT_NE(InterpretWorker(GateId::kCopy, garbage, 20).summary.find("without a result"), std::string::npos);
+}
+
+TEST(VerifyReport, TextAndJsonCarryEveryGate) {
+  ScriptedExecutor exec;
+  exec.answers["gemm_fp16"] = Answer("gemm_fp16", GateStatus::kFail, "wrong result: relative error 1e-1");
+  auto report = RunVerify(VerifyRequest{}, Snapshot{}, Environment(), exec);
+  std::string text = RenderVerifyText(report, false);
+  EXPECT_NE(text.find("gemm_fp16  fail"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 gate failed: gemm_fp16"), std::string::npos);
+  auto j = nlohmann::json::parse(RenderVerifyJson(report));
+  EXPECT_EQ(j["schema_version"], kVerifyJsonSchemaVersion);
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_EQ(j["gates"].size(), AllGates().size());
+  EXPECT_EQ(j["gates"][8]["gate"], "gemm_fp16");
+  EXPECT_EQ(j["gates"][8]["status"], "fail");
+  EXPECT_EQ(j["device"]["pci_address"], "0000:17:00.0");
+}
+
+}  // namespace
+}  // namespace gpudoctor

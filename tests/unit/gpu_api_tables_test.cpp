@@ -1,0 +1,92 @@
+// The vendor tables without a GPU: a library that lacks the exports is "broken" with every missing symbol
+// named, absent libraries are "absent", mirrored layouts hold, and the fp16/bf16 conversions round as the
+// hardware does.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gpu/api/cublas_api.h"
+#include "gpu/api/hip_api.h"
+#include "gpu/api/hiprtc_api.h"
+#include "gpu/api/nvrtc_api.h"
+#include "gpu/api/rocblas_api.h"
+#include "gpu/api/rocm_smi_api.h"
+#include "gpu/backend.h"
+#include "gpu/numeric.h"
+
+namespace gpudoctor {
+namespace {
+
+// A library every test machine has, which exports none of the vendor symbols (both systems' names).
+const std::vector<std::string> kPlainLibrary = {"libc.so.6", "msvcrt.dll"};
+
+TEST(GpuApiTables, ALibraryWithoutTheExportsIsBrokenAndNamesEachMissingSymbol) {
+  auto hip = LoadHip(kPlainLibrary);
+  ASSERT_EQ(hip.status, LoadStatus::kBroken);
+  EXPECT_NE(hip.symbols.Summary().find("hipInit"), std::string::npos);
+  EXPECT_NE(hip.symbols.Summary().find("hipModuleLaunchKernel"), std::string::npos);
+  auto nvrtc = LoadNvrtc(kPlainLibrary);
+  ASSERT_EQ(nvrtc.status, LoadStatus::kBroken);
+  EXPECT_NE(nvrtc.symbols.Summary().find("nvrtcCompileProgram"), std::string::npos);
+  auto cublas = LoadCublas(kPlainLibrary);
+  ASSERT_EQ(cublas.status, LoadStatus::kBroken);
+  EXPECT_NE(cublas.symbols.Summary().find("cublasGemmEx"), std::string::npos);
+  EXPECT_NE(LoadRocblas(kPlainLibrary).symbols.Summary().find("rocblas_gemm_ex"), std::string::npos);
+  EXPECT_NE(LoadHiprtc(kPlainLibrary).symbols.Summary().find("hiprtcGetCode"), std::string::npos);
+  EXPECT_NE(LoadRocmSmi(kPlainLibrary).symbols.Summary().find("rsmi_init"), std::string::npos);
+}
+
+TEST(GpuApiTables, MissingFilesAreAbsentWithTheLoaderText) {
+  auto t = LoadCublas({"libgpudoctor-no-such-library.so.1"});
+  EXPECT_EQ(t.status, LoadStatus::kAbsent);
+  EXPECT_FALSE(t.load.last_error.empty());
+  EXPECT_EQ(t.load.tried, std::vector<std::string>{"libgpudoctor-no-such-library.so.1"});
+}
+
+TEST(GpuApiTables, NamesCoverBothSystemsNewestFirst) {
+  auto hip = HipLibraryNames();
+  EXPECT_EQ(hip.front(), "libamdhip64.so.7");
+  EXPECT_NE(std::find(hip.begin(), hip.end(), "amdhip64_6.dll"), hip.end());
+  EXPECT_EQ(NvrtcLibraryNames().front(), "libnvrtc.so.13");
+  EXPECT_EQ(CublasLibraryNames().front(), "libcublas.so.13");
+}
+
+TEST(GpuApiTables, RsmiPciIdIsUnpacked) {
+  uint64_t bdf = (0x0001ull << 32) | (0xc1u << 8) | (0x1fu << 3) | 0x7u;
+  EXPECT_EQ(FormatRsmiPciId(bdf), "0001:c1:1f.7");
+}
+
+TEST(GpuApiTables, KernelArgsPassEightByteSlotsWithSmallValuesAtTheStart) {
+  KernelArgs args;
+  args.Ptr(0x1122334455667788ull).U32(7).F32(2.5f).U64(9);
+  auto ptrs = args.Pointers();
+  ASSERT_EQ(ptrs.size(), 4u);
+  EXPECT_EQ(*static_cast<uint64_t*>(ptrs[0]), 0x1122334455667788ull);
+  EXPECT_EQ(*static_cast<uint32_t*>(ptrs[1]), 7u);
+  EXPECT_EQ(*static_cast<float*>(ptrs[2]), 2.5f);
+  EXPECT_EQ(args.RawF32(2), 2.5f);
+  static_assert(sizeof(DevicePtr) == 8, "device pointers are 64-bit");
+}
+
+TEST(GpuNumeric, HalfRoundsToNearestEven) {
+  EXPECT_EQ(FloatToHalfBits(1.0f), 0x3c00);
+  EXPECT_EQ(FloatToHalfBits(-2.0f), 0xc000);
+  EXPECT_EQ(FloatToHalfBits(65504.0f), 0x7bff);
+  EXPECT_EQ(FloatToHalfBits(1e6f), 0x7c00);                   // overflow: infinity
+  EXPECT_EQ(FloatToHalfBits(1.0f + 1.0f / 2048), 0x3c00);     // a tie rounds to even
+  EXPECT_EQ(FloatToHalfBits(5.960464477539063e-8f), 0x0001);  // the smallest subnormal
+  EXPECT_TRUE(std::isnan(HalfBitsToFloat(FloatToHalfBits(NAN))));
+  for (uint32_t h = 0; h < 0x7c00; h += 7)
+    EXPECT_EQ(FloatToHalfBits(HalfBitsToFloat(static_cast<uint16_t>(h))), h);
+}
+
+TEST(GpuNumeric, Bf16RoundsToNearestEven) {
+  EXPECT_EQ(FloatToBf16Bits(1.0f), 0x3f80);
+  EXPECT_EQ(Bf16BitsToFloat(0x3f80), 1.0f);
+  EXPECT_EQ(FloatToBf16Bits(1.0f + 1.0f / 256), 0x3f80);  // a tie rounds to even
+  EXPECT_EQ(FloatToBf16Bits(1.0f + 3.0f / 256), 0x3f82);
+  EXPECT_TRUE(std::isnan(Bf16BitsToFloat(FloatToBf16Bits(NAN))));
+}
+
+}  // namespace
+}  // namespace gpudoctor

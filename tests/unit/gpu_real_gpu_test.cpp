@@ -1,0 +1,88 @@
+// Tests on a real GPU, labelled RealGpu (run them with --gtest_filter='*RealGpu*'): each one loads the CUDA
+// or HIP runtime found on this machine and skips with "no NVIDIA or AMD GPU runtime: skipped" when there is
+// none or it sees no device. bench/device/verify_on_device.sh runs them on the device machine.
+#include <gtest/gtest.h>
+
+#include "gates/gate_context.h"
+#include "gates/kernels.h"
+#include "gpu/backend_inputs.h"
+
+namespace gpudoctor {
+namespace {
+
+class RealGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs_ = MakeRootedFileSystem("/");
+    inputs_.fs = fs_.get();
+    inputs_.env = CaptureProcessEnvironment();
+    inputs_.site_packages = FindSitePackages(*fs_, inputs_.env);
+    for (BackendKind kind : {BackendKind::kCuda, BackendKind::kHip}) {
+      auto b = MakeBackend(kind, inputs_);
+      if (!b || !(*b)->LoadRuntime()) continue;
+      auto devices = (*b)->Devices();
+      if (!devices || devices->empty()) continue;
+      backend_ = std::move(b).value();
+      return;
+    }
+    GTEST_SKIP() << "no NVIDIA or AMD GPU runtime: skipped";
+  }
+  std::unique_ptr<FileSystem> fs_;
+  BackendInputs inputs_;
+  std::unique_ptr<Backend> backend_;
+};
+
+TEST_F(RealGpu, DevicesHaveIdentityAndArchitecture) {
+  auto devices = backend_->Devices();
+  ASSERT_TRUE(devices.ok());
+  for (const auto& d : *devices) {
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_EQ(d.pci_address.size(), 12u) << d.pci_address;
+    EXPECT_FALSE(d.arch.empty());
+    EXPECT_GT(d.memory_total_bytes, 1ull << 30);
+  }
+  EXPECT_EQ(backend_->Libraries().front().status, "loaded");
+}
+
+TEST_F(RealGpu, KernelSourceCompilesAndEveryEntryPointResolves) {
+  ASSERT_TRUE(backend_->OpenDevice(0).ok());
+  auto module = backend_->CompileModule(GateKernelSource(), kKernelProgramName, {});
+  ASSERT_TRUE(module.ok()) << module.error().message;
+  for (const char* name : {kTriadKernel, kMemFillKernel, kMemCheckKernel, kMemCheckInvertKernel, kSpinKernel})
+    EXPECT_TRUE(backend_->GetFunction(*module, name).ok()) << name;
+}
+
+TEST_F(RealGpu, QuickGatesPassInProcess) {
+  GateOptions options;
+  options.sustain_seconds = 1;
+  GateContext ctx{*backend_, options, stderr};
+  for (GateId id : {GateId::kContext, GateId::kCopy, GateId::kKernel, GateId::kGemmFp32, GateId::kGemmFp16,
+                    GateId::kGemmBf16, GateId::kMemtest, GateId::kSustained}) {
+    GateResult r = RunGate(id, ctx);
+    EXPECT_EQ(r.status, GateStatus::kPass) << r.gate << ": " << r.summary;
+    std::fprintf(stderr, "RealGpu gate %-10s %s\n", r.gate.c_str(), r.summary.c_str());
+  }
+}
+
+TEST_F(RealGpu, PlantedWrongResultIsCaughtOnTheDevice) {
+  GateOptions options;
+  options.inject = InjectedFault::kWrongResult;
+  GateContext ctx{*backend_, options, stderr};
+  GateResult r = RunGate(GateId::kKernel, ctx);
+  EXPECT_EQ(r.status, GateStatus::kFail);
+  EXPECT_NE(r.summary.find("wrong result: 1 of"), std::string::npos) << r.summary;
+}
+
+TEST_F(RealGpu, TelemetryReadsWhereTheLibraryIsThere) {
+  ASSERT_TRUE(backend_->OpenDevice(0).ok());
+  auto t = backend_->ReadTelemetry();
+  if (!t) GTEST_SKIP() << "telemetry library unavailable: " << t.error().message;
+  EXPECT_TRUE(t->temperature_c.has_value());
+  std::fprintf(stderr, "RealGpu telemetry: sm %s MHz, %s C, %s mW\n",
+               t->sm_clock_mhz ? std::to_string(*t->sm_clock_mhz).c_str() : "n/a",
+               t->temperature_c ? std::to_string(*t->temperature_c).c_str() : "n/a",
+               t->power_mw ? std::to_string(*t->power_mw).c_str() : "n/a");
+}
+
+}  // namespace
+}  // namespace gpudoctor
