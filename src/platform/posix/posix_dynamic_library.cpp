@@ -25,7 +25,10 @@ DynamicLibrary::~DynamicLibrary() {
 
 Result<DynamicLibrary> DynamicLibrary::Open(const std::string& name_or_path) {
   ::dlerror();
-  void* h = ::dlopen(name_or_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: a vendor GPU runtime stays mapped once loaded. Unloading one is fragile (its
+  // threads and atexit handlers outlive dlclose), and LeakSanitizer reported libamdhip64 5.2's
+  // start-up allocations as leaks of an unknown module after dlclose.
+  void* h = ::dlopen(name_or_path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!h) {
     const char* err = ::dlerror();
     return EnvError(err ? err : ("cannot load " + name_or_path));
