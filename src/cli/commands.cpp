@@ -1,6 +1,7 @@
 // The one list of subcommands, in the order `gpudoctor --help` shows them.
 #include "cli/check_command.h"
 #include "cli/command.h"
+#include "cli/explain_command.h"
 #include "cli/gather_command.h"
 #include "cli/info_command.h"
 #include "cli/targets_command.h"
@@ -13,6 +14,7 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<CheckCommand>());
   list.push_back(std::make_unique<InfoCommand>());
   list.push_back(std::make_unique<VerifyCommand>());
+  list.push_back(std::make_unique<ExplainCommand>());
   list.push_back(std::make_unique<GatherCommand>());
   list.push_back(std::make_unique<TargetsCommand>());
   return list;

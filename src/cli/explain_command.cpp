@@ -1,0 +1,155 @@
+// `gpudoctor explain`: wires the input (arguments, a file or stdin, streamed in chunks) to the log
+// scanner, the machine's snapshot and the knowledge base to the report, and picks the exit code.
+#include "cli/explain_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+#include "cli/output.h"
+#include "explain/explain_catalog.h"
+#include "explain/explain_report.h"
+#include "explain/log_scanner.h"
+#include "knowledge/knowledge_loader.h"
+#include "platform/terminal.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr size_t kChunkBytes = 1u << 20;
+constexpr uint64_t kProgressFromBytes = 16u << 20;  // smaller inputs finish before anyone looks
+
+struct FileCloser {
+  void operator()(std::FILE* f) const {
+    if (f != nullptr) std::fclose(f);
+  }
+};
+
+// Streams `in` through the scanner; progress on stderr when it is a terminal and the input is big.
+Status ScanStream(std::FILE* in, const std::string& name, uint64_t expected_bytes, const CliContext& ctx,
+                  LogScanner& scanner) {
+  std::unique_ptr<char[]> chunk(new char[kChunkBytes]);
+  auto last = std::chrono::steady_clock::now();
+  bool shown = false;
+  uint64_t total = 0;
+  for (;;) {
+    size_t n = std::fread(chunk.get(), 1, kChunkBytes, in);
+    if (n > 0) {
+      scanner.Feed(std::string_view(chunk.get(), n));
+      total += n;
+    }
+    if (n < kChunkBytes) {
+      if (std::ferror(in)) {
+        if (shown) WriteAll(ctx.err, "\r\x1b[K");
+        return EnvError("reading " + name + " failed after " + std::to_string(total) + " bytes");
+      }
+      if (std::feof(in)) break;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (ctx.stderr_is_tty && total >= kProgressFromBytes && now - last > std::chrono::milliseconds(250)) {
+      last = now;
+      shown = true;
+      std::string line = "\rexplain: " + std::to_string(total >> 20) + " MiB";
+      if (expected_bytes > 0) line += " of " + std::to_string(expected_bytes >> 20) + " MiB";
+      WriteAll(ctx.err, line + " scanned");
+    }
+  }
+  if (shown) WriteAll(ctx.err, "\r\x1b[K");
+  return Ok{};
+}
+
+// The built-in catalog, or DIR/explain of --db DIR (the built-in one when DIR has no explain folder).
+Result<ExplainCatalog> LoadCatalog(const std::string& db, const CliContext& ctx) {
+  if (db.empty()) return LoadEmbeddedExplainCatalog();
+  std::error_code ec;
+  const std::string dir = db + "/explain";
+  if (std::filesystem::is_directory(dir, ec)) return LoadExplainCatalogFromDir(dir);
+  WriteAll(ctx.err, "note: " + dir + " does not exist; using the built-in explain catalog\n");
+  return LoadEmbeddedExplainCatalog();
+}
+
+}  // namespace
+
+std::string ExplainCommand::Description() const {
+  return "Find every known GPU, driver, framework, kernel-log, Windows-loader and pip error in a message or "
+         "a "
+         "whole log, and explain each: what it means, how to fix it, and the facts of this machine that "
+         "matter "
+         "(its GPU target, the HSA override that would work, the wheel built for it, its memory). A log of "
+         "any "
+         "size is streamed, never loaded whole. When nothing matches, it says so and prints the facts to "
+         "paste "
+         "when asking for help; it never guesses.\n\n"
+         "Examples:\n"
+         "  gpudoctor explain \"hipErrorNoBinaryForGpu: Unable to find code object for all current "
+         "devices!\"\n"
+         "  gpudoctor explain -f train.log\n"
+         "  python train.py 2>&1 | gpudoctor explain\n"
+         "  gpudoctor explain -f log.txt --from snap.json   explain for the machine the snapshot came from\n"
+         "  gpudoctor explain -f log.txt --json            (schema: docs/explain-json.md)\n\n"
+         "Exit codes: 0 nothing matched or only information, 1 warnings, 2 errors, 3 input unreadable.";
+}
+
+void ExplainCommand::DefineFlags(FlagSet& flags) {
+  flags.PositionalList("text", &text_,
+                       "The message to explain (several arguments are read as several lines).");
+  flags.String("-f,--file", &file_, "FILE", "Read the log from FILE ('-' for standard input).");
+  flags.Bool("--json", &json_, "Print the report as JSON (docs/explain-json.md).");
+  flags.String(
+      "--db", &db_, "DIR",
+      "Use the knowledge base in DIR (*.toml) and the catalog in DIR/explain instead of the built-in ones.");
+  source_.Define(flags);
+}
+
+int ExplainCommand::Run(const CliContext& ctx) {
+  auto catalog = LoadCatalog(db_, ctx);
+  if (!catalog.ok()) return ReportError(ctx.err, catalog.error());
+  auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);
+  if (!db.ok()) return ReportError(ctx.err, db.error());
+
+  LogScanner scanner(*catalog);
+  std::string input_name;
+  if (!text_.empty() && !file_.empty())
+    return ReportError(ctx.err, UserError("give the message as arguments or with --file, not both"));
+  if (!text_.empty()) {
+    input_name = "the message";
+    for (size_t i = 0; i < text_.size(); ++i) scanner.Feed(text_[i] + (i + 1 < text_.size() ? "\n" : ""));
+  } else if (!file_.empty() && file_ != "-") {
+    input_name = file_;
+    std::unique_ptr<std::FILE, FileCloser> in(std::fopen(file_.c_str(), "rb"));
+    std::error_code ec;
+    if (!in || std::filesystem::is_directory(file_, ec))
+      return ReportError(ctx.err, UserError("cannot read " + file_, "check the path and its permissions"));
+    uint64_t size = std::filesystem::file_size(file_, ec);
+    auto st = ScanStream(in.get(), file_, ec ? 0 : size, ctx, scanner);
+    if (!st.ok()) return ReportError(ctx.err, st.error());
+  } else {
+    input_name = "standard input";
+    if (IsTerminal(stdin))
+      WriteAll(ctx.err,
+               "reading the log from standard input; end it with Ctrl-D (Ctrl-Z then Enter on Windows)\n");
+    auto st = ScanStream(stdin, "standard input", 0, ctx, scanner);
+    if (!st.ok()) return ReportError(ctx.err, st.error());
+  }
+  scanner.Finish();
+
+  auto snap = source_.Acquire(ctx, &*db);
+  if (!snap.ok()) return ReportError(ctx.err, snap.error());
+  ExplainReport report = BuildExplainReport(scanner.matches(), scanner.stats(), *snap, *db);
+  report.tool_version = GPUDOCTOR_VERSION;
+  report.input_name = input_name;
+  report.machine = !source_.from.empty() ? "the machine of snapshot " + source_.from
+                   : !source_.sysroot.empty() && source_.sysroot != "/"
+                       ? "the machine recorded in " + source_.sysroot
+                       : "this machine";
+  if (scanner.stats().regex_failures > 0 && !json_)
+    WriteAll(ctx.err, "note: " + std::to_string(scanner.stats().regex_failures) +
+                          " line(s) were too complex for the matcher and were skipped\n");
+  bool color = ctx.stdout_is_tty && !ctx.env.Has("NO_COLOR");
+  WriteAll(ctx.out, json_ ? RenderExplainJson(report) : RenderExplainText(report, color));
+  return ExplainExitCode(report);
+}
+
+}  // namespace gpudoctor

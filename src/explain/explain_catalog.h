@@ -1,0 +1,85 @@
+// The catalog of known error messages (data/explain/*.toml): what each message means, how to fix
+// it and which facts of the machine make the explanation concrete. Loaded from the files compiled
+// into the binary or from a folder; every problem is reported with its file and line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "knowledge/knowledge_loader.h"
+
+namespace gpudoctor {
+
+enum class ExplainSeverity { kInfo, kWarning, kError };
+const char* ToString(ExplainSeverity s);  // "info", "warning", "error"
+
+// The machine facts an entry can ask for (explain_facts.h turns each into lines of text).
+enum class ExplainFact {
+  kGpuArch,         // the GPUs' gfx targets / compute capabilities, against the one in the message
+  kOverride,        // HSA_OVERRIDE_GFX_VERSION now, and the value that would work (Linux only)
+  kWheel,           // the PyTorch wheel or install route built for this GPU
+  kVram,            // each GPU's memory
+  kAllocator,       // PYTORCH_*_ALLOC_CONF
+  kDriver,          // driver and runtime versions
+  kVisibleDevices,  // HIP/ROCR/CUDA_VISIBLE_DEVICES and the GPU order
+  kDeviceAccess,    // /dev/kfd and render nodes: present, permitted, group
+  kOs,              // OS, kernel, WSL, container
+};
+const char* ToString(ExplainFact f);  // "gpu_arch"
+
+// One regular expression of an entry, ready to run. Named captures `(?<gfx>...)` are rewritten to
+// plain groups for std::regex (ECMAScript has none); `group_names[i]` names group i + 1.
+struct ExplainPattern {
+  std::string text;     // as written in the catalog
+  std::string literal;  // lower-case text every match contains (the prefilter's key)
+  std::shared_ptr<const std::regex> regex;
+  std::vector<std::string> group_names;
+};
+
+struct ExplainCommands {
+  std::string bash;
+  std::string powershell;
+  std::string cmd;
+};
+
+struct ExplainEntry {
+  std::string id;     // "hip.no_binary_for_gpu"
+  std::string area;   // the file's base name without .toml: "hip"
+  std::string title;  // one line
+  ExplainSeverity severity = ExplainSeverity::kError;
+  int priority = 0;  // when several entries match one line, the highest wins
+  std::vector<ExplainPattern> patterns;
+  std::string cause;
+  std::string fix;
+  ExplainCommands commands;
+  std::vector<ExplainFact> facts;
+  std::vector<std::string> sources;
+  std::vector<std::string> samples;  // real messages the entry must match (tests)
+  std::string file;                  // "hip.toml"
+  uint32_t line = 0;
+};
+
+struct ExplainCatalog {
+  std::vector<ExplainEntry> entries;
+  const ExplainEntry* Find(std::string_view id) const;
+};
+
+struct ExplainCatalogLoad {
+  ExplainCatalog catalog;
+  std::vector<KnowledgeError> errors;
+};
+
+// Parses and checks a set of catalog files (unique ids, patterns that compile, known facts, URLs).
+ExplainCatalogLoad ParseExplainCatalog(const std::vector<KnowledgeFileText>& files);
+
+std::vector<KnowledgeFileText> EmbeddedExplainTexts();
+// Any error fails the load; the Error lists the first problems.
+Result<ExplainCatalog> LoadEmbeddedExplainCatalog();
+Result<ExplainCatalog> LoadExplainCatalogFromDir(const std::string& dir);
+
+}  // namespace gpudoctor

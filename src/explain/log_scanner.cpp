@@ -1,0 +1,260 @@
+// The streaming matcher: prefilter every byte, regex a bounded window around each literal hit,
+// one winning entry per line, deduplicated results. See log_scanner.h for the why.
+#include "explain/log_scanner.h"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <regex>
+
+namespace gpudoctor {
+namespace {
+
+constexpr size_t kMaxCacheEntries = 4096;      // distinct windows remembered (logs repeat lines)
+constexpr size_t kMaxEvaluationsPerLine = 16;  // per pattern and line: bounds work on a 10 MB line
+constexpr size_t kMaxCaptureBytes = 200;
+constexpr size_t kMaxExcerptBytes = 300;
+
+// Length of the UTF-8 sequence starting at s[i] when it is valid and printable, else 0.
+size_t ValidSequence(std::string_view s, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = byte(i);
+  if (c >= 0x20 && c < 0x7f) return 1;
+  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((byte(i + k) & 0xc0) != 0x80) return 0;
+  unsigned char c1 = byte(i + 1);
+  if (n == 3 && ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 >= 0xa0))) return 0;  // overlong, surrogate
+  if (n == 4 && ((c == 0xf0 && c1 < 0x90) || (c == 0xf4 && c1 >= 0x90))) return 0;  // overlong, > U+10FFFF
+  return n;
+}
+
+}  // namespace
+
+std::string Printable(std::string_view text, size_t max_bytes) {
+  std::string out;
+  out.reserve(std::min(text.size(), max_bytes) + 3);
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t n = ValidSequence(text, i);
+    if (out.size() + std::max<size_t>(n, 1) > max_bytes) {
+      out += "...";
+      break;
+    }
+    if (n == 0) {
+      out.push_back(text[i] == '\t' ? ' ' : '?');
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string ExplainMatch::Capture(std::string_view name) const {
+  for (const auto& [key, value] : captures)
+    if (key == name) return value;
+  return {};
+}
+
+ExplainPrefilter::ExplainPrefilter(const ExplainCatalog& c) : catalog(c) {
+  std::vector<std::string> literals;
+  std::map<std::string, uint32_t> literal_ids;
+  for (size_t e = 0; e < c.entries.size(); ++e) {
+    for (size_t p = 0; p < c.entries[e].patterns.size(); ++p) {
+      const std::string& lit = c.entries[e].patterns[p].literal;
+      auto [it, fresh] = literal_ids.emplace(lit, static_cast<uint32_t>(literals.size()));
+      if (fresh) {
+        literals.push_back(lit);
+        literal_patterns.emplace_back();
+      }
+      literal_patterns[it->second].push_back(static_cast<uint32_t>(patterns.size()));
+      patterns.emplace_back(e, p);
+    }
+  }
+  automaton = std::make_unique<LiteralAutomaton>(literals);
+}
+
+LogScanner::LogScanner(const ExplainCatalog& catalog)
+    : LogScanner(std::make_shared<const ExplainPrefilter>(catalog)) {}
+
+LogScanner::LogScanner(std::shared_ptr<const ExplainPrefilter> prefilter)
+    : prefilter_(std::move(prefilter)), catalog_(prefilter_->catalog) {
+  line_state_.assign(prefilter_->patterns.size(), PatternLineState{});
+}
+
+LogScanner::~LogScanner() = default;
+
+std::string_view LogScanner::BufferRange(uint64_t begin, uint64_t end) const {
+  return std::string_view(buf_).substr(static_cast<size_t>(begin - buf_start_),
+                                       static_cast<size_t>(end - begin));
+}
+
+void LogScanner::CountNewlinesUpTo(uint64_t absolute) {
+  if (absolute <= counted_to_) return;
+  std::string_view range = BufferRange(counted_to_, absolute);
+  newlines_ += static_cast<uint64_t>(std::count(range.begin(), range.end(), '\n'));
+  counted_to_ = absolute;
+}
+
+void LogScanner::Feed(std::string_view chunk) {
+  if (finished_ || chunk.empty()) return;
+  const size_t old_size = buf_.size();
+  buf_.append(chunk);
+  stats_.bytes += chunk.size();
+  ResolveHits(false);  // hits left from the last chunk now see the bytes after them
+  const uint64_t base = buf_start_ + old_size;
+  state_ = prefilter_->automaton->Scan(
+      state_, std::string_view(buf_).substr(old_size), [&](size_t i, uint32_t literal) {
+        ++stats_.prefilter_hits;
+        const uint64_t end = base + i + 1;
+        pending_.push_back(Hit{end - prefilter_->automaton->literal_length(literal), end, literal});
+        // Resolve at once when possible, so a chunk full of hits never piles up.
+        if (pending_.size() - pending_head_ == 1) ResolveHits(false);
+      });
+  ResolveHits(false);
+  Trim();
+}
+
+void LogScanner::Finish() {
+  if (finished_) return;
+  ResolveHits(true);
+  FlushLine();
+  const uint64_t buf_end = buf_start_ + buf_.size();
+  CountNewlinesUpTo(buf_end);
+  stats_.lines = newlines_ + ((!buf_.empty() && buf_.back() != '\n') ? 1 : 0);
+  finished_ = true;
+}
+
+void LogScanner::ResolveHits(bool at_end) {
+  const uint64_t buf_end = buf_start_ + buf_.size();
+  while (pending_head_ < pending_.size()) {
+    const Hit hit = pending_[pending_head_];
+    const uint64_t reach = std::min(buf_end, hit.end + kWindowAfter);
+    std::string_view ahead = BufferRange(hit.end, reach);
+    const void* nl = ahead.empty() ? nullptr : std::memchr(ahead.data(), '\n', ahead.size());
+    uint64_t window_end = 0;
+    if (nl != nullptr) {
+      window_end = hit.end + static_cast<uint64_t>(static_cast<const char*>(nl) - ahead.data());
+    } else if (hit.end + kWindowAfter <= buf_end || at_end) {
+      window_end = reach;
+    } else {
+      break;  // needs bytes not read yet
+    }
+    ProcessHit(hit, window_end);
+    ++pending_head_;
+  }
+  if (pending_head_ == pending_.size()) {
+    pending_.clear();
+    pending_head_ = 0;
+  }
+}
+
+void LogScanner::ProcessHit(const Hit& hit, uint64_t window_end) {
+  CountNewlinesUpTo(hit.begin);
+  const uint64_t line = newlines_ + 1;
+  if (line != current_line_) {
+    FlushLine();
+    current_line_ = line;
+  }
+  std::string_view window;
+  bool have_window = false;
+  for (uint32_t p : prefilter_->literal_patterns[hit.literal]) {
+    PatternLineState& st = line_state_[p];
+    if (st.line != line) st = PatternLineState{line, 0, 0, false};
+    if (st.matched || hit.begin < st.window_end || st.evaluations >= kMaxEvaluationsPerLine) continue;
+    if (!have_window) {
+      uint64_t floor =
+          std::max<uint64_t>(buf_start_, hit.begin > kWindowBefore ? hit.begin - kWindowBefore : 0);
+      uint64_t start = hit.begin;
+      while (start > floor && buf_[static_cast<size_t>(start - 1 - buf_start_)] != '\n') --start;
+      uint64_t stop = window_end;
+      if (stop > hit.end && buf_[static_cast<size_t>(stop - 1 - buf_start_)] == '\r') --stop;
+      window = BufferRange(start, std::max(stop, hit.end));
+      have_window = true;
+    }
+    ++st.evaluations;
+    st.window_end = window_end;
+    st.matched = EvaluatePattern(p, window);
+  }
+}
+
+bool LogScanner::EvaluatePattern(size_t pattern_index, std::string_view window) {
+  const auto [entry_index, index_in_entry] = prefilter_->patterns[pattern_index];
+  const ExplainPattern& pattern = catalog_.entries[entry_index].patterns[index_in_entry];
+  const uint64_t key = std::hash<std::string_view>{}(window) ^ (0x9e3779b97f4a7c15ull * (pattern_index + 1));
+  auto it = cache_.find(key);
+  if (it == cache_.end() || it->second.pattern != pattern_index || it->second.window != window) {
+    CachedResult r;
+    r.pattern = pattern_index;
+    r.window = std::string(window);
+    ++stats_.regex_runs;
+    try {
+      std::cmatch m;
+      if (std::regex_search(window.data(), window.data() + window.size(), m, *pattern.regex)) {
+        r.matched = true;
+        r.match_length = static_cast<size_t>(m.length(0));
+        for (size_t g = 0; g < pattern.group_names.size(); ++g) {
+          if (pattern.group_names[g].empty() || !m[g + 1].matched) continue;
+          r.captures.emplace_back(pattern.group_names[g], Printable(m[g + 1].str(), kMaxCaptureBytes));
+        }
+      }
+    } catch (const std::exception&) {
+      ++stats_.regex_failures;  // std::regex_error: error_complexity / error_stack on this window
+    }
+    if (cache_.size() >= kMaxCacheEntries) cache_.clear();
+    it = cache_.insert_or_assign(key, std::move(r)).first;
+  }
+  if (!it->second.matched) return false;
+  line_candidates_.push_back(Candidate{entry_index, it->second.match_length, it->second.captures,
+                                       Printable(window, kMaxExcerptBytes)});
+  return true;
+}
+
+void LogScanner::FlushLine() {
+  if (line_candidates_.empty()) return;
+  auto better = [&](const Candidate& a, const Candidate& b) {
+    const ExplainEntry& ea = catalog_.entries[a.entry_index];
+    const ExplainEntry& eb = catalog_.entries[b.entry_index];
+    if (ea.priority != eb.priority) return ea.priority > eb.priority;
+    if (a.match_length != b.match_length) return a.match_length > b.match_length;
+    return a.entry_index < b.entry_index;
+  };
+  const Candidate& best = *std::min_element(line_candidates_.begin(), line_candidates_.end(), better);
+  const ExplainEntry& entry = catalog_.entries[best.entry_index];
+  std::string key = entry.id;
+  for (const auto& [name, value] : best.captures) key += '\0' + name + '=' + value;
+  auto [it, fresh] = match_index_.emplace(key, matches_.size());
+  if (fresh) {
+    matches_.push_back(ExplainMatch{&entry, best.captures, current_line_, 1, best.excerpt});
+  } else {
+    ++matches_[it->second].count;
+  }
+  line_candidates_.clear();
+}
+
+void LogScanner::Trim() {
+  const uint64_t buf_end = buf_start_ + buf_.size();
+  const uint64_t keep = kWindowBefore + prefilter_->automaton->max_literal_length() + 1;
+  uint64_t cut = buf_end > keep ? buf_end - keep : 0;
+  if (pending_head_ < pending_.size()) {
+    uint64_t b = pending_[pending_head_].begin;
+    cut = std::min(cut, b > kWindowBefore ? b - kWindowBefore : 0);
+  }
+  if (cut <= buf_start_ + (64u << 10)) return;  // move memory only in big steps
+  CountNewlinesUpTo(cut);
+  buf_.erase(0, static_cast<size_t>(cut - buf_start_));
+  buf_start_ = cut;
+}
+
+std::vector<ExplainMatch> ScanText(const ExplainCatalog& catalog, std::string_view text) {
+  LogScanner scanner(catalog);
+  scanner.Feed(text);
+  scanner.Finish();
+  return scanner.matches();
+}
+
+}  // namespace gpudoctor

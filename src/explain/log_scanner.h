@@ -1,0 +1,142 @@
+// Finds every known message in a log of any size in one streaming pass: the literal prefilter
+// (literal_automaton.h) reads every byte once; the full regex runs only on the few lines it hits,
+// and only on a bounded window of that line, so a 10 MB line or binary garbage cannot make
+// std::regex slow or deep. Results are deduplicated by entry and captured values.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "explain/explain_catalog.h"
+#include "explain/literal_automaton.h"
+
+namespace gpudoctor {
+
+// How much of a hit line the regex sees: from kWindowBefore bytes before the literal to kWindowAfter
+// bytes after it, clipped to the line. Catalog patterns keep what they capture within that reach.
+// The bound keeps std::regex (a backtracking matcher whose recursion grows with the text) fast and
+// within the stack on every platform, Windows' 1 MiB main-thread stack included.
+inline constexpr size_t kWindowBefore = 512;
+inline constexpr size_t kWindowAfter = 1024;
+
+struct ExplainMatch {
+  const ExplainEntry* entry = nullptr;
+  std::vector<std::pair<std::string, std::string>> captures;  // named groups that matched, in pattern order
+  uint64_t first_line = 0;                                    // 1-based
+  uint64_t count = 0;                                         // lines where it matched
+  std::string excerpt;                                        // the first matching line (window), printable
+
+  // The value of a named capture, "" when absent.
+  std::string Capture(std::string_view name) const;
+};
+
+struct ScanStats {
+  uint64_t bytes = 0;
+  uint64_t lines = 0;           // newline-terminated lines, plus a last unterminated one
+  uint64_t prefilter_hits = 0;  // literal occurrences
+  uint64_t regex_runs = 0;      // windows given to std::regex (after dedup and cache)
+  uint64_t regex_failures = 0;  // std::regex gave up (complexity or stack) on a window
+};
+
+// The immutable part of the matcher, built once per catalog: the automaton over every pattern's literal
+// and which patterns each literal leads to. Shared by any number of scans (the fuzzer, the tests).
+struct ExplainPrefilter {
+  explicit ExplainPrefilter(const ExplainCatalog& catalog);
+
+  const ExplainCatalog& catalog;
+  std::unique_ptr<LiteralAutomaton> automaton;
+  std::vector<std::pair<size_t, size_t>> patterns;      // (entry index, pattern index within the entry)
+  std::vector<std::vector<uint32_t>> literal_patterns;  // literal id -> indexes into `patterns`
+};
+
+class LogScanner {
+ public:
+  // Builds its own prefilter (about 1 ms): fine for one scan.
+  explicit LogScanner(const ExplainCatalog& catalog);
+  // Shares a prefilter built once; `prefilter` (and its catalog) must outlive the scanner.
+  explicit LogScanner(std::shared_ptr<const ExplainPrefilter> prefilter);
+  ~LogScanner();
+  LogScanner(const LogScanner&) = delete;
+  LogScanner& operator=(const LogScanner&) = delete;
+
+  // Feeds the next bytes of the log, in chunks of any size (a line may span chunks).
+  void Feed(std::string_view chunk);
+  // Ends the log; after this, matches() and stats() are final.
+  void Finish();
+
+  // In order of first appearance.
+  const std::vector<ExplainMatch>& matches() const { return matches_; }
+  const ScanStats& stats() const { return stats_; }
+
+ private:
+  struct Hit {
+    uint64_t begin = 0;  // absolute offset of the literal's first byte
+    uint64_t end = 0;    // one past its last byte
+    uint32_t literal = 0;
+  };
+  struct Candidate {
+    size_t entry_index = 0;
+    size_t match_length = 0;
+    std::vector<std::pair<std::string, std::string>> captures;
+    std::string excerpt;
+  };
+  struct CachedResult {
+    size_t pattern = 0;
+    std::string window;
+    bool matched = false;
+    size_t match_length = 0;
+    std::vector<std::pair<std::string, std::string>> captures;
+  };
+
+  // Work done for one pattern on the current line: a line is evaluated again only for hits past the
+  // window already tried, at most kMaxEvaluationsPerLine times, and never after a match.
+  struct PatternLineState {
+    uint64_t line = 0;
+    size_t evaluations = 0;
+    uint64_t window_end = 0;
+    bool matched = false;
+  };
+
+  void ResolveHits(bool at_end);
+  void ProcessHit(const Hit& hit, uint64_t window_end);
+  void CountNewlinesUpTo(uint64_t absolute);
+  bool EvaluatePattern(size_t pattern_index, std::string_view window);
+  void FlushLine();
+  void Trim();
+  std::string_view BufferRange(uint64_t begin, uint64_t end) const;
+
+  std::shared_ptr<const ExplainPrefilter> prefilter_;
+  const ExplainCatalog& catalog_;
+  std::vector<PatternLineState> line_state_;  // per pattern
+
+  LiteralAutomaton::State state_ = LiteralAutomaton::kStart;
+  std::string buf_;
+  uint64_t buf_start_ = 0;   // absolute offset of buf_[0]
+  uint64_t counted_to_ = 0;  // newlines counted in [0, counted_to_)
+  uint64_t newlines_ = 0;
+  std::vector<Hit> pending_;
+  size_t pending_head_ = 0;
+
+  uint64_t current_line_ = 0;  // line of the candidates below
+  std::vector<Candidate> line_candidates_;
+
+  std::unordered_map<uint64_t, CachedResult> cache_;
+  std::map<std::string, size_t> match_index_;  // entry id + captures -> index in matches_
+  std::vector<ExplainMatch> matches_;
+  ScanStats stats_;
+  bool finished_ = false;
+};
+
+// Convenience for short texts (arguments, tests): one Feed and Finish.
+std::vector<ExplainMatch> ScanText(const ExplainCatalog& catalog, std::string_view text);
+
+// Replaces bytes that are not printable UTF-8 (control bytes, NUL, invalid sequences) with '?'.
+std::string Printable(std::string_view text, size_t max_bytes);
+
+}  // namespace gpudoctor

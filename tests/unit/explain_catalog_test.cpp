@@ -1,0 +1,271 @@
+// The explain catalog (data/explain/*.toml) as a whole: it loads, every pattern compiles with a usable
+// literal, and every sample message — each a real message from the thread or header named in the
+// entry's `source` — is claimed by its own entry and by no other. One table-driven test walks them all.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "explain/explain_catalog.h"
+#include "explain/explain_pattern.h"
+#include "explain/log_scanner.h"
+#include "knowledge/knowledge_loader.h"
+
+namespace gpudoctor {
+namespace {
+
+const ExplainCatalog& Catalog() {
+  static const ExplainCatalog catalog = [] {
+    auto c = LoadEmbeddedExplainCatalog();
+    if (!c.ok()) ADD_FAILURE() << c.error().message;
+    return c.ok() ? *c : ExplainCatalog{};
+  }();
+  return catalog;
+}
+
+TEST(ExplainCatalog, EmbeddedCatalogLoadsWithoutErrors) {
+  auto load = ParseExplainCatalog(EmbeddedExplainTexts());
+  for (const auto& e : load.errors) ADD_FAILURE() << e.ToString();
+  EXPECT_GE(load.catalog.entries.size(), 60u);
+  std::map<std::string, int> per_area;
+  for (const auto& e : load.catalog.entries) ++per_area[e.area];
+  for (const char* area :
+       {"hip", "cuda", "hsa", "pytorch", "rocm_libs", "nccl", "kernel_log", "windows", "pip"})
+    EXPECT_GE(per_area[area], 5) << area;
+  std::string counts;
+  for (const auto& [area, n] : per_area) counts += area + "=" + std::to_string(n) + " ";
+  std::cout << "[ explain ] entries per area: " << counts << "\n";
+}
+
+TEST(ExplainCatalog, EveryPatternCompilesWithALiteral) {
+  for (const auto& e : Catalog().entries) {
+    EXPECT_FALSE(e.patterns.empty()) << e.id;
+    for (const auto& p : e.patterns) {
+      EXPECT_NE(p.regex, nullptr) << e.id << ": " << p.text;
+      EXPECT_GE(p.literal.size(), kMinLiteralLength) << e.id << ": " << p.text;
+    }
+    EXPECT_FALSE(e.sources.empty()) << e.id;
+    EXPECT_FALSE(e.samples.empty()) << e.id;
+  }
+}
+
+// The table: every sample of every entry must be explained by that entry alone.
+TEST(ExplainCatalog, EverySampleIsClaimedByItsOwnEntry) {
+  std::map<std::string, std::string> owner;  // sample -> entry id
+  size_t checked = 0;
+  for (const auto& e : Catalog().entries) {
+    for (const std::string& sample : e.samples) {
+      auto [it, fresh] = owner.emplace(sample, e.id);
+      EXPECT_TRUE(fresh) << "sample listed by both " << it->second << " and " << e.id << ": " << sample;
+      auto matches = ScanText(Catalog(), sample);
+      ASSERT_EQ(matches.size(), 1u) << e.id << " (source " << e.sources.front() << "): " << sample;
+      EXPECT_EQ(matches[0].entry->id, e.id)
+          << "sample of " << e.id << " claimed by " << matches[0].entry->id << ": " << sample;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200u);
+}
+
+// No sample is ambiguous: no other entry of the same priority matches it too.
+TEST(ExplainCatalog, NoTwoEntriesOfEqualPriorityClaimTheSameSample) {
+  for (const auto& e : Catalog().entries) {
+    for (const std::string& sample : e.samples) {
+      for (const auto& other : Catalog().entries) {
+        if (&other == &e || other.priority != e.priority) continue;
+        ExplainCatalog alone;
+        alone.entries.push_back(other);
+        EXPECT_TRUE(ScanText(alone, sample).empty())
+            << "sample of " << e.id << " is also matched by " << other.id << ": " << sample;
+      }
+    }
+  }
+}
+
+// Every hipError_t name of hip_runtime_api.h (knowledge-facts 7.1) is explained.
+TEST(ExplainCatalog, EveryHipErrorNameIsMatched) {
+  const char* names[] = {"hipErrorInvalidValue",
+                         "hipErrorOutOfMemory",
+                         "hipErrorMemoryAllocation",
+                         "hipErrorNotInitialized",
+                         "hipErrorInitializationError",
+                         "hipErrorDeinitialized",
+                         "hipErrorProfilerDisabled",
+                         "hipErrorProfilerNotInitialized",
+                         "hipErrorProfilerAlreadyStarted",
+                         "hipErrorProfilerAlreadyStopped",
+                         "hipErrorInvalidConfiguration",
+                         "hipErrorInvalidPitchValue",
+                         "hipErrorInvalidSymbol",
+                         "hipErrorInvalidDevicePointer",
+                         "hipErrorInvalidMemcpyDirection",
+                         "hipErrorInsufficientDriver",
+                         "hipErrorMissingConfiguration",
+                         "hipErrorPriorLaunchFailure",
+                         "hipErrorInvalidDeviceFunction",
+                         "hipErrorNoDevice",
+                         "hipErrorInvalidDevice",
+                         "hipErrorInvalidImage",
+                         "hipErrorInvalidContext",
+                         "hipErrorContextAlreadyCurrent",
+                         "hipErrorMapFailed",
+                         "hipErrorMapBufferObjectFailed",
+                         "hipErrorUnmapFailed",
+                         "hipErrorArrayIsMapped",
+                         "hipErrorAlreadyMapped",
+                         "hipErrorNoBinaryForGpu",
+                         "hipErrorAlreadyAcquired",
+                         "hipErrorNotMapped",
+                         "hipErrorNotMappedAsArray",
+                         "hipErrorNotMappedAsPointer",
+                         "hipErrorECCNotCorrectable",
+                         "hipErrorUnsupportedLimit",
+                         "hipErrorContextAlreadyInUse",
+                         "hipErrorPeerAccessUnsupported",
+                         "hipErrorInvalidKernelFile",
+                         "hipErrorInvalidGraphicsContext",
+                         "hipErrorInvalidSource",
+                         "hipErrorFileNotFound",
+                         "hipErrorSharedObjectSymbolNotFound",
+                         "hipErrorSharedObjectInitFailed",
+                         "hipErrorOperatingSystem",
+                         "hipErrorInvalidHandle",
+                         "hipErrorInvalidResourceHandle",
+                         "hipErrorIllegalState",
+                         "hipErrorNotFound",
+                         "hipErrorNotReady",
+                         "hipErrorIllegalAddress",
+                         "hipErrorLaunchOutOfResources",
+                         "hipErrorLaunchTimeOut",
+                         "hipErrorPeerAccessAlreadyEnabled",
+                         "hipErrorPeerAccessNotEnabled",
+                         "hipErrorSetOnActiveProcess",
+                         "hipErrorContextIsDestroyed",
+                         "hipErrorAssert",
+                         "hipErrorHostMemoryAlreadyRegistered",
+                         "hipErrorHostMemoryNotRegistered",
+                         "hipErrorLaunchFailure",
+                         "hipErrorCooperativeLaunchTooLarge",
+                         "hipErrorNotSupported",
+                         "hipErrorStreamCaptureUnsupported",
+                         "hipErrorStreamCaptureInvalidated",
+                         "hipErrorStreamCaptureMerge",
+                         "hipErrorStreamCaptureUnmatched",
+                         "hipErrorStreamCaptureUnjoined",
+                         "hipErrorStreamCaptureIsolation",
+                         "hipErrorStreamCaptureImplicit",
+                         "hipErrorCapturedEvent",
+                         "hipErrorStreamCaptureWrongThread",
+                         "hipErrorGraphExecUpdateFailure",
+                         "hipErrorInvalidChannelDescriptor",
+                         "hipErrorInvalidTexture",
+                         "hipErrorUnknown",
+                         "hipErrorRuntimeMemory",
+                         "hipErrorRuntimeOther"};
+  for (const char* name : names) {
+    auto m = ScanText(Catalog(), std::string("hipMalloc returned ") + name + " at step 3");
+    ASSERT_EQ(m.size(), 1u) << name;
+    EXPECT_EQ(m[0].entry->area, "hip") << name;
+  }
+}
+
+// The CUDA names of knowledge-facts 7.2, runtime and driver spelling.
+TEST(ExplainCatalog, CommonCudaNamesAreMatched) {
+  const char* names[] = {"cudaErrorInvalidValue",
+                         "CUDA_ERROR_INVALID_VALUE",
+                         "cudaErrorMemoryAllocation",
+                         "CUDA_ERROR_OUT_OF_MEMORY",
+                         "cudaErrorInitializationError",
+                         "CUDA_ERROR_NOT_INITIALIZED",
+                         "cudaErrorCudartUnloading",
+                         "CUDA_ERROR_DEINITIALIZED",
+                         "cudaErrorStubLibrary",
+                         "CUDA_ERROR_STUB_LIBRARY",
+                         "cudaErrorInsufficientDriver",
+                         "cudaErrorCallRequiresNewerDriver",
+                         "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER",
+                         "cudaErrorDevicesUnavailable",
+                         "CUDA_ERROR_DEVICE_UNAVAILABLE",
+                         "cudaErrorInvalidDeviceFunction",
+                         "cudaErrorNoDevice",
+                         "CUDA_ERROR_NO_DEVICE",
+                         "cudaErrorInvalidDevice",
+                         "CUDA_ERROR_INVALID_DEVICE",
+                         "cudaErrorInvalidKernelImage",
+                         "CUDA_ERROR_INVALID_IMAGE",
+                         "cudaErrorDeviceUninitialized",
+                         "CUDA_ERROR_INVALID_CONTEXT",
+                         "cudaErrorNoKernelImageForDevice",
+                         "CUDA_ERROR_NO_BINARY_FOR_GPU",
+                         "cudaErrorECCUncorrectable",
+                         "CUDA_ERROR_ECC_UNCORRECTABLE",
+                         "cudaErrorInvalidPtx",
+                         "CUDA_ERROR_INVALID_PTX",
+                         "cudaErrorUnsupportedPtxVersion",
+                         "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+                         "cudaErrorOperatingSystem",
+                         "CUDA_ERROR_OPERATING_SYSTEM",
+                         "cudaErrorIllegalAddress",
+                         "CUDA_ERROR_ILLEGAL_ADDRESS",
+                         "cudaErrorLaunchOutOfResources",
+                         "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+                         "cudaErrorLaunchTimeout",
+                         "CUDA_ERROR_LAUNCH_TIMEOUT",
+                         "cudaErrorAssert",
+                         "CUDA_ERROR_ASSERT",
+                         "cudaErrorHardwareStackError",
+                         "cudaErrorIllegalInstruction",
+                         "cudaErrorMisalignedAddress",
+                         "cudaErrorInvalidAddressSpace",
+                         "cudaErrorInvalidPc",
+                         "cudaErrorLaunchFailure",
+                         "CUDA_ERROR_LAUNCH_FAILED",
+                         "cudaErrorNotPermitted",
+                         "CUDA_ERROR_NOT_PERMITTED",
+                         "cudaErrorNotSupported",
+                         "CUDA_ERROR_NOT_SUPPORTED",
+                         "cudaErrorSystemNotReady",
+                         "CUDA_ERROR_SYSTEM_NOT_READY",
+                         "cudaErrorSystemDriverMismatch",
+                         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+                         "cudaErrorCompatNotSupportedOnDevice",
+                         "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+                         "cudaErrorUnknown",
+                         "CUDA_ERROR_UNKNOWN"};
+  for (const char* name : names) {
+    auto m = ScanText(Catalog(), std::string("call failed: ") + name);
+    ASSERT_EQ(m.size(), 1u) << name;
+    EXPECT_EQ(m[0].entry->area, "cuda") << name;
+  }
+}
+
+TEST(ExplainCatalog, ErrorsNameFileAndLine) {
+  std::vector<KnowledgeFileText> files = {
+      {"data/explain/bad.toml",
+       "[[explain]]\nid = \"x.y\"\ntitle = \"t\"\nseverity = \"loud\"\npatterns = ['(?<gfx>']\ncause = "
+       "\"c\"\n"
+       "fix = \"f\"\nsource = \"nope\"\nsamples = [\"s\"]\nfacts = [\"weather\"]\ntypo = 1\n"}};
+  auto load = ParseExplainCatalog(files);
+  std::string all;
+  for (const auto& e : load.errors) all += e.ToString() + "\n";
+  EXPECT_NE(all.find("bad.toml:"), std::string::npos) << all;
+  EXPECT_NE(all.find("severity"), std::string::npos) << all;
+  EXPECT_NE(all.find("not a URL"), std::string::npos) << all;
+  EXPECT_NE(all.find("weather"), std::string::npos) << all;
+  EXPECT_NE(all.find("typo"), std::string::npos) << all;
+  EXPECT_NE(all.find("literal"), std::string::npos) << all;
+}
+
+TEST(ExplainCatalog, DuplicateIdsAreRejected) {
+  std::string entry =
+      "[[explain]]\nid = \"a.b\"\ntitle = \"t\"\nseverity = \"info\"\npatterns = ['hello world']\ncause = "
+      "\"c\"\n"
+      "fix = \"f\"\nsource = \"https://example.org/x\"\nsamples = [\"hello world\"]\n";
+  auto load = ParseExplainCatalog({{"data/explain/a.toml", entry + entry}});
+  ASSERT_EQ(load.errors.size(), 1u);
+  EXPECT_NE(load.errors[0].message.find("used already"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,72 @@
+// `gpudoctor explain` end to end: the real binary on arguments, a file, stdin and an unreadable path,
+// checking exit codes (0 nothing or info, 1 warnings, 2 errors, 3 tool failure) and the JSON form.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "platform/process.h"
+
+namespace gpudoctor {
+namespace {
+
+const std::string kMachine = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/rx6700xt-desktop";
+
+ProcessResult RunExplain(std::vector<std::string> args, const std::string& stdin_text = "") {
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH, "explain"};
+  req.argv.insert(req.argv.end(), args.begin(), args.end());
+  req.stdin_text = stdin_text;
+  req.timeout = std::chrono::milliseconds(60000);
+  req.extra_env = {{"NO_COLOR", "1"}};
+  auto r = RunProcess(req);
+  EXPECT_TRUE(r.ok());
+  return r.ok() ? *r : ProcessResult{};
+}
+
+TEST(ExplainCommand, MessageArgumentWithErrorExitsTwo) {
+  auto r = RunExplain(
+      {"--sysroot", kMachine, "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"});
+  EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("hip.no_binary_for_gpu"), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("10.3.0"), std::string::npos) << r.stdout_text;
+}
+
+TEST(ExplainCommand, WarningsExitOneAndInfoExitsZero) {
+  EXPECT_EQ(RunExplain({"--sysroot", kMachine, "hipErrorPeerAccessNotEnabled"}).exit_code, 1);
+  EXPECT_EQ(RunExplain({"--sysroot", kMachine, "hipErrorNotReady"}).exit_code, 0);
+}
+
+TEST(ExplainCommand, UnknownTextFromStdinPrintsTheSummary) {
+  auto r = RunExplain({"--sysroot", kMachine}, "nothing we know\nat all\n");
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("No known problem matched"), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("gfx1031"), std::string::npos) << r.stdout_text;
+}
+
+TEST(ExplainCommand, FileInputAndJson) {
+  auto path = std::filesystem::temp_directory_path() / "gpudoctor_explain_test.log";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "epoch 1\nRuntimeError: HIP error: invalid device function\nepoch 2\n";
+  }
+  auto r = RunExplain({"--sysroot", kMachine, "--json", "-f", path.string()});
+  std::filesystem::remove(path);
+  EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+  auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["matches"][0]["id"], "hip.invalid_device_function");
+  EXPECT_EQ(doc["matches"][0]["first_line"], 2);
+  EXPECT_EQ(doc["input"]["lines"], 3);
+}
+
+TEST(ExplainCommand, UnreadableFileExitsThree) {
+  auto r = RunExplain({"--sysroot", kMachine, "-f", "/nonexistent/gpudoctor/log.txt"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.stderr_text.find("cannot read"), std::string::npos) << r.stderr_text;
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,158 @@
+// Explanations with machine facts, on the recorded machines of tests/fixtures/sysroot and on small
+// hand-made snapshots (Windows, NVIDIA), plus the report: exit codes, text and JSON.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "explain/explain_catalog.h"
+#include "explain/explain_facts.h"
+#include "explain/explain_report.h"
+#include "explain/log_scanner.h"
+#include "knowledge/knowledge_loader.h"
+#include "probe/machine_probe.h"
+#include "probe/probe_inputs.h"
+
+namespace gpudoctor {
+namespace {
+
+const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+
+const ExplainCatalog& Catalog() {
+  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
+  return catalog;
+}
+const KnowledgeDb& Db() {
+  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
+  return db;
+}
+
+Snapshot Machine(const std::string& name) {
+  return ProbeWithInputs(MakeRecordedInputs(kFixtures + name, &Db()));
+}
+
+std::string AllFacts(const std::string& message, const Snapshot& snap, std::string* id = nullptr) {
+  auto matches = ScanText(Catalog(), message);
+  EXPECT_EQ(matches.size(), 1u) << message;
+  if (matches.empty()) return {};
+  if (id != nullptr) *id = matches[0].entry->id;
+  std::string out;
+  for (const FactLine& f : FactsForMatch(matches[0], snap, Db())) out += f.fact + ": " + f.text + "\n";
+  return out;
+}
+
+// knowledge-facts 7.3 #3 (github.com/ROCm/rocBLAS/issues/1339), on the RX 6700 XT desktop.
+TEST(ExplainFacts, TensileLibraryOnRx6700xtNamesTargetAndOverride) {
+  std::string id;
+  std::string facts = AllFacts(
+      "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
+      "directory for "
+      "GPU arch : gfx1031",
+      Machine("rx6700xt-desktop"), &id);
+  EXPECT_EQ(id, "rocblas.tensile_library_missing");
+  EXPECT_NE(facts.find("is gfx1031"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("the target of this machine's GPU"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("HSA_OVERRIDE_GFX_VERSION is set to 10.3.0"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("the value that works is HSA_OVERRIDE_GFX_VERSION=10.3.0"), std::string::npos)
+      << facts;
+  EXPECT_NE(facts.find("gfx103X"), std::string::npos) << facts;  // TheRock family or multi-arch extra
+}
+
+// The override makes the runtime ask for gfx1030 on a gfx1031 card: the facts say so.
+TEST(ExplainFacts, MessageNamingTheOverriddenTargetIsExplained) {
+  std::string facts = AllFacts(
+      "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
+      "directory for "
+      "GPU arch : gfx1030",
+      Machine("rx6700xt-desktop"));
+  EXPECT_NE(facts.find("HSA_OVERRIDE_GFX_VERSION=10.3.0 makes the runtime use"), std::string::npos) << facts;
+}
+
+TEST(ExplainFacts, WindowsNeverSuggestsTheOverride) {
+  Snapshot snap;
+  snap.os.family = "windows";
+  Gpu g;
+  g.vendor = GpuVendor::kAmd;
+  g.name = "Radeon RX 6700 XT";
+  g.architecture = "gfx1031";
+  g.pci_address = "0000:03:00.0";
+  snap.gpus.push_back(g);
+  std::string facts =
+      AllFacts("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", snap);
+  EXPECT_NE(facts.find("on Windows HSA_OVERRIDE_GFX_VERSION has no effect"), std::string::npos) << facts;
+  EXPECT_EQ(facts.find("the value that works"), std::string::npos) << facts;
+  EXPECT_EQ(facts.find("bash"), std::string::npos) << facts;
+}
+
+TEST(ExplainFacts, OutOfMemoryNamesTheCardsMemoryAndTheAllocatorVariable) {
+  Snapshot snap = Machine("rx6700xt-desktop");
+  std::string facts = AllFacts(
+      "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+      "11.98 "
+      "GiB of which 1.23 GiB is free.",
+      snap);
+  EXPECT_NE(facts.find("GiB of memory"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("asked for 2.00 GiB"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("PYTORCH_HIP_ALLOC_CONF is not set"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("expandable_segments:True"), std::string::npos) << facts;
+}
+
+// knowledge-facts 7.3 #15 (github.com/pytorch/pytorch/issues/150733) on the H100 server.
+TEST(ExplainFacts, NoKernelImageNamesComputeCapabilityAndWheel) {
+  Snapshot snap = Machine("h100-sxm-server");
+  std::string facts =
+      AllFacts("RuntimeError: CUDA error: no kernel image is available for execution on the device", snap);
+  EXPECT_NE(facts.find("sm_90"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("compute capability 9.0"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("cu12"), std::string::npos) << facts;
+}
+
+TEST(ExplainFacts, KfdPermissionShowsDeviceNodes) {
+  std::string facts =
+      AllFacts("Unable to open /dev/kfd read-write: Permission denied", Machine("rx6700xt-desktop"));
+  EXPECT_NE(facts.find("/dev/kfd"), std::string::npos) << facts;
+}
+
+TEST(ExplainReport, NothingMatchedGivesTheHelpSummaryAndExitZero) {
+  Snapshot snap = Machine("rx6700xt-desktop");
+  LogScanner s(Catalog());
+  s.Feed("my model does not converge\n");
+  s.Finish();
+  ExplainReport r = BuildExplainReport(s.matches(), s.stats(), snap, Db());
+  r.input_name = "the message";
+  r.machine = "the test machine";
+  EXPECT_EQ(ExplainExitCode(r), 0);
+  std::string text = RenderExplainText(r, false);
+  EXPECT_NE(text.find("No known problem matched"), std::string::npos) << text;
+  EXPECT_NE(text.find("gfx1031"), std::string::npos) << text;
+  EXPECT_NE(text.find("HSA_OVERRIDE_GFX_VERSION"), std::string::npos) << text;
+  EXPECT_NE(text.find("Ubuntu"), std::string::npos) << text;
+}
+
+TEST(ExplainReport, ExitCodesFollowTheWorstSeverity) {
+  Snapshot snap;
+  auto code_for = [&](const std::string& text) {
+    auto m = ScanText(Catalog(), text);
+    return ExplainExitCode(BuildExplainReport(m, ScanStats{}, snap, Db()));
+  };
+  EXPECT_EQ(code_for("hipErrorNotReady"), 0);  // info only
+  EXPECT_EQ(code_for("hipErrorPeerAccessUnsupported"), 1);
+  EXPECT_EQ(code_for("hipErrorNotReady\nhipErrorNoBinaryForGpu"), 2);
+}
+
+TEST(ExplainReport, JsonIsValidEvenForBinaryCaptures) {
+  Snapshot snap = Machine("rx6700xt-desktop");
+  auto m = ScanText(Catalog(), std::string("Cannot read /x/") + "\xff\xfe" +
+                                   "/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n");
+  ASSERT_EQ(m.size(), 1u);
+  ExplainReport r = BuildExplainReport(m, ScanStats{}, snap, Db());
+  auto doc = nlohmann::json::parse(RenderExplainJson(r));
+  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_EQ(doc["exit_code"], 2);
+  EXPECT_EQ(doc["matches"][0]["id"], "rocblas.tensile_library_missing");
+  EXPECT_EQ(doc["matches"][0]["captures"]["gfx"], "gfx1031");
+  EXPECT_FALSE(doc["matches"][0]["facts"].empty());
+}
+
+}  // namespace
+}  // namespace gpudoctor
