@@ -34,7 +34,11 @@ void MergeLibraries(std::vector<BackendLibrary>& into, const std::vector<Backend
 
 }  // namespace
 
-GateResult WorkerProcessExecutor::Run(const WorkerRequest& request, std::chrono::seconds timeout) {
+std::vector<GateResult> WorkerProcessExecutor::Run(const WorkerRequest& request) {
+  // The worker holds each gate to its limit itself; this limit on the whole process is the backstop for a
+  // worker that cannot even do that (stuck while exiting, say).
+  std::chrono::seconds timeout{30};
+  for (GateId g : request.gates) timeout += TimeoutOf(request, g);
   ProcessRequest p;
   p.argv.push_back(executable_);
   for (auto& a : WorkerArguments(request)) p.argv.push_back(std::move(a));
@@ -42,12 +46,12 @@ GateResult WorkerProcessExecutor::Run(const WorkerRequest& request, std::chrono:
   auto result = RunProcess(p);
   if (!result) {
     GateResult r;
-    r.gate = SpecOf(request.gate).name;
+    r.gate = SpecOf(request.gates.front()).name;
     r.status = GateStatus::kFail;
     r.summary = "could not start the worker: " + result.error().message;
-    return r;
+    return {r};
   }
-  return InterpretWorker(request.gate, *result, static_cast<long>(timeout.count()));
+  return InterpretWorker(request.gates, *result, static_cast<long>(timeout.count()));
 }
 
 VerifyReport RunVerify(const VerifyRequest& request, const Snapshot& snapshot, const Environment& env,
@@ -62,14 +66,20 @@ VerifyReport RunVerify(const VerifyRequest& request, const Snapshot& snapshot, c
   base.options = request.options;
   base.fake_script_path = request.fake_script_path;
   base.arch_by_pci = ArchHints(snapshot);
-  auto timeout_of = [&](GateId id) {
-    return request.gate_timeout.value_or(GateTimeout(id, request.options));
-  };
+  base.gate_timeout = request.gate_timeout;
   auto run = [&](GateId id, BackendKind backend) {
     WorkerRequest w = base;
-    w.gate = id;
+    w.gates = {id};
     w.backend = backend;
-    return executor.Run(w, timeout_of(id));
+    auto results = executor.Run(w);
+    if (results.empty()) {  // an executor that broke its contract: never loop on it
+      GateResult r;
+      r.gate = SpecOf(id).name;
+      r.status = GateStatus::kFail;
+      r.summary = "internal error: the gate's executor returned nothing";
+      return r;
+    }
+    return results.front();
   };
   auto record = [&](GateResult r) {
     if (auto id = GateIdFromName(r.gate)) status[*id] = r.status;
@@ -148,24 +158,53 @@ VerifyReport RunVerify(const VerifyRequest& request, const Snapshot& snapshot, c
   if (devices.devices.empty()) report.advice = NoRuntimeAdvice(snapshot);
   record(devices);
 
-  // 3... The rest in order; a gate runs only when everything it depends on passed.
-  for (const auto& spec : AllGates()) {
-    if (spec.id == GateId::kRuntime || spec.id == GateId::kDevices) continue;
+  // 3... The rest in order; a gate runs only when everything it depends on passed. Consecutive gates that can
+  // run go to one worker (one GPU context for all of them); it stops after the first that does not pass,
+  // and the loop goes on from there in a fresh worker.
+  const auto& all = AllGates();
+  auto passed = [&](GateId id) {
+    auto it = status.find(id);
+    return it != status.end() && it->second == GateStatus::kPass;
+  };
+  size_t i = 0;
+  while (i < all.size()) {
+    const GateSpec& spec = all[i];
+    if (spec.id == GateId::kRuntime || spec.id == GateId::kDevices) {
+      ++i;
+      continue;
+    }
     std::string blocked;
     for (GateId dep : spec.depends_on) {
+      if (passed(dep)) continue;
       auto it = status.find(dep);
-      if (it == status.end() || it->second != GateStatus::kPass) {
-        blocked =
-            std::string("skipped: needs ") + SpecOf(dep).name + " (" +
-            (it == status.end() ? "not run" : (it->second == GateStatus::kFail ? "failed" : "skipped")) + ")";
-        break;
-      }
+      blocked = std::string("skipped: needs ") + SpecOf(dep).name + " (" +
+                (it == status.end() ? "not run" : (it->second == GateStatus::kFail ? "failed" : "skipped")) +
+                ")";
+      break;
     }
     if (!blocked.empty()) {
       record(Skipped(spec.id, blocked));
+      ++i;
       continue;
     }
-    record(run(spec.id, chosen_kind));
+    WorkerRequest w = base;
+    w.backend = chosen_kind;
+    w.gates = {spec.id};
+    for (size_t j = i + 1; j < all.size(); ++j) {
+      bool runnable = std::all_of(all[j].depends_on.begin(), all[j].depends_on.end(), [&](GateId dep) {
+        return passed(dep) || std::find(w.gates.begin(), w.gates.end(), dep) != w.gates.end();
+      });
+      if (!runnable) break;
+      w.gates.push_back(all[j].id);
+    }
+    auto results = executor.Run(w);
+    if (results.empty()) results.push_back(run(spec.id, chosen_kind));
+    size_t answered = std::min(results.size(), w.gates.size());
+    for (size_t k = 0; k < answered; ++k) {
+      results[k].gate = SpecOf(w.gates[k]).name;  // the order is the contract, whatever the name said
+      record(std::move(results[k]));
+    }
+    i += answered;
   }
 
   bool failed = std::any_of(report.gates.begin(), report.gates.end(),

@@ -18,18 +18,20 @@
 
 namespace gpudoctor {
 
-// Runs one gate somewhere and always returns its result (a crash or a hang is a failed result).
+// Runs the request's gates somewhere, in order, and always returns their results: one per gate up to and
+// including the first that did not pass (a crash or a hang is a failed result), never empty. Each gate is
+// held to TimeoutOf(request, gate).
 class GateExecutor {
  public:
   virtual ~GateExecutor() = default;
-  virtual GateResult Run(const WorkerRequest& request, std::chrono::seconds timeout) = 0;
+  virtual std::vector<GateResult> Run(const WorkerRequest& request) = 0;
 };
 
-// Re-executes `executable` in worker mode.
+// Re-executes `executable` in worker mode, one process for the whole request.
 class WorkerProcessExecutor final : public GateExecutor {
  public:
   explicit WorkerProcessExecutor(std::string executable) : executable_(std::move(executable)) {}
-  GateResult Run(const WorkerRequest& request, std::chrono::seconds timeout) override;
+  std::vector<GateResult> Run(const WorkerRequest& request) override;
 
  private:
   std::string executable_;

@@ -2,6 +2,8 @@
 // reading of a worker that crashed, hung or answered nonsense.
 #include "gates/worker_protocol.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -42,15 +44,18 @@ std::string LastLine(const std::string& text) {
 }  // namespace
 
 std::vector<std::string> WorkerArguments(const WorkerRequest& r) {
+  std::string names;
+  for (GateId g : r.gates) names += (names.empty() ? "" : ",") + std::string(SpecOf(g).name);
   std::vector<std::string> out = {kWorkerModeArg,
                                   kWorkerVerifyGate,
-                                  SpecOf(r.gate).name,
+                                  names,
                                   "--backend",
                                   ToString(r.backend),
                                   "--device",
                                   std::to_string(r.options.device_index),
                                   "--level",
                                   ToString(r.options.level)};
+  if (r.gate_timeout) out.insert(out.end(), {"--gate-timeout", std::to_string(r.gate_timeout->count())});
   if (r.options.memtest_fraction > 0)
     out.insert(out.end(), {"--memtest-fraction", std::to_string(r.options.memtest_fraction)});
   if (r.options.sustain_seconds > 0)
@@ -65,9 +70,13 @@ std::vector<std::string> WorkerArguments(const WorkerRequest& r) {
 Result<WorkerRequest> ParseWorkerArguments(const std::vector<std::string>& args) {
   WorkerRequest r;
   if (args.empty()) return UserError("worker: no gate named");
-  auto gate = GateIdFromName(args[0]);
-  if (!gate) return UserError("worker: unknown gate " + args[0]);
-  r.gate = *gate;
+  r.gates.clear();
+  for (const auto& name : Split(args[0], ',')) {
+    auto gate = GateIdFromName(name);
+    if (!gate) return UserError("worker: unknown gate " + std::string(name));
+    r.gates.push_back(*gate);
+  }
+  if (r.gates.empty()) return UserError("worker: no gate named");
   for (size_t i = 1; i < args.size(); i += 2) {
     if (i + 1 >= args.size()) return UserError("worker: " + args[i] + " needs a value");
     const std::string& key = args[i];
@@ -92,6 +101,10 @@ Result<WorkerRequest> ParseWorkerArguments(const std::vector<std::string>& args)
       auto f = InjectedFaultFromString(value);
       if (!f) return UserError("worker: unknown fault " + value);
       r.options.inject = *f;
+    } else if (key == "--gate-timeout") {
+      auto t = ParseU64(value);
+      if (!t || *t == 0 || *t > 86400) return UserError("worker: bad --gate-timeout " + value);
+      r.gate_timeout = std::chrono::seconds(static_cast<long>(*t));
     } else if (key == "--fake-script") {
       r.fake_script_path = value;
     } else if (key == "--arch-hint") {
@@ -128,16 +141,10 @@ std::string GateResultToJson(const GateResult& r) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-Result<GateResult> GateResultFromJson(const std::string& text) {
-  // The JSON object is the last non-empty line: a vendor library may print to stdout before it.
-  auto lines = SplitLines(text);
-  std::string last;
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
-    if (!Trim(*it).empty()) {
-      last = std::string(Trim(*it));
-      break;
-    }
-  json j = json::parse(last, nullptr, false);
+namespace {
+
+Result<GateResult> GateResultFromLine(std::string_view line) {
+  json j = json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
   try {
     GateResult r;
@@ -174,6 +181,34 @@ Result<GateResult> GateResultFromJson(const std::string& text) {
   }
 }
 
+}  // namespace
+
+Result<GateResult> GateResultFromJson(const std::string& text) {
+  // The JSON object is the last non-empty line: a vendor library may print to stdout before it.
+  auto lines = SplitLines(text);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+    if (!Trim(*it).empty()) return GateResultFromLine(Trim(*it));
+  return InternalError("not a JSON object");
+}
+
+std::chrono::seconds TimeoutOf(const WorkerRequest& request, GateId gate) {
+  return request.gate_timeout.value_or(GateTimeout(gate, request.options));
+}
+
+GateResult TimedOutGate(GateId gate, long timeout_seconds, bool by_watchdog) {
+  const char* name = SpecOf(gate).name;
+  GateResult r;
+  r.gate = name;
+  r.status = GateStatus::kFail;
+  r.summary = "timed out after " + std::to_string(timeout_seconds) + " s during gate " + name +
+              (by_watchdog ? " (the worker stopped itself)" : " (the worker was killed)");
+  r.hint =
+      "the GPU or its driver hung; if it persists, check `dmesg` for driver errors (Xid / amdgpu) and "
+      "reboot";
+  r.elapsed_ms = static_cast<double>(timeout_seconds) * 1000.0;
+  return r;
+}
+
 std::string SignalName(int signal) {
   switch (signal) {
     case 1:
@@ -205,44 +240,59 @@ std::string SignalName(int signal) {
   }
 }
 
-GateResult InterpretWorker(GateId gate, const ProcessResult& p, long timeout_seconds) {
+std::vector<GateResult> InterpretWorker(const std::vector<GateId>& gates, const ProcessResult& p,
+                                        long timeout_seconds) {
+  std::vector<GateResult> out;
+  // The answers, one JSON line per gate in order; anything else on stdout is a vendor library's chatter.
+  for (const auto& line : SplitLines(p.stdout_text)) {
+    if (out.size() == gates.size()) break;
+    auto t = Trim(line);
+    if (t.empty() || t.front() != '{') continue;
+    auto parsed = GateResultFromLine(t);
+    if (!parsed || parsed->gate != SpecOf(gates[out.size()]).name) continue;
+    bool passed = parsed->status == GateStatus::kPass;
+    out.push_back(std::move(*parsed));
+    if (!passed) return out;
+  }
+  bool ended_badly = p.timed_out || p.term_signal || (p.exit_code && *p.exit_code != 0);
+  if (out.size() == gates.size()) {
+    // Every answer stands; a worker that died afterwards (in the runtime's teardown, say) gets a note.
+    if (ended_badly)
+      out.back().findings.push_back(std::string("the worker ") + (p.timed_out ? "hung" : "crashed") +
+                                    " after reporting this gate (while shutting the GPU runtime down)");
+    return out;
+  }
+  GateId gate = gates[out.size()];
   const char* name = SpecOf(gate).name;
-  GateResult r;
-  r.gate = name;
-  r.status = GateStatus::kFail;
-  r.elapsed_ms = static_cast<double>(p.elapsed.count());
+  double answered_ms = 0;
+  for (const auto& r : out) answered_ms += r.elapsed_ms;
   std::string last_log = LastLine(p.stderr_text);
-  // A result printed before the process died (in the runtime's teardown, say) still stands, with a note.
-  if (auto parsed = GateResultFromJson(p.stdout_text); parsed && parsed->gate == name) {
-    parsed->elapsed_ms = r.elapsed_ms;
-    if (p.timed_out || p.term_signal)
-      parsed->findings.push_back(std::string("the worker ") + (p.timed_out ? "hung" : "crashed") +
-                                 " after reporting this gate (while shutting the GPU runtime down)");
-    return *parsed;
-  }
+  GateResult r;
   if (p.timed_out) {
-    r.summary = "timed out after " + std::to_string(timeout_seconds) + " s during gate " + name +
-                " (the worker was killed)";
-    r.hint =
-        "the GPU or its driver hung; if it persists, check `dmesg` for driver errors (Xid / amdgpu) and "
-        "reboot";
-  } else if (p.term_signal) {
-    std::string sig = SignalName(*p.term_signal);
-    r.summary = "worker killed by signal " + std::to_string(*p.term_signal) +
-                (sig.empty() ? "" : " (" + sig + ")") + " during gate " + name;
-    r.hint = "the GPU runtime crashed; check `dmesg` for driver errors and update the driver";
+    r = TimedOutGate(gate, timeout_seconds, false);
   } else {
-    int code = p.exit_code.value_or(-1);
-    // Windows reports a crash as an NTSTATUS exit code (0xC0000005 access violation).
-    if (code != -1 && static_cast<unsigned>(code) >= 0xC0000000u)
-      r.summary =
-          "worker crashed with exception 0x" + Hex(static_cast<unsigned>(code), 8) + " during gate " + name;
-    else
-      r.summary =
-          "worker exited with code " + std::to_string(code) + " during gate " + name + " without a result";
+    r.gate = name;
+    r.status = GateStatus::kFail;
+    if (p.term_signal) {
+      std::string sig = SignalName(*p.term_signal);
+      r.summary = "worker killed by signal " + std::to_string(*p.term_signal) +
+                  (sig.empty() ? "" : " (" + sig + ")") + " during gate " + name;
+      r.hint = "the GPU runtime crashed; check `dmesg` for driver errors and update the driver";
+    } else {
+      int code = p.exit_code.value_or(-1);
+      // Windows reports a crash as an NTSTATUS exit code (0xC0000005 access violation).
+      if (code != -1 && static_cast<unsigned>(code) >= 0xC0000000u)
+        r.summary =
+            "worker crashed with exception 0x" + Hex(static_cast<unsigned>(code), 8) + " during gate " + name;
+      else
+        r.summary =
+            "worker exited with code " + std::to_string(code) + " during gate " + name + " without a result";
+    }
   }
+  r.elapsed_ms = std::max(0.0, static_cast<double>(p.elapsed.count()) - answered_ms);
   if (!last_log.empty()) r.details.push_back("worker's last log line: " + last_log);
-  return r;
+  out.push_back(std::move(r));
+  return out;
 }
 
 }  // namespace gpudoctor

@@ -14,15 +14,29 @@
 namespace gpudoctor {
 namespace {
 
-// Answers each gate from a table; unlisted gates pass. Records what ran.
+// Answers each gate from a table; unlisted gates pass. Records what ran, and which gates went to one
+// worker together.
 class ScriptedExecutor final : public GateExecutor {
  public:
   std::map<std::string, GateResult> answers;
   std::vector<std::string> ran;
+  std::vector<std::vector<std::string>> workers;  // the gates of each Run call
   std::vector<DeviceInfo> devices = {{0, "Test GPU", "0000:17:00.0", "sm_90", 8ull << 30, 132u}};
 
-  GateResult Run(const WorkerRequest& request, std::chrono::seconds) override {
-    std::string name = SpecOf(request.gate).name;
+  std::vector<GateResult> Run(const WorkerRequest& request) override {
+    std::vector<GateResult> out;
+    workers.emplace_back();
+    for (GateId gate : request.gates) {
+      workers.back().push_back(SpecOf(gate).name);
+      out.push_back(Answer(request, gate));
+      if (out.back().status != GateStatus::kPass) break;
+    }
+    return out;
+  }
+
+ private:
+  GateResult Answer(const WorkerRequest& request, GateId gate) {
+    std::string name = SpecOf(gate).name;
     ran.push_back(std::string(ToString(request.backend)) + ":" + name);
     if (auto it = answers.find(std::string(ToString(request.backend)) + ":" + name); it != answers.end())
       return it->second;
@@ -31,8 +45,8 @@ class ScriptedExecutor final : public GateExecutor {
     r.gate = name;
     r.status = GateStatus::kPass;
     r.summary = "ok";
-    if (request.gate == GateId::kDevices) r.devices = devices;
-    if (request.gate == GateId::kRuntime) {
+    if (gate == GateId::kDevices) r.devices = devices;
+    if (gate == GateId::kRuntime) {
       r.runtime_version = "runtime 1.0";
       r.libraries.push_back(
           {"runtime", "libtest", "loaded", "/lib/libtest.so", "system", "system loader", "1", ""});
@@ -170,7 +184,7 @@ TEST(GatesRunner, ArchHintsComeFromTheAmdGpus) {
 
 TEST(WorkerProtocol, ArgumentsRoundTrip) {
   WorkerRequest r;
-  r.gate = GateId::kMemtest;
+  r.gates = {GateId::kMemtest};
   r.backend = BackendKind::kHip;
   r.options.level = VerifyLevel::kStandard;
   r.options.device_index = 2;
@@ -181,7 +195,7 @@ TEST(WorkerProtocol, ArgumentsRoundTrip) {
   ASSERT_EQ(args[0], kWorkerModeArg);
   auto back = ParseWorkerArguments(std::vector<std::string>(args.begin() + 2, args.end()));
   ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_EQ(back->gate, GateId::kMemtest);
+  EXPECT_EQ(back->gates, std::vector<GateId>{GateId::kMemtest});
   EXPECT_EQ(back->backend, BackendKind::kHip);
   EXPECT_EQ(back->options.level, VerifyLevel::kStandard);
   EXPECT_EQ(back->options.device_index, 2);
@@ -214,27 +228,122 @@ TEST(WorkerProtocol, GateResultJsonRoundTrip) {
 }
 
 TEST(WorkerProtocol, DeadWorkersBecomeFailedGatesWithTheirReason) {
+  auto one = [](GateId gate, const ProcessResult& p, long timeout) {
+    auto results = InterpretWorker({gate}, p, timeout);
+    EXPECT_EQ(results.size(), 1u);
+    return results.empty() ? GateResult{} : results.front();
+  };
   ProcessResult crashed;
   crashed.term_signal = 11;
-  GateResult r = InterpretWorker(GateId::kKernel, crashed, 30);
+  GateResult r = one(GateId::kKernel, crashed, 30);
   EXPECT_EQ(r.status, GateStatus::kFail);
   EXPECT_EQ(r.summary, "worker killed by signal 11 (segmentation fault) during gate kernel");
 
   ProcessResult hung;
   hung.timed_out = true;
   hung.stderr_text = "launching gd_spin\n";
-  r = InterpretWorker(GateId::kKernel, hung, 20);
+  r = one(GateId::kKernel, hung, 20);
   EXPECT_EQ(r.summary, "timed out after 20 s during gate kernel (the worker was killed)");
   EXPECT_EQ(r.details, std::vector<std::string>{"worker's last log line: launching gd_spin"});
 
   ProcessResult windows_crash;
   windows_crash.exit_code = static_cast<int>(0xC0000005u);
-  EXPECT_NE(InterpretWorker(GateId::kCopy, windows_crash, 20).summary.find("0xc0000005"), std::string::npos);
+  EXPECT_NE(one(GateId::kCopy, windows_crash, 20).summary.find("0xc0000005"), std::string::npos);
 
   ProcessResult garbage;
   garbage.exit_code = 0;
   garbage.stdout_text = "not json";
-  EXPECT_NE(InterpretWorker(GateId::kCopy, garbage, 20).summary.find("without a result"), std::string::npos);
+  EXPECT_NE(one(GateId::kCopy, garbage, 20).summary.find("without a result"), std::string::npos);
+}
+
+GateResult Passed(const char* gate, double ms) {
+  GateResult r = Answer(gate, GateStatus::kPass, "ok");
+  r.elapsed_ms = ms;
+  return r;
+}
+
+TEST(WorkerProtocol, ABatchWorkerAnswersEachGateInOrderAndACrashFailsTheFirstUnanswered) {
+  std::vector<GateId> batch = {GateId::kContext, GateId::kAlloc, GateId::kCopy, GateId::kKernel};
+  ProcessResult p;
+  p.term_signal = 11;
+  p.elapsed = std::chrono::milliseconds(1000);
+  p.stdout_text = "chatter from a vendor library\n" + GateResultToJson(Passed("context", 300)) + "\n" +
+                  "{not a result}\n" + GateResultToJson(Passed("alloc", 200)) + "\n";
+  auto results = InterpretWorker(batch, p, 60);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].gate, "context");
+  EXPECT_EQ(results[0].status, GateStatus::kPass);
+  EXPECT_EQ(results[1].gate, "alloc");
+  EXPECT_EQ(results[2].gate, "copy");
+  EXPECT_EQ(results[2].status, GateStatus::kFail);
+  EXPECT_EQ(results[2].summary, "worker killed by signal 11 (segmentation fault) during gate copy");
+  EXPECT_DOUBLE_EQ(results[2].elapsed_ms, 500.0);  // the process's time less the answered gates'
+}
+
+TEST(WorkerProtocol, ABatchStopsAtTheFirstGateThatDidNotPassAndIgnoresAnswersOutOfOrder) {
+  std::vector<GateId> batch = {GateId::kContext, GateId::kAlloc, GateId::kCopy};
+  ProcessResult p;
+  p.exit_code = 0;
+  GateResult failed = Answer("alloc", GateStatus::kFail, "out of memory");
+  p.stdout_text = GateResultToJson(Passed("copy", 1)) + "\n" + GateResultToJson(Passed("context", 1)) + "\n" +
+                  GateResultToJson(failed) + "\n" + GateResultToJson(Passed("copy", 1)) + "\n";
+  auto results = InterpretWorker(batch, p, 60);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[1].summary, "out of memory");
+
+  // The watchdog's own timeout line is the hung gate's answer.
+  ProcessResult watchdog;
+  watchdog.exit_code = 4;
+  watchdog.stdout_text = GateResultToJson(Passed("context", 1)) + "\n" +
+                         GateResultToJson(TimedOutGate(GateId::kAlloc, 7, true)) + "\n";
+  results = InterpretWorker(batch, watchdog, 60);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[1].summary, "timed out after 7 s during gate alloc (the worker stopped itself)");
+}
+
+TEST(WorkerProtocol, AnswersThenADeathInTeardownKeepTheAnswersWithANote) {
+  ProcessResult p;
+  p.term_signal = 6;
+  p.stdout_text = GateResultToJson(Passed("context", 1)) + "\n" + GateResultToJson(Passed("alloc", 1)) + "\n";
+  auto results = InterpretWorker({GateId::kContext, GateId::kAlloc}, p, 60);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[1].status, GateStatus::kPass);
+  ASSERT_EQ(results[1].findings.size(), 1u);
+  EXPECT_NE(results[1].findings[0].find("after reporting this gate"), std::string::npos);
+}
+
+TEST(WorkerProtocol, GateListsAndTimeoutsTravelAsArguments) {
+  WorkerRequest w;
+  w.gates = {GateId::kContext, GateId::kGemmBf16, GateId::kSustained};
+  w.gate_timeout = std::chrono::seconds(9);
+  auto args = WorkerArguments(w);
+  ASSERT_GE(args.size(), 3u);
+  EXPECT_EQ(args[2], "context,gemm_bf16,sustained");
+  auto back = ParseWorkerArguments(std::vector<std::string>(args.begin() + 2, args.end()));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->gates, w.gates);
+  EXPECT_EQ(TimeoutOf(*back, GateId::kSustained), std::chrono::seconds(9));
+  EXPECT_FALSE(ParseWorkerArguments({"context,nonsense"}).ok());
+  EXPECT_FALSE(ParseWorkerArguments({","}).ok());
+}
+
+TEST(GatesRunner, GatesThatCanRunTogetherShareOneWorkerAndAFailureStartsAFreshOne) {
+  ScriptedExecutor exec;
+  auto report = RunVerify(VerifyRequest{}, WithGpu(GpuVendor::kNvidia, "0000:17:00.0"), Environment(), exec);
+  EXPECT_EQ(report.exit_code, 0);
+  // runtime and devices alone (the backend is chosen from them), then everything else in one worker.
+  ASSERT_EQ(exec.workers.size(), 3u);
+  EXPECT_EQ(exec.workers[2].size(), AllGates().size() - 2);
+
+  ScriptedExecutor failing;
+  failing.answers["kernel"] = Answer("kernel", GateStatus::kFail, "wrong result");
+  report = RunVerify(VerifyRequest{}, WithGpu(GpuVendor::kNvidia, "0000:17:00.0"), Environment(), failing);
+  EXPECT_EQ(report.exit_code, 1);
+  ASSERT_EQ(report.gates.size(), AllGates().size());
+  ASSERT_GE(failing.workers.size(), 4u);
+  EXPECT_EQ(failing.workers[2].back(), "kernel");  // the worker stopped at the failed gate
+  for (size_t w = 3; w < failing.workers.size(); ++w)
+    for (const auto& g : failing.workers[w]) EXPECT_NE(g, "kernel");
 }
 
 TEST(VerifyReport, TextAndJsonCarryEveryGate) {

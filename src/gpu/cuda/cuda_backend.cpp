@@ -115,6 +115,9 @@ Status CudaBackend::OpenDevice(int index) {
                      std::to_string(devices->size()) + ")");
   CUdevice dev = 0;
   if (auto s = Check(driver_.api.DeviceGet(&dev, index), "cuDeviceGet"); !s) return s;
+  // Gates run one after another in one worker: the second open of the same device keeps its context.
+  if (context_ != nullptr && device_ == dev)
+    return Check(driver_.api.CtxSetCurrent(context_), "cuCtxSetCurrent");
   if (auto s = Check(driver_.api.DevicePrimaryCtxRetain(&context_, dev), "cuDevicePrimaryCtxRetain"); !s)
     return s;
   device_ = dev;
