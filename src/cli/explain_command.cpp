@@ -130,6 +130,7 @@ int ExplainCommand::Run(const CliContext& ctx) {
     if (IsTerminal(stdin))
       WriteAll(ctx.err,
                "reading the log from standard input; end it with Ctrl-D (Ctrl-Z then Enter on Windows)\n");
+    UseBinaryMode(stdin);
     auto st = ScanStream(stdin, "standard input", 0, ctx, scanner);
     if (!st.ok()) return ReportError(ctx.err, st.error());
   }

@@ -47,6 +47,15 @@ TEST(ExplainCommand, UnknownTextFromStdinPrintsTheSummary) {
   EXPECT_NE(r.stdout_text.find("gfx1031"), std::string::npos) << r.stdout_text;
 }
 
+// A Windows text-mode stdin would end at the 0x1A byte (Ctrl-Z) and never see the message after it.
+TEST(ExplainCommand, StdinIsReadAsBytesPastCtrlZAndCarriageReturns) {
+  std::string log = std::string("binary noise \x1a here\r\n") +
+                    "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\r\n";
+  auto r = RunExplain({"--sysroot", kMachine, "--json"}, log);
+  EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("hip.no_binary_for_gpu"), std::string::npos) << r.stdout_text;
+}
+
 TEST(ExplainCommand, FileInputAndJson) {
   auto path = std::filesystem::temp_directory_path() / "gpudoctor_explain_test.log";
   {

@@ -10,4 +10,6 @@ bool IsTerminal(std::FILE* stream) { return ::isatty(::fileno(stream)) == 1; }
 
 void IgnoreBrokenPipe() { ::signal(SIGPIPE, SIG_IGN); }
 
+void UseBinaryMode(std::FILE*) {}
+
 }  // namespace gpudoctor

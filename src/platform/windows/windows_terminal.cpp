@@ -1,4 +1,5 @@
-// Windows terminal helpers: _isatty; Windows has no SIGPIPE.
+// Windows terminal helpers: _isatty, _setmode; Windows has no SIGPIPE.
+#include <fcntl.h>
 #include <io.h>
 
 #include "platform/terminal.h"
@@ -10,5 +11,7 @@ bool IsTerminal(std::FILE* stream) {
 }
 
 void IgnoreBrokenPipe() {}
+
+void UseBinaryMode(std::FILE* stream) { ::_setmode(::_fileno(stream), _O_BINARY); }
 
 }  // namespace gpudoctor
