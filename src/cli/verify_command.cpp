@@ -43,7 +43,7 @@ void VerifyCommand::DefineFlags(FlagSet& flags) {
   flags.String("--memtest-fraction", &memtest_fraction_, "F",
                "Share of VRAM the memory test covers, 0 < F <= 0.95 (default by level: 0.1, 0.5, 0.9).");
   flags.String("--sustain-seconds", &sustain_seconds_, "S",
-               "Length of the sustained load (default by level: 2, 20, 180 s).");
+               "Length of the sustained load (default by level: 1, 20, 180 s).");
   flags.Choice("--inject", &inject_,
                {"none", "kernel-hang", "wrong-result", "oversize-alloc", "worker-crash"},
                "Plant a fault (tests of gpudoctor itself).");

@@ -154,7 +154,7 @@ GateResult RunCopyGate(GateContext& ctx) {
   if (auto s = OpenGateDevice(ctx); !s) return FailedGate("copy", s.error());
   auto mem = ctx.backend.MemoryInfo();
   if (!mem) return FailedGate("copy", mem.error());
-  uint64_t want = ctx.options.level == VerifyLevel::kQuick      ? (256ull << 20)
+  uint64_t want = ctx.options.level == VerifyLevel::kQuick      ? (128ull << 20)
                   : ctx.options.level == VerifyLevel::kStandard ? (1ull << 30)
                                                                 : (4ull << 30);
   uint64_t bytes = std::min<uint64_t>(want, mem->free_bytes / 4) / 8 * 8;
