@@ -11,7 +11,9 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 
 # Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
 RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev)
-TEST_PACKAGES=(googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5)
+TEST_PACKAGES=(googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5
+               chromium  # chromium: the HTML report's browser test
+               openmpi-bin libopenmpi3)  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
 
 log() { printf '\n== %s\n' "$*" >&2; }
 

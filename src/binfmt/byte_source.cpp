@@ -1,12 +1,9 @@
 // The byte sources behind the binary readers: memory, windows into another source, and files read
-// with seek + read (std::ifstream, the same on every platform), all refusing out-of-range reads.
+// with positioned reads (platform/random_access_file.h), all refusing out-of-range reads.
 #include "binfmt/byte_source.h"
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <system_error>
 
 namespace gpudoctor {
 
@@ -20,29 +17,20 @@ Error OutOfRange(const ByteSource& source, uint64_t offset, uint64_t length) {
 
 class FileByteSource final : public ByteSource {
  public:
-  FileByteSource(std::string path, uint64_t size) : path_(std::move(path)), size_(size) {
-    file_.open(std::filesystem::path(path_), std::ios::binary);
-  }
-  bool is_open() const { return file_.is_open(); }
-  uint64_t Size() const override { return size_; }
-  std::string Name() const override { return path_; }
+  FileByteSource(std::unique_ptr<RandomAccessFile> file, std::string name)
+      : file_(std::move(file)), name_(std::move(name)) {}
+  uint64_t Size() const override { return file_->Size(); }
+  std::string Name() const override { return name_; }
 
   Status ReadAt(uint64_t offset, std::span<uint8_t> out) const override {
     if (!Contains(offset, out.size())) return OutOfRange(*this, offset, out.size());
     if (out.empty()) return Ok{};
-    file_.clear();
-    file_.seekg(static_cast<std::streamoff>(offset));
-    file_.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(out.size()));
-    if (!file_ || static_cast<size_t>(file_.gcount()) != out.size())
-      return EnvError(path_ + ": reading " + std::to_string(out.size()) + " bytes at offset " +
-                      std::to_string(offset) + " failed (did the file change while it was read?)");
-    return Ok{};
+    return file_->ReadAt(offset, out);
   }
 
  private:
-  std::string path_;
-  uint64_t size_;
-  mutable std::ifstream file_;  // the stream position is the only state a read changes
+  std::unique_ptr<RandomAccessFile> file_;
+  std::string name_;
 };
 
 }  // namespace
@@ -82,14 +70,15 @@ Status WindowByteSource::ReadAt(uint64_t offset, std::span<uint8_t> out) const {
 }
 
 Result<std::unique_ptr<ByteSource>> OpenFileByteSource(const std::string& path) {
-  std::error_code ec;
-  auto fs_path = std::filesystem::path(path);
-  if (std::filesystem::is_directory(fs_path, ec)) return UserError(path + " is a folder, not a file");
-  uint64_t size = std::filesystem::file_size(fs_path, ec);
-  if (ec) return UserError("cannot open " + path + ": " + ec.message());
-  auto source = std::make_unique<FileByteSource>(path, size);
-  if (!source->is_open()) return UserError("cannot open " + path + " for reading");
-  return std::unique_ptr<ByteSource>(std::move(source));
+  auto file = OpenRandomAccessFile(path);
+  if (!file.ok()) return UserError(file.error().message, file.error().hint);
+  return std::unique_ptr<ByteSource>(std::make_unique<FileByteSource>(std::move(*file), path));
+}
+
+Result<std::unique_ptr<ByteSource>> OpenFileByteSource(const FileSystem& fs, std::string_view path) {
+  auto file = fs.OpenForReading(path);
+  if (!file.ok()) return file.error();
+  return std::unique_ptr<ByteSource>(std::make_unique<FileByteSource>(std::move(*file), std::string(path)));
 }
 
 std::optional<std::string_view> LeBytes::Text(uint64_t offset, uint64_t length) const {

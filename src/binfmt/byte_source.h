@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "platform/filesystem.h"
 
 namespace gpudoctor {
 
@@ -79,9 +80,11 @@ class WindowByteSource final : public ByteSource {
   std::string name_;
 };
 
-// Opens a file on this machine for positioned reads (std::ifstream seek + read); nothing is read
-// until asked. `path` is a host path (for a machine path under a sysroot, resolve it first).
+// Opens a file on this computer for positioned reads (platform/random_access_file.h); nothing is
+// read until asked. `path` is a host path.
 Result<std::unique_ptr<ByteSource>> OpenFileByteSource(const std::string& path);
+// The same for a machine path read through `fs` (a sysroot's files, or the live machine's).
+Result<std::unique_ptr<ByteSource>> OpenFileByteSource(const FileSystem& fs, std::string_view path);
 
 // Little-endian fields out of bytes already read; every access is checked against the size.
 class LeBytes {

@@ -39,6 +39,15 @@ CudaCompression CompressionOf(uint64_t flags) {
 
 // Finds the next container at or after `at`: skips up to kMaxPadding zero bytes to an aligned magic.
 std::optional<uint64_t> NextContainer(const ByteSource& section, uint64_t at) {
+  // Usually the next container follows at once (libtorch_cuda.so holds thousands): look at 16 bytes
+  // before reading a whole padding window.
+  auto head = section.ReadUpTo(at, 16);
+  if (!head.ok()) return std::nullopt;
+  LeBytes h(*head);
+  for (uint64_t i = 0; i + 4 <= head->size(); ++i) {
+    if ((at + i) % kContainerAlignment == 0 && h.U32(i) == kCudaFatbinMagic) return at + i;
+    if ((*head)[i] != 0) return std::nullopt;
+  }
   auto window = section.ReadUpTo(at, kMaxPadding + 4);
   if (!window.ok()) return std::nullopt;
   LeBytes b(*window);

@@ -15,26 +15,34 @@ namespace gpudoctor {
 namespace {
 
 void AddCuda(const CudaFatbinReport& report, GpuCodeTargets& out) {
+  // A large library repeats the same few targets in thousands of containers: collect each name once.
+  std::set<std::string> cubins(out.cuda_cubins.begin(), out.cuda_cubins.end());
+  std::set<std::string> ptx(out.cuda_ptx.begin(), out.cuda_ptx.end());
+  std::set<std::string> other(out.cuda_other.begin(), out.cuda_other.end());
   for (const auto& e : report.entries) {
     ++out.cuda_images;
     if (e.compression != CudaCompression::kNone) ++out.cuda_compressed_images;
     switch (e.kind) {
       case CudaImageKind::kCubin:
-        out.cuda_cubins.push_back(e.Name());
+        cubins.insert(e.Name());
         break;
       case CudaImageKind::kPtx:
-        out.cuda_ptx.push_back(e.Name());
+        ptx.insert(e.Name());
         break;
       default:
-        out.cuda_other.push_back(e.Name());
+        other.insert(e.Name());
         break;
     }
   }
+  out.cuda_cubins.assign(cubins.begin(), cubins.end());
+  out.cuda_ptx.assign(ptx.begin(), ptx.end());
+  out.cuda_other.assign(other.begin(), other.end());
   out.warnings.insert(out.warnings.end(), report.warnings.begin(), report.warnings.end());
 }
 
 void AddBundles(const OffloadBundleReport& report, GpuCodeTargets& out) {
   std::set<std::string> unknown;
+  std::set<std::string> amd(out.amd.begin(), out.amd.end());
   for (const auto& bundle : report.bundles) {
     ++out.hip_bundles;
     if (bundle.compressed) ++out.hip_compressed_bundles;
@@ -42,12 +50,13 @@ void AddBundles(const OffloadBundleReport& report, GpuCodeTargets& out) {
     for (const auto& entry : bundle.entries) {
       if (entry.id.IsHost()) continue;
       if (entry.id.IsAmdGpu() && !entry.id.target_id.empty()) {
-        out.amd.push_back(entry.id.target_id);
+        amd.insert(entry.id.target_id);
       } else {
         unknown.insert(entry.id.id);
       }
     }
   }
+  out.amd.assign(amd.begin(), amd.end());
   for (const auto& id : unknown)
     out.warnings.push_back("bundle entry " + id + " is not an AMD GPU target; not listed");
   out.warnings.insert(out.warnings.end(), report.warnings.begin(), report.warnings.end());

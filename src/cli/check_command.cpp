@@ -4,6 +4,7 @@
 
 #include "cli/output.h"
 #include "knowledge/knowledge_loader.h"
+#include "probe/common/python_live.h"
 #include "report/check_json.h"
 #include "report/check_text.h"
 #include "rules/rules.h"
@@ -17,6 +18,10 @@ std::string CheckCommand::Description() const {
          "HSA_OVERRIDE_GFX_VERSION, NVIDIA driver vs CUDA), framework (the installed PyTorch against the "
          "GPU) "
          "and environment variables. Each problem comes with the evidence and the commands that fix it.\n\n"
+         "Nothing is executed unless --live is given: PyTorch's version and the GPU code compiled into it "
+         "are "
+         "read from its files. --live also runs each environment's python (60 s limit) to import torch, list "
+         "the GPUs and compare a 1024x1024 matmul on the GPU with the CPU.\n\n"
          "Exit codes: 0 no problem, 1 warnings, 2 errors, 3 gpudoctor itself failed.\n\n"
          "Examples:\n"
          "  gpudoctor check                        this machine (plain `gpudoctor` does the same)\n"
@@ -25,6 +30,8 @@ std::string CheckCommand::Description() const {
          "  gpudoctor check --from snap.json       a snapshot saved with `gpudoctor info --save`\n"
          "  gpudoctor check --sysroot ./machine    a machine recorded with `gpudoctor gather`\n"
          "  gpudoctor check --db ./data            use knowledge-base files from a folder\n"
+         "  gpudoctor check --live                 also run each environment's PyTorch on the GPU\n"
+         "  gpudoctor check --python-env ~/sd/venv judge the PyTorch in that environment too\n"
          "  gpudoctor check --explain runtime.override_needed";
 }
 
@@ -37,7 +44,14 @@ void CheckCommand::DefineFlags(FlagSet& flags) {
                "Load the knowledge base from the *.toml files in DIR instead of the built-in one.");
   flags.String("--explain", &explain_, "ID",
                "Describe a finding id (what it checks, why, its source) and exit.");
+  flags.Bool(
+      "--live", &live_,
+      "Also run each Python environment's interpreter (60 s limit each): import torch, "
+      "torch.cuda.is_available(), the devices, a matmul on the GPU against the CPU. This machine only.");
   source_.Define(flags);
+  source_.DefinePythonEnvs(flags);
+  flags.Excludes("--live", "--from");
+  flags.Excludes("--live", "--sysroot");
 }
 
 int CheckCommand::Run(const CliContext& ctx) {
@@ -56,6 +70,7 @@ int CheckCommand::Run(const CliContext& ctx) {
   auto snap = source_.Acquire(ctx);
   if (!snap.ok()) return ReportError(ctx.err, snap.error());
 
+  if (live_) RunLivePythonChecks(*snap, LiveOptions{});
   Shell shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
   std::vector<Finding> findings = RunAllRules(*snap, *db, RuleOptions{});
   Severity worst = WorstSeverity(findings);

@@ -18,6 +18,7 @@ class CheckCommand final : public Command {
 
  private:
   bool json_ = false;
+  bool live_ = false;
   std::string shell_ = "auto";
   std::string db_;
   std::string explain_;

@@ -1,10 +1,15 @@
 // The one list of subcommands, in the order `gpudoctor --help` shows them.
+#include "cli/bench_command.h"
 #include "cli/check_command.h"
+#include "cli/collectives_command.h"
 #include "cli/command.h"
 #include "cli/explain_command.h"
+#include "cli/fleet_command.h"
 #include "cli/gather_command.h"
 #include "cli/info_command.h"
+#include "cli/report_command.h"
 #include "cli/targets_command.h"
+#include "cli/topo_command.h"
 #include "cli/verify_command.h"
 
 namespace gpudoctor {
@@ -14,9 +19,14 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<CheckCommand>());
   list.push_back(std::make_unique<InfoCommand>());
   list.push_back(std::make_unique<VerifyCommand>());
+  list.push_back(std::make_unique<BenchCommand>());
+  list.push_back(std::make_unique<ReportCommand>());
   list.push_back(std::make_unique<ExplainCommand>());
   list.push_back(std::make_unique<GatherCommand>());
   list.push_back(std::make_unique<TargetsCommand>());
+  list.push_back(std::make_unique<TopoCommand>());
+  list.push_back(std::make_unique<CollectivesCommand>());
+  list.push_back(std::make_unique<FleetCommand>());
   return list;
 }
 

@@ -4,16 +4,19 @@
 
 #include "cli/output.h"
 #include "gather/gather.h"
+#include "gather/gather_windows.h"
 #include "probe/linux/nvidia_probe.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/probe_inputs.h"
+#include "topo/nvml_topology.h"
 
 namespace gpudoctor {
 
 std::string GatherCommand::Description() const {
   return "Record the files gpudoctor reads on this machine (sysfs, /proc, os-release, driver and runtime "
          "version files, the GPU-related environment variables, your user name and groups, and NVML's "
-         "answers) into a new folder DIR. Attach DIR (zipped) to a bug report; anyone can then run "
+         "answers; on Windows the registry values, DXGI adapters, DLL versions and Python folders it reads) "
+         "into a new folder DIR. Attach DIR (zipped) to a bug report; anyone can then run "
          "`gpudoctor info --sysroot DIR` or `gpudoctor check --sysroot DIR` on it.\n\n"
          "Example:\n"
          "  gpudoctor gather my-machine && tar czf my-machine.tgz my-machine";
@@ -25,10 +28,21 @@ void GatherCommand::DefineFlags(FlagSet& flags) {
 
 int GatherCommand::Run(const CliContext& ctx) {
   ProbeInputs in = MakeLiveInputs(ctx.env);
+  std::vector<std::string> notes;
+  if (in.windows) {
+    auto st = GatherWindowsMachine(in, dest_, notes);
+    if (!st.ok()) return ReportError(ctx.err, st.error());
+    std::string text;
+    for (const auto& n : notes) text += "note: " + n + "\n";
+    WriteAll(ctx.err, text + "recorded this machine into " + dest_ + "\n");
+    return kExitOk;
+  }
   Snapshot nv;
   ProbeNvidia(in.Context(), nv);
-  std::vector<std::string> notes;
-  auto st = GatherMachine(*in.fs, in.env, in.identity, NvidiaAnswersToJson(nv.nvidia), dest_, notes);
+  std::string nvml_json = NvidiaAnswersToJson(nv.nvidia);
+  // How the NVIDIA GPUs are wired (NVLink, PCIe common ancestors, P2P status), for `topo --sysroot`.
+  if (!nv.nvidia.devices.empty()) nvml_json = AddNvmlTopologyToJson(nvml_json, QueryNvmlTopologyLive(notes));
+  auto st = GatherMachine(*in.fs, in.env, in.identity, nvml_json, dest_, notes);
   if (!st.ok()) return ReportError(ctx.err, st.error());
   std::string text;
   for (const auto& n : notes) text += "note: " + n + "\n";

@@ -10,14 +10,17 @@ namespace gpudoctor {
 
 std::string InfoCommand::Description() const {
   return "Show what is on this machine: OS, CPU, memory, disk, every GPU on the PCI bus with its "
-         "architecture (gfx target or compute capability), drivers, GPU runtimes and the environment "
-         "variables that matter. Needs no GPU software installed.\n\n"
+         "architecture (gfx target or compute capability), drivers, GPU runtimes, the environment "
+         "variables that matter, and the Python environments with the frameworks in them (PyTorch and the "
+         "GPU code compiled into it, torchvision, TensorFlow, JAX, ONNX Runtime, ...), read from files "
+         "without starting Python. Needs no GPU software installed.\n\n"
          "Examples:\n"
          "  gpudoctor info                      this machine, as text\n"
          "  gpudoctor info --json               the snapshot as JSON (schema: docs/snapshot-schema.md)\n"
          "  gpudoctor info --save snap.json     also save the snapshot, to attach to a bug report\n"
          "  gpudoctor info --from snap.json     show a snapshot saved on another machine\n"
-         "  gpudoctor info --sysroot ./machine  read a machine recorded with `gpudoctor gather`";
+         "  gpudoctor info --sysroot ./machine  read a machine recorded with `gpudoctor gather`\n"
+         "  gpudoctor info --python-env ~/sd/venv   also look at the Python environment in ~/sd/venv";
 }
 
 void InfoCommand::DefineFlags(FlagSet& flags) {
@@ -25,6 +28,7 @@ void InfoCommand::DefineFlags(FlagSet& flags) {
   flags.String("--save", &save_, "FILE", "Also write the snapshot as JSON to FILE (never overwrites; see --force).");
   flags.Bool("--force", &force_, "Let --save replace an existing file.");
   source_.Define(flags);
+  source_.DefinePythonEnvs(flags);
 }
 
 int InfoCommand::Run(const CliContext& ctx) {

@@ -18,6 +18,13 @@ void SnapshotOptions::Define(FlagSet& flags) {
   flags.Excludes("--sysroot", "--from");
 }
 
+void SnapshotOptions::DefinePythonEnvs(FlagSet& flags) {
+  flags.StringList("--python-env", &python_envs, "DIR",
+                   "Also examine the Python environment at DIR (a venv or conda prefix, or a site-packages "
+                   "folder); repeatable. Under --sysroot DIR is a path inside the recorded machine.");
+  flags.Excludes("--python-env", "--from");
+}
+
 Result<Snapshot> SnapshotOptions::Acquire(const CliContext& ctx, const KnowledgeDb* db) const {
   if (!from.empty()) {
     auto text = ReadUserFile(from);
@@ -31,9 +38,17 @@ Result<Snapshot> SnapshotOptions::Acquire(const CliContext& ctx, const Knowledge
     std::error_code ec;
     if (!std::filesystem::is_directory(sysroot, ec))
       return UserError("--sysroot " + sysroot + ": no such folder", "give the folder `gpudoctor gather DIR` wrote");
-    return ProbeWithInputs(MakeRecordedInputs(sysroot, db));
+    ProbeInputs inputs = MakeRecordedInputs(sysroot, db);
+    inputs.python_env_dirs = python_envs;
+    return ProbeWithInputs(inputs);
   }
-  return ProbeWithInputs(MakeLiveInputs(ctx.env, db));
+  ProbeInputs inputs = MakeLiveInputs(ctx.env, db);
+  for (const auto& dir : python_envs) {
+    std::error_code ec;
+    auto absolute = std::filesystem::absolute(std::filesystem::path(dir), ec);
+    inputs.python_env_dirs.push_back(ec ? dir : absolute.lexically_normal().generic_string());
+  }
+  return ProbeWithInputs(inputs);
 }
 
 }  // namespace gpudoctor

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cli/command.h"
 #include "cli/flags.h"
@@ -16,8 +17,11 @@ struct KnowledgeDb;
 struct SnapshotOptions {
   std::string sysroot;
   std::string from;
+  std::vector<std::string> python_envs;  // --python-env (info and check)
 
   void Define(FlagSet& flags);
+  // --python-env DIR (repeatable): commands that list Python environments declare it too.
+  void DefinePythonEnvs(FlagSet& flags);
   // Probes the machine (or sysroot) or loads the saved snapshot. `db` (may be
   // null) adds what only the knowledge base knows (names, families).
   Result<Snapshot> Acquire(const CliContext& ctx, const KnowledgeDb* db = nullptr) const;

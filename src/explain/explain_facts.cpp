@@ -176,7 +176,10 @@ void AmdWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
   for (const std::string& gfx : AmdTargets(snap)) {
     if (const TorchWheel* w = NewestWheelWithGfx(db, gfx))
       out.push_back("the newest pytorch.org wheel built for " + gfx + " is torch " + w->torch.ToString() +
-                    " " + w->variant + " (" + w->index_url + ")");
+                    " " + w->variant + " (" + w->index_url + ")" +
+                    (os == OsKind::kWindows
+                         ? "; pytorch.org's ROCm wheels are Linux-only, so not for this machine"
+                         : ""));
     else
       out.push_back("no pytorch.org ROCm wheel carries " + gfx + " itself");
     std::string families;
@@ -271,10 +274,19 @@ void DriverFacts(const Snapshot& snap, std::vector<std::string>& out) {
     }
     out.push_back(line);
   }
-  if (!GpusOf(snap, GpuVendor::kAmd).empty())
+  if (KindOf(snap) == OsKind::kWindows) {
+    // Windows: the display driver per adapter (its version and vendor release) instead of amdgpu.
+    for (const WindowsAdapter& a : snap.windows.adapters) {
+      if (a.software || a.driver_version.empty()) continue;
+      out.push_back("display driver of " + (a.description.empty() ? a.driver_description : a.description) +
+                    ": " + a.driver_version + (a.release.empty() ? "" : " (" + a.release + ")") +
+                    (a.driver_service.empty() ? "" : ", service " + a.driver_service));
+    }
+  } else if (!GpusOf(snap, GpuVendor::kAmd).empty()) {
     out.push_back(std::string("amdgpu kernel module ") +
                   (snap.amd.amdgpu_module_loaded ? "loaded" : "not loaded") +
                   (snap.amd.amdgpu_module_version ? " (DKMS " + *snap.amd.amdgpu_module_version + ")" : ""));
+  }
   for (const RuntimeInstall& r : snap.runtimes)
     out.push_back(r.kind + " " + (r.version.empty() ? "(version not known)" : r.version) + " at " + r.path);
   if (out.empty()) out.push_back("no GPU driver or runtime version was found");
@@ -304,7 +316,12 @@ void DeviceAccessFacts(const Snapshot& snap, std::vector<std::string>& out) {
     if (!d.reason.empty()) line += " (" + d.reason + ")";
     out.push_back(line);
   }
-  if (snap.amd.device_nodes.empty()) out.push_back("no /dev/kfd or render node was examined");
+  if (snap.amd.device_nodes.empty())
+    out.push_back(
+        KindOf(snap) == OsKind::kWindows
+            ? "native Windows has no /dev/kfd or render nodes: the HIP runtime reaches the GPU through the "
+              "display driver, so group membership does not apply"
+            : "no /dev/kfd or render node was examined");
 }
 
 void OsFacts(const Snapshot& snap, std::vector<std::string>& out) {

@@ -52,25 +52,12 @@ double ElementAt(GemmType type, const std::vector<uint8_t>& bytes, size_t index)
   return type == GemmType::kF16 ? HalfBitsToFloat(h) : Bf16BitsToFloat(h);
 }
 
-GemmCheck CheckGemm(GemmType type, bool tf32, int m, int n, int k, const std::vector<float>& a,
-                    const std::vector<float>& b, const std::vector<uint8_t>& c_bytes, size_t samples,
-                    uint64_t seed) {
+GemmCheck JudgeGemm(GemmType type, bool tf32, int k, const std::vector<std::pair<double, double>>& ref_and_got) {
   GemmCheck out;
   out.tolerance = GemmTolerance(type, tf32, k);
-  size_t total = static_cast<size_t>(m) * static_cast<size_t>(n);
-  bool all = samples >= total;
-  out.samples = all ? total : samples;
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> pick_i(0, m - 1), pick_j(0, n - 1);
+  out.samples = ref_and_got.size();
   double diff2 = 0, ref2 = 0;
-  for (size_t s = 0; s < out.samples; ++s) {
-    int i = all ? static_cast<int>(s % static_cast<size_t>(m)) : pick_i(rng);
-    int j = all ? static_cast<int>(s / static_cast<size_t>(m)) : pick_j(rng);
-    double ref = 0;
-    for (int p = 0; p < k; ++p)
-      ref += static_cast<double>(a[static_cast<size_t>(i) + static_cast<size_t>(p) * m]) *
-             static_cast<double>(b[static_cast<size_t>(p) + static_cast<size_t>(j) * k]);
-    double got = ElementAt(type, c_bytes, static_cast<size_t>(i) + static_cast<size_t>(j) * m);
+  for (const auto& [ref, got] : ref_and_got) {
     if (!std::isfinite(got)) {
       ++out.non_finite;
       continue;
@@ -81,6 +68,28 @@ GemmCheck CheckGemm(GemmType type, bool tf32, int m, int n, int k, const std::ve
   out.relative_error = ref2 > 0 ? std::sqrt(diff2 / ref2) : (diff2 > 0 ? INFINITY : 0.0);
   out.passed = out.non_finite == 0 && out.relative_error <= out.tolerance;
   return out;
+}
+
+GemmCheck CheckGemm(GemmType type, bool tf32, int m, int n, int k, const std::vector<float>& a,
+                    const std::vector<float>& b, const std::vector<uint8_t>& c_bytes, size_t samples,
+                    uint64_t seed) {
+  size_t total = static_cast<size_t>(m) * static_cast<size_t>(n);
+  bool all = samples >= total;
+  size_t count = all ? total : samples;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> pick_i(0, m - 1), pick_j(0, n - 1);
+  std::vector<std::pair<double, double>> pairs;
+  pairs.reserve(count);
+  for (size_t s = 0; s < count; ++s) {
+    int i = all ? static_cast<int>(s % static_cast<size_t>(m)) : pick_i(rng);
+    int j = all ? static_cast<int>(s / static_cast<size_t>(m)) : pick_j(rng);
+    double ref = 0;
+    for (int p = 0; p < k; ++p)
+      ref += static_cast<double>(a[static_cast<size_t>(i) + static_cast<size_t>(p) * m]) *
+             static_cast<double>(b[static_cast<size_t>(p) + static_cast<size_t>(j) * k]);
+    pairs.emplace_back(ref, ElementAt(type, c_bytes, static_cast<size_t>(i) + static_cast<size_t>(j) * m));
+  }
+  return JudgeGemm(type, tf32, k, pairs);
 }
 
 }  // namespace gpudoctor

@@ -52,6 +52,9 @@ constexpr PathRule kPathRules[] = {
     {"/sys/class/kfd/kfd/topology/nodes/*/gpu_id", Copy::kContent, false},
     {"/sys/class/kfd/kfd/topology/nodes/*/name", Copy::kContent, false},
     {"/sys/class/kfd/kfd/topology/nodes/*/mem_banks/*/properties", Copy::kContent, false},
+    {"/sys/class/kfd/kfd/topology/nodes/*/io_links/*/properties", Copy::kContent, false},  // topo
+    {"/sys/class/kfd/kfd/topology/nodes/*/p2p_links/*/properties", Copy::kContent, false},
+    {"/sys/devices/system/node/node*/cpulist", Copy::kContent, false},
     {"/opt/rocm*/.info/version", Copy::kContent, true},
     {"/opt/rocm*/lib/libamdhip64*", Copy::kNameOnly, true},
     {"/usr/local/cuda*/version.json", Copy::kContent, true},
@@ -94,6 +97,7 @@ constexpr const char* kPciDeviceFiles[] = {
     "mem_info_vram_vendor",
     "board_info",
     "uevent",
+    "local_cpulist",  // topo: the CPUs near the device
 };
 // Device nodes whose owner and mode decide access (.gpudoctor/devnodes).
 constexpr const char* kDevNodePatterns[] = {"/dev/kfd", "/dev/dri/renderD*", "/dev/nvidia*"};
@@ -296,6 +300,13 @@ class Recorder {
       for (const char* f : kPciDeviceFiles) {
         if (auto s = CopyFile(JoinPath(dev, f), Copy::kContent); !s.ok()) return s;
       }
+      // The device's place in the PCIe tree (/sys/devices/pci*/<bridges>/<device>), as empty folders:
+      // `topo` reads the bridges above a GPU from the folder names alone.
+      if (StartsWith(*resolved, "/sys/devices/pci")) {
+        std::error_code ec;
+        stdfs::create_directories(Host(*resolved), ec);
+        if (!ec) recorded_.push_back(*resolved + "/");
+      }
       if (auto driver = fs_.ReadLink(JoinPath(*resolved, "driver")); driver.ok()) {
         std::string target = "../../drivers/" + std::string(BaseName(*driver));
         if (auto s = Link(JoinPath(dev, "driver"), target); !s.ok()) return s;
@@ -349,7 +360,9 @@ class Recorder {
   std::set<std::string> recorded_links_;
 };
 
-Status PrepareDestination(const std::string& dest_dir) {
+}  // namespace
+
+Status PrepareGatherDestination(const std::string& dest_dir) {
   std::error_code ec;
   stdfs::file_status st = stdfs::symlink_status(dest_dir, ec);
   if (stdfs::exists(st)) {
@@ -366,6 +379,8 @@ Status PrepareDestination(const std::string& dest_dir) {
   if (ec) return EnvError("cannot create " + dest_dir + ": " + ec.message());
   return Ok{};
 }
+
+namespace {
 
 std::string ReadmeText(const FileSystem& fs, const UserIdentity& identity,
                        const std::vector<std::string>& recorded, const std::vector<std::string>& notes) {
@@ -403,7 +418,7 @@ bool IsGatheredVariable(const std::string& name) {
 Status GatherMachine(const FileSystem& live_fs, const Environment& env, const UserIdentity& identity,
                      const std::string& nvml_json, const std::string& dest_dir,
                      std::vector<std::string>& notes) {
-  if (auto s = PrepareDestination(dest_dir); !s.ok()) return s;
+  if (auto s = PrepareGatherDestination(dest_dir); !s.ok()) return s;
   Recorder rec(live_fs, stdfs::path(dest_dir), notes);
   for (const PathRule& rule : kPathRules) {
     if (auto s = rec.RecordRule(rule); !s.ok()) return s;

@@ -26,6 +26,10 @@ Status GatherMachine(const FileSystem& live_fs, const Environment& env, const Us
                      const std::string& nvml_json, const std::string& dest_dir,
                      std::vector<std::string>& notes);
 
+// Makes `dest_dir` ready for a recording: creates it, or accepts it when it is an empty folder;
+// refuses anything else, so nothing is ever overwritten.
+Status PrepareGatherDestination(const std::string& dest_dir);
+
 // True for the variables gather records (HIP_*, ROCR_*, CUDA_*, HSA_*, ROCM_*, PYTORCH_*,
 // LD_LIBRARY_PATH, HOME).
 bool IsGatheredVariable(const std::string& name);

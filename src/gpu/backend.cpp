@@ -47,6 +47,12 @@ std::vector<void*> KernelArgs::Pointers() const {
   return out;
 }
 
+bool KernelArgs::PointersInto(void** out, size_t capacity) const {
+  if (slots_.size() > capacity) return false;
+  for (size_t i = 0; i < slots_.size(); ++i) out[i] = const_cast<uint64_t*>(&slots_[i]);
+  return true;
+}
+
 float KernelArgs::RawF32(size_t i) const {
   float f = 0;
   uint64_t slot = slots_.at(i);

@@ -1,10 +1,11 @@
-// The vendor-neutral GPU interface the gates (and later the benchmarks) are written against: devices,
-// a context, memory and copies, kernels compiled at run time from source, launches, events, BLAS GEMM and
-// telemetry. The CUDA (gpu/cuda/) and HIP (gpu/hip/) implementations load their vendor libraries at run
+// The vendor-neutral GPU interface the gates and the benchmarks are written against: devices, a context,
+// memory (device and pinned host) and copies, kernels compiled at run time from source, launches, events,
+// BLAS GEMM and telemetry. The CUDA (gpu/cuda/) and HIP (gpu/hip/) implementations load their vendor libraries at run
 // time; the scripted fake (gpu/fake/) answers without a GPU. Nothing here names a vendor type.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,7 +17,8 @@
 namespace gpudoctor {
 
 // Bump when a method is added or its meaning changes (the worker protocol reports it).
-inline constexpr int kGpuBackendApiVersion = 1;
+// 2: pinned host memory, asynchronous and device-to-device copies, the bare driver launch, more telemetry.
+inline constexpr int kGpuBackendApiVersion = 2;
 
 enum class BackendKind { kCuda, kHip, kFake };
 const char* ToString(BackendKind kind);  // "cuda", "hip", "fake"
@@ -69,6 +71,8 @@ class KernelArgs {
   size_t size() const { return slots_.size(); }
   // Pointers to each argument's bytes, valid while this object lives and is not changed.
   std::vector<void*> Pointers() const;
+  // The same into `out` without allocating (the launch path): false when more than `capacity` arguments.
+  bool PointersInto(void** out, size_t capacity) const;
   // The raw slot, for the fake backend's emulation.
   uint64_t Raw(size_t i) const { return slots_.at(i); }
   float RawF32(size_t i) const;
@@ -105,11 +109,25 @@ struct Telemetry {
   std::optional<uint64_t> ecc_uncorrected;
   std::optional<uint32_t> remapped_rows_pending;  // row remapping pending a reset (NVIDIA A100+)
   std::optional<uint32_t> remapped_rows_failed;
+  std::optional<uint32_t> power_default_limit_mw;  // the board's default power limit
+  // The PCIe link as the GPU reports it: generation (1..6) and lanes, now and at most (the most the GPU and
+  // the slot allow together).
+  std::optional<uint32_t> pcie_gen;
+  std::optional<uint32_t> pcie_width;
+  std::optional<uint32_t> pcie_gen_max;
+  std::optional<uint32_t> pcie_width_max;
+  // Processes holding a compute context on the GPU (this one included), when the library can list them.
+  std::optional<std::vector<uint32_t>> compute_pids;
 };
 
 // Throttle reasons that mean trouble (a slowdown forced by hardware, heat or a power brake), as opposed to
 // the power cap or idle states that are normal under load.
 bool IsAlarmingThrottleReason(std::string_view reason);
+
+// One launch with everything resolved ahead (function, shape, argument pointers), calling the vendor's launch
+// entry point directly: the latency benchmark's reference for "a launch with no gpudoctor code around it".
+// Returns the vendor's own result code, 0 on success.
+using DriverLaunch = std::function<int()>;
 
 class Backend {
  public:
@@ -137,11 +155,23 @@ class Backend {
   virtual Status CopyToHost(void* dst, DevicePtr src, uint64_t bytes) = 0;
   virtual Status Memset32(DevicePtr dst, uint32_t value, uint64_t count) = 0;
 
+  // Page-locked ("pinned") host memory, which the copy engines read and write directly.
+  virtual Result<void*> AllocatePinnedHost(uint64_t bytes) = 0;
+  virtual Status FreePinnedHost(void* p) = 0;
+  // Copies queued on the stream that launches and events use, in order with them; they return before the
+  // copy ends when the host side is pinned (the runtime may wait for a pageable buffer to be read).
+  virtual Status CopyToDeviceAsync(DevicePtr dst, const void* src, uint64_t bytes) = 0;
+  virtual Status CopyToHostAsync(void* dst, DevicePtr src, uint64_t bytes) = 0;
+  virtual Status CopyOnDevice(DevicePtr dst, DevicePtr src, uint64_t bytes) = 0;
+
   // Compiles `source` for the open device (NVRTC / hiprtc) and loads it; `defines` become -D options.
   virtual Result<ModuleId> CompileModule(const std::string& source, const std::string& program_name,
                                          const std::vector<std::string>& defines) = 0;
   virtual Result<FunctionId> GetFunction(ModuleId module, const std::string& name) = 0;
   virtual Status Launch(FunctionId fn, Dim3 grid, Dim3 block, const KernelArgs& args) = 0;
+  // The bare driver launch of `fn` (see DriverLaunch); `args` are copied into it.
+  virtual Result<DriverLaunch> PrepareDriverLaunch(FunctionId fn, Dim3 grid, Dim3 block,
+                                                   const KernelArgs& args) = 0;
   // Waits for all work on the device; returns the error a kernel raised.
   virtual Status Synchronize() = 0;
 

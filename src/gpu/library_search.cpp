@@ -4,6 +4,7 @@
 #include "gpu/library_search.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "core/strings.h"
 #include "gpu/api/cublas_api.h"
@@ -42,6 +43,15 @@ void AddEnvironmentRoot(const FileSystem& fs, const std::string& root, std::vect
   // Debian's system interpreter keeps its packages in /usr/lib/python3/dist-packages.
   std::string debian_dir = JoinPath(root, "lib/python3/dist-packages");
   if (fs.IsDir(debian_dir)) AddUnique(out, debian_dir);
+}
+
+// "/usr/bin", "C:\\x", "C:/x", "\\\\server\\share": independent of the current folder.
+bool IsAbsolutePath(const std::string& p) {
+  if (!p.empty() && p[0] == '/') return true;
+  if (p.size() >= 3 && std::isalpha(static_cast<unsigned char>(p[0])) && p[1] == ':' &&
+      (p[2] == '\\' || p[2] == '/'))
+    return true;
+  return p.size() >= 2 && p[0] == '\\' && p[1] == '\\';
 }
 
 std::string ParentDir(const std::string& path) {
@@ -102,11 +112,15 @@ std::vector<std::string> FindSitePackages(const FileSystem& fs, const Environmen
     if (auto root = env.Get(var); root && !root->empty()) AddEnvironmentRoot(fs, *root, out);
   }
   // An environment whose bin/ is on PATH (activated, or the interpreter the user runs by default).
-  if (auto path = env.Get("PATH")) {
+  // Windows spells the variable "Path". Relative entries ("." or "Scripts") name the current folder's
+  // contents: never a place to load a library from, so they are skipped.
+  auto path = env.Get("PATH");
+  if (!path) path = env.Get("Path");
+  if (path) {
     char sep = path->find(';') != std::string::npos ? ';' : ':';
     for (auto entry : Split(*path, sep)) {
       std::string dir(Trim(entry));
-      if (dir.empty()) continue;
+      if (dir.empty() || !IsAbsolutePath(dir)) continue;
       std::string root = ParentDir(dir);
       if (root.empty()) continue;
       if (fs.Exists(JoinPath(root, "pyvenv.cfg")) || fs.IsDir(JoinPath(root, "conda-meta")))

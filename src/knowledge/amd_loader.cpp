@@ -33,7 +33,7 @@ constexpr std::array<FamilyName, 15> kFamilies{{
     {GfxFamily::kRdna4, "RDNA4"},
 }};
 
-const std::vector<std::string_view> kDerivableFields = {"vram_gib",    "compute_units", "fp32_tflops",
+const std::vector<std::string_view> kDerivableFields = {"vram_gib",    "compute_units", "fp32_tflops", "tf32_tflops",
                                                         "fp16_tflops", "bf16_tflops",   "bandwidth_gbs"};
 
 std::vector<std::string_view> FamilyNames() {
@@ -130,6 +130,7 @@ void ParseAmdModel(EntryReader& r, KnowledgeDb& db) {
   if (auto cu = r.Integer("compute_units", Need::kOptional, 1, 4096))
     m.compute_units = static_cast<uint32_t>(*cu);
   m.fp32_tflops = r.Number("fp32_tflops", Need::kOptional);
+  m.tf32_tflops = r.Number("tf32_tflops", Need::kOptional);
   m.fp16_tflops = r.Number("fp16_tflops", Need::kOptional);
   m.bf16_tflops = r.Number("bf16_tflops", Need::kOptional);
   m.bandwidth_gbs = r.Number("bandwidth_gbs", Need::kOptional);

@@ -160,6 +160,10 @@ const TorchRoute* KnowledgeDb::FindRoute(std::string_view id) const {
   return FindIf(torch_routes, [&](const TorchRoute& r) { return r.id == id; });
 }
 
+const TorchCompanion* KnowledgeDb::FindTorchCompanion(const Version& torch) const {
+  return FindIf(torch_companions, [&](const TorchCompanion& c) { return torch.HasPrefix(c.torch); });
+}
+
 const OverrideRule* KnowledgeDb::FindOverrideRule(std::string_view gfx) const {
   return FindIf(override_rules, [&](const OverrideRule& r) {
     return std::find(r.gfx.begin(), r.gfx.end(), gfx) != r.gfx.end();
@@ -191,6 +195,7 @@ void KnowledgeDb::VisitProvenance(const std::function<void(std::string_view, con
   each("torch_release", torch_releases);
   each("torch_wheel", torch_wheels);
   each("torch_route", torch_routes);
+  each("torch_companion", torch_companions);
   each("override_rule", override_rules);
   each("override_pitfall", override_pitfalls);
 }

@@ -60,6 +60,7 @@ struct KnowledgeDb {
   std::vector<TorchRelease> torch_releases;
   std::vector<TorchWheel> torch_wheels;
   std::vector<TorchRoute> torch_routes;
+  std::vector<TorchCompanion> torch_companions;
   std::vector<OverrideRule> override_rules;
   std::vector<OverridePitfall> override_pitfalls;
 
@@ -84,6 +85,8 @@ struct KnowledgeDb {
   std::vector<const TorchWheel*> FindTorchWheels(const Version& version) const;
   const TorchWheel* FindTorchWheel(const Version& version, std::string_view variant) const;
   const TorchRoute* FindRoute(std::string_view id) const;
+  // The torchvision / torchaudio series built for the torch series of `torch` ("2.7.1" -> the 2.7 row).
+  const TorchCompanion* FindTorchCompanion(const Version& torch) const;
 
   const OverrideRule* FindOverrideRule(std::string_view gfx) const;
   const OverridePitfall* FindPitfall(std::string_view id) const;

@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 19> kSections{{
+constexpr std::array<SectionSpec, 20> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -40,6 +40,7 @@ constexpr std::array<SectionSpec, 19> kSections{{
     {"torch_release", "version", ParseTorchRelease},
     {"torch_wheel", "variant", ParseTorchWheel},
     {"torch_route", "id", ParseTorchRoute},
+    {"torch_companion", "torch", ParseTorchCompanion},
     {"override_rule", "value", ParseOverrideRule},
     {"override_pitfall", "id", ParseOverridePitfall},
 }};

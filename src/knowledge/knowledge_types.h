@@ -90,6 +90,7 @@ struct AmdGpuModel {
   std::string memory;              // "GDDR6", "HBM3", "shared"
   std::optional<uint32_t> compute_units;
   std::optional<double> fp32_tflops;
+  std::optional<double> tf32_tflops;  // dense, on matrix units (CDNA3+ xf32); absent where there is none
   std::optional<double> fp16_tflops;  // dense, on matrix units when present
   std::optional<double> bf16_tflops;
   std::optional<double> bandwidth_gbs;
@@ -116,6 +117,7 @@ struct NvidiaGpuModel {
   std::string memory;
   std::optional<uint32_t> sms;
   std::optional<double> fp32_tflops;
+  std::optional<double> tf32_tflops;  // dense Tensor Core rate (Ampere and later)
   std::optional<double> fp16_tflops;  // dense Tensor Core rate, FP32 accumulate
   std::optional<double> bf16_tflops;
   std::optional<double> bandwidth_gbs;
@@ -247,6 +249,16 @@ struct TorchWheel {
   std::string release_date;         // from the torch release
   Provenance provenance;
   bool operator==(const TorchWheel&) const = default;
+};
+
+// The torchvision and torchaudio releases built for one torch release series: their C++ extensions
+// are linked against that torch, so another pairing fails at import or at the first operator.
+struct TorchCompanion {
+  Version torch;                     // "2.7"
+  std::vector<Version> torchvision;  // series that match ("0.22")
+  std::vector<Version> torchaudio;   // "2.7"; "2.11" for torch 2.11 and later (stable ABI)
+  Provenance provenance;
+  bool operator==(const TorchCompanion&) const = default;
 };
 
 enum class RouteVendor { kAmd, kNvidia, kAny };

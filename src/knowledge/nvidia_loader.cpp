@@ -40,6 +40,7 @@ void ParseNvidiaGpu(EntryReader& r, KnowledgeDb& db) {
   g.memory = r.Text("memory", Need::kOptional).value_or("");
   if (auto v = r.Integer("sms", Need::kOptional, 1, 4096)) g.sms = static_cast<uint32_t>(*v);
   g.fp32_tflops = r.Number("fp32_tflops", Need::kOptional);
+  g.tf32_tflops = r.Number("tf32_tflops", Need::kOptional);
   g.fp16_tflops = r.Number("fp16_tflops", Need::kOptional);
   g.bf16_tflops = r.Number("bf16_tflops", Need::kOptional);
   g.bandwidth_gbs = r.Number("bandwidth_gbs", Need::kOptional);

@@ -41,6 +41,7 @@ void ParseTheRockVersion(EntryReader& r, KnowledgeDb& db);
 void ParseTorchRelease(EntryReader& r, KnowledgeDb& db);
 void ParseTorchWheel(EntryReader& r, KnowledgeDb& db);
 void ParseTorchRoute(EntryReader& r, KnowledgeDb& db);
+void ParseTorchCompanion(EntryReader& r, KnowledgeDb& db);
 void ParseOverrideRule(EntryReader& r, KnowledgeDb& db);
 void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db);
 

@@ -1,5 +1,5 @@
-// Reads the PyTorch sections: [[torch_release]] and [[torch_wheel]] (pytorch_wheels.toml) and
-// [[torch_route]] (pytorch_routes.toml).
+// Reads the PyTorch sections: [[torch_release]] and [[torch_wheel]] (pytorch_wheels.toml),
+// [[torch_route]] (pytorch_routes.toml) and [[torch_companion]] (torch_companions.toml).
 #include <algorithm>
 #include <string>
 
@@ -131,6 +131,30 @@ void ParseTorchRoute(EntryReader& r, KnowledgeDb& db) {
   if (t.vendor == RouteVendor::kAmd && t.gfx.empty() && !t.gfx_any)
     r.Error(0, "an AMD route needs gfx or gfx_any");
   if (!t.id.empty()) db.torch_routes.push_back(std::move(t));
+}
+
+void ParseTorchCompanion(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "torch");
+  TorchCompanion c;
+  auto torch = r.VersionText("torch", Need::kRequired);
+  auto versions = [&](const char* key) {
+    std::vector<Version> out;
+    for (const std::string& v : r.TextList(key, Need::kRequired)) {
+      if (auto parsed = Version::Parse(v); parsed && parsed->parts().size() == 2)
+        out.push_back(*parsed);
+      else
+        r.Error(0, std::string(key) + " entry '" + v + "' is not a release series such as \"0.22\"");
+    }
+    return out;
+  };
+  c.torchvision = versions("torchvision");
+  c.torchaudio = versions("torchaudio");
+  c.provenance = r.ReadProvenance();
+  r.Finish();
+  if (!torch) return;
+  if (torch->parts().size() != 2) r.Error(0, "torch must be a release series such as \"2.7\"");
+  c.torch = *torch;
+  db.torch_companions.push_back(std::move(c));
 }
 
 }  // namespace gpudoctor

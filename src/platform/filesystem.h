@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "platform/random_access_file.h"
 
 namespace gpudoctor {
 
@@ -39,6 +40,8 @@ class FileSystem {
   virtual Result<std::string> ReadLink(std::string_view path) const = 0;
   virtual Result<FileStat> Stat(std::string_view path) const = 0;
   virtual Result<DiskSpace> Space(std::string_view path) const = 0;
+  // Opens a file for positioned reads (binary headers of large libraries), resolved like ReadFile.
+  virtual Result<std::unique_ptr<RandomAccessFile>> OpenForReading(std::string_view path) const = 0;
   bool Exists(std::string_view path) const { return Stat(path).ok(); }
   bool IsDir(std::string_view path) const {
     auto s = Stat(path);
@@ -55,6 +58,11 @@ class FileSystem {
 // are resolved inside the root (an absolute link target is taken relative to
 // the root), so a recorded tree never reads the host's files.
 std::unique_ptr<FileSystem> MakeRootedFileSystem(std::string root);
+
+// A Windows path ("C:\\Users\\bob", "c:/x") as a recorded tree stores it: the drive letter becomes a
+// top folder ("/C/Users/bob") and backslashes separators. Any other path is returned unchanged.
+// A recorded root applies it to every path; the live root passes Windows paths to the OS as they are.
+std::string RecordedWindowsPath(std::string_view path);
 
 // Joins a machine path and a child name: JoinPath("/sys/class", "drm") -> "/sys/class/drm".
 std::string JoinPath(std::string_view dir, std::string_view name);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,5 +36,8 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request);
 
 // The path of the running executable (to re-execute it in a worker mode).
 Result<std::string> CurrentExecutablePath();
+
+// The running process's id (to tell it apart from other processes a GPU library lists).
+uint32_t CurrentProcessId();
 
 }  // namespace gpudoctor

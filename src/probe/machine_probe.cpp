@@ -1,5 +1,5 @@
 // Runs the probes in a fixed order: machine, PCI, vendor stacks, runtimes,
-// environment; then merges what they found into one GPU list.
+// environment; then merges what they found into one GPU list. Native Windows takes its own probes.
 #include "probe/machine_probe.h"
 
 #include "probe/common/env_probe.h"
@@ -11,14 +11,36 @@
 #include "probe/linux/nvidia_probe.h"
 #include "probe/linux/os_probe.h"
 #include "probe/linux/pci_probe.h"
+#include "probe/windows/windows_gpu_probe.h"
+#include "probe/windows/windows_probe.h"
 
 namespace gpudoctor {
+
+namespace {
+
+// Native Windows (ctx.windows set): the Windows probes replace the Linux ones; NVML answers for an
+// NVIDIA adapter the same way on both systems.
+Snapshot ProbeWindows(const ProbeContext& ctx, Snapshot snap) {
+  ProbeWindowsMachine(ctx, snap);
+  bool nvidia = false;
+  for (const auto& d : snap.pci_devices) nvidia |= d.vendor_id == 0x10de;
+  if (nvidia) ProbeNvidia(ctx, snap);
+  ProbeEnvironmentVariables(ctx, snap);
+  ProbePythonEnvs(ctx, snap);
+  snap.gpus = MergeGpus(snap);
+  if (ctx.db) ApplyKnowledge(*ctx.db, snap);
+  ApplyWindowsAdapters(snap);
+  return snap;
+}
+
+}  // namespace
 
 Snapshot ProbeMachine(const ProbeContext& ctx) {
   Snapshot snap;
   snap.tool_version = GPUDOCTOR_VERSION;
   snap.sysroot = ctx.fs.Root();
   snap.live_machine = ctx.fs.IsLiveRoot();
+  if (ctx.windows) return ProbeWindows(ctx, std::move(snap));
   ProbeOs(ctx, snap);
   ProbePciDevices(ctx, snap);
   ProbeAmd(ctx, snap);

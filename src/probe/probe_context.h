@@ -3,9 +3,13 @@
 // libraries, query the OS). A probe is a function of these inputs; it never prints.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "platform/environment.h"
 #include "platform/filesystem.h"
 #include "platform/identity.h"
+#include "platform/windows_system.h"
 
 namespace gpudoctor {
 
@@ -25,6 +29,13 @@ struct ProbeContext {
   // The knowledge base, for what the machine cannot say itself (names of PCI ids
   // no name file knows, families). Null: the snapshot holds only what was read.
   const KnowledgeDb* db = nullptr;
+  // Native Windows: the registry, DXGI and file versions (live or recorded under
+  // kRecordedInputsDir/windows). Null for a Linux machine; probe/windows/ reads it.
+  const WindowsSystemSource* windows = nullptr;
+  // The current folder, as a machine path ("" when unknown): a `.venv` there is a Python environment.
+  std::string cwd{};
+  // Python environments the user named (`--python-env DIR`), machine paths.
+  std::vector<std::string> python_env_dirs{};
 };
 
 }  // namespace gpudoctor

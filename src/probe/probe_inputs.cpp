@@ -1,8 +1,12 @@
 // Builds ProbeInputs for the live machine or a recorded sysroot.
 #include "probe/probe_inputs.h"
 
+#include <filesystem>
+#include <system_error>
+
 #include "gather/recorded_identity.h"
 #include "probe/machine_probe.h"
+#include "probe/windows/recorded_windows_source.h"
 
 namespace gpudoctor {
 
@@ -13,6 +17,10 @@ ProbeInputs MakeLiveInputs(const Environment& process_env, const KnowledgeDb* db
   in.env = process_env;
   in.identity = CurrentUserIdentity();
   in.live = true;
+  in.windows = MakeLiveWindowsSystemSource();  // null except on Windows
+  std::error_code ec;
+  auto cwd = std::filesystem::current_path(ec);
+  if (!ec) in.cwd = cwd.generic_string();
   return in;
 }
 
@@ -26,6 +34,7 @@ ProbeInputs MakeRecordedInputs(const std::string& sysroot, const KnowledgeDb* db
   // recordings): the value stays empty and the report says so.
   if (auto env = in.fs->ReadFile(dir + "/environ"); env.ok()) {
     in.env = ParseEnvironmentFile(*env);
+    in.cwd = in.env.Get("PWD").value_or("");
   } else {
     in.warnings.push_back("no recorded environment: " + env.error().message);
   }
@@ -34,6 +43,11 @@ ProbeInputs MakeRecordedInputs(const std::string& sysroot, const KnowledgeDb* db
   } else {
     in.identity.user_name = "unknown (not recorded)";
     in.warnings.push_back("no recorded user identity: " + id.error().message);
+  }
+  if (in.live) {
+    in.windows = MakeLiveWindowsSystemSource();
+  } else if (HasRecordedWindows(*in.fs)) {
+    in.windows = LoadRecordedWindowsSource(*in.fs, in.warnings);
   }
   return in;
 }

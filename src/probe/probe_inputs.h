@@ -20,10 +20,15 @@ struct ProbeInputs {
   Environment env;
   UserIdentity identity;
   bool live = false;
-  std::vector<std::string> warnings;  // problems with the recorded inputs themselves
-  const KnowledgeDb* db = nullptr;    // not owned
+  std::vector<std::string> warnings;             // problems with the recorded inputs themselves
+  const KnowledgeDb* db = nullptr;               // not owned
+  std::unique_ptr<WindowsSystemSource> windows;  // native Windows only (live or recorded)
+  std::string cwd;                               // the current folder (live), or PWD as recorded
+  std::vector<std::string> python_env_dirs;      // --python-env
 
-  ProbeContext Context() const { return ProbeContext{*fs, env, identity, live, db}; }
+  ProbeContext Context() const {
+    return ProbeContext{*fs, env, identity, live, db, windows.get(), cwd, python_env_dirs};
+  }
 };
 
 ProbeInputs MakeLiveInputs(const Environment& process_env, const KnowledgeDb* db = nullptr);

@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "core/strings.h"
+#include "report/info_text_python.h"
+#include "report/info_text_windows.h"
 #include "report/table.h"
 
 namespace gpudoctor {
@@ -79,7 +81,7 @@ std::string MachineSection(const Snapshot& s, const TextStyle& style) {
     for (size_t i = 0; i < s.os.wsl_evidence.size(); ++i) wsl += (i ? "; " : "") + s.os.wsl_evidence[i];
     wsl += ")";
   }
-  kv.Add("WSL2", wsl);
+  if (s.os.family != "windows") kv.Add("WSL2", wsl);  // a Windows host's WSL is in its own section
   if (s.os.container) kv.Add("Container", *s.os.container);
   std::string cpu = OrNa(s.cpu.model);
   if (s.cpu.physical_cores || s.cpu.logical_cores) {
@@ -127,6 +129,7 @@ std::string GpuSection(const Snapshot& s, const TextStyle& style) {
 }
 
 std::string AmdSection(const Snapshot& s, const TextStyle& style) {
+  if (s.os.family == "windows") return {};  // no KFD or amdgpu there: the Windows sections say what is
   bool any_amd = s.amd.kfd_topology_present || s.amd.amdgpu_module_loaded || !s.amd.kfd_nodes.empty();
   for (const auto& g : s.gpus) any_amd |= (g.vendor == GpuVendor::kAmd);
   if (!any_amd) return {};
@@ -203,8 +206,9 @@ std::string RenderInfoText(const Snapshot& s, const TextStyle& style) {
   }
   out += MachineSection(s, style) + "\n";
   out += GpuSection(s, style);
-  for (const auto& section : {AmdSection(s, style), NvidiaSection(s, style), RuntimeSection(s, style),
-                              EnvironmentSection(s, style)}) {
+  for (const auto& section :
+       {RenderWindowsSections(s, style), AmdSection(s, style), NvidiaSection(s, style),
+        RuntimeSection(s, style), EnvironmentSection(s, style), PythonSection(s, style)}) {
     if (!section.empty()) out += "\n" + section;
   }
   if (!s.warnings.empty()) {

@@ -168,7 +168,88 @@ TorchView MakeTorchView(const PythonEnv& env, const KnowledgeDb& db) {
     t.build = TorchBuild::kCpu;
   }
   if (t.version && !t.variant.empty()) t.wheel = db.FindTorchWheel(*t.version, t.variant);
+  for (const GpuCodeLibrary& lib : ti.gpu_code) {
+    if (lib.cuda_cubins.empty() && lib.cuda_ptx.empty() && lib.amd.empty()) continue;
+    t.cubins.insert(t.cubins.end(), lib.cuda_cubins.begin(), lib.cuda_cubins.end());
+    t.ptx.insert(t.ptx.end(), lib.cuda_ptx.begin(), lib.cuda_ptx.end());
+    for (const auto& id : lib.amd) {
+      std::string processor(Split(id, ':')[0]);
+      if (!Contains(t.amd, processor)) t.amd.push_back(processor);
+    }
+    std::string_view file(lib.path);
+    file = file.substr(file.find_last_of('/') == std::string_view::npos ? 0 : file.find_last_of('/') + 1);
+    t.code_files += (t.code_files.empty() ? "" : ", ") + std::string(file);
+  }
+  for (const KernelLibraryFolder& k : ti.kernel_libraries) {
+    for (const auto& gfx : k.gfx)
+      if (!Contains(t.tensile_gfx, gfx)) t.tensile_gfx.push_back(gfx);
+    t.tensile_folders += (t.tensile_folders.empty() ? "" : ", ") + k.library;
+  }
+  // gfx900 gfx90a gfx942 gfx1030 gfx1100: shorter names are older generations.
+  auto by_generation = [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  };
+  std::sort(t.amd.begin(), t.amd.end(), by_generation);
+  std::sort(t.tensile_gfx.begin(), t.tensile_gfx.end(), by_generation);
   return t;
+}
+
+namespace {
+
+struct CudaArchName {
+  Version cc;
+  bool specific = false;  // an "a" or "f" target: its own cc only
+};
+
+// "sm_90a" -> 9.0 specific; "compute_120" -> 12.0; nullopt for names without a number.
+std::optional<CudaArchName> ParseCudaArch(std::string_view name) {
+  size_t underscore = name.rfind('_');
+  if (underscore == std::string_view::npos) return std::nullopt;
+  std::string_view tail = name.substr(underscore + 1);
+  CudaArchName out;
+  if (!tail.empty() && (tail.back() == 'a' || tail.back() == 'f')) {
+    out.specific = true;
+    tail.remove_suffix(1);
+  }
+  auto number = ParseU64(tail);
+  if (!number || *number < 10) return std::nullopt;
+  auto cc = Version::Parse(std::to_string(*number / 10) + "." + std::to_string(*number % 10));
+  if (!cc) return std::nullopt;
+  out.cc = *cc;
+  return out;
+}
+
+}  // namespace
+
+CcSupport CodeSupportsCc(const TorchView& t, const Version& cc) {
+  bool compatible = false;
+  for (const auto& name : t.cubins) {
+    auto a = ParseCudaArch(name);
+    if (!a) continue;
+    if (a->cc == cc) return CcSupport::kExactCubin;
+    if (!a->specific && a->cc.major() == cc.major() && a->cc.minor() <= cc.minor()) compatible = true;
+  }
+  if (compatible) return CcSupport::kCompatibleCubin;
+  for (const auto& name : t.ptx) {
+    auto a = ParseCudaArch(name);
+    if (a && (a->specific ? a->cc == cc : a->cc <= cc)) return CcSupport::kPtxJit;
+  }
+  return CcSupport::kNone;
+}
+
+bool CodeHasGfx(const TorchView& t, const std::string& gfx, const std::string& generic) {
+  return Contains(t.amd, gfx) || (!generic.empty() && Contains(t.amd, generic));
+}
+
+std::string CodeList(const TorchView& t) {
+  std::string out;
+  for (const auto& c : t.cubins) out += (out.empty() ? "" : " ") + c;
+  if (!t.ptx.empty()) {
+    out += std::string(out.empty() ? "" : " + ") + "PTX";
+    for (const auto& p : t.ptx) out += " " + p;
+  }
+  for (const auto& a : t.amd) out += (out.empty() ? "" : " ") + a;
+  return out;
 }
 
 const TorchWheel* NewestRocmWheelWithGfx(const KnowledgeDb& db, const std::string& gfx) {

@@ -47,6 +47,15 @@ struct TorchView {
   std::optional<Version> cuda;        // torch.version.cuda
   std::optional<Version> rocm;        // from the variant ("rocm6.2") or torch.version.hip's major.minor
   const TorchWheel* wheel = nullptr;  // the knowledge base's record of this exact build
+  // The GPU code read from its libraries (TorchInstall::gpu_code); it outranks the wheel record.
+  std::vector<std::string> cubins;       // "sm_90", "sm_90a"
+  std::vector<std::string> ptx;          // "compute_120"
+  std::vector<std::string> amd;          // processors: "gfx1030", "gfx11-generic"
+  std::string code_files;                // "libtorch_hip.so", the libraries that held them
+  std::vector<std::string> tensile_gfx;  // rocBLAS / hipBLASLt kernel files' targets, when a folder was read
+  std::string tensile_folders;           // "rocblas, hipblaslt"
+  bool HasCudaCode() const { return !cubins.empty() || !ptx.empty(); }
+  bool HasAmdCode() const { return !amd.empty(); }
 };
 
 // The route that fits a GPU, with its placeholders filled.
@@ -93,6 +102,16 @@ ShellCommands FillPlaceholders(const InstallCommands& commands, const std::strin
                                const std::string& gfx, const std::string& family, const std::string& rocm);
 // Runs a pip command with the environment's own interpreter when it is a venv or conda env.
 ShellCommands ForEnvironment(ShellCommands commands, const PythonEnv* env);
+
+// How the cubins and PTX read from torch's libraries reach a GPU of compute capability `cc`: a plain
+// sm_XY cubin runs on X.Z with Z >= Y; an arch- or family-specific one (sm_90a, sm_100f) only on its
+// own cc; plain PTX compute_XY is compiled by the driver on any cc >= X.Y.
+CcSupport CodeSupportsCc(const TorchView& t, const Version& cc);
+// Whether the AMD code read from torch's libraries runs on `gfx` (its own target, or the LLVM generic
+// target `generic` of its family, e.g. gfx11-generic).
+bool CodeHasGfx(const TorchView& t, const std::string& gfx, const std::string& generic);
+// "sm_75 sm_80 sm_86 + PTX compute_120" / "gfx900 gfx1030": the code read, for evidence lines.
+std::string CodeList(const TorchView& t);
 
 // A finding with the common fields set.
 Finding MakeFinding(std::string id, Layer layer, Severity severity, std::string subject, std::string title);

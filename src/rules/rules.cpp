@@ -67,7 +67,7 @@ std::vector<Finding> RunAllRules(const Snapshot& snapshot, const KnowledgeDb& db
                                  const RuleOptions& options) {
   RuleContext ctx(snapshot, db, options);
   std::vector<Finding> all;
-  for (auto layer : {HardwareRules, RuntimeRules, FrameworkRules, EnvironmentRules}) {
+  for (auto layer : {HardwareRules, RuntimeRules, FrameworkRules, EnvironmentRules, WindowsRules}) {
     for (auto& f : layer(ctx)) {
       if (f.severity == Severity::kOk && !options.include_ok) continue;
       all.push_back(std::move(f));
@@ -221,8 +221,53 @@ const std::vector<RuleInfo>& AllRuleInfo() {
       {"framework.torch_ptx_only", Layer::kFramework, "Only PTX of an older architecture reaches this GPU.",
        "The driver compiles every kernel at first use: slow start, and some kernels may be missing.",
        "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility"},
-      {"framework.torch_unverified", Layer::kFramework, "A PyTorch build the knowledge base does not record.",
-       "Its compiled targets cannot be checked without running it.", ""},
+      {"framework.torch_unverified", Layer::kFramework,
+       "A PyTorch build the knowledge base does not record and whose libraries held no readable GPU code.",
+       "Its compiled targets cannot be checked without running it (`gpudoctor check --live` runs it).", ""},
+      {"framework.rocblas_kernels_missing", Layer::kFramework,
+       "The gfx targets of the rocBLAS / hipBLASLt kernel files beside PyTorch (torch/lib/rocblas/library, "
+       "TensileLibrary*_gfxNNNN*) against the target the GPU runs as (its own, or the override's sibling).",
+       "Without them every matrix multiply fails with \"rocBLAS error: Cannot read TensileLibrary.dat ... "
+       "for "
+       "GPU arch\", although the GPU code objects load.",
+       "https://github.com/ROCm/rocBLAS/issues/1339"},
+      {"framework.torchvision_mismatch", Layer::kFramework,
+       "torchvision's release series (and +cu/+rocm build tag) against the torch in the same environment "
+       "(data/torch_companions.toml).",
+       "Its C++ operators are linked against one torch release: another fails at import or with \"operator "
+       "torchvision::nms does not exist\". Fix: reinstall torchvision from the torch's index with --no-deps.",
+       "https://github.com/pytorch/vision/blob/main/README.md"},
+      {"framework.torchaudio_mismatch", Layer::kFramework,
+       "torchaudio's release series (and build tag) against the torch in the same environment; torchaudio "
+       "2.11 "
+       "serves torch 2.11 and later.",
+       "An extension built for another torch fails to load or pulls a second torch in.",
+       "https://github.com/pytorch/audio/blob/main/docs/source/installation.rst"},
+      {"framework.companions_ok", Layer::kFramework,
+       "torchvision / torchaudio belong to the installed torch.", "", "data/torch_companions.toml"},
+      {"framework.live_failed", Layer::kFramework,
+       "check --live: the environment's python hung (60 s), crashed or exited without reporting.",
+       "A hang in torch.cuda.is_available() or a crash at import is what the user's own program will do; its "
+       "stderr is the evidence.",
+       ""},
+      {"framework.live_import_error", Layer::kFramework, "check --live: `import torch` raised an exception.",
+       "Nothing can use the GPU until torch imports (missing libraries, a wrong build, a broken install).",
+       ""},
+      {"framework.live_gpu_error", Layer::kFramework,
+       "check --live: torch.cuda.is_available(), the device list or the matmul on the GPU raised an "
+       "exception.",
+       "The message (\"invalid device function\", \"no kernel image\") names the cause; the static findings "
+       "say which build or override fixes it.",
+       ""},
+      {"framework.live_no_gpu", Layer::kFramework,
+       "check --live: torch.cuda.is_available() is False on a machine with an AMD or NVIDIA GPU.",
+       "PyTorch then runs on the CPU only.", "https://pytorch.org/get-started/locally/"},
+      {"framework.live_matmul_wrong", Layer::kFramework,
+       "check --live: a 1024x1024 fp32 matmul on the GPU against the CPU's, max abs error within 1% of the "
+       "result's scale.",
+       "Wrong numbers without an error: a bad override, broken firmware or hardware.", ""},
+      {"framework.live_ok", Layer::kFramework,
+       "check --live: torch imported and (with a GPU) computed right.", "", ""},
       {"environment.ok", Layer::kEnvironment, "No variable hides GPUs or overrides targets wrongly.", "", ""},
       {"environment.devices_hidden", Layer::kEnvironment,
        "HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, GPU_DEVICE_ORDINAL or CUDA_VISIBLE_DEVICES empty, -1 or "
@@ -251,6 +296,55 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "LD_LIBRARY_PATH naming a ROCm whose release series differs from the one PyTorch was built with.",
        "LD_LIBRARY_PATH wins over the wheel's own RUNPATH, so torch loads mismatched HIP libraries.",
        "https://github.com/ROCm/TheRock/issues/3225"},
+      {"windows.amd_wheels_ready", Layer::kHardware,
+       "Native Windows, an AMD GPU AMD's own Windows PyTorch wheels cover (RDNA3, RDNA4, Strix Halo): "
+       "Windows 11 "
+       "22H2 or newer, a Python the wheels are built for (3.12), and the Adrenalin version the route names.",
+       "All met: the fix installs the wheels into a fresh venv of that Python (no override, no WSL).",
+       "https://rocm.docs.amd.com/projects/radeon-ryzen/en/latest/docs/install/installrad/windows/"
+       "install-pytorch.html"},
+      {"windows.amd_wheels_blocked", Layer::kHardware,
+       "As windows.amd_wheels_ready, with at least one requirement not met (Windows 10, only Python 3.11, an "
+       "old "
+       "Adrenalin).",
+       "pip finds no cp311 wheel, or the driver's HIP runtime is too old for ROCm 7.2: the install fails or "
+       "torch "
+       "sees no GPU. Lists the other routes (ROCm on WSL2, ZLUDA, DirectML for inference).",
+       "https://rocm.docs.amd.com/projects/radeon-ryzen/en/latest/docs/install/installrad/windows/"
+       "install-pytorch.html"},
+      {"windows.amd_therock", Layer::kHardware,
+       "Native Windows, an AMD GPU outside AMD's Windows wheels (RDNA2, RDNA1, other APUs): TheRock's build "
+       "for its "
+       "family, with ZLUDA, WSL2 and DirectML as the other routes.",
+       "HSA_OVERRIDE_GFX_VERSION does nothing on Windows; only a build that carries the GPU's target (or its "
+       "family's) runs on it.",
+       "https://github.com/ROCm/TheRock/blob/main/SUPPORTED_GPUS.md"},
+      {"windows.hip_sdk_gpu", Layer::kRuntime,
+       "An installed HIP SDK (HIP_PATH, C:\\Program Files\\AMD\\ROCm\\<version>) against the GPU's target in "
+       "that "
+       "SDK's requirements; HIP 7 with an RDNA2 GPU.",
+       "Tools built on that SDK (ZLUDA, hipcc builds) find no device or no kernels for the GPU.",
+       "https://github.com/ROCm/hip/issues/3899"},
+      {"windows.nvidia_driver", Layer::kRuntime,
+       "The NVIDIA driver release (from NVML, or the registry's DriverVersion: 32.0.15.6094 is 560.94) "
+       "against the "
+       "Windows floors of CUDA 12 and CUDA 13 wheels.",
+       "Below the floor the CUDA wheel does not load (\"The NVIDIA driver on your system is too old\").",
+       "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"},
+      {"windows.amd_driver", Layer::kRuntime,
+       "Native Windows: the AMD display driver's version and Adrenalin release (RadeonSoftwareVersion), and "
+       "the HIP "
+       "runtime DLLs it put in System32 (amdhip64_6.dll, amdhip64_7.dll).",
+       "HIP programs (ZLUDA, Blender, ollama) load the driver's amdhip64; its major decides what runs.",
+       "https://github.com/ollama/ollama/blob/main/discover/amd.go"},
+      {"windows.display_driver_missing", Layer::kRuntime,
+       "Native Windows: an AMD or NVIDIA GPU driven by another service than the vendor's (the Microsoft "
+       "Basic "
+       "Display Adapter).",
+       "Without the vendor's driver there is no HIP, CUDA or DirectML compute on the GPU.",
+       "https://learn.microsoft.com/windows-hardware/drivers/display/microsoft-basic-display-adapter"},
+      {"windows.no_python", Layer::kFramework, "Native Windows with a GPU and no Python interpreter found.",
+       "Every route installs PyTorch with pip.", "https://docs.python.org/3/using/windows.html"},
       {"environment.rocm_paths_disagree", Layer::kEnvironment,
        "ROCM_PATH and LD_LIBRARY_PATH naming different ROCm trees.",
        "Build tools and the loader then use different releases.",

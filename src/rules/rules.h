@@ -36,5 +36,7 @@ std::vector<Finding> HardwareRules(const RuleContext& ctx);
 std::vector<Finding> RuntimeRules(const RuleContext& ctx);
 std::vector<Finding> FrameworkRules(const RuleContext& ctx);
 std::vector<Finding> EnvironmentRules(const RuleContext& ctx);
+// Native Windows only (windows_rules.cpp): the route that fits each GPU there and what it needs.
+std::vector<Finding> WindowsRules(const RuleContext& ctx);
 
 }  // namespace gpudoctor

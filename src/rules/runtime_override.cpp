@@ -11,12 +11,14 @@ namespace {
 
 // What will run the GPU code, and whether it carries a target.
 struct CodeSource {
-  std::string name;  // "PyTorch 2.5.1+rocm6.2", "ROCm 6.2.0"
+  std::string name;                  // "PyTorch 2.5.1+rocm6.2", "ROCm 6.2.0"
+  const TorchView* torch = nullptr;  // its libraries' code, when read (outranks the wheel record)
   const TorchWheel* wheel = nullptr;
   const RocmRelease* release = nullptr;
   std::string link;
 
   bool Has(const std::string& gfx) const {
+    if (torch && torch->HasAmdCode()) return CodeHasGfx(*torch, gfx, "");
     if (wheel) return WheelHasGfx(*wheel, gfx);
     if (release) return Contains(release->gfx, gfx);
     return false;
@@ -25,11 +27,13 @@ struct CodeSource {
 
 std::optional<CodeSource> FindCodeSource(const RuleContext& ctx) {
   if (ctx.torch && ctx.torch->build == TorchBuild::kRocm) {
-    if (!ctx.torch->wheel) return std::nullopt;  // TheRock or a custom build: targets unknown here
+    // TheRock or a custom build without readable libraries: targets unknown here.
+    if (!ctx.torch->wheel && !ctx.torch->HasAmdCode()) return std::nullopt;
     CodeSource s;
     s.name = "PyTorch " + ctx.torch->env->torch->version;
+    s.torch = &*ctx.torch;
     s.wheel = ctx.torch->wheel;
-    s.link = FirstSource(s.wheel->provenance);
+    s.link = s.wheel ? FirstSource(s.wheel->provenance) : std::string();
     return s;
   }
   for (const auto& r : ctx.snap.runtimes) {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "snapshot/windows_info.h"
+
 namespace gpudoctor {
 
 // Bump on any incompatible change; docs/snapshot-schema.md describes each version.
@@ -28,7 +30,7 @@ struct OsInfo {
   std::vector<std::string> wsl_evidence;  // what showed it ("/dev/dxg exists", ...)
   std::optional<std::string> container;   // "docker", "podman", "kubernetes", "lxc", ... when detected
   std::vector<std::string> container_evidence;
-  std::optional<uint32_t> windows_build;  // native Windows only (later issue)
+  std::optional<uint32_t> windows_build;  // native Windows only: 22631 (details in Snapshot::windows)
 };
 
 struct CpuInfo {
@@ -152,21 +154,105 @@ struct RuntimeInstall {
   std::string version_source;
 };
 
-// A PyTorch found in a Python environment, read from its torch/version.py (no Python is run).
-struct TorchInstall {
-  std::string version;   // "2.7.1+cu128"
-  std::string cuda;      // "12.8"; "" on ROCm and CPU builds
-  std::string hip;       // "6.2.41133-dd7f95766"; "" on CUDA and CPU builds
-  std::string location;  // the torch folder
+// The GPU code compiled into one library, read from its section table and GPU section headers
+// (binfmt/gpu_targets.h); nothing is loaded or run.
+struct GpuCodeLibrary {
+  std::string path{};                      // machine path of the library
+  std::vector<std::string> cuda_cubins{};  // "sm_90", "sm_90a" (sorted by arch)
+  std::vector<std::string> cuda_ptx{};     // "compute_120"
+  std::vector<std::string> amd{};          // target IDs: "gfx1030", "gfx90a:xnack-"
+  std::vector<std::string> warnings{};     // damaged or unreadable parts
 };
 
-// One Python environment's package folder (a venv, conda, the user's or the system's site-packages).
+// A folder of rocBLAS / hipBLASLt kernel files (TensileLibrary*_gfxNNNN*) and the gfx targets named.
+struct KernelLibraryFolder {
+  std::string library{};           // "rocblas", "hipblaslt"
+  std::string folder{};            // machine path
+  std::vector<std::string> gfx{};  // sorted, unique
+  uint32_t files = 0;              // kernel files matched
+};
+
+// Which copy of a vendor runtime a framework would load, and why that one.
+struct RuntimeResolution {
+  std::string library{};  // "libcudart", "libamdhip64"
+  std::string origin{};   // "bundled" (the framework's own folder), "pip" (site-packages/nvidia/*),
+                          // "rocm-sdk" (the _rocm_sdk_* wheels), "system" (loader search path)
+  std::string path{};     // the file found; "" for "system"
+};
+
+// A folder of GPU libraries inside an environment (torch/lib, nvidia/cublas/lib, _rocm_sdk_core/lib).
+struct GpuLibraryFolder {
+  std::string path{};                   // machine path
+  std::string provider{};               // "torch", "nvidia/cuda_runtime", "_rocm_sdk_core", "onnxruntime"
+  std::vector<std::string> runtimes{};  // vendor runtime files in it: "libcudart.so.12", "libamdhip64.so"
+};
+
+// A PyTorch found in a Python environment, read from its torch/version.py (no Python is run).
+struct TorchInstall {
+  std::string version{};                   // "2.7.1+cu128"
+  std::string cuda{};                      // "12.8"; "" on ROCm and CPU builds
+  std::string hip{};                       // "6.2.41133-dd7f95766"; "" on CUDA and CPU builds
+  std::string location{};                  // the torch folder
+  std::string git_version{};               // git_version = '...'; "" when absent
+  std::optional<bool> debug{};             // debug = True/False
+  std::vector<std::string> arch_list{};    // as torch.cuda.get_arch_list() lists it, read from the binaries:
+                                           // "sm_90", "compute_120", "gfx1030"; empty when none was read
+  std::vector<GpuCodeLibrary> gpu_code{};  // libtorch_cuda.so, libtorch_hip.so, torch_cuda.dll
+  std::vector<KernelLibraryFolder> kernel_libraries{};  // torch/lib/rocblas/library, .../hipblaslt/library
+  std::optional<RuntimeResolution> runtime{};           // the CUDA or HIP runtime it would load
+};
+
+// Another framework or GPU package found in an environment, from its *.dist-info/METADATA (or
+// PKG-INFO, or the package's version.py).
+struct FrameworkInstall {
+  std::string name{};     // distribution name as written ("onnxruntime-rocm", "jax-cuda12-plugin")
+  std::string family{};   // "torchvision", "torchaudio", "torch-directml", "tensorflow", "jax",
+                          // "jax-plugin", "onnxruntime", "bitsandbytes", "rocm-sdk"
+  std::string version{};  // "0.22.1+cu128"
+  std::string backend{};  // what the name or version says it runs on: "cuda", "rocm", "migraphx",
+                          // "directml", "openvino", "cpu"; "" when it does not say
+  std::string source{};   // the file the version came from
+  std::optional<RuntimeResolution> runtime{};  // for CUDA / ROCm backends
+};
+
+// What `check --live` learned by running the environment's interpreter on a small script.
+struct PythonLiveRun {
+  std::string interpreter{};
+  std::string status{};  // "ok" (the script reported), "timeout", "crashed", "failed" (exit code, no
+                         // report), "no-report" (exited 0 without one), "not-started"
+  std::optional<int> exit_code{};
+  std::optional<int> signal{};
+  uint64_t elapsed_ms = 0;
+  std::string error{};  // the Python exception ("import torch: ImportError: ...")
+  std::string stage{};  // where the script stopped: import, is_available, devices, matmul, done
+  std::vector<std::string> stderr_tail{};  // the last lines of its stderr
+  std::string torch_version{};
+  std::string torch_file{};  // torch.__file__: which torch it imported
+  std::string cuda{};        // torch.version.cuda
+  std::string hip{};         // torch.version.hip
+  std::optional<bool> cuda_available{};
+  std::optional<uint32_t> device_count{};
+  std::vector<std::string> device_names{};
+  std::vector<std::string> arch_list{};          // torch.cuda.get_arch_list()
+  std::optional<double> matmul_max_abs_error{};  // GPU result against the CPU's, 1024x1024 fp32
+  std::optional<double> matmul_max_abs_value{};  // the largest |value| of the CPU result (its scale)
+};
+
+// One Python environment's package folder (a venv, conda, pyenv, the user's or the system's
+// site-packages).
 struct PythonEnv {
-  std::string path;            // the environment's prefix ("/home/alice/.venv", "/usr")
-  std::string kind;            // "venv", "conda", "user", "system"
-  std::string python_version;  // "3.10" from the folder name; "" when the folder does not say
-  std::string site_packages;   // the folder searched
-  std::optional<TorchInstall> torch;
+  std::string path{};            // the environment's prefix ("/home/alice/.venv", "/usr")
+  std::string kind{};            // "venv", "conda", "pyenv", "user", "system", "other"
+  std::string python_version{};  // "3.10"; "" when nothing says
+  std::string site_packages{};   // the folder searched
+  std::optional<TorchInstall> torch{};
+  std::string interpreter{};                      // the python that uses this folder ("" when none was found)
+  std::string python_version_source{};            // "pyvenv.cfg", "lib folder", "interpreter name"
+  std::vector<std::string> found_by{};            // "VIRTUAL_ENV", "PATH", "--python-env", "conda", ...
+  bool active = false;                            // VIRTUAL_ENV or CONDA_PREFIX names it
+  std::vector<FrameworkInstall> frameworks{};     // besides torch
+  std::vector<GpuLibraryFolder> gpu_libraries{};  // folders of GPU libraries in it
+  std::optional<PythonLiveRun> live{};            // check --live only
 };
 
 // The merged view: one entry per GPU, PCI first, enriched by KFD / NVML.
@@ -200,7 +286,8 @@ struct Snapshot {
   std::vector<RuntimeInstall> runtimes;
   std::map<std::string, std::string> environment;  // only the variables that matter
   std::vector<Gpu> gpus;
-  std::vector<PythonEnv> python_envs;  // environments found, active ones (VIRTUAL_ENV, CONDA_PREFIX) first
+  std::vector<PythonEnv> python_envs;  // environments found: --python-env, active ones, PATH, ... (python_env_finder.h)
+  WindowsInfo windows;                 // native Windows only (os.family == "windows")
   std::vector<std::string> looked_at;  // what was examined (for "no GPU found")
   std::vector<std::string> warnings;   // unreadable or malformed inputs, each one line
 };

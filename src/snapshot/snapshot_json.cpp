@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "snapshot/windows_json.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -112,19 +114,83 @@ Json GpuToJson(const Gpu& g) {
               {"nvml_index", Opt(g.nvml_index)}};
 }
 
+Json RuntimeResolutionToJson(const std::optional<RuntimeResolution>& r) {
+  if (!r) return nullptr;
+  return Json{{"library", r->library}, {"origin", r->origin}, {"path", r->path}};
+}
+
+Json GpuCodeToJson(const GpuCodeLibrary& g) {
+  return Json{{"path", g.path},
+              {"cuda_cubins", g.cuda_cubins},
+              {"cuda_ptx", g.cuda_ptx},
+              {"amd", g.amd},
+              {"warnings", g.warnings}};
+}
+
+Json KernelFolderToJson(const KernelLibraryFolder& k) {
+  return Json{{"library", k.library}, {"folder", k.folder}, {"gfx", k.gfx}, {"files", k.files}};
+}
+
+Json LibraryFolderToJson(const GpuLibraryFolder& f) {
+  return Json{{"path", f.path}, {"provider", f.provider}, {"runtimes", f.runtimes}};
+}
+
+Json FrameworkToJson(const FrameworkInstall& f) {
+  return Json{{"name", f.name},       {"family", f.family}, {"version", f.version},
+              {"backend", f.backend}, {"source", f.source}, {"runtime", RuntimeResolutionToJson(f.runtime)}};
+}
+
+Json LiveToJson(const std::optional<PythonLiveRun>& l) {
+  if (!l) return nullptr;
+  return Json{{"interpreter", l->interpreter},
+              {"status", l->status},
+              {"exit_code", Opt(l->exit_code)},
+              {"signal", Opt(l->signal)},
+              {"elapsed_ms", l->elapsed_ms},
+              {"error", l->error},
+              {"stage", l->stage},
+              {"stderr_tail", l->stderr_tail},
+              {"torch_version", l->torch_version},
+              {"torch_file", l->torch_file},
+              {"cuda", l->cuda},
+              {"hip", l->hip},
+              {"cuda_available", Opt(l->cuda_available)},
+              {"device_count", Opt(l->device_count)},
+              {"device_names", l->device_names},
+              {"arch_list", l->arch_list},
+              {"matmul_max_abs_error", Opt(l->matmul_max_abs_error)},
+              {"matmul_max_abs_value", Opt(l->matmul_max_abs_value)}};
+}
+
+template <typename T, typename F>
+Json Array(const std::vector<T>& items, F convert);
+
 Json PythonEnvToJson(const PythonEnv& e) {
   Json torch = nullptr;
   if (e.torch) {
     torch = Json{{"version", e.torch->version},
                  {"cuda", e.torch->cuda},
                  {"hip", e.torch->hip},
-                 {"location", e.torch->location}};
+                 {"location", e.torch->location},
+                 {"git_version", e.torch->git_version},
+                 {"debug", Opt(e.torch->debug)},
+                 {"arch_list", e.torch->arch_list},
+                 {"gpu_code", Array(e.torch->gpu_code, GpuCodeToJson)},
+                 {"kernel_libraries", Array(e.torch->kernel_libraries, KernelFolderToJson)},
+                 {"runtime", RuntimeResolutionToJson(e.torch->runtime)}};
   }
   return Json{{"path", e.path},
               {"kind", e.kind},
               {"python_version", e.python_version},
               {"site_packages", e.site_packages},
-              {"torch", torch}};
+              {"torch", torch},
+              {"interpreter", e.interpreter},
+              {"python_version_source", e.python_version_source},
+              {"found_by", e.found_by},
+              {"active", e.active},
+              {"frameworks", Array(e.frameworks, FrameworkToJson)},
+              {"gpu_libraries", Array(e.gpu_libraries, LibraryFolderToJson)},
+              {"live", LiveToJson(e.live)}};
 }
 
 template <typename T, typename F>
@@ -366,6 +432,68 @@ size_t JsonErrorLine(std::string_view text) {
   return 1;
 }
 
+std::optional<RuntimeResolution> ReadRuntimeResolution(Reader& r, const char* key) {
+  const Json* obj = r.Child(key, false);
+  if (!obj) return std::nullopt;
+  Reader x(*obj, r.PathOf(key), r.error());
+  RuntimeResolution out;
+  x.Get("library", out.library);
+  x.Get("origin", out.origin);
+  x.Get("path", out.path);
+  return out;
+}
+
+void ReadGpuCode(Reader& r, GpuCodeLibrary& g) {
+  r.Get("path", g.path);
+  ReadStringArray(r, "cuda_cubins", g.cuda_cubins);
+  ReadStringArray(r, "cuda_ptx", g.cuda_ptx);
+  ReadStringArray(r, "amd", g.amd);
+  ReadStringArray(r, "warnings", g.warnings);
+}
+
+void ReadKernelFolder(Reader& r, KernelLibraryFolder& k) {
+  r.Get("library", k.library);
+  r.Get("folder", k.folder);
+  ReadStringArray(r, "gfx", k.gfx);
+  r.Get("files", k.files);
+}
+
+void ReadLibraryFolder(Reader& r, GpuLibraryFolder& f) {
+  r.Get("path", f.path);
+  r.Get("provider", f.provider);
+  ReadStringArray(r, "runtimes", f.runtimes);
+}
+
+void ReadFramework(Reader& r, FrameworkInstall& f) {
+  r.Get("name", f.name);
+  r.Get("family", f.family);
+  r.Get("version", f.version);
+  r.Get("backend", f.backend);
+  r.Get("source", f.source);
+  f.runtime = ReadRuntimeResolution(r, "runtime");
+}
+
+void ReadLive(Reader& r, PythonLiveRun& l) {
+  r.Get("interpreter", l.interpreter);
+  r.Get("status", l.status);
+  r.Get("exit_code", l.exit_code);
+  r.Get("signal", l.signal);
+  r.Get("elapsed_ms", l.elapsed_ms);
+  r.Get("error", l.error);
+  r.Get("stage", l.stage);
+  ReadStringArray(r, "stderr_tail", l.stderr_tail);
+  r.Get("torch_version", l.torch_version);
+  r.Get("torch_file", l.torch_file);
+  r.Get("cuda", l.cuda);
+  r.Get("hip", l.hip);
+  r.Get("cuda_available", l.cuda_available);
+  r.Get("device_count", l.device_count);
+  ReadStringArray(r, "device_names", l.device_names);
+  ReadStringArray(r, "arch_list", l.arch_list);
+  r.Get("matmul_max_abs_error", l.matmul_max_abs_error);
+  r.Get("matmul_max_abs_value", l.matmul_max_abs_value);
+}
+
 void ReadPythonEnv(Reader& r, PythonEnv& e) {
   r.Get("path", e.path);
   r.Get("kind", e.kind);
@@ -378,7 +506,25 @@ void ReadPythonEnv(Reader& r, PythonEnv& e) {
     t.Get("cuda", ti.cuda);
     t.Get("hip", ti.hip);
     t.Get("location", ti.location);
+    t.Get("git_version", ti.git_version);
+    t.Get("debug", ti.debug);
+    ReadStringArray(t, "arch_list", ti.arch_list);
+    ReadArray(t, "gpu_code", ti.gpu_code, ReadGpuCode);
+    ReadArray(t, "kernel_libraries", ti.kernel_libraries, ReadKernelFolder);
+    ti.runtime = ReadRuntimeResolution(t, "runtime");
     e.torch = ti;
+  }
+  r.Get("interpreter", e.interpreter);
+  r.Get("python_version_source", e.python_version_source);
+  ReadStringArray(r, "found_by", e.found_by);
+  r.Get("active", e.active);
+  ReadArray(r, "frameworks", e.frameworks, ReadFramework);
+  ReadArray(r, "gpu_libraries", e.gpu_libraries, ReadLibraryFolder);
+  if (const Json* live = r.Child("live", false)) {
+    Reader l(*live, r.PathOf("live"), r.error());
+    PythonLiveRun run;
+    ReadLive(l, run);
+    e.live = run;
   }
 }
 
@@ -432,6 +578,7 @@ std::string SnapshotToJson(const Snapshot& s) {
            {"python_envs", Array(s.python_envs, PythonEnvToJson)},
            {"looked_at", s.looked_at},
            {"warnings", s.warnings}};
+  if (s.os.family == "windows") doc["windows"] = WindowsInfoToJson(s.windows);
   return doc.dump(2) + "\n";
 }
 
@@ -520,6 +667,8 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
   ReadArray(r, "python_envs", s.python_envs, ReadPythonEnv);
   ReadStringArray(r, "looked_at", s.looked_at);
   ReadStringArray(r, "warnings", s.warnings);
+  if (auto w = doc.find("windows"); w != doc.end() && !w->is_null())
+    WindowsInfoFromJson(*w, s.windows, error);
   if (!error.empty()) return UserError(origin + ": " + error);
   return s;
 }

@@ -61,7 +61,8 @@ class CheckRecordedMachine : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CheckRecordedMachine, MatchesGoldenCheckReport) {
   Snapshot snap = ProbeRecorded(GetParam());
-  std::string got = RenderCheckText(snap, RunRules(snap), Shell::kBash);
+  // The shell `check` picks for that machine: bash on Linux, PowerShell for a recorded Windows machine.
+  std::string got = RenderCheckText(snap, RunRules(snap), DetectShell(snap.os.family, Environment()));
   const stdfs::path golden = kGolden + GetParam() + ".check.txt";
   const char* update = std::getenv("GPUDOCTOR_UPDATE_GOLDEN");
   if (update && std::string(update) == "1") {
@@ -139,6 +140,16 @@ INSTANTIATE_TEST_SUITE_P(
                 {{"runtime.kernel_too_old", Severity::kWarning}},
                 {"runtime.override_needed", "hardware.vram_low"}},
         Verdict{"vm-no-gpu", Severity::kError, {{"hardware.no_gpu", Severity::kError}}, {}},
+        // GTX 1080 (sm_61) with torch 2.7.1+cu128: its libtorch_cuda.so has no sm_61 cubin -> cu126.
+        Verdict{"gtx1080-desktop",
+                Severity::kError,
+                {{"framework.torch_no_kernels", Severity::kError}, {"runtime.cuda_driver_ok", Severity::kOk}},
+                {"framework.torch_ok", "framework.torch_ptx_only"}},
+        // Phoenix APU (gfx1103) with a CPU-only torch in ./.venv: the ROCm route.
+        Verdict{"phoenix-apu-laptop",
+                Severity::kError,
+                {{"framework.torch_cpu_only", Severity::kError}, {"framework.companions_ok", Severity::kOk}},
+                {"framework.no_torch"}},
         Verdict{"wsl2-guest",
                 Severity::kInfo,
                 {{"hardware.wsl_gpu_paravirtual", Severity::kInfo}},
@@ -148,6 +159,45 @@ INSTANTIATE_TEST_SUITE_P(
       std::replace(n.begin(), n.end(), '-', '_');
       return n;
     });
+
+// The fix each issue-4 machine must get, as the user would paste it.
+std::string BashFixOf(const std::vector<Finding>& fs, const std::string& id) {
+  const Finding* f = FindId(fs, id);
+  return f ? BashFix(*f) : "(no " + id + ": " + Ids(fs) + ")";
+}
+
+TEST(CheckRecordedFixes, Gtx1080GetsTheCu126Wheel) {
+  auto fs = RunRules(ProbeRecorded("gtx1080-desktop"));
+  EXPECT_NE(BashFixOf(fs, "framework.torch_no_kernels")
+                .find("/home/erin/.venv/bin/python -m pip install torch torchvision torchaudio --index-url "
+                      "https://download.pytorch.org/whl/cu126"),
+            std::string::npos)
+      << BashFixOf(fs, "framework.torch_no_kernels");
+}
+
+TEST(CheckRecordedFixes, PhoenixGetsARocmBuildForGfx1103) {
+  auto fs = RunRules(ProbeRecorded("phoenix-apu-laptop"));
+  std::string fix = BashFixOf(fs, "framework.torch_cpu_only");
+  EXPECT_NE(fix.find("/home/greta/ai/.venv/bin/python -m pip uninstall -y torch torchvision torchaudio"),
+            std::string::npos)
+      << fix;
+  EXPECT_NE(fix.find("gfx1103"), std::string::npos) << fix;
+}
+
+// The RX 6700 XT machine without its HSA_OVERRIDE_GFX_VERSION: the rocm6.2 libtorch_hip.so read from the
+// fixture has gfx1030 and no gfx1031, so the fix is the override, with its exact value.
+TEST(CheckRecordedFixes, Rx6700XtWithoutTheOverrideGetsIt) {
+  ProbeInputs in = MakeRecordedInputs(kFixtures + "rx6700xt-desktop");
+  std::map<std::string, std::string> vars = in.env.All();
+  vars.erase("HSA_OVERRIDE_GFX_VERSION");
+  in.env = Environment(vars);
+  auto fs = RunRules(ProbeWithInputs(in));
+  const Finding* f = FindId(fs, "framework.torch_no_kernels");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(BashFix(*f), "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n");
+  EXPECT_NE(f->evidence.front().find("libtorch_hip.so"), std::string::npos) << f->evidence.front();
+  EXPECT_TRUE(Has(fs, "runtime.override_needed")) << Ids(fs);
+}
 
 }  // namespace
 }  // namespace gpudoctor

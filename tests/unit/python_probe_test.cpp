@@ -1,4 +1,5 @@
-// torch/version.py parsing and the Python environment probe on small sysroots built in the test.
+// The small Python text files (version.py, pyvenv.cfg, environments.txt, folder names) and the Python
+// environment probe on small sysroots built in the test.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -35,6 +36,54 @@ TEST(TorchVersionFile, RejectsWhatIsNotAnAssignment) {
   auto v = ParseTorchVersionFile("__version__ = '2.6.0'\ncuda_version = '9.9'\ncuda = '12.4' # comment\n");
   ASSERT_TRUE(v);
   EXPECT_EQ(v->cuda, "12.4");
+}
+
+TEST(TorchVersionFile, ReadsGitVersionAndDebug) {
+  auto v =
+      ParseTorchVersionFile("__version__ = '2.9.1+rocm6.4'\ndebug = True\ngit_version = 'd38164a545b'\n");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->git_version, "d38164a545b");
+  ASSERT_TRUE(v->debug);
+  EXPECT_TRUE(*v->debug);
+  auto w = ParseTorchVersionFile(
+      "__version__ = '1.13.0a0'\ndebug = False\ncuda = None\ngit_version = 'Unknown'\n");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->debug, false);
+  EXPECT_EQ(w->cuda, "");
+  // A boolean where a string belongs is not a version.
+  EXPECT_FALSE(ParseTorchVersionFile("__version__ = True\n"));
+}
+
+TEST(PyvenvConfig, VenvVirtualenvAndUv) {
+  auto venv = ParsePyvenvConfig(
+      "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\nexecutable = "
+      "/usr/bin/python3.11\n");
+  EXPECT_EQ(venv.home, "/usr/bin");
+  EXPECT_EQ(venv.python_version, "3.11");
+  EXPECT_FALSE(venv.include_system_site_packages);
+  auto uv = ParsePyvenvConfig(
+      "home = /opt/py/bin\nimplementation = CPython\nversion_info = 3.12.11\n"
+      "include-system-site-packages = true\nprompt = torch\n");
+  EXPECT_EQ(uv.python_version, "3.12");
+  EXPECT_TRUE(uv.include_system_site_packages);
+  EXPECT_EQ(uv.prompt, "torch");
+  auto old = ParsePyvenvConfig("version_info = 3.8.10.final.0\r\n");
+  EXPECT_EQ(old.python_version, "3.8");
+  EXPECT_EQ(ParsePyvenvConfig("version = three\nnonsense\n").python_version, "");
+}
+
+TEST(PythonMajorMinor, NeedsTwoNumbers) {
+  EXPECT_EQ(PythonMajorMinor("3.12.1"), "3.12");
+  EXPECT_EQ(PythonMajorMinor("3.10"), "3.10");
+  EXPECT_FALSE(PythonMajorMinor("3"));
+  EXPECT_FALSE(PythonMajorMinor("3.x"));
+  EXPECT_FALSE(PythonMajorMinor("system"));
+}
+
+TEST(CondaEnvironments, OneAbsolutePathPerLine) {
+  auto envs = ParseCondaEnvironments("/home/a/miniconda3\n\n  /home/a/miniconda3/envs/sd  \nrelative/x\n");
+  ASSERT_EQ(envs.size(), 2u);
+  EXPECT_EQ(envs[1], "/home/a/miniconda3/envs/sd");
 }
 
 TEST(PythonVersionFromFolder, OnlyPythonXY) {

@@ -49,6 +49,15 @@ LoadedTable<CudaDriverApi> LoadCudaDriver(const std::vector<std::string>& candid
     // cuda.h maps cuEventElapsedTime to _v2 since CUDA 12.8; older drivers export only the plain one.
     b.Optional(t.EventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
     b.Optional(t.EventDestroy, {"cuEventDestroy_v2"});
+    // Only the _v2 exports: the plain ones take 32-bit sizes and device pointers.
+    b.Optional(t.MemAllocHost, {"cuMemAllocHost_v2"});
+    b.Optional(t.MemFreeHost, {"cuMemFreeHost"});
+    b.Optional(t.MemcpyHtoDAsync, {"cuMemcpyHtoDAsync_v2"});
+    b.Optional(t.MemcpyDtoHAsync, {"cuMemcpyDtoHAsync_v2"});
+    b.Optional(t.MemcpyDtoDAsync, {"cuMemcpyDtoDAsync_v2"});
+    b.Optional(t.DeviceCanAccessPeer, {"cuDeviceCanAccessPeer"});
+    b.Optional(t.CtxEnablePeerAccess, {"cuCtxEnablePeerAccess"});
+    b.Optional(t.MemcpyPeer, {"cuMemcpyPeer"});
   });
 }
 

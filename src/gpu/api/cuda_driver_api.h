@@ -28,6 +28,7 @@ using CUevent = CUevent_st*;
 inline constexpr CUresult kCudaSuccess = 0;
 inline constexpr CUresult kCudaErrorOutOfMemory = 2;
 inline constexpr CUresult kCudaErrorNoDevice = 100;
+inline constexpr CUresult kCudaErrorPeerAccessAlreadyEnabled = 704;
 static_assert(sizeof(CUdeviceptr) == 8, "CUdeviceptr is 64-bit");
 
 struct CUuuid {
@@ -79,6 +80,16 @@ struct CudaDriverApi {
   CUresult (*EventSynchronize)(CUevent) = nullptr;                   // cuEventSynchronize
   CUresult (*EventElapsedTime)(float*, CUevent, CUevent) = nullptr;  // cuEventElapsedTime_v2 | plain
   CUresult (*EventDestroy)(CUevent) = nullptr;                       // cuEventDestroy_v2
+  // Optional, for the benchmarks (gpu/cuda/cuda_transfers.cpp); a call that needs a missing one says so.
+  CUresult (*MemAllocHost)(void**, size_t) = nullptr;                                // cuMemAllocHost_v2
+  CUresult (*MemFreeHost)(void*) = nullptr;                                          // cuMemFreeHost
+  CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream) = nullptr;  // cuMemcpyHtoDAsync_v2
+  CUresult (*MemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream) = nullptr;        // cuMemcpyDtoHAsync_v2
+  CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream) = nullptr;  // cuMemcpyDtoDAsync_v2
+  // Optional, for the peer-to-peer matrix (collectives/p2p_matrix.cpp).
+  CUresult (*DeviceCanAccessPeer)(int*, CUdevice, CUdevice) = nullptr;  // cuDeviceCanAccessPeer
+  CUresult (*CtxEnablePeerAccess)(CUcontext, unsigned int) = nullptr;   // cuCtxEnablePeerAccess
+  CUresult (*MemcpyPeer)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t) = nullptr;  // cuMemcpyPeer
 };
 
 // The optional functions the GPU backend cannot work without, by export name, when unbound.

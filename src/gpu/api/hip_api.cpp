@@ -38,6 +38,9 @@ LoadedTable<HipApi> LoadHip(const std::vector<std::string>& candidates) {
     b.Required(t.EventDestroy, {"hipEventDestroy"});
     b.Optional(t.GetDeviceProperties, {"hipGetDeviceProperties"});
     b.Optional(t.GetDevicePropertiesR0600, {"hipGetDevicePropertiesR0600"});
+    b.Optional(t.HostMalloc, {"hipHostMalloc"});
+    b.Optional(t.HostFree, {"hipHostFree"});
+    b.Optional(t.MemcpyAsync, {"hipMemcpyAsync"});
   });
 }
 

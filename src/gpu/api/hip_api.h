@@ -29,6 +29,9 @@ using hipEvent_t = ihipEvent_t*;
 // hipMemcpyKind
 inline constexpr int kHipMemcpyHostToDevice = 1;
 inline constexpr int kHipMemcpyDeviceToHost = 2;
+inline constexpr int kHipMemcpyDeviceToDevice = 3;
+// hipHostMalloc flags: hipHostMallocDefault.
+inline constexpr unsigned kHipHostMallocDefault = 0;
 // hipDeviceAttribute_t (HIP 5.0 and later number them the same way).
 inline constexpr int kHipAttrMultiprocessorCount = 63;
 
@@ -73,6 +76,10 @@ struct HipApi {
   // the one above (DeviceGetPropertiesR0600 tells them apart).
   hipError_t (*GetDeviceProperties)(void*, int) = nullptr;       // hipGetDeviceProperties
   hipError_t (*GetDevicePropertiesR0600)(void*, int) = nullptr;  // hipGetDevicePropertiesR0600
+  // Optional, for the benchmarks (gpu/hip/hip_transfers.cpp); a call that needs a missing one says so.
+  hipError_t (*HostMalloc)(void**, size_t, unsigned) = nullptr;                   // hipHostMalloc
+  hipError_t (*HostFree)(void*) = nullptr;                                        // hipHostFree
+  hipError_t (*MemcpyAsync)(void*, const void*, size_t, int, hipStream_t) = nullptr;  // hipMemcpyAsync
 };
 
 // libamdhip64.so.7, .so.6, .so.5, libamdhip64.so, amdhip64_7.dll, amdhip64_6.dll, amdhip64.dll.

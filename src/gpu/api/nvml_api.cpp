@@ -39,6 +39,19 @@ LoadedTable<NvmlApi> LoadNvml(const std::vector<std::string>& candidates) {
                {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"});
     b.Optional(t.DeviceGetTotalEccErrors, {"nvmlDeviceGetTotalEccErrors"});
     b.Optional(t.DeviceGetRemappedRows, {"nvmlDeviceGetRemappedRows"});
+    b.Optional(t.DeviceGetPowerManagementDefaultLimit, {"nvmlDeviceGetPowerManagementDefaultLimit"});
+    b.Optional(t.DeviceGetCurrPcieLinkGeneration, {"nvmlDeviceGetCurrPcieLinkGeneration"});
+    b.Optional(t.DeviceGetCurrPcieLinkWidth, {"nvmlDeviceGetCurrPcieLinkWidth"});
+    b.Optional(t.DeviceGetMaxPcieLinkGeneration, {"nvmlDeviceGetMaxPcieLinkGeneration"});
+    b.Optional(t.DeviceGetMaxPcieLinkWidth, {"nvmlDeviceGetMaxPcieLinkWidth"});
+    b.Optional(t.DeviceGetComputeRunningProcesses,
+               {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"});
+    b.Optional(t.DeviceGetTopologyCommonAncestor, {"nvmlDeviceGetTopologyCommonAncestor"});
+    b.Optional(t.DeviceGetP2PStatus, {"nvmlDeviceGetP2PStatus"});
+    b.Optional(t.DeviceGetNvLinkState, {"nvmlDeviceGetNvLinkState"});
+    // Only _v2: the unversioned export fills the older nvmlPciInfo_t layout.
+    b.Optional(t.DeviceGetNvLinkRemotePciInfo, {"nvmlDeviceGetNvLinkRemotePciInfo_v2"});
+    b.Optional(t.DeviceGetNvLinkRemoteDeviceType, {"nvmlDeviceGetNvLinkRemoteDeviceType"});
   });
 }
 

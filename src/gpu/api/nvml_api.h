@@ -46,6 +46,20 @@ static_assert(offsetof(nvmlPciInfo_t, domain) == 16 && offsetof(nvmlPciInfo_t, b
                   offsetof(nvmlPciInfo_t, pciSubSystemId) == 32 && offsetof(nvmlPciInfo_t, busId) == 36,
               "nvmlPciInfo_t field offsets");
 
+// One process of nvmlDeviceGetComputeRunningProcesses_v3 / _v2 (nvmlProcessInfo_v2_t and _v3_t share this
+// layout; the unversioned v1 entry point fills a shorter struct and is never bound).
+struct nvmlProcessInfo_t {
+  unsigned int pid;
+  unsigned long long usedGpuMemory;
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+};
+static_assert(sizeof(nvmlProcessInfo_t) == 24, "nvmlProcessInfo_v2_t is 24 bytes in nvml.h");
+static_assert(offsetof(nvmlProcessInfo_t, pid) == 0 && offsetof(nvmlProcessInfo_t, usedGpuMemory) == 8 &&
+                  offsetof(nvmlProcessInfo_t, gpuInstanceId) == 16 &&
+                  offsetof(nvmlProcessInfo_t, computeInstanceId) == 20,
+              "nvmlProcessInfo_v2_t field offsets");
+
 // Enumerations passed to the telemetry calls (nvml.h).
 inline constexpr int kNvmlTemperatureGpu = 0;          // NVML_TEMPERATURE_GPU
 inline constexpr int kNvmlClockSm = 1;                 // NVML_CLOCK_SM
@@ -65,6 +79,16 @@ inline constexpr unsigned long long kNvmlClocksEventSwThermalSlowdown = 0x20;
 inline constexpr unsigned long long kNvmlClocksEventHwThermalSlowdown = 0x40;
 inline constexpr unsigned long long kNvmlClocksEventHwPowerBrakeSlowdown = 0x80;
 inline constexpr unsigned long long kNvmlClocksEventDisplayClockSetting = 0x100;
+
+// Topology enumerations (nvml.h): nvmlGpuP2PCapsIndex_t, nvmlIntNvLinkDeviceType_t, NVML_NVLINK_MAX_LINKS.
+inline constexpr int kNvmlP2PCapsRead = 0;
+inline constexpr int kNvmlP2PCapsWrite = 1;
+inline constexpr int kNvmlP2PCapsNvlink = 2;
+inline constexpr int kNvmlP2PCapsAtomics = 3;
+inline constexpr int kNvmlNvLinkDeviceGpu = 0;
+inline constexpr int kNvmlNvLinkDeviceIbmNpu = 1;
+inline constexpr int kNvmlNvLinkDeviceSwitch = 2;
+inline constexpr unsigned kNvmlNvLinkMaxLinks = 18;
 
 // Buffer sizes nvml.h guarantees to be large enough (the _V2 sizes cover the old ones).
 inline constexpr unsigned kNvmlNameBufferSize = 96;
@@ -102,6 +126,23 @@ struct NvmlApi {
   // corrected rows, uncorrected rows, remapping pending, remapping failed (A100 and later)
   nvmlReturn_t (*DeviceGetRemappedRows)(nvmlDevice_t, unsigned int*, unsigned int*, unsigned int*,
                                         unsigned int*) = nullptr;
+  // Optional, for the benchmarks' cause findings (gpu/cuda/cuda_blas_telemetry.cpp).
+  nvmlReturn_t (*DeviceGetPowerManagementDefaultLimit)(nvmlDevice_t, unsigned int*) = nullptr;  // milliwatts
+  nvmlReturn_t (*DeviceGetCurrPcieLinkGeneration)(nvmlDevice_t, unsigned int*) = nullptr;
+  nvmlReturn_t (*DeviceGetCurrPcieLinkWidth)(nvmlDevice_t, unsigned int*) = nullptr;
+  nvmlReturn_t (*DeviceGetMaxPcieLinkGeneration)(nvmlDevice_t, unsigned int*) = nullptr;  // GPU and system
+  nvmlReturn_t (*DeviceGetMaxPcieLinkWidth)(nvmlDevice_t, unsigned int*) = nullptr;
+  // nvmlDeviceGetComputeRunningProcesses_v3 | _v2: in/out count, then the array.
+  nvmlReturn_t (*DeviceGetComputeRunningProcesses)(nvmlDevice_t, unsigned int*, nvmlProcessInfo_t*) = nullptr;
+  // Optional, for `gpudoctor topo` (topo/nvml_topology_live.cpp). nvmlGpuTopologyLevel_t out.
+  nvmlReturn_t (*DeviceGetTopologyCommonAncestor)(nvmlDevice_t, nvmlDevice_t, int*) = nullptr;
+  // nvmlGpuP2PCapsIndex_t in, nvmlGpuP2PStatus_t out.
+  nvmlReturn_t (*DeviceGetP2PStatus)(nvmlDevice_t, nvmlDevice_t, int, int*) = nullptr;
+  nvmlReturn_t (*DeviceGetNvLinkState)(nvmlDevice_t, unsigned int, int*) = nullptr;  // nvmlEnableState_t out
+  nvmlReturn_t (*DeviceGetNvLinkRemotePciInfo)(nvmlDevice_t, unsigned int,
+                                               nvmlPciInfo_t*) = nullptr;  // _v2 only (current struct)
+  // nvmlIntNvLinkDeviceType_t out.
+  nvmlReturn_t (*DeviceGetNvLinkRemoteDeviceType)(nvmlDevice_t, unsigned int, int*) = nullptr;
 };
 
 // The names tried, versioned first: libnvidia-ml.so.1 then libnvidia-ml.so (nvml.dll on Windows).

@@ -1,6 +1,7 @@
 // The CUDA implementation of Backend: the driver API (libcuda) for devices, memory, modules and launches,
 // NVRTC for kernels compiled at run time, cuBLAS for GEMM and NVML for telemetry, each loaded through the
-// library search only when first needed.
+// library search only when first needed. Pinned memory, asynchronous copies and the bare driver launch live
+// in cuda_transfers.cpp.
 #pragma once
 
 #include <map>
@@ -38,10 +39,18 @@ class CudaBackend final : public Backend {
   Status CopyToHost(void* dst, DevicePtr src, uint64_t bytes) override;
   Status Memset32(DevicePtr dst, uint32_t value, uint64_t count) override;
 
+  Result<void*> AllocatePinnedHost(uint64_t bytes) override;
+  Status FreePinnedHost(void* p) override;
+  Status CopyToDeviceAsync(DevicePtr dst, const void* src, uint64_t bytes) override;
+  Status CopyToHostAsync(void* dst, DevicePtr src, uint64_t bytes) override;
+  Status CopyOnDevice(DevicePtr dst, DevicePtr src, uint64_t bytes) override;
+
   Result<ModuleId> CompileModule(const std::string& source, const std::string& program_name,
                                  const std::vector<std::string>& defines) override;
   Result<FunctionId> GetFunction(ModuleId module, const std::string& name) override;
   Status Launch(FunctionId fn, Dim3 grid, Dim3 block, const KernelArgs& args) override;
+  Result<DriverLaunch> PrepareDriverLaunch(FunctionId fn, Dim3 grid, Dim3 block,
+                                           const KernelArgs& args) override;
   Status Synchronize() override;
 
   Result<EventId> CreateEvent() override;
@@ -54,6 +63,8 @@ class CudaBackend final : public Backend {
 
  private:
   Status Check(CUresult rc, const char* call) const;
+  // An error naming the driver export a call needs when this libcuda lacks it.
+  Status Need(const void* fn, const char* symbol) const;
   Status RequireDevice() const;
   Result<std::vector<char>> CompileWithNvrtc(const std::string& source, const std::string& program_name,
                                              const std::vector<std::string>& defines);

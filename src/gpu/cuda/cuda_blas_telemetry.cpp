@@ -1,6 +1,7 @@
 // CudaBackend's library half: GEMM through cuBLAS (cublasGemmEx) and telemetry through NVML, each loaded on
 // first use so that a gate needing neither never maps them.
 #include <utility>
+#include <vector>
 
 #include "gpu/cuda/cuda_backend.h"
 
@@ -141,6 +142,26 @@ Result<Telemetry> CudaBackend::ReadTelemetry() {
       n.DeviceGetRemappedRows(dev, &corr, &unc, &pending, &failed) == kNvmlSuccess) {
     t.remapped_rows_pending = pending;
     t.remapped_rows_failed = failed;
+  }
+  if (n.DeviceGetPowerManagementDefaultLimit && n.DeviceGetPowerManagementDefaultLimit(dev, &v) == kNvmlSuccess)
+    t.power_default_limit_mw = v;
+  if (n.DeviceGetCurrPcieLinkGeneration && n.DeviceGetCurrPcieLinkGeneration(dev, &v) == kNvmlSuccess)
+    t.pcie_gen = v;
+  if (n.DeviceGetCurrPcieLinkWidth && n.DeviceGetCurrPcieLinkWidth(dev, &v) == kNvmlSuccess) t.pcie_width = v;
+  if (n.DeviceGetMaxPcieLinkGeneration && n.DeviceGetMaxPcieLinkGeneration(dev, &v) == kNvmlSuccess)
+    t.pcie_gen_max = v;
+  if (n.DeviceGetMaxPcieLinkWidth && n.DeviceGetMaxPcieLinkWidth(dev, &v) == kNvmlSuccess)
+    t.pcie_width_max = v;
+  if (n.DeviceGetComputeRunningProcesses) {
+    // Asked with room for 64; NVML answers "insufficient size" with the count when there are more.
+    std::vector<nvmlProcessInfo_t> procs(64);
+    unsigned int listed = static_cast<unsigned int>(procs.size());
+    nvmlReturn_t rc = n.DeviceGetComputeRunningProcesses(dev, &listed, procs.data());
+    if (rc == kNvmlSuccess) {
+      std::vector<uint32_t> pids;
+      for (unsigned int i = 0; i < listed && i < procs.size(); ++i) pids.push_back(procs[i].pid);
+      t.compute_pids = std::move(pids);
+    }
   }
   return t;
 }

@@ -17,7 +17,8 @@ const std::set<std::string>& KnownOperations() {
   static const std::set<std::string> kOps = {
       "load_runtime", "devices",   "open_device", "memory_info",  "allocate", "free",        "copy_to_device",
       "copy_to_host", "memset",    "compile",     "get_function", "launch",   "synchronize", "create_event",
-      "gemm_fp32",    "gemm_tf32", "gemm_fp16",   "gemm_bf16",    "telemetry"};
+      "gemm_fp32",    "gemm_tf32", "gemm_fp16",   "gemm_bf16",    "telemetry", "allocate_pinned",
+      "copy_to_device_async", "copy_to_host_async", "copy_on_device", "driver_launch"};
   return kOps;
 }
 
@@ -39,6 +40,12 @@ Telemetry ParseTelemetry(const nlohmann::json& j) {
     t.throttle_reasons = j["throttle_reasons"].get<std::vector<std::string>>();
   t.ecc_corrected = Opt<uint64_t>(j, "ecc_corrected");
   t.ecc_uncorrected = Opt<uint64_t>(j, "ecc_uncorrected");
+  t.power_default_limit_mw = Opt<uint32_t>(j, "power_default_limit_mw");
+  t.pcie_gen = Opt<uint32_t>(j, "pcie_gen");
+  t.pcie_width = Opt<uint32_t>(j, "pcie_width");
+  t.pcie_gen_max = Opt<uint32_t>(j, "pcie_gen_max");
+  t.pcie_width_max = Opt<uint32_t>(j, "pcie_width_max");
+  if (j.contains("compute_pids")) t.compute_pids = j["compute_pids"].get<std::vector<uint32_t>>();
   return t;
 }
 
@@ -221,11 +228,11 @@ Result<FunctionId> FakeBackend::GetFunction(ModuleId, const std::string& name) {
   return id;
 }
 
-Status FakeBackend::Launch(FunctionId fn, Dim3, Dim3, const KernelArgs& args) {
+Status FakeBackend::Launch(FunctionId fn, Dim3 grid, Dim3, const KernelArgs& args) {
   if (auto s = Scripted("launch"); !s) return s;
   auto it = functions_.find(fn);
   if (it == functions_.end()) return InternalError("unknown function id");
-  return EmulateKernel(it->second, args);
+  return EmulateKernel(it->second, grid, args);
 }
 
 Status FakeBackend::Synchronize() {

@@ -1,7 +1,7 @@
 // A Backend driven by a script of answers, for tests with no GPU: device memory is host memory, the gates'
 // own kernels (gates/kernels.h) are emulated on the CPU by name, GEMMs are computed naively, and the script
 // can make any operation fail, crash the process or hang, so the worker isolation and the gate logic are
-// exercised end to end. The future benchmark code can drive it the same way.
+// exercised end to end; the benchmarks' kernels (bench/bench_kernels.h) are emulated the same way.
 //
 // Script (JSON), every key optional:
 //   {"runtime":   {"status": "loaded" | "absent", "path": "/fake/libfakegpu.so", "version": "1.0"},
@@ -15,7 +15,11 @@
 //                   "throttle_reasons": ["sw_power_cap"], "ecc_uncorrected": 0}, ...]}  // cycled per reading
 // Operations: load_runtime, devices, open_device, memory_info, allocate, free, copy_to_device, copy_to_host,
 // memset, compile, get_function, launch, synchronize, create_event, gemm_fp32, gemm_tf32, gemm_fp16,
-// gemm_bf16, telemetry.
+// gemm_bf16, telemetry, allocate_pinned, copy_to_device_async, copy_to_host_async, copy_on_device,
+// driver_launch. "corrupt" also applies to the three asynchronous copies (one byte of the destination) and
+// to "launch" for the benchmarks' kernels (bench/bench_kernels.h): the triad's output, the dot's sum.
+// Telemetry readings may also carry power_limit_mw, power_default_limit_mw, pcie_gen, pcie_width,
+// pcie_gen_max, pcie_width_max and compute_pids (a list).
 #pragma once
 
 #include <chrono>
@@ -52,10 +56,18 @@ class FakeBackend final : public Backend {
   Status CopyToHost(void* dst, DevicePtr src, uint64_t bytes) override;
   Status Memset32(DevicePtr dst, uint32_t value, uint64_t count) override;
 
+  Result<void*> AllocatePinnedHost(uint64_t bytes) override;
+  Status FreePinnedHost(void* p) override;
+  Status CopyToDeviceAsync(DevicePtr dst, const void* src, uint64_t bytes) override;
+  Status CopyToHostAsync(void* dst, DevicePtr src, uint64_t bytes) override;
+  Status CopyOnDevice(DevicePtr dst, DevicePtr src, uint64_t bytes) override;
+
   Result<ModuleId> CompileModule(const std::string& source, const std::string& program_name,
                                  const std::vector<std::string>& defines) override;
   Result<FunctionId> GetFunction(ModuleId module, const std::string& name) override;
   Status Launch(FunctionId fn, Dim3 grid, Dim3 block, const KernelArgs& args) override;
+  Result<DriverLaunch> PrepareDriverLaunch(FunctionId fn, Dim3 grid, Dim3 block,
+                                           const KernelArgs& args) override;
   Status Synchronize() override;
 
   Result<EventId> CreateEvent() override;
@@ -74,7 +86,9 @@ class FakeBackend final : public Backend {
   // Applies the script to `op`: returns its scripted error, or crashes / hangs as scripted.
   Status Scripted(const std::string& op);
   bool Corrupts(const std::string& op) const { return corrupt_ == op; }
-  Status EmulateKernel(const std::string& name, const KernelArgs& args);
+  Status EmulateKernel(const std::string& name, Dim3 grid, const KernelArgs& args);
+  // The benchmarks' kernels (fake_bench_kernels.cpp); an error for a name nobody emulates.
+  Status EmulateBenchKernel(const std::string& name, Dim3 grid, const KernelArgs& args);
 
   BackendLibrary runtime_record_{"runtime", "fakegpu", "not-tried", "", "system", "fake script", "", ""};
   std::string runtime_status_ = "loaded";
@@ -92,6 +106,7 @@ class FakeBackend final : public Backend {
   uint64_t next_address_ = 0x7f0000000000ull;
   uint64_t next_id_ = 1;
   std::map<DevicePtr, std::vector<uint8_t>> blocks_;
+  std::map<void*, std::unique_ptr<uint8_t[]>> pinned_;
   std::map<FunctionId, std::string> functions_;
   std::map<EventId, std::chrono::steady_clock::time_point> events_;
 };

@@ -1,6 +1,7 @@
 // The HIP implementation of Backend: the HIP runtime (libamdhip64) for devices, memory, modules and
 // launches, hiprtc for kernels compiled at run time, rocBLAS for GEMM and ROCm SMI for telemetry, each loaded
-// through the library search only when first needed.
+// through the library search only when first needed. Pinned memory, asynchronous copies and the bare launch
+// live in hip_transfers.cpp.
 #pragma once
 
 #include <map>
@@ -38,10 +39,18 @@ class HipBackend final : public Backend {
   Status CopyToHost(void* dst, DevicePtr src, uint64_t bytes) override;
   Status Memset32(DevicePtr dst, uint32_t value, uint64_t count) override;
 
+  Result<void*> AllocatePinnedHost(uint64_t bytes) override;
+  Status FreePinnedHost(void* p) override;
+  Status CopyToDeviceAsync(DevicePtr dst, const void* src, uint64_t bytes) override;
+  Status CopyToHostAsync(void* dst, DevicePtr src, uint64_t bytes) override;
+  Status CopyOnDevice(DevicePtr dst, DevicePtr src, uint64_t bytes) override;
+
   Result<ModuleId> CompileModule(const std::string& source, const std::string& program_name,
                                  const std::vector<std::string>& defines) override;
   Result<FunctionId> GetFunction(ModuleId module, const std::string& name) override;
   Status Launch(FunctionId fn, Dim3 grid, Dim3 block, const KernelArgs& args) override;
+  Result<DriverLaunch> PrepareDriverLaunch(FunctionId fn, Dim3 grid, Dim3 block,
+                                           const KernelArgs& args) override;
   Status Synchronize() override;
 
   Result<EventId> CreateEvent() override;
@@ -54,6 +63,9 @@ class HipBackend final : public Backend {
 
  private:
   Status Check(hipError_t rc, const std::string& call) const;
+  // An error naming the runtime export a call needs when this libamdhip64 lacks it.
+  Status Need(const void* fn, const char* symbol) const;
+  Status AsyncCopy(void* dst, const void* src, uint64_t bytes, int kind, const char* what);
   Status RequireDevice() const;
   std::string ArchOf(int index, const std::string& pci) const;
   Result<std::vector<char>> CompileWithHiprtc(const std::string& source, const std::string& program_name,

@@ -4,7 +4,8 @@
 // Under a recorded root, paths are resolved here component by component, the way
 // the kernel would if the root were "/" (as chroot does): an absolute link target
 // starts again at the root and ".." stops there, so a tree can never reach the
-// host's files, and a loop of links ends with an error after kMaxLinks links.
+// host's files, and a loop of links ends with an error after kMaxLinks links. A recorded Windows
+// machine keeps drive C: as the folder C of the tree (RecordedWindowsPath).
 #include <algorithm>
 #include <deque>
 #include <filesystem>
@@ -29,6 +30,17 @@ std::string_view BaseName(std::string_view path) {
   while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   size_t pos = path.find_last_of('/');
   return pos == std::string_view::npos ? path : path.substr(pos + 1);
+}
+
+std::string RecordedWindowsPath(std::string_view path) {
+  const bool drive = path.size() >= 2 &&
+                     ((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) &&
+                     path[1] == ':' && (path.size() == 2 || path[2] == '\\' || path[2] == '/');
+  if (!drive) return std::string(path);
+  std::string out = "/";
+  out += static_cast<char>(path[0] >= 'a' ? path[0] - 'a' + 'A' : path[0]);
+  for (char c : path.substr(2)) out += c == '\\' ? '/' : c;
+  return out;
 }
 
 // Live-only stat details (owner, group, device type); see platform/<os>/file_owner.cpp.
@@ -138,6 +150,14 @@ class RootedFileSystem final : public FileSystem {
     return DiskSpace{info.capacity, info.available};
   }
 
+  Result<std::unique_ptr<RandomAccessFile>> OpenForReading(std::string_view path) const override {
+    auto host = Host(path);
+    if (!host) return host.error();
+    auto file = OpenRandomAccessFile(*host);
+    if (!file.ok() && !live_) return file.error().With(std::string(path) + " (under " + root_ + ")");
+    return file;
+  }
+
   std::string Root() const override { return live_ ? "/" : root_; }
   bool IsLiveRoot() const override { return live_; }
 
@@ -147,7 +167,7 @@ class RootedFileSystem final : public FileSystem {
   // every link itself, the last one only when `follow_last`.
   Result<std::string> Host(std::string_view path, bool follow_last = true) const {
     if (live_) return std::string(path);
-    return ResolveUnderRoot(path, follow_last);
+    return ResolveUnderRoot(RecordedWindowsPath(path), follow_last);
   }
 
   Result<std::string> ResolveUnderRoot(std::string_view path, bool follow_last) const {

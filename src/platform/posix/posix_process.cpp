@@ -290,4 +290,8 @@ Result<std::string> CurrentExecutablePath() {
   }
 }
 
+uint32_t CurrentProcessId() {
+  return static_cast<uint32_t>(::getpid());
+}
+
 }  // namespace gpudoctor

@@ -1,9 +1,12 @@
-// Windows: vendor libraries through LoadLibraryExW. A bare name is searched in
-// System32 and the application's safe folders, never the current directory (a
-// planted DLL there must not be loaded); a path also lets the DLL's own folder
-// serve its dependencies. Critical-error dialogs are off for the call.
+// Windows: vendor libraries through LoadLibraryExW, never from the current folder or PATH (a DLL
+// planted there must not be loaded). A bare name is looked for in System32 alone (where the drivers
+// put nvcuda.dll, nvml.dll and amdhip64_N.dll), not even beside gpudoctor.exe, which may sit in a
+// Downloads folder. A full path loads that file, and its dependencies come from its own folder and
+// System32. A relative path is refused: it would be resolved against the current folder.
+// Critical-error dialogs are off for the call.
 #include <windows.h>
 
+#include <cctype>
 #include <cstring>
 
 #include "platform/dynamic_library.h"
@@ -17,7 +20,15 @@ HMODULE AsModule(void* handle) {
 }
 
 bool HasDirectory(const std::string& name) {
-  return name.find_first_of("/\\") != std::string::npos;
+  return name.find_first_of("/\\:") != std::string::npos;
+}
+
+// "C:\x", "C:/x", "\\server\share\x", "\\?\C:\x": a path that does not depend on the current folder.
+bool IsAbsolute(const std::string& path) {
+  if (path.size() >= 3 && std::isalpha(static_cast<unsigned char>(path[0])) && path[1] == ':' &&
+      (path[2] == '\\' || path[2] == '/'))
+    return true;
+  return path.size() >= 2 && (path[0] == '\\' || path[0] == '/') && (path[1] == '\\' || path[1] == '/');
 }
 
 }  // namespace
@@ -41,8 +52,12 @@ DynamicLibrary::~DynamicLibrary() {
 
 Result<DynamicLibrary> DynamicLibrary::Open(const std::string& name_or_path) {
   std::wstring wide = Utf8ToWide(name_or_path);
-  DWORD flags = LOAD_LIBRARY_SEARCH_SYSTEM32 | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS;
+  DWORD flags = LOAD_LIBRARY_SEARCH_SYSTEM32;
   if (HasDirectory(name_or_path)) {
+    if (!IsAbsolute(name_or_path))
+      return EnvError(
+          "cannot load " + name_or_path + ": a relative path would be resolved against the current folder",
+          "give the full path of the library");
     // LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR needs a fully qualified path.
     DWORD size = ::GetFullPathNameW(wide.c_str(), 0, nullptr, nullptr);
     if (size > 0) {
@@ -53,7 +68,7 @@ Result<DynamicLibrary> DynamicLibrary::Open(const std::string& name_or_path) {
         wide = std::move(full);
       }
     }
-    flags = LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS;
+    flags = LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32;
   }
   DWORD old_mode = 0;
   ::SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &old_mode);

@@ -326,4 +326,8 @@ Result<std::string> CurrentExecutablePath() {
   }
 }
 
+uint32_t CurrentProcessId() {
+  return static_cast<uint32_t>(::GetCurrentProcessId());
+}
+
 }  // namespace gpudoctor

@@ -1,0 +1,207 @@
+// RunBench and the worker-process executor (see bench_runner.h).
+#include "bench/bench_runner.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "bench/bench_causes.h"
+#include "bench/bench_spec.h"
+#include "bench/benchmark.h"
+#include "core/strings.h"
+#include "gates/device_match.h"
+#include "platform/process.h"
+
+namespace gpudoctor {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string Figure(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  return b;
+}
+
+std::string ProgressLine(const BenchResult& r) {
+  std::string line = "    " + r.spec.id;
+  line += std::string(line.size() < 28 ? 28 - line.size() : 1, ' ');
+  if (r.run == BenchRun::kMeasured) {
+    line += (r.best ? Figure(*r.best) + " " + r.spec.unit : std::string("-")) + "  check " + CheckText(r);
+  } else {
+    line += std::string(r.run == BenchRun::kSkipped ? "skipped: " : "FAILED: ") + r.note;
+  }
+  char took[32];
+  std::snprintf(took, sizeof took, "  (%.1f s)", r.elapsed_ms / 1000.0);
+  return line + took;
+}
+
+BenchFinding NoGpuFinding(std::string title, std::string evidence, std::string fix) {
+  BenchFinding f{"bench.no_gpu", Severity::kError, std::move(title), {}, std::move(fix)};
+  if (!evidence.empty()) f.evidence.push_back(std::move(evidence));
+  return f;
+}
+
+}  // namespace
+
+BenchStepOutcome BenchProcessExecutor::Run(const BenchWorkerRequest& request) {
+  auto groups = MakeBenchmarks();
+  const Benchmark* group = FindGroup(groups, request.group);
+  std::vector<BenchSpec> specs = group ? group->Specs() : std::vector<BenchSpec>{};
+  // The worker holds each benchmark to its limit itself; this limit on the whole process is the backstop.
+  std::chrono::seconds each = request.limit.value_or(group ? group->TimeLimit(request.options.level)
+                                                           : std::chrono::seconds(60));
+  std::chrono::seconds timeout = std::chrono::seconds(30) + each * static_cast<long>(request.ids.size());
+  ProcessRequest p;
+  p.argv.push_back(executable_);
+  for (auto& a : BenchWorkerArguments(request)) p.argv.push_back(std::move(a));
+  p.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
+  auto result = RunProcess(p);
+  if (!result) {
+    BenchStepOutcome out;
+    for (const auto& id : request.ids) {
+      BenchResult r;
+      r.spec = BenchSpec{id, request.group, id, "", "", "", true};
+      for (const auto& s : specs)
+        if (s.id == id) r.spec = s;
+      r.run = BenchRun::kError;
+      r.note = "could not start the worker: " + result.error().message;
+      out.results.push_back(r);
+    }
+    return out;
+  }
+  return InterpretBenchWorker(request, *result, static_cast<long>(timeout.count()), specs);
+}
+
+std::vector<std::string> BenchGroupNames() {
+  std::vector<std::string> out;
+  for (const auto& g : MakeBenchmarks()) out.push_back(g->Name());
+  return out;
+}
+
+int BenchExitCode(const BenchReport& report) {
+  if (!report.device) return 2;
+  bool bad = std::any_of(report.benchmarks.begin(), report.benchmarks.end(), [](const BenchResult& r) {
+    return r.verdict == BenchVerdict::kFailed || r.verdict == BenchVerdict::kLow;
+  });
+  return bad ? 1 : 0;
+}
+
+BenchReport RunBench(const BenchRequest& request, const Snapshot& snapshot, const KnowledgeDb& db,
+                     GateExecutor& device_executor, BenchExecutor& executor, const BenchProgress& progress) {
+  auto start = Clock::now();
+  auto say = [&](const std::string& line) {
+    if (progress) progress(line);
+  };
+  BenchReport report;
+  report.tool_version = GPUDOCTOR_VERSION;
+  report.level = request.options.level;
+  auto finish = [&]() {
+    report.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+    report.exit_code = BenchExitCode(report);
+    return report;
+  };
+
+  // 1. The runtime and its devices: verify's two first gates, in one worker per candidate backend.
+  std::vector<BackendKind> order;
+  if (!request.fake_script_path.empty())
+    order = {BackendKind::kFake};
+  else if (request.backend)
+    order = {*request.backend};
+  else
+    order = BackendOrder(snapshot);
+  std::optional<BackendKind> chosen;
+  std::vector<DeviceInfo> devices;
+  std::string failures;
+  for (BackendKind kind : order) {
+    WorkerRequest w;
+    w.gates = {GateId::kRuntime, GateId::kDevices};
+    w.backend = kind;
+    w.fake_script_path = request.fake_script_path;
+    w.arch_by_pci = ArchHints(snapshot);
+    auto results = device_executor.Run(w);
+    bool found = results.size() == 2 && results[1].status == GateStatus::kPass && !results[1].devices.empty();
+    if (found) {
+      chosen = kind;
+      devices = results[1].devices;
+      report.runtime_version = results[0].runtime_version;
+      break;
+    }
+    std::string why = results.empty() ? std::string("no answer") : results.back().summary;
+    failures += std::string(failures.empty() ? "" : "; ") + ToString(kind) + ": " + why;
+  }
+  if (!chosen) {
+    report.findings.push_back(NoGpuFinding("no usable GPU runtime or device", failures, NoRuntimeAdvice(snapshot)));
+    return finish();
+  }
+  auto selected = SelectDevice(devices, request.device_selector);
+  if (!selected) {
+    report.findings.push_back(NoGpuFinding(selected.error().message, "", "pick a device the runtime sees with --device"));
+    return finish();
+  }
+  const DeviceInfo& d = devices[static_cast<size_t>(*selected)];
+  report.device = BenchDevice{d.index, d.name, d.arch, d.pci_address, ToString(*chosen), d.memory_total_bytes,
+                              d.compute_units};
+  say("gpudoctor bench: " + std::string(ToString(request.options.level)) + ", " + d.name + " (" + d.pci_address +
+      ", " + ToString(*chosen) + ")");
+
+  // 2. Each group in a worker; after a crash or a hang the rest of the group goes on in a fresh one.
+  BenchWorkerRequest base;
+  base.backend = *chosen;
+  base.options = request.options;
+  base.options.device_index = *selected;
+  base.fake_script_path = request.fake_script_path;
+  base.arch_by_pci = ArchHints(snapshot);
+  base.limit = request.limit;
+  for (const auto& group : MakeBenchmarks()) {
+    if (!request.groups.empty() &&
+        std::find(request.groups.begin(), request.groups.end(), group->Name()) == request.groups.end())
+      continue;
+    std::vector<std::string> ids;
+    for (const auto& s : group->Specs()) ids.push_back(s.id);
+    say("  " + group->Name() + ": " + group->Help());
+    while (!ids.empty()) {
+      BenchWorkerRequest w = base;
+      w.group = group->Name();
+      w.ids = ids;
+      BenchStepOutcome outcome = executor.Run(w);
+      for (auto& t : outcome.telemetry) report.telemetry.push_back(std::move(t));
+      for (auto& r : outcome.results) {
+        say(ProgressLine(r));
+        ids.erase(std::remove(ids.begin(), ids.end(), r.spec.id), ids.end());
+        report.benchmarks.push_back(std::move(r));
+      }
+      std::vector<std::string> rest;
+      for (const auto& id : ids) {
+        bool again = std::find(outcome.rerun.begin(), outcome.rerun.end(), id) != outcome.rerun.end();
+        if (again && !outcome.results.empty()) {
+          rest.push_back(id);
+          continue;
+        }
+        // Neither answered nor handed back (or an executor that answered nothing): never loop on it.
+        BenchResult lost;
+        for (const auto& s : group->Specs())
+          if (s.id == id) lost.spec = s;
+        lost.run = BenchRun::kError;
+        lost.note = "the worker ended without running it";
+        say(ProgressLine(lost));
+        report.benchmarks.push_back(std::move(lost));
+      }
+      ids = rest;
+    }
+  }
+
+  // 3. Against the spec, and why a figure is low.
+  BenchPeaks peaks = FindPeaks(*report.device, snapshot, db, report.telemetry);
+  report.peak_model = peaks.model;
+  report.peak_model_source = peaks.model_source;
+  auto link_text = [](const std::optional<PcieLinkState>& l) {
+    return l ? PcieLinkText(l->gen, l->width) + " (" + l->source + ")" : std::string();
+  };
+  report.link_now = link_text(peaks.link_now);
+  report.link_max = link_text(peaks.link_max);
+  for (auto& r : report.benchmarks) JudgeResult(r, peaks);
+  report.findings = FindBenchCauses(report.benchmarks, report.telemetry, peaks);
+  return finish();
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,119 @@
+// The benchmarks as data: run levels, what one benchmark measured (one entry of `bench --json`), its verdict
+// against the card's peak, the findings that explain a low figure, and the whole report. The worker
+// (bench_worker.h) fills the measured half of a BenchResult; the parent (bench_runner.h) adds the peak, the
+// percentage and the verdict (bench_spec.h) and the findings (bench_causes.h); renderers (bench_report.h)
+// turn it into text, JSON or CSV.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpu/backend.h"
+#include "report/report_inputs.h"
+#include "rules/finding.h"
+
+namespace gpudoctor {
+
+// The JSON's schema name, kBenchSchema ("gpudoctor.bench/1"), is report/report_inputs.h's too.
+
+// quick: under 15 s on an H200; standard: under a minute.
+enum class BenchLevel { kQuick, kStandard };
+const char* ToString(BenchLevel level);  // "quick", "standard"
+std::optional<BenchLevel> BenchLevelFromString(std::string_view s);
+
+// BenchVerdict ("ok", "low", "failed", "skipped"), BenchCheck (the benchmark's own check of its results:
+// passed, failed, not run) and BenchPoint (x, value) are the JSON schema's own types, defined once in
+// report/report_inputs.h, which reads the documents `bench --json` writes.
+
+// How the worker's run of one benchmark ended.
+enum class BenchRun {
+  kMeasured,  // it ran; `check` says whether its results were right
+  kSkipped,   // it could not apply here (no TF32 on this backend, no BLAS library): `note` says why
+  kError,     // it could not run, crashed or hung: `note` says why
+};
+const char* ToString(BenchRun r);  // "measured", "skipped", "error"
+std::optional<BenchRun> BenchRunFromString(std::string_view s);
+
+// The fixed facts of one benchmark.
+struct BenchSpec {
+  std::string id;       // "memory.triad"
+  std::string group;    // "memory"
+  std::string title;    // "Device memory: triad"
+  std::string unit;     // "GB/s", "TFLOP/s", "us"
+  std::string x_label;  // "array size"
+  std::string x_unit;   // "bytes"
+  bool higher_is_better = true;
+};
+
+struct BenchResult {
+  BenchSpec spec;
+  BenchRun run = BenchRun::kMeasured;
+  std::vector<BenchPoint> points;  // the sweep, in x order; value = the best of the repetitions at x
+  std::optional<double> best;      // the best point (highest, or lowest when !higher_is_better)
+  BenchCheck check = BenchCheck::kNotRun;
+  std::string check_detail;  // why the check failed
+  std::string note;          // how it was measured, what was chosen, why it did not run
+  double elapsed_ms = 0;
+  // The parent's judgement (bench_spec.h).
+  std::optional<double> peak;
+  std::optional<double> percent_of_peak;
+  BenchVerdict verdict = BenchVerdict::kOk;
+  std::string peak_source;  // "knowledge base: H200", "PCIe 5.0 x16 (NVML)"; "" when there is no peak
+};
+
+// "passed", "failed: <why>", "not run".
+std::string CheckText(const BenchResult& r);
+// The best point of a sweep in the benchmark's direction, over the points at x >= min_x when there are
+// any (all of them otherwise); nullopt for an empty sweep.
+std::optional<double> BestOf(const std::vector<BenchPoint>& points, bool higher_is_better, double min_x = 0);
+
+// Sweeps over device memory take their best figure from buffers of this size and more: beyond every GPU
+// cache today (MI300X's Infinity Cache is 256 MB, an H200's L2 50 MB), so the figure is the memory's.
+inline constexpr uint64_t kBeyondCacheBytes = 256ull << 20;
+
+// A telemetry reading a worker took while a benchmark loaded the GPU.
+struct BenchTelemetry {
+  std::string id;  // the benchmark running at the time
+  Telemetry reading;
+  uint32_t worker_pid = 0;  // the worker's own process id (to tell it from others in compute_pids)
+};
+
+struct BenchFinding {
+  std::string id;  // "bench.pcie_downtrained"
+  Severity severity = Severity::kInfo;
+  std::string title;
+  std::vector<std::string> evidence;
+  std::string fix;
+};
+
+struct BenchDevice {
+  int index = 0;
+  std::string name;
+  std::string arch;
+  std::string pci_address;
+  std::string backend;  // "cuda", "hip", "fake"
+  uint64_t memory_total_bytes = 0;
+  std::optional<uint32_t> compute_units;
+};
+
+struct BenchReport {
+  std::string tool_version;
+  BenchLevel level = BenchLevel::kQuick;
+  std::optional<BenchDevice> device;
+  std::string runtime_version;
+  std::vector<BenchResult> benchmarks;
+  std::vector<BenchTelemetry> telemetry;
+  std::vector<BenchFinding> findings;
+  // What the figures were set against (bench_spec.h): the knowledge base's model and how it was matched,
+  // and the PCIe link as trained and at most ("PCIe 5.0 x16 (NVML under load)"); "" when unknown.
+  std::string peak_model;
+  std::string peak_model_source;
+  std::string link_now;
+  std::string link_max;
+  double duration_s = 0;
+  int exit_code = 0;  // 0 all ok, 1 a benchmark failed or is low, 2 no usable GPU
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,134 @@
+// `gpudoctor collectives`: parses the flags into a CollectivesRequest, runs it
+// (collectives/collectives_runner.h) and prints the report. No benchmark logic lives here.
+#include "cli/collectives_command.h"
+
+#include "cli/output.h"
+#include "collectives/collectives_report.h"
+#include "collectives/collectives_runner.h"
+#include "collectives/worker_args.h"
+#include "core/strings.h"
+#include "platform/process.h"
+#include "probe/machine_probe.h"
+#include "probe/probe_inputs.h"
+
+namespace gpudoctor {
+
+std::string CollectivesCommand::Description() const {
+  return "Measure NCCL (NVIDIA) or RCCL (AMD) collectives, loaded at run time, one process per GPU: "
+         "all-reduce, "
+         "all-gather, reduce-scatter, broadcast and all-to-all over float32 buffers from 8 B to 1 GiB, with "
+         "time, algbw and busbw exactly as nccl-tests computes them, every result checked against the "
+         "expected "
+         "values; and the GPU-to-GPU copy bandwidth and latency matrices. Started by Open MPI's mpirun or "
+         "Slurm's srun, every process is one rank (bootstrapped through MPI, Open MPI only) and rank 0 "
+         "prints "
+         "the report of all. Details, formulas and the JSON schema: docs/collectives.md.\n\n"
+         "Exit codes: 0 all ran and every result was right, 1 a run failed or data came back wrong, 2 no "
+         "usable "
+         "GPU or library (the report says why), 3 gpudoctor itself failed.\n\n"
+         "Examples:\n"
+         "  gpudoctor collectives                        every GPU of this machine, sizes 8 B .. 1 GiB x2\n"
+         "  gpudoctor collectives --quick                factor 4, fewer iterations\n"
+         "  gpudoctor collectives --ops all_reduce --max-bytes 256M\n"
+         "  gpudoctor collectives --p2p-only             only the GPU-to-GPU copy matrices\n"
+         "  mpirun -np 16 --map-by ppr:8:node gpudoctor collectives --json\n"
+         "  srun -N 2 --ntasks-per-node 8 gpudoctor collectives";
+}
+
+void CollectivesCommand::DefineFlags(FlagSet& flags) {
+  flags.Bool("--json", &json_, "Print the report as JSON (schema: docs/collectives.md).");
+  flags.Bool("--quick", &quick_, "Sizes by a factor of 4, 5 timed iterations and 2 warm-up ones.");
+  flags.String(
+      "--ops", &ops_, "LIST",
+      "Collectives to run: all_reduce,all_gather,reduce_scatter,broadcast,all_to_all or all (default).");
+  flags.String("--min-bytes", &min_bytes_, "SIZE",
+               "Smallest size (default 8; K, M, G suffixes are powers of 1024).");
+  flags.String("--max-bytes", &max_bytes_, "SIZE",
+               "Largest size (default 1G, capped at a quarter of GPU memory).");
+  flags.String("--factor", &factor_, "F", "Size step factor (default 2; 4 with --quick).");
+  flags.String("--iters", &iters_, "N", "Timed iterations per size (default 20).");
+  flags.String("--warmup", &warmup_, "N", "Untimed iterations before each size (default 5).");
+  flags.String("--gpus", &gpus_, "N", "Use only the first N GPUs (one machine, default all).");
+  flags.Bool("--no-p2p", &no_p2p_, "Leave out the GPU-to-GPU copy matrices.");
+  flags.Bool("--p2p-only", &p2p_only_, "Only the GPU-to-GPU copy matrices.");
+  flags.String("--p2p-bytes", &p2p_bytes_, "SIZE", "Bytes per copy of the bandwidth matrix (default 64M).");
+  flags.Choice("--backend", &backend_, {"auto", "cuda", "hip"},
+               "The GPU runtime (default: from the GPUs found).");
+  flags.Choice("--launcher", &launcher_, {"auto", "local", "mpi"},
+               "auto: MPI when started by mpirun/srun, else worker processes on this machine.");
+  flags.String("--timeout", &timeout_, "S", "Time limit of each worker process in seconds (default 1200).");
+  flags.Excludes("--no-p2p", "--p2p-only");
+}
+
+int CollectivesCommand::Run(const CliContext& ctx) {
+  CollectivesRequest request;
+  if (quick_) {
+    request.options.factor = 4;
+    request.options.iters = 5;
+    request.options.warmup = 2;
+  }
+  auto ops = ParseCollectiveOps(ops_);
+  if (!ops) return ReportError(ctx.err, ops.error());
+  request.options.ops = *ops;
+  auto size_flag = [&](const std::string& text, const char* name, uint64_t& out) -> Status {
+    if (text.empty()) return Ok{};
+    auto v = ParseByteSize(text);
+    if (!v || *v == 0)
+      return UserError(std::string(name) + " must be a size such as 8, 64K, 256M or 1G, not " + text);
+    out = *v;
+    return Ok{};
+  };
+  auto count_flag = [&](const std::string& text, const char* name, uint64_t max, uint64_t& out) -> Status {
+    if (text.empty()) return Ok{};
+    auto v = ParseU64(text);
+    if (!v || *v == 0 || *v > max)
+      return UserError(std::string(name) + " must be a whole number from 1 to " + std::to_string(max));
+    out = *v;
+    return Ok{};
+  };
+  uint64_t iters = static_cast<uint64_t>(request.options.iters),
+           warmup = static_cast<uint64_t>(request.options.warmup);
+  uint64_t gpus = 0, timeout = static_cast<uint64_t>(request.timeout.count());
+  for (const Status& s :
+       {size_flag(min_bytes_, "--min-bytes", request.options.min_bytes),
+        size_flag(max_bytes_, "--max-bytes", request.options.max_bytes),
+        size_flag(p2p_bytes_, "--p2p-bytes", request.p2p_bytes),
+        count_flag(factor_, "--factor", 1024, request.options.factor),
+        count_flag(iters_, "--iters", 100000, iters), count_flag(gpus_, "--gpus", 4096, gpus),
+        count_flag(timeout_, "--timeout", 86400, timeout)}) {
+    if (!s) return ReportError(ctx.err, s.error());
+  }
+  if (!warmup_.empty()) {
+    auto v = ParseU64(warmup_);
+    if (!v || *v > 100000)
+      return ReportError(ctx.err, UserError("--warmup must be a whole number from 0 to 100000"));
+    warmup = *v;
+  }
+  if (request.options.factor < 2) return ReportError(ctx.err, UserError("--factor must be at least 2"));
+  if (request.options.min_bytes > request.options.max_bytes)
+    return ReportError(ctx.err, UserError("--min-bytes is larger than --max-bytes"));
+  request.options.iters = static_cast<int>(iters);
+  request.options.warmup = static_cast<int>(warmup);
+  request.gpus = static_cast<int>(gpus);
+  request.timeout = std::chrono::seconds(timeout);
+  request.p2p = !no_p2p_;
+  request.collectives = !p2p_only_;
+  if (backend_ != "auto") request.backend = BackendKindFromString(backend_);
+  request.launcher = launcher_ == "local" ? LauncherChoice::kLocal
+                     : launcher_ == "mpi" ? LauncherChoice::kMpi
+                                          : LauncherChoice::kAuto;
+
+  auto self = CurrentExecutablePath();
+  if (!self)
+    return ReportError(ctx.err, self.error().With("finding gpudoctor's own executable for the workers"));
+  ProbeInputs inputs = MakeLiveInputs(ctx.env);
+  Snapshot snapshot = ProbeMachine(inputs.Context());
+  bool json = json_;
+  CollectivesReport report =
+      RunCollectives(request, ctx.env, *self, snapshot, [&ctx, json](const CollectivesReport& r) {
+        WriteAll(ctx.out, json ? RenderCollectivesJson(r) : RenderCollectivesText(r));
+      });
+  return report.exit_code;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,220 @@
+// Text and JSON of a CollectivesReport, and the MPI ranks' records (see collectives_report.h).
+#include "collectives/collectives_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "report/table.h"
+
+namespace gpudoctor {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+const char* FactorText(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::kAllReduce:
+      return "2(n-1)/n";
+    case CollectiveOp::kBroadcast:
+      return "1";
+    default:
+      return "(n-1)/n";
+  }
+}
+
+Json RankHostJson(const RankHost& h) {
+  return {{"rank", h.rank},
+          {"host", h.host},
+          {"local_rank", h.local_rank},
+          {"gpus_visible", h.gpus_visible},
+          {"device", h.device >= 0 ? Json(h.device) : Json(nullptr)},
+          {"device_name", h.device_name.empty() ? Json(nullptr) : Json(h.device_name)},
+          {"pci_address", h.pci_address.empty() ? Json(nullptr) : Json(h.pci_address)},
+          {"status", h.status},
+          {"reason", h.reason.empty() ? Json(nullptr) : Json(h.reason)}};
+}
+
+std::string Text(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Hosts in the order their first rank appears, with their rank counts.
+std::vector<std::pair<std::string, int>> Hosts(const CollectivesReport& r) {
+  std::vector<std::pair<std::string, int>> hosts;
+  for (const auto& rank : r.ranks) {
+    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == rank.host; });
+    if (it == hosts.end())
+      hosts.emplace_back(rank.host, 1);
+    else
+      ++it->second;
+  }
+  return hosts;
+}
+
+std::string MatrixText(const P2pMatrix& m, const std::vector<std::vector<double>>& values, int digits) {
+  std::vector<std::string> header = {""};
+  for (size_t i = 0; i < m.devices.size(); ++i) header.push_back("GPU" + std::to_string(i));
+  TextTable t(header);
+  for (size_t a = 0; a < values.size(); ++a) {
+    std::vector<std::string> row = {"GPU" + std::to_string(a)};
+    for (size_t b = 0; b < values[a].size(); ++b)
+      row.push_back(Fixed(values[a][b], digits) + (m.correct[a][b] ? "" : " FAIL"));
+    t.AddRow(std::move(row));
+  }
+  return t.Render("  ");
+}
+
+}  // namespace
+
+std::string RenderCollectivesText(const CollectivesReport& r) {
+  std::string out;
+  auto hosts = Hosts(r);
+  out += "Collectives: " + std::to_string(r.world_size) + (r.world_size == 1 ? " rank" : " ranks") + " on " +
+         std::to_string(hosts.size()) + (hosts.size() == 1 ? " host" : " hosts") + " (" +
+         (r.mode == "mpi" ? std::string("MPI, started by ") + ToString(r.launcher)
+                          : std::string("worker processes on this machine")) +
+         ")\n";
+  if (!r.library.empty()) out += "Library: " + r.library + "\n";
+  if (!r.mpi_library.empty()) out += "MPI: " + r.mpi_library + "\n";
+  out += "\nHosts\n";
+  for (const auto& [host, count] : hosts)
+    out += "  " + host + ": " + std::to_string(count) + (count == 1 ? " rank\n" : " ranks\n");
+  TextTable ranks({"Rank", "Host", "Local", "GPUs", "GPU", "PCI", "Status"});
+  for (const auto& h : r.ranks)
+    ranks.AddRow({std::to_string(h.rank), h.host, std::to_string(h.local_rank),
+                  std::to_string(h.gpus_visible), h.device_name.empty() ? "-" : h.device_name,
+                  h.pci_address.empty() ? "-" : h.pci_address,
+                  h.status + (h.reason.empty() ? "" : ": " + h.reason)});
+  out += "\n" + ranks.Render("  ");
+
+  out += "\nCollectives: " + r.collectives_status +
+         (r.collectives_reason.empty() ? "" : " (" + r.collectives_reason + ")") + "\n";
+  std::optional<CollectiveOp> current;
+  std::unique_ptr<TextTable> table;
+  auto flush = [&] {
+    if (table) out += table->Render("  ");
+    table.reset();
+  };
+  for (const auto& row : r.rows) {
+    if (current != row.op) {
+      flush();
+      current = row.op;
+      out +=
+          "\n" + std::string(ToString(row.op)) + " (float32, busbw = algbw * " + FactorText(row.op) + ")\n";
+      table = std::make_unique<TextTable>(std::vector<std::string>{"size (B)", "count", "time (us)",
+                                                                   "algbw (GB/s)", "busbw (GB/s)", "wrong"});
+    }
+    table->AddRow({std::to_string(row.size_bytes), std::to_string(row.count), Fixed(row.time_us, 2),
+                   Fixed(row.algbw_gbs, 2), Fixed(row.busbw_gbs, 2),
+                   row.error.empty() ? std::to_string(row.wrong) : "error: " + row.error});
+  }
+  flush();
+
+  out += "\nPeer-to-peer copies: " + r.p2p_status + (r.p2p_reason.empty() ? "" : " (" + r.p2p_reason + ")") +
+         "\n";
+  if (r.p2p && r.p2p->error.empty() && !r.p2p->devices.empty()) {
+    out += "\nBandwidth (GB/s), " + FormatBytes(r.p2p->bytes) + " per copy, row = source\n" +
+           MatrixText(*r.p2p, r.p2p->bandwidth_gbs, 1);
+    out += "\nLatency (us), 4-byte copies\n" + MatrixText(*r.p2p, r.p2p->latency_us, 2);
+  }
+  for (const auto& w : r.warnings)
+    if (!w.empty()) out += "\nwarning: " + w + "\n";
+  return out;
+}
+
+std::string RenderCollectivesJson(const CollectivesReport& r) {
+  Json doc = Json::object();
+  doc["schema"] = kCollectivesSchema;
+  doc["schema_version"] = kCollectivesSchemaVersion;
+  doc["mode"] = r.mode;
+  doc["launcher"] = ToString(r.launcher);
+  doc["mpi_library"] = r.mpi_library.empty() ? Json(nullptr) : Json(r.mpi_library);
+  doc["world_size"] = r.world_size;
+  doc["backend"] = r.backend.empty() ? Json(nullptr) : Json(r.backend);
+  doc["library"] = r.library.empty() ? Json(nullptr) : Json(r.library);
+  Json hosts = Json::array();
+  for (const auto& [host, count] : Hosts(r)) hosts.push_back({{"host", host}, {"ranks", count}});
+  doc["hosts"] = std::move(hosts);
+  Json ranks = Json::array();
+  for (const auto& h : r.ranks) ranks.push_back(RankHostJson(h));
+  doc["ranks"] = std::move(ranks);
+  Json ops = Json::array();
+  for (auto op : r.options.ops) ops.push_back(ToString(op));
+  doc["options"] = {
+      {"ops", std::move(ops)},      {"min_bytes", r.options.min_bytes}, {"max_bytes", r.options.max_bytes},
+      {"factor", r.options.factor}, {"iters", r.options.iters},         {"warmup", r.options.warmup},
+      {"datatype", "float32"}};
+  Json rows = Json::array();
+  for (const auto& row : r.rows) {
+    rows.push_back({{"op", ToString(row.op)},
+                    {"size_bytes", row.size_bytes},
+                    {"count", row.count},
+                    {"time_us", row.time_us},
+                    {"algbw_gbs", row.algbw_gbs},
+                    {"busbw_gbs", row.busbw_gbs},
+                    {"busbw_factor", BusBandwidthFactor(row.op, r.world_size)},
+                    {"wrong", row.wrong},
+                    {"checked", row.checked},
+                    {"ranks_reporting", row.ranks_reporting},
+                    {"error", row.error.empty() ? Json(nullptr) : Json(row.error)}});
+  }
+  doc["collectives"] = {{"status", r.collectives_status},
+                        {"reason", r.collectives_reason.empty() ? Json(nullptr) : Json(r.collectives_reason)},
+                        {"results", std::move(rows)}};
+  Json p2p = {{"status", r.p2p_status},
+              {"reason", r.p2p_reason.empty() ? Json(nullptr) : Json(r.p2p_reason)}};
+  p2p["matrix"] = r.p2p ? Json::parse(P2pMatrixToJson(*r.p2p)) : Json(nullptr);
+  doc["p2p"] = std::move(p2p);
+  doc["warnings"] = r.warnings;
+  doc["exit_code"] = r.exit_code;
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string RankHostToJson(const RankHost& h, const RankReport* report) {
+  Json doc = {{"host", RankHostJson(h)}};
+  doc["report"] = report ? Json::parse(RankReportToJson(*report)) : Json(nullptr);
+  return doc.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Result<std::pair<RankHost, std::optional<RankReport>>> RankHostFromJson(const std::string& text) {
+  try {
+    Json doc = Json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("host") || !doc["host"].is_object())
+      return EnvError("not a rank record");
+    const Json& j = doc["host"];
+    RankHost h;
+    h.rank = j.value("rank", 0);
+    h.host = Text(j, "host");
+    h.local_rank = j.value("local_rank", 0);
+    h.gpus_visible = j.value("gpus_visible", 0);
+    h.device = j.contains("device") && j["device"].is_number_integer() ? j["device"].get<int>() : -1;
+    h.device_name = Text(j, "device_name");
+    h.pci_address = Text(j, "pci_address");
+    h.status = Text(j, "status");
+    h.reason = Text(j, "reason");
+    std::optional<RankReport> report;
+    if (doc.contains("report") && doc["report"].is_object()) {
+      auto r = RankReportFromJson(doc["report"].dump());
+      if (!r) return r.error();
+      report = *r;
+      report->host = h.host;
+    }
+    return std::make_pair(h, report);
+  } catch (const std::exception& e) {
+    return EnvError(std::string("malformed rank record: ") + e.what());
+  }
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,41 @@
+// Peer-to-peer copy bandwidth and latency between every pair of GPUs one process sees (the diagonal is a copy
+// within one GPU), measured in one worker with the CUDA driver API: cuDeviceCanAccessPeer and
+// cuCtxEnablePeerAccess where the pair allows it, then cuMemcpyPeer (staged through the host by the driver
+// where it does not). Bandwidth: `bytes` copied 10 times after one untimed copy, wall time to the
+// synchronize, GB/s = 1e9 bytes/s. Latency: the mean wall time of 100 copies of 4 bytes, in microseconds
+// (what a program waiting on a small copy sees, launch cost included). Every large copy is checked: the
+// destination is read back and compared with the source's pattern.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "gpu/backend_inputs.h"
+
+namespace gpudoctor {
+
+struct P2pDevice {
+  int index = 0;
+  std::string name;
+  std::string pci_address;
+};
+
+struct P2pMatrix {
+  std::vector<P2pDevice> devices;
+  uint64_t bytes = 0;
+  std::vector<std::vector<double>> bandwidth_gbs;  // [src][dst]
+  std::vector<std::vector<double>> latency_us;
+  std::vector<std::vector<bool>> peer_access;  // direct access enabled (true on the diagonal)
+  std::vector<std::vector<bool>> correct;      // the copy came back intact
+  std::string error;                           // set when the matrix could not be measured at all
+};
+
+std::string P2pMatrixToJson(const P2pMatrix& m);
+Result<P2pMatrix> P2pMatrixFromJson(std::string_view text);
+
+// Measures on the CUDA driver API found through `inputs`' library search.
+P2pMatrix MeasureP2pMatrixCuda(const BackendInputs& inputs, uint64_t bytes);
+
+}  // namespace gpudoctor

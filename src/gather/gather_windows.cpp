@@ -1,0 +1,287 @@
+// Records a Windows machine by watching the probes: a WindowsSystemSource and a FileSystem that pass
+// every call through and keep what came back. Only Windows paths (a drive letter) are kept, so the
+// Linux probes' look at /sys or /proc on Windows leaves no trace. Written whole into a new folder;
+// nothing there is ever overwritten.
+#include "gather/gather_windows.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <system_error>
+
+#include "core/strings.h"
+#include "gather/gather.h"
+#include "gather/recorded_identity.h"
+#include "probe/linux/nvidia_record.h"
+#include "probe/machine_probe.h"
+#include "probe/windows/recorded_windows_json.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace stdfs = std::filesystem;
+
+constexpr const char* kWindowsVariableNames[] = {"USERPROFILE", "LOCALAPPDATA", "APPDATA",
+                                                 "VIRTUAL_ENV", "CONDA_PREFIX", "SystemDrive"};
+constexpr size_t kMaxListedEntries = 2000;
+
+class RecordingWindowsSource final : public WindowsSystemSource {
+ public:
+  explicit RecordingWindowsSource(const WindowsSystemSource& inner) : inner_(inner) {}
+
+  WindowsSystemFacts System() const override {
+    facts = inner_.System();
+    return facts;
+  }
+  DxgiAdapters Adapters() const override {
+    dxgi = inner_.Adapters();
+    dxgi_read = true;
+    return dxgi;
+  }
+  Result<std::vector<std::string>> RegistrySubkeys(RegistryRoot root, std::string_view path) const override {
+    auto out = inner_.RegistrySubkeys(root, path);
+    if (out.ok()) {
+      std::string key = Key(root, path);
+      keys[key];
+      for (const auto& child : *out) keys[key + "\\" + child];
+    }
+    return out;
+  }
+  std::optional<RegistryValue> ReadRegistry(RegistryRoot root, std::string_view path,
+                                            std::string_view name) const override {
+    auto out = inner_.ReadRegistry(root, path, name);
+    if (out) keys[Key(root, path)][std::string(name)] = *out;
+    return out;
+  }
+  std::optional<WindowsFileInfo> FileInfo(std::string_view path) const override {
+    auto out = inner_.FileInfo(path);
+    if (out) files[std::string(path)] = *out;
+    return out;
+  }
+
+  // What was read, for the writer.
+  mutable WindowsSystemFacts facts;
+  mutable DxgiAdapters dxgi;
+  mutable bool dxgi_read = false;
+  mutable std::map<std::string, std::map<std::string, RegistryValue>> keys;
+  mutable std::map<std::string, WindowsFileInfo> files;
+
+ private:
+  static std::string Key(RegistryRoot root, std::string_view path) {
+    std::string p(path);
+    while (!p.empty() && p.back() == '\\') p.pop_back();
+    return std::string(ToString(root)) + (p.empty() ? "" : "\\" + p);
+  }
+  const WindowsSystemSource& inner_;
+};
+
+bool IsWindowsPath(std::string_view path) {
+  return RecordedWindowsPath(path) != path;
+}
+
+class RecordingFileSystem final : public FileSystem {
+ public:
+  explicit RecordingFileSystem(const FileSystem& inner) : inner_(inner) {}
+
+  Result<std::string> ReadFile(std::string_view path, size_t max_bytes) const override {
+    auto out = inner_.ReadFile(path, max_bytes);
+    if (out.ok() && IsWindowsPath(path)) {
+      std::string& kept = reads[std::string(path)];
+      if (out->size() > kept.size()) kept = out->substr(0, std::min(out->size(), kGatherMaxFileBytes));
+    }
+    return out;
+  }
+  Result<std::vector<std::string>> ListDir(std::string_view path) const override {
+    auto out = inner_.ListDir(path);
+    if (out.ok() && IsWindowsPath(path)) {
+      std::string dir(path);
+      dirs.insert(dir);
+      size_t n = 0;
+      for (const auto& name : *out) {
+        if (++n > kMaxListedEntries) break;
+        std::string child = dir + (dir.back() == '\\' || dir.back() == '/' ? "" : "\\") + name;
+        auto st = inner_.Stat(child);
+        if (!st.ok()) continue;
+        (st->is_dir ? dirs : plain_files).insert(child);
+      }
+    }
+    return out;
+  }
+  Result<std::string> ReadLink(std::string_view path) const override { return inner_.ReadLink(path); }
+  Result<FileStat> Stat(std::string_view path) const override {
+    auto out = inner_.Stat(path);
+    if (out.ok() && IsWindowsPath(path)) (out->is_dir ? dirs : plain_files).insert(std::string(path));
+    return out;
+  }
+  Result<DiskSpace> Space(std::string_view path) const override { return inner_.Space(path); }
+  Result<std::unique_ptr<RandomAccessFile>> OpenForReading(std::string_view path) const override {
+    // Binaries are read in pieces and may weigh gigabytes: their presence is kept, not their bytes.
+    auto out = inner_.OpenForReading(path);
+    if (out.ok() && IsWindowsPath(path)) plain_files.insert(std::string(path));
+    return out;
+  }
+  std::string Root() const override { return inner_.Root(); }
+  bool IsLiveRoot() const override { return inner_.IsLiveRoot(); }
+
+  mutable std::map<std::string, std::string> reads;
+  mutable std::set<std::string> dirs;
+  mutable std::set<std::string> plain_files;
+
+ private:
+  const FileSystem& inner_;
+};
+
+class Writer {
+ public:
+  explicit Writer(stdfs::path dest) : dest_(std::move(dest)) {}
+
+  // A machine path ("/.gpudoctor/environ", "C:\Users\bob\x") -> the file under dest.
+  stdfs::path Host(std::string_view machine_path) const {
+    std::string mapped = RecordedWindowsPath(machine_path);
+    std::string_view p = mapped;
+    while (!p.empty() && p.front() == '/') p.remove_prefix(1);
+    stdfs::path out = dest_;
+    for (auto part : Split(p, '/')) {
+      if (part.empty() || part == "." || part == "..") continue;  // never above dest
+      out /= std::string(part);
+    }
+    return out;
+  }
+  Status File(std::string_view machine_path, std::string_view data) {
+    stdfs::path p = Host(machine_path);
+    std::error_code ec;
+    stdfs::create_directories(p.parent_path(), ec);
+    if (ec) return EnvError("cannot create " + p.parent_path().string() + ": " + ec.message());
+    if (stdfs::exists(p, ec)) return Ok{};
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    out.close();
+    if (!out) return EnvError("cannot write " + p.string());
+    written.push_back(std::string(machine_path));
+    return Ok{};
+  }
+  Status Dir(std::string_view machine_path) {
+    std::error_code ec;
+    stdfs::create_directories(Host(machine_path), ec);
+    if (ec) return EnvError("cannot create " + Host(machine_path).string() + ": " + ec.message());
+    return Ok{};
+  }
+  std::vector<std::string> written;
+
+ private:
+  stdfs::path dest_;
+};
+
+std::string EnvironText(const Environment& env, std::vector<std::string>& notes) {
+  std::string out;
+  for (const auto& [name, value] : env.All()) {
+    if (!IsGatheredVariable(name) && !IsGatheredWindowsVariable(name)) continue;
+    if (value.find('\n') != std::string::npos) {
+      notes.push_back("environment variable " + name + " holds a line break; not recorded");
+      continue;
+    }
+    out += name + "=" + value + "\n";
+  }
+  return out;
+}
+
+std::string Readme(const Snapshot& snap, const UserIdentity& identity, std::vector<std::string> written,
+                   const std::vector<std::string>& notes) {
+  std::sort(written.begin(), written.end());
+  std::string out =
+      "# Recorded Windows machine\n\n"
+      "Recorded by `gpudoctor gather` on " +
+      (snap.host_name.empty() ? std::string("a Windows machine") : snap.host_name) + " (" +
+      snap.os.distro_name +
+      "). This folder is a sysroot: `gpudoctor info --sysroot <this folder>` reads it as the machine, on any "
+      "OS.\n\n"
+      "`.gpudoctor/windows/` holds what is not a file: the registry values the probes read (registry.json), "
+      "DXGI's adapters (dxgi.json), version, memory and processor counts (os.json) and the versions of the "
+      "GPU DLLs looked for (files.json). Drive C: is the folder `C` here; only the files and folder listings "
+      "the probes looked at were copied (Python folders, torch/version.py, HIP SDK folders), files larger "
+      "than "
+      "1 MiB cut there, libraries recorded as empty files.\n\n"
+      "It contains no personal data beyond the user name (" +
+      identity.user_name +
+      "), the host name and the paths of the folders looked at.\n\n"
+      "## Files\n\n";
+  for (const auto& w : written) out += "- `" + w + "`\n";
+  if (!notes.empty()) {
+    out += "\n## Notes\n\n";
+    for (const auto& n : notes) out += "- " + n + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsGatheredWindowsVariable(const std::string& name) {
+  for (const char* n : kWindowsVariableNames) {
+    if (ToLower(name) == ToLower(n)) return true;
+  }
+  return false;
+}
+
+Status GatherWindowsMachine(ProbeInputs& live, const std::string& dest_dir, std::vector<std::string>& notes) {
+  if (!live.windows) return InternalError("GatherWindowsMachine needs a Windows source");
+  if (auto s = PrepareGatherDestination(dest_dir); !s.ok()) return s;
+  // The probes run on `live` itself with its file system and Windows source swapped for recording
+  // wrappers (so every other input reaches them unchanged); the originals come back on every return.
+  struct Swap {
+    ProbeInputs& in;
+    std::unique_ptr<FileSystem> fs;
+    std::unique_ptr<WindowsSystemSource> windows;
+    ~Swap() {
+      in.fs = std::move(fs);
+      in.windows = std::move(windows);
+    }
+  } swap{live, std::move(live.fs), std::move(live.windows)};
+  auto recording_fs = std::make_unique<RecordingFileSystem>(*swap.fs);
+  auto recording_windows = std::make_unique<RecordingWindowsSource>(*swap.windows);
+  RecordingFileSystem& fs = *recording_fs;
+  RecordingWindowsSource& windows = *recording_windows;
+  live.fs = std::move(recording_fs);
+  live.windows = std::move(recording_windows);
+  Snapshot snap = ProbeMachine(live.Context());
+  if (!windows.dxgi_read) windows.Adapters();
+
+  Writer out{stdfs::path(dest_dir)};
+  const std::string dir = kRecordedWindowsDir;
+  if (auto s = out.File(dir + "/os.json", RecordedOsToJson(windows.facts)); !s.ok()) return s;
+  if (auto s = out.File(dir + "/dxgi.json", RecordedDxgiToJson(windows.dxgi)); !s.ok()) return s;
+  if (auto s = out.File(dir + "/registry.json", RecordedRegistryToJson(windows.keys)); !s.ok()) return s;
+  if (auto s = out.File(dir + "/files.json", RecordedFilesToJson(windows.files)); !s.ok()) return s;
+  const std::string inputs = kRecordedInputsDir;
+  if (auto s = out.File(inputs + "/environ", EnvironText(live.env, notes)); !s.ok()) return s;
+  if (auto s = out.File(inputs + "/identity.json", RecordedIdentityToJson(live.identity)); !s.ok()) return s;
+  if (snap.disk.total_bytes && snap.disk.free_bytes) {
+    std::string disk = "path=" + snap.disk.path + "\ntotal_bytes=" + std::to_string(*snap.disk.total_bytes) +
+                       "\nfree_bytes=" + std::to_string(*snap.disk.free_bytes) + "\n";
+    if (auto s = out.File(inputs + "/disk", disk); !s.ok()) return s;
+  }
+  if (!snap.nvidia.devices.empty() || snap.nvidia.driver_version) {
+    if (auto s = out.File(inputs + "/nvml.json", NvidiaAnswersToJson(snap.nvidia)); !s.ok()) return s;
+  }
+  for (const auto& [path, data] : fs.reads) {
+    if (data.size() >= kGatherMaxFileBytes)
+      notes.push_back(path + ": longer than 1 MiB, recorded its first 1 MiB");
+    if (auto s = out.File(path, data); !s.ok()) return s;
+  }
+  for (const auto& d : fs.dirs) {
+    if (auto s = out.Dir(d); !s.ok()) return s;
+  }
+  for (const auto& f : fs.plain_files) {
+    if (fs.reads.count(f)) continue;
+    if (auto s = out.File(f, ""); !s.ok()) return s;
+  }
+  std::string readme = Readme(snap, live.identity, out.written, notes);
+  std::ofstream file(stdfs::path(dest_dir) / "README.md", std::ios::binary);
+  file << readme;
+  file.close();
+  if (!file) return EnvError("cannot write " + (stdfs::path(dest_dir) / "README.md").string());
+  return Ok{};
+}
+
+}  // namespace gpudoctor

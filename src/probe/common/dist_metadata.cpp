@@ -1,0 +1,92 @@
+// Reads the name and version of an installed distribution from its metadata header or its folder
+// name (dist_metadata.h).
+#include "probe/common/dist_metadata.h"
+
+#include "core/strings.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr size_t kMaxName = 200;
+constexpr size_t kMaxVersion = 100;
+
+bool PlausibleVersion(std::string_view v) {
+  if (v.empty() || v.size() > kMaxVersion) return false;
+  if (v.front() < '0' || v.front() > '9') return false;
+  for (char c : v) {
+    bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+              c == '+' || c == '-' || c == '_' || c == '!';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool PlausibleName(std::string_view n) {
+  if (n.empty() || n.size() > kMaxName) return false;
+  for (char c : n) {
+    bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+              c == '-' || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<DistMetadata> ParseDistMetadata(std::string_view text) {
+  DistMetadata out;
+  for (std::string_view line : SplitLines(text)) {
+    if (Trim(line).empty()) break;                              // end of the header block
+    if (line.front() == ' ' || line.front() == '\t') continue;  // a continuation line
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string key = ToLower(Trim(line.substr(0, colon)));
+    std::string_view value = Trim(line.substr(colon + 1));
+    if (key == "name" && out.name.empty() && PlausibleName(value)) out.name = std::string(value);
+    if (key == "version" && out.version.empty() && PlausibleVersion(value)) out.version = std::string(value);
+    if (!out.name.empty() && !out.version.empty()) return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<DistMetadata> ParseDistFolderName(std::string_view folder_name) {
+  std::string_view stem;
+  for (std::string_view ext : {std::string_view(".dist-info"), std::string_view(".egg-info")}) {
+    if (EndsWith(folder_name, ext)) stem = folder_name.substr(0, folder_name.size() - ext.size());
+  }
+  if (stem.empty()) return std::nullopt;
+  // The name ends at the first '-' followed by a digit; an egg may append "-py3.11" after the version.
+  size_t cut = std::string_view::npos;
+  for (size_t i = 0; i + 1 < stem.size(); ++i) {
+    if (stem[i] == '-' && stem[i + 1] >= '0' && stem[i + 1] <= '9') {
+      cut = i;
+      break;
+    }
+  }
+  if (cut == std::string_view::npos || cut == 0) return std::nullopt;
+  DistMetadata out;
+  out.name = std::string(stem.substr(0, cut));
+  std::string_view version = stem.substr(cut + 1);
+  if (size_t py = version.find("-py"); py != std::string_view::npos) version = version.substr(0, py);
+  if (!PlausibleName(out.name) || !PlausibleVersion(version)) return std::nullopt;
+  out.version = std::string(version);
+  return out;
+}
+
+std::string NormalizeDistName(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  bool sep = false;
+  for (char c : name) {
+    if (c == '-' || c == '_' || c == '.') {
+      sep = true;
+      continue;
+    }
+    if (sep && !out.empty()) out += '-';
+    sep = false;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,30 @@
+// Installed Python distributions, as pip, uv and conda leave them in site-packages:
+// `<name>-<version>.dist-info/METADATA` (or `.egg-info/PKG-INFO`, or an `.egg-info` file). Only the
+// `Name:` and `Version:` headers are read; the long description after them never is.
+// Fuzzed by fuzz/dist_metadata_fuzz.cpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpudoctor {
+
+struct DistMetadata {
+  std::string name;     // "onnxruntime-rocm", as written
+  std::string version;  // "1.22.1", "0.22.1+cu128"
+};
+
+// Parses the header block of METADATA / PKG-INFO (RFC 822 style: `Key: value` lines up to the first
+// blank line). nullopt unless both Name and Version are there and plausible.
+std::optional<DistMetadata> ParseDistMetadata(std::string_view text);
+
+// "torchvision-0.22.1+cu128.dist-info" -> {torchvision, 0.22.1+cu128}; egg-info folders and files
+// too ("numpy-1.24.2.egg-info", "foo-1.0-py3.11.egg-info"). nullopt for other names.
+std::optional<DistMetadata> ParseDistFolderName(std::string_view folder_name);
+
+// PEP 503 normalisation: lowercase, every run of '-', '_' and '.' as one '-'
+// ("Rocm_SDK.core" -> "rocm-sdk-core").
+std::string NormalizeDistName(std::string_view name);
+
+}  // namespace gpudoctor

@@ -1,0 +1,412 @@
+// Finds Python environments (python_env_finder.h). Every candidate is a prefix (an environment's root)
+// or an interpreter; both expand to the site-packages folders that interpreter would import from, in
+// sys.path order (the user site before the system's), and each folder is kept once, keyed by its path
+// with links resolved. Nothing here runs Python; everything goes through ctx.fs and ctx.env.
+#include "probe/common/python_env_finder.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/strings.h"
+#include "probe/common/machine_paths.h"
+#include "probe/common/python_text_files.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr size_t kMaxConfigBytes = 64 * 1024;
+
+bool VersionNewer(const std::string& a, const std::string& b) {
+  auto pa = Split(a, '.'), pb = Split(b, '.');
+  auto num = [](std::string_view s) { return ParseU64(s).value_or(0); };
+  if (num(pa[0]) != num(pb[0])) return num(pa[0]) > num(pb[0]);
+  return pa.size() > 1 && pb.size() > 1 && num(pa[1]) > num(pb[1]);
+}
+
+struct SiteOrigin {
+  std::string kind;
+  std::string found_by;
+  std::string interpreter;
+  std::string version_hint;  // from the interpreter's name
+  bool active = false;
+  bool given = false;
+  bool on_path = false;
+};
+
+class Finder {
+ public:
+  Finder(const ProbeContext& ctx, const PythonSearch& search, std::vector<std::string>& warnings)
+      : ctx_(ctx), search_(search), warnings_(warnings), home_(HomeFolder(ctx)) {}
+
+  std::vector<PythonSite> Run() {
+    for (const auto& dir : search_.given) AddGiven(dir);
+    if (auto v = EnvPath("VIRTUAL_ENV")) AddPrefix(*v, {"venv", "VIRTUAL_ENV", "", "", true, false, false});
+    if (auto c = EnvPath("CONDA_PREFIX"))
+      AddPrefix(*c, {"conda", "CONDA_PREFIX", "", "", true, false, false});
+    if (!search_.cwd.empty()) {
+      for (const char* name : {".venv", "venv"}) {
+        std::string p = JoinPath(search_.cwd, name);
+        if (ctx_.fs.Exists(JoinPath(p, "pyvenv.cfg")) || ctx_.fs.IsDir(JoinPath(p, "conda-meta")))
+          AddPrefix(p, {"venv", "current folder", "", "", false, false, false});
+      }
+    }
+    AddPathInterpreters();
+    if (!home_.empty()) AddPrefix(JoinPath(home_, ".venv"), {"venv", "~/.venv", "", "", false, false, false});
+    AddConda();
+    AddPyenv();
+    AddStandardLocations();
+    return std::move(sites_);
+  }
+
+ private:
+  std::optional<std::string> EnvPath(const char* name) const {
+    auto v = ctx_.env.Get(name);
+    if (!v || v->empty() || v->front() != '/') return std::nullopt;
+    return NormalizePath(*v);
+  }
+
+  void Add(PythonSite site, const SiteOrigin& o) {
+    site.canonical = CanonicalPath(ctx_.fs, site.site_packages);
+    auto it = index_.find(site.canonical);
+    if (it != index_.end()) {
+      PythonSite& old = sites_[it->second];
+      if (std::find(old.found_by.begin(), old.found_by.end(), o.found_by) == old.found_by.end())
+        old.found_by.push_back(o.found_by);
+      old.active = old.active || o.active;
+      old.given = old.given || o.given;
+      old.on_path = old.on_path || o.on_path;
+      if (old.interpreter.empty()) old.interpreter = site.interpreter;
+      if (old.python_version.empty()) {
+        old.python_version = site.python_version;
+        old.python_version_source = site.python_version_source;
+      }
+      if (old.kind == "other") old.kind = site.kind;
+      return;
+    }
+    site.found_by = {o.found_by};
+    site.active = o.active;
+    site.given = o.given;
+    site.on_path = o.on_path;
+    index_[site.canonical] = sites_.size();
+    sites_.push_back(std::move(site));
+  }
+
+  // The first interpreter that exists in a prefix.
+  std::string InterpreterIn(const std::string& prefix) const {
+    for (const char* rel : {"bin/python3", "bin/python", "Scripts/python.exe", "python.exe"}) {
+      std::string p = JoinPath(prefix, rel);
+      auto st = ctx_.fs.Stat(p);
+      if (st.ok() && !st->is_dir) return p;
+    }
+    return "";
+  }
+
+  // (folder, python version from its path) for each site-packages folder under a prefix, newest first.
+  std::vector<std::pair<std::string, std::string>> SitesOf(const std::string& prefix,
+                                                           const std::string& only_version) const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const char* lib_name : {"lib", "lib64"}) {
+      std::string lib = JoinPath(prefix, lib_name);
+      auto listing = ctx_.fs.ListDir(lib);
+      if (!listing.ok()) continue;
+      std::vector<std::string> versions;
+      for (const auto& name : *listing) {
+        auto v = PythonVersionFromFolder(name);
+        if (v && (only_version.empty() || *v == only_version)) versions.push_back(*v);
+      }
+      std::sort(versions.begin(), versions.end(), VersionNewer);
+      for (const auto& v : versions) {
+        for (const char* leaf : {"site-packages", "dist-packages"}) {
+          std::string folder = JoinPath(JoinPath(lib, "python" + v), leaf);
+          if (ctx_.fs.IsDir(folder)) out.emplace_back(folder, v);
+        }
+      }
+    }
+    for (const char* rel : {"lib/python3/dist-packages", "Lib/site-packages"}) {
+      std::string folder = JoinPath(prefix, rel);
+      if (ctx_.fs.IsDir(folder)) out.emplace_back(folder, "");
+    }
+    return out;
+  }
+
+  // Adds every site-packages folder of the environment at `prefix`; false when it has none.
+  bool AddPrefix(const std::string& prefix, SiteOrigin o) {
+    if (!ctx_.fs.IsDir(prefix)) return false;
+    std::string cfg_version;
+    std::string cfg_path = JoinPath(prefix, "pyvenv.cfg");
+    if (ctx_.fs.Exists(cfg_path)) {
+      o.kind = "venv";
+      if (auto text = ctx_.fs.ReadFile(cfg_path, kMaxConfigBytes); text.ok()) {
+        cfg_version = ParsePyvenvConfig(*text).python_version;
+      } else {
+        warnings_.push_back(text.error().message);
+      }
+    } else if (ctx_.fs.IsDir(JoinPath(prefix, "conda-meta"))) {
+      o.kind = "conda";
+    }
+    if (o.interpreter.empty()) o.interpreter = InterpreterIn(prefix);
+    const std::string want = !cfg_version.empty() ? cfg_version : o.version_hint;
+    bool any = false;
+    for (const auto& [folder, folder_version] : SitesOf(prefix, o.on_path ? want : "")) {
+      PythonSite s;
+      s.site_packages = folder;
+      s.prefix = prefix;
+      s.kind = o.kind;
+      s.interpreter = o.interpreter;
+      if (!folder_version.empty()) {
+        s.python_version = folder_version;
+        s.python_version_source = "lib folder";
+      } else if (!cfg_version.empty()) {
+        s.python_version = cfg_version;
+        s.python_version_source = "pyvenv.cfg";
+      } else if (!o.version_hint.empty()) {
+        s.python_version = o.version_hint;
+        s.python_version_source = "interpreter name";
+      }
+      if (!cfg_version.empty() && folder_version == cfg_version) s.python_version_source = "pyvenv.cfg";
+      Add(std::move(s), o);
+      any = true;
+    }
+    return any;
+  }
+
+  void AddUserSite(const std::string& version, const SiteOrigin& o) {
+    if (home_.empty() || version.empty()) return;
+    std::string folder = JoinPath(home_, ".local/lib/python" + version + "/site-packages");
+    if (!ctx_.fs.IsDir(folder)) return;
+    PythonSite s;
+    s.site_packages = folder;
+    s.prefix = JoinPath(home_, ".local");
+    s.kind = "user";
+    s.interpreter = o.interpreter;
+    s.python_version = version;
+    s.python_version_source = "lib folder";
+    Add(std::move(s), o);
+  }
+
+  void AddGiven(const std::string& raw) {
+    std::string dir = AbsolutePath(search_.cwd.empty() ? "/" : search_.cwd, raw);
+    SiteOrigin o{"other", "--python-env", "", "", false, true, false};
+    if (!ctx_.fs.IsDir(dir)) {
+      warnings_.push_back("--python-env " + raw + ": no such folder (" + dir + ")");
+      return;
+    }
+    std::string base(BaseName(dir));
+    if (base == "site-packages" || base == "dist-packages") {
+      std::string parent = ParentPath(dir);
+      auto version = PythonVersionFromFolder(BaseName(parent));
+      std::string prefix = version ? ParentPath(ParentPath(parent)) : ParentPath(dir);
+      PythonSite s;
+      s.site_packages = dir;
+      s.prefix = prefix;
+      s.kind = ctx_.fs.Exists(JoinPath(prefix, "pyvenv.cfg"))  ? "venv"
+               : ctx_.fs.IsDir(JoinPath(prefix, "conda-meta")) ? "conda"
+                                                               : "other";
+      s.interpreter = InterpreterIn(prefix);
+      if (version) {
+        s.python_version = *version;
+        s.python_version_source = "lib folder";
+      }
+      Add(std::move(s), o);
+      return;
+    }
+    if (!AddPrefix(dir, o))
+      warnings_.push_back("--python-env " + raw + ": no site-packages folder found under " + dir);
+  }
+
+  // The pyenv version a shim runs: PYENV_VERSION, a .python-version in the current folder or above,
+  // else $(pyenv root)/version; "" for the system python or when nothing says.
+  std::string PyenvSelected(const std::string& root) const {
+    if (auto v = ctx_.env.Get("PYENV_VERSION"); v && !v->empty()) return std::string(Split(*v, ':')[0]);
+    std::vector<std::string> files;
+    for (std::string d = search_.cwd; !d.empty(); d = d == "/" ? "" : ParentPath(d))
+      files.push_back(JoinPath(d, ".python-version"));
+    files.push_back(JoinPath(root, "version"));
+    for (const auto& f : files) {
+      if (!ctx_.fs.Exists(f)) continue;
+      auto text = ctx_.fs.ReadFile(f, 4096);
+      if (!text.ok()) continue;
+      for (auto line : SplitLines(*text)) {
+        line = Trim(line);
+        if (!line.empty() && line.front() != '#') return line == "system" ? "" : std::string(line);
+      }
+    }
+    return "";
+  }
+
+  // One python on PATH (or named by a shim): its venv, or its prefix with the user site first.
+  void AddInterpreter(const std::string& dir, const std::string& exe) {
+    SiteOrigin o{"system", "PATH", exe, "", false, false, true};
+    for (const std::string& cand : {dir, ParentPath(dir)}) {
+      if (!cand.empty() && ctx_.fs.Exists(JoinPath(cand, "pyvenv.cfg"))) {
+        o.kind = "venv";
+        AddPrefix(cand, o);
+        return;
+      }
+    }
+    if (BaseName(dir) == "shims") {
+      std::string root = ParentPath(dir);
+      std::string version = PyenvSelected(root);
+      std::string prefix = JoinPath(JoinPath(root, "versions"), version);
+      if (version.empty() || !ctx_.fs.IsDir(prefix)) return;  // the system python comes later on PATH
+      o.kind = "pyenv";
+      o.interpreter = InterpreterIn(prefix);
+      o.version_hint = PythonMajorMinor(version).value_or("");
+      AddUserSite(o.version_hint, o);
+      AddPrefix(prefix, o);
+      return;
+    }
+    std::string real = CanonicalPath(ctx_.fs, exe);
+    if (auto v = PythonVersionFromFolder(BaseName(real))) o.version_hint = *v;
+    std::string prefix = ParentPath(ParentPath(real));
+    if (prefix.empty()) return;
+    std::string pyenv_versions = JoinPath(PyenvRoot(), "versions");
+    if (ctx_.fs.IsDir(JoinPath(prefix, "conda-meta"))) o.kind = "conda";
+    if (PathIsUnder(prefix, pyenv_versions)) o.kind = "pyenv";
+    AddUserSite(o.version_hint, o);
+    if (prefix == "/usr" && !o.version_hint.empty()) {
+      for (const char* leaf : {"dist-packages", "site-packages"}) {
+        std::string folder = "/usr/local/lib/python" + o.version_hint + "/" + leaf;
+        if (!ctx_.fs.IsDir(folder)) continue;
+        PythonSite s;
+        s.site_packages = folder;
+        s.prefix = "/usr/local";
+        s.kind = "system";
+        s.interpreter = exe;
+        s.python_version = o.version_hint;
+        s.python_version_source = "lib folder";
+        Add(std::move(s), o);
+      }
+    }
+    AddPrefix(prefix, o);
+  }
+
+  void AddPathInterpreters() {
+    auto path = ctx_.env.Get("PATH");
+    if (!path) return;
+    const char sep = search_.windows ? ';' : ':';
+    std::vector<std::string> names = search_.windows ? std::vector<std::string>{"python.exe", "python3.exe"}
+                                                     : std::vector<std::string>{"python3", "python"};
+    for (auto entry : Split(*path, sep)) {
+      if (entry.empty() || entry.front() != '/') continue;
+      std::string dir = NormalizePath(entry);
+      for (const auto& name : names) {
+        std::string exe = JoinPath(dir, name);
+        auto st = ctx_.fs.Stat(exe);
+        if (!st.ok() || st->is_dir) continue;
+        AddInterpreter(dir, exe);
+        break;  // python3 and python in one folder are the same environment
+      }
+    }
+  }
+
+  std::string PyenvRoot() const {
+    if (auto r = ctx_.env.Get("PYENV_ROOT"); r && !r->empty() && r->front() == '/') return NormalizePath(*r);
+    return home_.empty() ? "" : JoinPath(home_, ".pyenv");
+  }
+
+  void AddConda() {
+    std::vector<std::string> bases;
+    if (auto exe = EnvPath("CONDA_EXE")) bases.push_back(ParentPath(ParentPath(*exe)));
+    if (auto root = EnvPath("MAMBA_ROOT_PREFIX")) bases.push_back(*root);
+    if (!home_.empty()) {
+      for (const char* name : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", "micromamba", ".conda"})
+        bases.push_back(JoinPath(home_, name));
+    }
+    SiteOrigin o{"conda", "conda", "", "", false, false, false};
+    for (const auto& base : bases) {
+      if (ctx_.fs.IsDir(JoinPath(base, "conda-meta"))) AddPrefix(base, o);
+      std::string envs = JoinPath(base, "envs");
+      auto listing = ctx_.fs.ListDir(envs);
+      if (!listing.ok()) continue;
+      for (const auto& name : *listing) AddPrefix(JoinPath(envs, name), o);
+    }
+    if (home_.empty()) return;
+    std::string list = JoinPath(home_, ".conda/environments.txt");
+    if (!ctx_.fs.Exists(list)) return;
+    auto text = ctx_.fs.ReadFile(list, kMaxConfigBytes);
+    if (!text.ok()) {
+      warnings_.push_back(text.error().message);
+      return;
+    }
+    for (const auto& prefix : ParseCondaEnvironments(*text)) AddPrefix(NormalizePath(prefix), o);
+  }
+
+  void AddPyenv() {
+    std::string root = PyenvRoot();
+    if (root.empty()) return;
+    std::string versions = JoinPath(root, "versions");
+    auto listing = ctx_.fs.ListDir(versions);
+    if (!listing.ok()) return;
+    SiteOrigin o{"pyenv", "pyenv", "", "", false, false, false};
+    for (const auto& name : *listing) AddPrefix(JoinPath(versions, name), o);
+  }
+
+  // The interpreter that uses a system folder of Python version `v`: /usr/bin/pythonX.Y, else the one
+  // in /usr/local/bin; "" when neither is there.
+  std::string SystemInterpreter(const std::string& v) const {
+    for (const char* dir : {"/usr/bin/", "/usr/local/bin/"}) {
+      std::string p = std::string(dir) + (v.empty() ? "python3" : "python" + v);
+      auto st = ctx_.fs.Stat(p);
+      if (st.ok() && !st->is_dir) return p;
+    }
+    return "";
+  }
+
+  void AddStandardLocations() {
+    SiteOrigin o{"user", "standard location", "", "", false, false, false};
+    if (!home_.empty()) {
+      for (const auto& [folder, version] : SitesOf(JoinPath(home_, ".local"), "")) {
+        PythonSite s;
+        s.site_packages = folder;
+        s.prefix = JoinPath(home_, ".local");
+        s.kind = "user";
+        s.python_version = version;
+        s.python_version_source = version.empty() ? "" : "lib folder";
+        s.interpreter = SystemInterpreter(version);
+        Add(std::move(s), o);
+      }
+    }
+    o.kind = "system";
+    std::string usr_version;
+    if (auto v = PythonVersionFromFolder(BaseName(CanonicalPath(ctx_.fs, "/usr/bin/python3"))))
+      usr_version = *v;
+    for (const char* prefix : {"/usr/local", "/usr"}) {
+      for (const auto& [folder, version] : SitesOf(prefix, "")) {
+        PythonSite s;
+        s.site_packages = folder;
+        s.prefix = prefix;
+        s.kind = "system";
+        s.python_version = version.empty() ? usr_version : version;
+        s.python_version_source =
+            version.empty() ? (usr_version.empty() ? "" : "interpreter name") : "lib folder";
+        s.interpreter = SystemInterpreter(s.python_version);
+        Add(std::move(s), o);
+      }
+    }
+  }
+
+  const ProbeContext& ctx_;
+  const PythonSearch& search_;
+  std::vector<std::string>& warnings_;
+  std::string home_;
+  std::vector<PythonSite> sites_;
+  std::map<std::string, size_t> index_;
+};
+
+}  // namespace
+
+std::string HomeFolder(const ProbeContext& ctx) {
+  if (auto home = ctx.env.Get("HOME"); home && !home->empty() && home->front() == '/')
+    return NormalizePath(*home);
+  if (ctx.identity.uid && *ctx.identity.uid == 0) return "/root";
+  if (!ctx.identity.user_name.empty()) return "/home/" + ctx.identity.user_name;
+  return {};
+}
+
+std::vector<PythonSite> FindPythonSites(const ProbeContext& ctx, const PythonSearch& search,
+                                        std::vector<std::string>& warnings) {
+  return Finder(ctx, search, warnings).Run();
+}
+
+}  // namespace gpudoctor

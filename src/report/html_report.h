@@ -1,0 +1,35 @@
+// `gpudoctor report`: one self-contained HTML page (inline CSS, inline SVG, no script, no network: a
+// Content-Security-Policy forbids both) with a summary, the machine, the check findings, the verify
+// gates and the bench charts. Every string from the machine or the input files is escaped
+// (html_escape.h).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/report_inputs.h"
+#include "rules/finding.h"
+#include "rules/shell.h"
+#include "snapshot/snapshot.h"
+
+namespace gpudoctor {
+
+struct HtmlReportInput {
+  Snapshot snapshot;
+  std::string machine_source;     // "this machine", "recorded machine DIR", "snapshot file FILE"
+  std::vector<Finding> findings;  // any order; shown worst first
+  Shell shell = Shell::kBash;     // the shell the fixes are written for
+  std::optional<VerifyDocument> verify;
+  std::string verify_origin;  // the file it came from
+  std::optional<BenchDocument> bench;
+  std::string bench_origin;
+  std::string generated_at;  // "2026-12-02 21:40 UTC"; "" leaves it out
+};
+
+// The ids of the page's sections, in order (tests and docs/report.md name them).
+inline constexpr const char* kReportSectionIds[] = {"summary", "machine", "findings", "verify", "bench"};
+
+std::string RenderHtmlReport(const HtmlReportInput& input);
+
+}  // namespace gpudoctor

@@ -1,0 +1,122 @@
+// torchvision and torchaudio against the torch in the same environment: each release is built for one
+// torch release series (data/torch_companions.toml), and for one build of it (the +cu128 / +rocm6.2
+// / +cpu local tag). Another pairing fails at import or at the first operator ("operator
+// torchvision::nms does not exist"), or makes pip pull a second torch.
+#include <algorithm>
+#include <cctype>
+
+#include "core/strings.h"
+#include "rules/framework_parts.h"
+#include "rules/shell.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr const char* kPytorchIndex = "https://download.pytorch.org/whl/";
+
+// "0.22.1+cu128" -> 0.22.1; "2.8.0a0+gitfc14c65" -> 2.8.0.
+std::optional<Version> LeadingVersion(std::string_view text) {
+  size_t end = 0;
+  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.'))
+    ++end;
+  std::string numbers(text.substr(0, end));
+  while (!numbers.empty() && numbers.back() == '.') numbers.pop_back();
+  return Version::Parse(numbers);
+}
+
+std::string LocalTag(std::string_view version) {
+  size_t plus = version.find('+');
+  return plus == std::string_view::npos ? "" : std::string(version.substr(plus + 1));
+}
+
+// A variant pytorch.org publishes an index for: cpu, cuXYZ, rocmX.Y[.Z].
+bool IsPytorchIndexVariant(const std::string& v) {
+  if (v == "cpu") return true;
+  if (StartsWith(v, "cu") && v.size() >= 4)
+    return std::all_of(v.begin() + 2, v.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (StartsWith(v, "rocm")) return Version::Parse(v.substr(4)).has_value();
+  return false;
+}
+
+std::string SeriesList(const std::vector<Version>& series) {
+  std::string out;
+  for (const auto& s : series) out += (out.empty() ? "" : " or ") + s.ToString() + ".x";
+  return out;
+}
+
+ShellCommands ReinstallCompanion(const std::string& package, const Version& series,
+                                 const std::string& variant) {
+  std::string spec = "\"" + package + "==" + series.ToString() + ".*\"";
+  std::string index =
+      IsPytorchIndexVariant(variant) ? " --index-url " + std::string(kPytorchIndex) + variant : "";
+  std::string args = " -m pip install --force-reinstall --no-deps " + spec + index;
+  return {"python3" + args, "py" + args, "py" + args};
+}
+
+struct Pairing {
+  const FrameworkInstall* fw = nullptr;
+  const std::vector<Version>* want = nullptr;
+};
+
+void CheckEnv(const RuleContext& ctx, const PythonEnv& env, std::vector<Finding>& out) {
+  const TorchView t = MakeTorchView(env, ctx.db);
+  if (!t.version) return;
+  const TorchCompanion* comp = ctx.db.FindTorchCompanion(*t.version);
+  std::vector<Pairing> pairs;
+  for (const auto& fw : env.frameworks) {
+    if (fw.family == "torchvision" && comp) pairs.push_back({&fw, &comp->torchvision});
+    if (fw.family == "torchaudio" && comp) pairs.push_back({&fw, &comp->torchaudio});
+  }
+  if (pairs.empty()) return;
+  std::string fine;
+  size_t fine_count = 0;
+  for (const Pairing& p : pairs) {
+    const FrameworkInstall& fw = *p.fw;
+    auto v = LeadingVersion(fw.version);
+    bool series_ok = false;
+    for (const auto& s : *p.want) series_ok = series_ok || (v && v->HasPrefix(s));
+    const std::string tag = LocalTag(fw.version);
+    const bool build_ok = tag.empty() || t.variant.empty() || tag == t.variant;
+    if (series_ok && build_ok) {
+      fine += (fine.empty() ? "" : ", ") + fw.family + " " + fw.version;
+      ++fine_count;
+      continue;
+    }
+    const std::string torch_text = "torch " + env.torch->version;
+    Finding f = MakeFinding("framework." + fw.family + "_mismatch", Layer::kFramework, Severity::kError,
+                            fw.family + " " + fw.version + " in " + env.site_packages,
+                            fw.family + " " + fw.version + " was built for another torch than " +
+                                env.torch->version + (series_ok ? " (another build: +" + tag + ")" : ""));
+    f.evidence.push_back("required " + fw.family + " " + SeriesList(*p.want) +
+                         (t.variant.empty() ? "" : " (+" + t.variant + ")") + " for " + torch_text +
+                         ", found " + fw.version + " (" + fw.source + ")");
+    const Version& series = p.want->back();
+    f.fix_summary =
+        "install the " + fw.family + " built for " + torch_text +
+        (IsPytorchIndexVariant(t.variant) ? ", from the same index" : ", from the index torch came from") +
+        " (--no-deps keeps this torch)";
+    f.fix.push_back(
+        FixAction::PerShell(ForEnvironment(ReinstallCompanion(fw.family, series, t.variant), &env)));
+    f.link = FirstSource(comp->provenance);
+    out.push_back(std::move(f));
+  }
+  if (!fine.empty()) {
+    Finding f =
+        MakeFinding("framework.companions_ok", Layer::kFramework, Severity::kOk, Installed(t),
+                    fine + (fine_count == 1 ? " matches" : " match") + " torch " + env.torch->version);
+    f.evidence.push_back("required the releases built for torch " + std::to_string(t.version->major()) + "." +
+                         std::to_string(t.version->minor()) + ", found " + fine);
+    f.link = FirstSource(comp->provenance);
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+void CompanionRules(const RuleContext& ctx, std::vector<Finding>& out) {
+  for (const auto& env : ctx.snap.python_envs)
+    if (env.torch) CheckEnv(ctx, env, out);
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,167 @@
+// The bench worker protocol without processes: arguments out and back, the JSON lines out and back, noise
+// ignored, and how a worker that crashed, hung or could not start becomes results and a list to rerun.
+#include <gtest/gtest.h>
+
+#include "bench/bench_protocol.h"
+#include "bench_test_util.h"
+#include "gates/worker_watchdog.h"
+
+namespace gpudoctor {
+namespace {
+
+BenchWorkerRequest MemoryRequest() {
+  BenchWorkerRequest w;
+  w.group = "memory";
+  w.ids = {"memory.copy", "memory.mul", "memory.add", "memory.triad", "memory.dot"};
+  return w;
+}
+
+std::vector<BenchSpec> Specs() {
+  return AllBenchSpecs();
+}
+
+TEST(BenchProtocol, ArgumentsRoundTrip) {
+  BenchWorkerRequest w = MemoryRequest();
+  w.backend = BackendKind::kHip;
+  w.options.level = BenchLevel::kStandard;
+  w.options.device_index = 2;
+  w.options.plant_wrong = true;
+  w.fake_script_path = "/tmp/script.json";
+  w.limit = std::chrono::seconds(7);
+  w.arch_by_pci["0000:c1:00.0"] = "gfx1100";
+  auto args = BenchWorkerArguments(w);
+  ASSERT_GE(args.size(), 3u);
+  EXPECT_EQ(args[0], "__worker");
+  EXPECT_EQ(args[1], "bench");
+  EXPECT_EQ(args[2], "memory");
+  auto back = ParseBenchWorkerArguments(std::vector<std::string>(args.begin() + 2, args.end()));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->group, "memory");
+  EXPECT_EQ(back->ids, w.ids);
+  EXPECT_EQ(back->backend, BackendKind::kHip);
+  EXPECT_EQ(back->options.level, BenchLevel::kStandard);
+  EXPECT_EQ(back->options.device_index, 2);
+  EXPECT_TRUE(back->options.plant_wrong);
+  EXPECT_EQ(back->fake_script_path, "/tmp/script.json");
+  EXPECT_EQ(back->limit, std::chrono::seconds(7));
+  EXPECT_EQ(back->arch_by_pci.at("0000:c1:00.0"), "gfx1100");
+
+  EXPECT_FALSE(ParseBenchWorkerArguments({"memory"}).ok());  // no --ids
+  EXPECT_FALSE(ParseBenchWorkerArguments({"memory", "--ids", "a,,b"}).ok());
+  EXPECT_FALSE(ParseBenchWorkerArguments({"memory", "--ids", "a", "--level", "long"}).ok());
+  EXPECT_FALSE(ParseBenchWorkerArguments({"memory", "--ids", "a", "--inject", "hang"}).ok());
+  EXPECT_FALSE(ParseBenchWorkerArguments({"memory", "--ids", "a", "--limit"}).ok());
+}
+
+TEST(BenchProtocol, ResultAndTelemetryLinesRoundTripAmidNoise) {
+  BenchResult r = MadeResult("memory.triad", 4100.5);
+  r.check = BenchCheck::kFailed;
+  r.check_detail = "at 1.0 GiB per array: 1 of 268435456 elements differ";
+  r.note = "four 16-byte groups";
+  r.elapsed_ms = 812;
+  Telemetry t;
+  t.sm_clock_mhz = 1980;
+  t.pcie_gen = 5;
+  t.pcie_width = 16;
+  t.throttle_reasons = {"sw_power_cap"};
+  t.compute_pids = std::vector<uint32_t>{17, 4242};
+  std::string text = "vendor library chatter\n" + BenchBeginLine("memory.triad") + "\n{broken json\n" +
+                     BenchTelemetryLine({"memory.triad", t, 4242}) + "\n" + BenchResultLine(r) + "\n";
+  BenchWorkerOutput out = ParseBenchWorkerOutput(text);
+  EXPECT_EQ(out.begun, std::vector<std::string>{"memory.triad"});
+  ASSERT_EQ(out.results.size(), 1u);
+  const BenchResult& back = out.results[0];
+  EXPECT_EQ(back.spec.id, "memory.triad");
+  EXPECT_EQ(back.spec.group, "memory");
+  EXPECT_EQ(back.check, BenchCheck::kFailed);
+  EXPECT_EQ(back.check_detail, r.check_detail);
+  EXPECT_EQ(back.best, 4100.5);
+  ASSERT_EQ(back.points.size(), 2u);
+  EXPECT_EQ(back.points[1].x, 1073741824.0);
+  EXPECT_EQ(back.note, r.note);
+  EXPECT_EQ(back.run, BenchRun::kMeasured);
+  EXPECT_DOUBLE_EQ(back.elapsed_ms, 812);
+  ASSERT_EQ(out.telemetry.size(), 1u);
+  EXPECT_EQ(out.telemetry[0].worker_pid, 4242u);
+  EXPECT_EQ(out.telemetry[0].reading.sm_clock_mhz, 1980u);
+  EXPECT_EQ(out.telemetry[0].reading.pcie_width, 16u);
+  EXPECT_FALSE(out.telemetry[0].reading.temperature_c.has_value());
+  EXPECT_EQ(out.telemetry[0].reading.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
+  EXPECT_EQ(out.telemetry[0].reading.compute_pids, (std::vector<uint32_t>{17, 4242}));
+  EXPECT_FALSE(TelemetryFromJson(TelemetryJson(Telemetry{})).compute_pids.has_value());
+}
+
+TEST(BenchProtocol, ACompleteWorkerAnswersEveryBenchmarkInOrder) {
+  BenchWorkerRequest w = MemoryRequest();
+  ProcessResult p;
+  p.exit_code = 0;
+  for (auto it = w.ids.rbegin(); it != w.ids.rend(); ++it)  // out of order on purpose
+    p.stdout_text += BenchResultLine(MadeResult(*it, 100)) + "\n";
+  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
+  ASSERT_EQ(out.results.size(), 5u);
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(out.results[i].spec.id, w.ids[i]);
+  EXPECT_TRUE(out.rerun.empty());
+}
+
+TEST(BenchProtocol, ACrashFailsTheBenchmarkItHappenedInAndHandsBackTheRest) {
+  BenchWorkerRequest w = MemoryRequest();
+  ProcessResult p;
+  p.term_signal = 11;
+  p.stdout_text = BenchBeginLine("memory.copy") + "\n" + BenchResultLine(MadeResult("memory.copy", 100)) + "\n" +
+                  BenchBeginLine("memory.mul") + "\n";
+  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
+  ASSERT_EQ(out.results.size(), 2u);
+  EXPECT_EQ(out.results[0].run, BenchRun::kMeasured);
+  const BenchResult& mul = out.results[1];
+  EXPECT_EQ(mul.spec.id, "memory.mul");
+  EXPECT_EQ(mul.spec.title, "Device memory: mul (b = s * c)");  // the spec comes from the list
+  EXPECT_EQ(mul.run, BenchRun::kError);
+  EXPECT_NE(mul.note.find("worker killed by signal 11 (segmentation fault) during memory.mul"), std::string::npos)
+      << mul.note;
+  EXPECT_EQ(out.rerun, (std::vector<std::string>{"memory.add", "memory.triad", "memory.dot"}));
+}
+
+TEST(BenchProtocol, HangsAreNamedWhetherTheWatchdogOrTheParentEndedThem) {
+  BenchWorkerRequest w = MemoryRequest();
+  ProcessResult watchdog;
+  watchdog.exit_code = kWatchdogExitCode;
+  watchdog.stdout_text = BenchBeginLine("memory.copy") + "\n" + BenchTimeoutLine("memory.copy", 45) + "\n";
+  BenchStepOutcome out = InterpretBenchWorker(w, watchdog, 300, Specs());
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_NE(out.results[0].note.find("timed out after 45 s during memory.copy (the worker stopped itself)"),
+            std::string::npos)
+      << out.results[0].note;
+  EXPECT_NE(out.results[0].note.find("hung"), std::string::npos);
+  EXPECT_EQ(out.rerun.size(), 4u);
+
+  ProcessResult killed;
+  killed.timed_out = true;
+  out = InterpretBenchWorker(w, killed, 300, Specs());
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_NE(out.results[0].note.find("timed out after 300 s during memory.copy (the worker was killed)"),
+            std::string::npos);
+}
+
+TEST(BenchProtocol, ASetupErrorAnswersEveryBenchmarkWithIt) {
+  BenchWorkerRequest w = MemoryRequest();
+  ProcessResult p;
+  p.exit_code = 0;
+  p.stdout_text = BenchErrorLine(EnvError("the fake runtime is absent", "edit the fake script")) + "\n";
+  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
+  ASSERT_EQ(out.results.size(), 5u);
+  for (const auto& r : out.results) {
+    EXPECT_EQ(r.run, BenchRun::kError);
+    EXPECT_EQ(r.note, "the fake runtime is absent (edit the fake script)");
+  }
+  EXPECT_TRUE(out.rerun.empty());
+
+  ProcessResult silent;
+  silent.exit_code = 3;
+  out = InterpretBenchWorker(w, silent, 60, Specs());
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_NE(out.results[0].note.find("worker exited with code 3 during memory.copy without a result"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,127 @@
+// `gpudoctor bench` end to end through real worker processes, with no GPU: the scripted fake backend (hidden
+// --fake-script) with a tiny memory so every sweep is one or two points. A crash or a hang in one benchmark
+// fails that benchmark alone and the tool writes its report; a planted wrong result says FAILED on stderr
+// and in the report, with exit code 1; --only, --csv and bad flags.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "bench_test_util.h"
+#include "platform/process.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BenchRun {
+  int exit_code = -1;
+  nlohmann::json report;
+  std::string stdout_text, stderr_text;
+};
+
+class BenchWorker : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    script_ = (fs::temp_directory_path() /
+               ("gpudoctor_bench_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                ".json"))
+                  .string();
+  }
+  void TearDown() override { fs::remove(script_); }
+
+  BenchRun Bench(const std::string& extra_script, std::vector<std::string> args, bool json = true) {
+    std::ofstream(script_) << FakeScript(512 * 1024, extra_script);
+    ProcessRequest p;
+    p.argv = {GPUDOCTOR_BINARY_PATH, "bench", "--quick", "--fake-script", script_, "--bench-timeout", "4"};
+    if (json) p.argv.push_back("--json");
+    p.argv.insert(p.argv.end(), args.begin(), args.end());
+    p.timeout = std::chrono::seconds(240);
+    p.extra_env["NO_COLOR"] = "1";
+    BenchRun out;
+    auto r = RunProcess(p);
+    if (!r.ok()) return out;
+    out.exit_code = r->exit_code.value_or(-1);
+    out.stdout_text = r->stdout_text;
+    out.stderr_text = r->stderr_text;
+    if (json) out.report = nlohmann::json::parse(r->stdout_text, nullptr, false);
+    return out;
+  }
+
+  static nlohmann::json Entry(const BenchRun& r, const std::string& id) {
+    for (const auto& b : r.report["benchmarks"])
+      if (b["id"] == id) return b;
+    return {};
+  }
+  static std::vector<std::string> Failed(const BenchRun& r) {
+    std::vector<std::string> out;
+    for (const auto& b : r.report["benchmarks"])
+      if (b["verdict"] == "failed") out.push_back(b["id"]);
+    return out;
+  }
+  std::string script_;
+};
+
+TEST_F(BenchWorker, AHealthyFakeRunsEveryBenchmark) {
+  BenchRun r = Bench("", {});
+  ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_text;
+  EXPECT_EQ(r.report["schema"], "gpudoctor.bench/1");
+  EXPECT_EQ(r.report["device"]["backend"], "fake");
+  EXPECT_EQ(r.report["level"], "quick");
+  EXPECT_EQ(r.report["benchmarks"].size(), 17u);
+  EXPECT_TRUE(Failed(r).empty()) << r.stdout_text;
+  EXPECT_NE(r.stderr_text.find("memory.triad"), std::string::npos);  // progress on stderr
+}
+
+TEST_F(BenchWorker, ACrashFailsOneBenchmarkAndTheRestStillRun) {
+  BenchRun r = Bench(R"("crash": "copy_on_device")", {"--only", "transfer,latency"});
+  ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Failed(r), std::vector<std::string>{"transfer.d2d"});
+  EXPECT_NE(Entry(r, "transfer.d2d")["note"].get<std::string>().find("during transfer.d2d"), std::string::npos)
+      << Entry(r, "transfer.d2d")["note"];
+  EXPECT_EQ(Entry(r, "latency.roundtrip")["check"], "passed");
+  EXPECT_EQ(r.report["benchmarks"].size(), 8u);
+}
+
+TEST_F(BenchWorker, AHangTimesOutAsOneFailedBenchmark) {
+  BenchRun r = Bench(R"("hang": "gemm_bf16")", {"--only", "gemm,latency"});
+  ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
+  EXPECT_EQ(Failed(r), std::vector<std::string>{"gemm.bf16"});
+  EXPECT_NE(Entry(r, "gemm.bf16")["note"].get<std::string>().find("timed out after 4 s during gemm.bf16"),
+            std::string::npos)
+      << Entry(r, "gemm.bf16")["note"];
+  EXPECT_EQ(Entry(r, "gemm.fp16")["check"], "passed");
+  EXPECT_EQ(Entry(r, "latency.submit")["check"], "passed");
+}
+
+TEST_F(BenchWorker, APlantedWrongResultFailsLoudly) {
+  BenchRun r = Bench("", {"--only", "memory", "--inject", "wrong-result"});
+  ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(Failed(r), std::vector<std::string>{"memory.triad"});
+  EXPECT_EQ(Entry(r, "memory.triad")["check"].get<std::string>().rfind("failed: ", 0), 0u);
+  EXPECT_NE(r.stderr_text.find("FAILED: memory.triad: wrong results"), std::string::npos) << r.stderr_text;
+  EXPECT_EQ(r.report["findings"][0]["id"], "bench.wrong_results");
+}
+
+TEST_F(BenchWorker, TextAndCsvGoToStdout) {
+  BenchRun text = Bench("", {"--only", "latency"}, false);
+  EXPECT_EQ(text.exit_code, 0) << text.stderr_text;
+  EXPECT_NE(text.stdout_text.find("Kernel launch latency (lower is better), us"), std::string::npos) << text.stdout_text;
+  EXPECT_NE(text.stdout_text.find("3 benchmarks ran, every result checked right"), std::string::npos);
+  BenchRun csv = Bench("", {"--only", "latency", "--csv"}, false);
+  EXPECT_EQ(csv.stdout_text.rfind("id,group,title,unit,", 0), 0u) << csv.stdout_text;
+  EXPECT_EQ(std::count(csv.stdout_text.begin(), csv.stdout_text.end(), '\n'), 1 + 3 * 3);
+}
+
+TEST_F(BenchWorker, BadFlagsAreExitThree) {
+  EXPECT_EQ(Bench("", {"--only", "memory,disk"}).exit_code, 3);
+  EXPECT_EQ(Bench("", {"--csv"}).exit_code, 3);  // --json and --csv together
+}
+
+}  // namespace
+}  // namespace gpudoctor

@@ -1,0 +1,226 @@
+// The four recorded Windows machines (tests/fixtures/sysroot/win*): the facts their READMEs name, read
+// through the recorded registry, DXGI and file versions, and the verdict and PowerShell (and cmd) fix
+// an expert would give each — asserted line by line, independent of the report's wording elsewhere.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "knowledge/knowledge_loader.h"
+#include "probe/probe_inputs.h"
+#include "rules/shell.h"
+#include "rules_test_util.h"
+#include "snapshot/snapshot_json.h"
+
+namespace gpudoctor {
+namespace {
+
+using namespace testing_rules;
+
+constexpr uint64_t kGiB = 1ull << 30;
+
+Snapshot Probe(const std::string& machine) {
+  ProbeInputs in =
+      MakeRecordedInputs(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/" + machine, &Db());
+  EXPECT_TRUE(in.warnings.empty()) << machine << ": " << (in.warnings.empty() ? "" : in.warnings.front());
+  EXPECT_NE(in.windows, nullptr) << machine;
+  return ProbeWithInputs(in);
+}
+
+std::vector<std::string> Lines(const Finding& f, Shell shell) {
+  std::vector<std::string> out;
+  for (const auto& line : RenderFix(f.fix, shell)) out.push_back((line.command ? "" : "# ") + line.text);
+  return out;
+}
+
+const RuntimeInstall* Runtime(const Snapshot& s, const std::string& kind, const std::string& file) {
+  for (const auto& r : s.runtimes)
+    if (r.kind == kind && r.path.size() >= file.size() &&
+        r.path.compare(r.path.size() - file.size(), file.size(), file) == 0)
+      return &r;
+  return nullptr;
+}
+
+TEST(WindowsRecordedMachine, Rx6700XtOnWindows10Facts) {
+  Snapshot s = Probe("win10-rx6700xt");
+  EXPECT_EQ(s.os.family, "windows");
+  EXPECT_EQ(s.os.windows_build, 19044u);
+  EXPECT_EQ(s.os.distro_name, "Windows 10 Pro 21H2 (build 19044.2846)");
+  EXPECT_EQ(s.windows.windows11, false);
+  EXPECT_EQ(s.cpu.logical_cores, 12u);
+  ASSERT_EQ(s.gpus.size(), 1u);
+  const Gpu& g = s.gpus[0];
+  EXPECT_EQ(g.pci_address, "0000:03:00.0");
+  EXPECT_EQ(g.architecture, "gfx1031");
+  EXPECT_EQ(g.name, "Radeon RX 6700 XT");
+  EXPECT_EQ(g.integrated, false);
+  EXPECT_EQ(g.vram_bytes, 12243ull << 20);
+  ASSERT_EQ(s.pci_devices.size(), 1u);  // the card's HD audio function (class MEDIA) is not a GPU
+  EXPECT_EQ(s.pci_devices[0].subsystem_vendor_id, 0x148cu);
+  EXPECT_EQ(s.windows.adapters[0].release, "Adrenalin 24.12.1");
+  ASSERT_NE(Runtime(s, "hip-runtime", "amdhip64_6.dll"), nullptr);
+  ASSERT_NE(Runtime(s, "hip-sdk", "5.7"), nullptr);
+  EXPECT_EQ(s.environment.at("HSA_OVERRIDE_GFX_VERSION"), "10.3.0");
+}
+
+TEST(WindowsRecordedMachine, Rx6700XtOnWindows10Verdict) {
+  auto fs = RunRules(Probe("win10-rx6700xt"));
+  // No official wheel: TheRock's gfx103X build, ZLUDA, DirectML; WSL2's ROCm does not list gfx1031; no
+  // override.
+  const Finding* plan = FindId(fs, "windows.amd_therock");
+  ASSERT_NE(plan, nullptr) << Ids(fs);
+  EXPECT_EQ(plan->severity, Severity::kInfo);
+  EXPECT_NE(plan->title.find("gfx103X"), std::string::npos) << plan->title;
+  std::string evidence;
+  for (const auto& e : plan->evidence) evidence += e + "\n";
+  EXPECT_NE(evidence.find("ROCm on WSL2 does not list gfx1031"), std::string::npos) << evidence;
+  EXPECT_NE(evidence.find("ZLUDA"), std::string::npos);
+  EXPECT_NE(evidence.find("inference only"), std::string::npos);
+  EXPECT_EQ(Lines(*plan, Shell::kPowerShell),
+            (std::vector<std::string>{
+                "py -3.10 -m venv \"$env:USERPROFILE\\venv-rocm\"",
+                "& \"$env:USERPROFILE\\venv-rocm\\Scripts\\python.exe\" -m pip install --index-url "
+                "https://rocm.nightlies.amd.com/whl-multi-arch/ \"torch[device-gfx1031]\" "
+                "\"torchvision[device-gfx1031]\" "
+                "torchaudio"}));
+  EXPECT_EQ(Lines(*plan, Shell::kCmd)[0], "py -3.10 -m venv \"%USERPROFILE%\\venv-rocm\"");
+  // The override set from a Linux guide: it does nothing here, and nothing advises it.
+  const Finding* override = FindId(fs, "environment.override_windows");
+  ASSERT_NE(override, nullptr);
+  EXPECT_EQ(Lines(*override, Shell::kPowerShell),
+            (std::vector<std::string>{"Remove-Item Env:HSA_OVERRIDE_GFX_VERSION"}));
+  for (const auto& f : fs) {
+    for (const auto& a : f.fix)
+      EXPECT_FALSE(a.kind == FixAction::Kind::kSetEnv && a.name == "HSA_OVERRIDE_GFX_VERSION") << f.id;
+  }
+  EXPECT_FALSE(Has(fs, "runtime.override_needed"));
+  EXPECT_FALSE(Has(fs, "windows.amd_wheels_blocked"));
+  // HIP SDK 5.7 lists gfx1031 as runtime-only: no complaint.
+  EXPECT_FALSE(Has(fs, "windows.hip_sdk_gpu"));
+  EXPECT_EQ(FindId(fs, "windows.amd_driver")->severity, Severity::kOk);
+}
+
+TEST(WindowsRecordedMachine, Rx7900XtxWithPython311Facts) {
+  Snapshot s = Probe("win11-rx7900xtx-py311");
+  EXPECT_EQ(s.os.distro_name, "Windows 11 Pro 23H2 (build 22631.4317)");
+  EXPECT_EQ(s.windows.windows11_22h2_or_newer, true);
+  ASSERT_EQ(s.gpus.size(), 2u);
+  EXPECT_EQ(s.gpus[0].architecture, "gfx1100");
+  EXPECT_EQ(s.gpus[0].vram_bytes, 24560ull << 20);
+  EXPECT_EQ(s.gpus[1].architecture, "gfx1036");
+  EXPECT_EQ(s.gpus[1].integrated, true);
+  // The GTX 1070 that was in this machine left its driver key (0000) behind: not a GPU now.
+  for (const auto& a : s.windows.adapters)
+    EXPECT_EQ(a.driver_description.find("GTX 1070"), std::string::npos);
+  ASSERT_EQ(s.windows.python_installs.size(), 1u);
+  EXPECT_EQ(s.windows.python_installs[0].version, "3.11");
+  EXPECT_EQ(s.windows.python_installs[0].kind, "python.org");
+  ASSERT_EQ(s.windows.wsl_distros.size(), 1u);
+  EXPECT_EQ(s.windows.wsl_distros[0].name, "Ubuntu-22.04");
+  EXPECT_EQ(s.windows.hypervisor_present, true);
+  ASSERT_NE(Runtime(s, "hip-runtime", "amdhip64_7.dll"), nullptr);
+}
+
+TEST(WindowsRecordedMachine, Rx7900XtxWithPython311NeedsPython312) {
+  auto fs = RunRules(Probe("win11-rx7900xtx-py311"));
+  const Finding* f = FindId(fs, "windows.amd_wheels_blocked");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->title, "AMD's Windows PyTorch wheels for gfx1100 need Python 3.12");
+  EXPECT_NE(std::find(f->evidence.begin(), f->evidence.end(),
+                      "required Python 3.12 (the wheels are cp312), found Python 3.11"),
+            f->evidence.end());
+  EXPECT_EQ(
+      Lines(*f, Shell::kPowerShell),
+      (std::vector<std::string>{
+          "winget install -e --id Python.Python.3.12", "py -3.12 -m venv \"$env:USERPROFILE\\venv-rocm\"",
+          "& \"$env:USERPROFILE\\venv-rocm\\Scripts\\python.exe\" -m pip install --find-links "
+          "https://repo.radeon.com/rocm/windows/rocm-rel-7.2/ \"torch==2.9.1+rocmsdk20260116\" torchvision "
+          "torchaudio",
+          "# if `import torch` fails with WinError 126 (libomp140.x86_64.dll), install the latest Visual C++ "
+          "Redistributable (x64)"}));
+  EXPECT_EQ(Lines(*f, Shell::kCmd)[2],
+            "\"%USERPROFILE%\\venv-rocm\\Scripts\\python.exe\" -m pip install --find-links "
+            "https://repo.radeon.com/rocm/windows/rocm-rel-7.2/ \"torch==2.9.1+rocmsdk20260116\" torchvision "
+            "torchaudio");
+  // WSL2 is named as the other door, with the distribution that is there.
+  bool wsl = false;
+  for (const auto& e : f->evidence)
+    wsl |= e.find("ROCm on WSL2") != std::string::npos && e.find("Ubuntu-22.04") != std::string::npos;
+  EXPECT_TRUE(wsl);
+  // The Raphael iGPU beside the 7900 XTX gets no route of its own (only its identity line).
+  for (const auto& x : fs) {
+    if (x.id == "hardware.gpu_known") continue;
+    EXPECT_EQ(x.subject.find("gfx1036"), std::string::npos) << x.id;
+  }
+  EXPECT_EQ(WorstSeverity(fs), Severity::kWarning) << Ids(fs);
+}
+
+TEST(WindowsRecordedMachine, StrixHaloLaptop) {
+  Snapshot s = Probe("win11-strix-halo-laptop");
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].architecture, "gfx1151");
+  EXPECT_EQ(s.gpus[0].integrated, true);  // 64 GiB of firmware-reserved memory does not make it discrete
+  EXPECT_EQ(s.gpus[0].vram_bytes, 64 * kGiB);
+  ASSERT_EQ(s.windows.python_installs.size(), 1u);
+  EXPECT_EQ(s.windows.python_installs[0].kind, "store");
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "windows.amd_wheels_ready");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_EQ(Lines(*f, Shell::kPowerShell)[0], "py -3.12 -m venv \"$env:USERPROFILE\\venv-rocm\"");
+  EXPECT_NE(Lines(*f, Shell::kPowerShell)[1].find("rocm-rel-7.2"), std::string::npos);
+  EXPECT_FALSE(Has(fs, "runtime.kernel_too_old"));  // a Linux rule
+  EXPECT_FALSE(Has(fs, "windows.amd_wheels_blocked"));
+  EXPECT_LE(WorstSeverity(fs), Severity::kInfo) << Ids(fs);
+}
+
+TEST(WindowsRecordedMachine, Rtx4090) {
+  Snapshot s = Probe("win11-rtx4090");
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].architecture, "sm_89");
+  EXPECT_EQ(s.nvidia.driver_version, "560.94");
+  EXPECT_EQ(s.windows.adapters[0].release, "NVIDIA 560.94");
+  ASSERT_NE(Runtime(s, "libcuda", "nvcuda.dll"), nullptr);
+  ASSERT_NE(Runtime(s, "cuda-toolkit", "v12.6"), nullptr);
+  EXPECT_EQ(Runtime(s, "cuda-toolkit", "v12.6")->version, "12.6.85");
+  auto fs = RunRules(s);
+  const Finding* driver = FindId(fs, "windows.nvidia_driver");
+  ASSERT_NE(driver, nullptr) << Ids(fs);
+  EXPECT_EQ(driver->severity, Severity::kOk);
+  const Finding* install = FindId(fs, "framework.no_torch");
+  ASSERT_NE(install, nullptr) << Ids(fs);
+  // Driver 560.94 is below CUDA 13's 580: the CUDA 12 build whose toolkit driver it meets.
+  EXPECT_EQ(Lines(*install, Shell::kPowerShell),
+            (std::vector<std::string>{"py -m pip install torch torchvision torchaudio --index-url "
+                                      "https://download.pytorch.org/whl/cu126"}));
+  EXPECT_EQ(WorstSeverity(fs), Severity::kInfo) << Ids(fs);
+}
+
+TEST(WindowsRecordedMachine, SnapshotJsonKeepsTheWindowsPart) {
+  for (const char* machine :
+       {"win10-rx6700xt", "win11-rx7900xtx-py311", "win11-strix-halo-laptop", "win11-rtx4090"}) {
+    Snapshot s = Probe(machine);
+    std::string json = SnapshotToJson(s);
+    auto back = SnapshotFromJson(json, machine);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(SnapshotToJson(*back), json) << machine;
+    EXPECT_EQ(back->windows.adapters.size(), s.windows.adapters.size());
+  }
+  auto bad = SnapshotFromJson(
+      R"j({"schema": "gpudoctor.snapshot", "windows": {"adapters": [{"vendor_id": "AMD"}]}})j", "bad");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("snapshot.windows.adapters[0].vendor_id"), std::string::npos)
+      << bad.error().message;
+  // A Linux snapshot has no "windows" object at all.
+  EXPECT_EQ(SnapshotToJson(Snapshot{}).find("\"windows\""), std::string::npos);
+}
+
+TEST(WindowsRecordedMachine, ShellDefaultsToPowerShellOnWindows) {
+  EXPECT_EQ(DetectShell(Probe("win11-rtx4090").os.family, Environment()), Shell::kPowerShell);
+  EXPECT_EQ(DetectShell("windows", Environment(std::map<std::string, std::string>{
+                                       {"PROMPT", "$P$G"}, {"ComSpec", "C:\\WINDOWS\\system32\\cmd.exe"}})),
+            Shell::kCmd);
+}
+
+}  // namespace
+}  // namespace gpudoctor

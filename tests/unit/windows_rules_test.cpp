@@ -1,0 +1,127 @@
+// The Windows rules (rules/windows_rules.cpp) on snapshots built in code, one requirement at a time:
+// Windows 10 or an old Adrenalin blocks AMD's wheels, HIP 7 does not see RDNA2, a card left to the
+// Microsoft Basic Display Adapter, no Python at all — and no fix ever sets HSA_OVERRIDE_GFX_VERSION.
+#include <gtest/gtest.h>
+
+#include "rules/shell.h"
+#include "rules_test_util.h"
+
+namespace gpudoctor {
+namespace {
+
+using namespace testing_rules;
+
+// A Windows machine with one AMD GPU as the Windows probe would describe it.
+Snapshot Windows(uint32_t build, uint32_t device_id, uint32_t revision, const std::string& gfx,
+                 const std::string& adrenalin, const std::string& service = "amdkmdag") {
+  Snapshot s;
+  s.os.family = "windows";
+  s.os.windows_build = build;
+  s.os.distro_name = build >= 22000 ? "Windows 11 Pro" : "Windows 10 Pro";
+  s.memory.total_bytes = 64ull << 30;
+  PciDevice d;
+  d.address = "0000:03:00.0";
+  d.vendor_id = 0x1002;
+  d.device_id = device_id;
+  d.revision = revision;
+  d.class_code = 0x030000;
+  d.driver = service;
+  s.pci_devices.push_back(d);
+  Gpu g;
+  g.pci_address = d.address;
+  g.vendor = GpuVendor::kAmd;
+  g.architecture = gfx;
+  g.integrated = false;
+  g.driver = service;
+  s.gpus.push_back(g);
+  WindowsAdapter a;
+  a.pci_address = d.address;
+  a.vendor_id = 0x1002;
+  a.device_id = device_id;
+  a.driver_service = service;
+  a.driver_version = "32.0.22029.1019";
+  a.release = adrenalin.empty() ? "" : "Adrenalin " + adrenalin;
+  a.release_source = "registry RadeonSoftwareVersion";
+  s.windows.adapters.push_back(a);
+  s.windows.python_installs.push_back({"3.12", "C:\\Python312", "python.org", "folder"});
+  return s;
+}
+
+void NoOverrideAdvised(const std::vector<Finding>& fs) {
+  for (const auto& f : fs)
+    for (const auto& a : f.fix)
+      EXPECT_FALSE(a.kind == FixAction::Kind::kSetEnv && a.name == "HSA_OVERRIDE_GFX_VERSION") << f.id;
+}
+
+TEST(WindowsRules, Windows10BlocksAmdWheels) {
+  auto fs = RunRules(Windows(19045, 0x744c, 0xc8, "gfx1100", "25.12.1"));
+  const Finding* f = FindId(fs, "windows.amd_wheels_blocked");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->title, "AMD's Windows PyTorch wheels for gfx1100 need Windows 11 22H2+");
+  auto lines = RenderFix(f->fix, Shell::kPowerShell);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_FALSE(lines[0].command);
+  EXPECT_NE(lines[0].text.find("Windows 11 22H2"), std::string::npos);
+  NoOverrideAdvised(fs);
+}
+
+TEST(WindowsRules, AnOldAdrenalinBlocksAmdWheels) {
+  auto fs = RunRules(Windows(26100, 0x7550, 0xc0, "gfx1201", "24.12.1"));
+  const Finding* f = FindId(fs, "windows.amd_wheels_blocked");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->title, "AMD's Windows PyTorch wheels for gfx1201 need Adrenalin 25.11.1+");
+  EXPECT_NE(std::find(f->evidence.begin(), f->evidence.end(),
+                      "required Adrenalin 25.11.1 or newer, found Adrenalin 24.12.1"),
+            f->evidence.end());
+}
+
+TEST(WindowsRules, AllMetIsReadyWithTheVenvInstall) {
+  auto fs = RunRules(Windows(26100, 0x7550, 0xc0, "gfx1201", "26.3.1"));
+  const Finding* f = FindId(fs, "windows.amd_wheels_ready");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  auto cmd = RenderFix(f->fix, Shell::kCmd);
+  EXPECT_EQ(cmd[0].text, "py -3.12 -m venv \"%USERPROFILE%\\venv-rocm\"");  // Python 3.12 is there: no winget
+}
+
+TEST(WindowsRules, Hip7DoesNotSeeRdna2) {
+  Snapshot s = Windows(26100, 0x73bf, 0xc1, "gfx1030", "25.12.1");
+  s.runtimes.push_back({"hip-sdk", "C:\\Program Files\\AMD\\ROCm\\7.1", "7.1", "HIP_PATH"});
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "windows.hip_sdk_gpu");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->link, "https://github.com/ROCm/hip/issues/3899");
+  EXPECT_TRUE(Has(fs, "windows.amd_therock"));
+  NoOverrideAdvised(fs);
+  // HIP SDK 6.2 lists gfx1030: nothing to say.
+  s.runtimes.back() = {"hip-sdk", "C:\\Program Files\\AMD\\ROCm\\6.2", "6.2", "HIP_PATH"};
+  EXPECT_FALSE(Has(RunRules(s), "windows.hip_sdk_gpu"));
+}
+
+TEST(WindowsRules, BasicDisplayAdapterMeansNoDriver) {
+  auto fs = RunRules(Windows(22631, 0x744c, 0xc8, "gfx1100", "", "BasicDisplay"));
+  const Finding* f = FindId(fs, "windows.display_driver_missing");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_FALSE(Has(fs, "windows.amd_wheels_ready"));
+  EXPECT_FALSE(Has(fs, "windows.amd_wheels_blocked"));
+}
+
+TEST(WindowsRules, NoPythonAtAll) {
+  Snapshot s = Windows(22631, 0x744c, 0xc8, "gfx1100", "25.12.1");
+  s.windows.python_installs.clear();
+  auto fs = RunRules(s);
+  ASSERT_TRUE(Has(fs, "windows.no_python")) << Ids(fs);
+  const Finding* f = FindId(fs, "windows.amd_wheels_blocked");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(RenderFix(f->fix, Shell::kPowerShell)[0].text, "winget install -e --id Python.Python.3.12");
+}
+
+TEST(WindowsRules, NothingOnLinux) {
+  Snapshot s = Windows(22631, 0x744c, 0xc8, "gfx1100", "25.12.1");
+  s.os.family = "linux";
+  for (const auto& f : RunRules(s)) EXPECT_NE(f.id.rfind("windows.", 0), 0u) << f.id;
+}
+
+}  // namespace
+}  // namespace gpudoctor
