@@ -25,6 +25,7 @@ void AddCuda(const CudaFatbinReport& report, GpuCodeTargets& out) {
     switch (e.kind) {
       case CudaImageKind::kCubin:
         cubins.insert(e.Name());
+        ++out.cuda_cubin_images[e.Name()];
         break;
       case CudaImageKind::kPtx:
         ptx.insert(e.Name());

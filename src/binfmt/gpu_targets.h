@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct GpuCodeTargets {
   std::vector<std::string> gpu_sections;  // GPU sections found, with their sizes: ".nv_fatbin (7528 bytes)"
   std::vector<std::string> cuda_cubins;   // "sm_75", "sm_90a", by arch
   std::vector<std::string> cuda_ptx;      // "compute_90"
+  // How many cubins each arch has: a library's main targets have one per compiled file, an arch that
+  // only a few special kernels were built for (torch's "sm_90a" attention kernels) has a few.
+  std::map<std::string, size_t> cuda_cubin_images;
   std::vector<std::string> cuda_other;    // "lto_90" and kinds not known
   std::vector<std::string> amd;           // target IDs: "gfx1030", "gfx90a:xnack-"
   size_t cuda_images = 0;

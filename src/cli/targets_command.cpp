@@ -29,6 +29,15 @@ std::string TargetsText(const std::string& path, const GpuCodeTargets& t) {
   std::string out = path + ": " + t.container + "\n";
   out += "  GPU sections:  " + JoinOr(t.gpu_sections, "none") + "\n";
   out += "  CUDA cubins:   " + JoinOr(t.cuda_cubins, "none") + "\n";
+  if (t.cuda_cubins.size() > 1) {
+    std::string counts;
+    for (const auto& arch : t.cuda_cubins) {
+      auto n = t.cuda_cubin_images.find(arch);
+      if (n == t.cuda_cubin_images.end()) continue;
+      counts += (counts.empty() ? "" : ", ") + arch + " " + std::to_string(n->second);
+    }
+    out += "  per arch:      " + counts + "\n";
+  }
   out += "  CUDA PTX:      " + JoinOr(t.cuda_ptx, "none") + "\n";
   if (!t.cuda_other.empty()) out += "  CUDA other:    " + JoinOr(t.cuda_other, "none") + "\n";
   out += "  AMD targets:   " + JoinOr(t.amd, "none") + "\n";
@@ -48,6 +57,7 @@ ordered_json TargetsJson(const std::string& path, const GpuCodeTargets& t) {
   j["container"] = t.container;
   j["gpu_sections"] = t.gpu_sections;
   j["cuda_cubins"] = t.cuda_cubins;
+  j["cuda_cubin_images"] = t.cuda_cubin_images;
   j["cuda_ptx"] = t.cuda_ptx;
   j["cuda_other"] = t.cuda_other;
   j["amd"] = t.amd;

@@ -159,6 +159,7 @@ struct RuntimeInstall {
 struct GpuCodeLibrary {
   std::string path{};                      // machine path of the library
   std::vector<std::string> cuda_cubins{};  // "sm_90", "sm_90a" (sorted by arch)
+  std::map<std::string, uint64_t> cuda_cubin_images{};  // cubins per arch; empty when not counted
   std::vector<std::string> cuda_ptx{};     // "compute_120"
   std::vector<std::string> amd{};          // target IDs: "gfx1030", "gfx90a:xnack-"
   std::vector<std::string> warnings{};     // damaged or unreadable parts

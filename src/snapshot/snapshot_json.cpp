@@ -122,6 +122,7 @@ Json RuntimeResolutionToJson(const std::optional<RuntimeResolution>& r) {
 Json GpuCodeToJson(const GpuCodeLibrary& g) {
   return Json{{"path", g.path},
               {"cuda_cubins", g.cuda_cubins},
+              {"cuda_cubin_images", g.cuda_cubin_images},
               {"cuda_ptx", g.cuda_ptx},
               {"amd", g.amd},
               {"warnings", g.warnings}};
@@ -446,6 +447,15 @@ std::optional<RuntimeResolution> ReadRuntimeResolution(Reader& r, const char* ke
 void ReadGpuCode(Reader& r, GpuCodeLibrary& g) {
   r.Get("path", g.path);
   ReadStringArray(r, "cuda_cubins", g.cuda_cubins);
+  if (const Json* counts = r.Child("cuda_cubin_images", false)) {
+    for (const auto& [arch, n] : counts->items()) {
+      if (!n.is_number_unsigned()) {
+        if (r.error()->empty()) *r.error() = "field " + r.PathOf("cuda_cubin_images") + " must map archs to counts";
+        break;
+      }
+      g.cuda_cubin_images[arch] = n.get<uint64_t>();
+    }
+  }
   ReadStringArray(r, "cuda_ptx", g.cuda_ptx);
   ReadStringArray(r, "amd", g.amd);
   ReadStringArray(r, "warnings", g.warnings);

@@ -216,6 +216,21 @@ TEST(ArchList, AsTorchCudaGetArchListShowsIt) {
   EXPECT_TRUE(ArchListOf({}).empty());
 }
 
+TEST(ArchList, CountedCubinsLeaveOutTheArchsOfAFewSpecialKernels) {
+  // The shape of torch 2.11+cu130's libtorch_cuda.so: its build targets hold a cubin per compiled file,
+  // sm_89 and the "a" archs only a few attention and fp8 kernels.
+  GpuCodeLibrary lib = Lib({"sm_75", "sm_80", "sm_89", "sm_90", "sm_90a", "sm_103a", "sm_121a"}, {}, {});
+  lib.cuda_cubin_images = {{"sm_75", 400}, {"sm_80", 410}, {"sm_89", 12}, {"sm_90", 420},
+                           {"sm_90a", 40}, {"sm_103a", 9}, {"sm_121a", 9}};
+  EXPECT_EQ(ArchListOf({lib}), (std::vector<std::string>{"sm_75", "sm_80", "sm_90"}));
+  // Half the most common one is enough to count as a target.
+  lib.cuda_cubin_images["sm_89"] = 210;
+  EXPECT_EQ(ArchListOf({lib}), (std::vector<std::string>{"sm_75", "sm_80", "sm_89", "sm_90"}));
+  // A library whose cubins were not counted (an older snapshot) keeps every arch.
+  lib.cuda_cubin_images.clear();
+  EXPECT_EQ(ArchListOf({lib}), (std::vector<std::string>{"sm_75", "sm_80", "sm_89", "sm_90", "sm_103a", "sm_121a"}));
+}
+
 TEST(RandomAccess, ReadsUnderTheSysrootAndRefusesPastTheEnd) {
   SysrootBuilder r;
   r.Write("/data/file.bin", "0123456789");

@@ -53,6 +53,7 @@ void ReadTorchGpuCode(const FileSystem& fs, const std::vector<std::string>& lib_
     } else {
       lib.cuda_cubins = targets->cuda_cubins;
       lib.cuda_ptx = targets->cuda_ptx;
+      for (const auto& [arch, n] : targets->cuda_cubin_images) lib.cuda_cubin_images[arch] = n;
       lib.amd = targets->amd;
       lib.warnings = targets->warnings;
     }
@@ -83,7 +84,13 @@ std::vector<std::string> ArchListOf(const std::vector<GpuCodeLibrary>& code) {
   std::set<std::string> plain;
   std::vector<std::string> amd;
   for (const auto& lib : code) {
+    // Where the cubins were counted, an arch holding fewer than half as many as the library's most
+    // common one is a few special kernels (attention, fp8), not a target the whole build was made for.
+    uint64_t most = 0;
+    for (const auto& [arch, n] : lib.cuda_cubin_images) most = std::max(most, n);
     for (const auto& c : lib.cuda_cubins) {
+      auto counted = lib.cuda_cubin_images.find(c);
+      if (most > 0 && counted != lib.cuda_cubin_images.end() && counted->second * 2 < most) continue;
       cubins.push_back(c);
       if (!HasSuffixLetter(c)) plain.insert(c);
     }

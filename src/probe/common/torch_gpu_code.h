@@ -22,7 +22,9 @@ void ReadTorchGpuCode(const FileSystem& fs, const std::vector<std::string>& lib_
                       const std::vector<std::string>& extra_kernel_folders, TorchInstall& torch);
 
 // torch.cuda.get_arch_list() as it would read: the plain cubins ("sm_90"; an "sm_90a" or "sm_100f"
-// only when its plain sibling is absent), then "compute_XX" for each PTX, then the AMD processors
+// only when its plain sibling is absent; where cubins were counted, only the archs with at least half
+// as many as the most common one, since the build's targets hold one per compiled file and the archs
+// a few special kernels were added for hold a few), then "compute_XX" for each PTX, then the AMD processors
 // ("gfx90a" for "gfx90a:xnack-"), each once.
 std::vector<std::string> ArchListOf(const std::vector<GpuCodeLibrary>& code);
 
