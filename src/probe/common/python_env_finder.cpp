@@ -53,8 +53,10 @@ class Finder {
     AddPathInterpreters();
     if (!home_.empty()) AddPrefix(JoinPath(home_, ".venv"), {"venv", "~/.venv", "", "", false, false, false});
     AddConda();
-    AddPyenv();
-    AddStandardLocations();
+    if (!search_.windows) {  // pyenv's layout and /usr/lib/python3 are POSIX ones; Windows has its own
+      AddPyenv();
+      AddStandardLocations();
+    }
     return std::move(sites_);
   }
 
