@@ -12,6 +12,7 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
 # Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
 RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev)
 TEST_PACKAGES=(googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5
+               clang-format  # the source layout check (.clang-format at the root)
                chromium  # chromium: the HTML report's browser test
                openmpi-bin libopenmpi3)  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
 
@@ -99,9 +100,26 @@ run_fuzzers() {
   done
 }
 
+# Every C++ source is laid out as .clang-format says; a file that is not counts as one failure.
+check_format() {
+  log "source layout (clang-format)"
+  local bad
+  bad=$(find src tests/unit fuzz -name '*.cpp' -o -name '*.h' | sort |
+        xargs clang-format --dry-run 2>&1 | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: warning:.*/\1/p' | sort -u)
+  if [ -n "$bad" ]; then
+    echo "not laid out as .clang-format says (fix: clang-format -i FILE):" >&2
+    echo "$bad" | sed 's/^/  /' >&2
+    FAILED=$((FAILED + 1)); FAILURES+=("source layout ($(echo "$bad" | wc -l) files)")
+  else
+    PASSED=$((PASSED + 1)); echo "every source file is laid out as .clang-format says" >&2
+  fi
+}
+
 cmd_test() {
   install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
   local start=$SECONDS
+
+  check_format
 
   build dev
   run_gtest "native (g++, -Werror)" build/dev/results.xml ./build/dev/tests/gpudoctor_tests

@@ -40,7 +40,8 @@ std::string Watts(uint32_t mw) {
 }  // namespace
 
 std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& results,
-                                          const std::vector<BenchTelemetry>& telemetry, const BenchPeaks& peaks) {
+                                          const std::vector<BenchTelemetry>& telemetry,
+                                          const BenchPeaks& peaks) {
   std::vector<BenchFinding> out;
 
   BenchFinding wrong{"bench.wrong_results", Severity::kError, "", {}, ""};
@@ -52,18 +53,22 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
       incomplete.evidence.push_back(r.spec.id + ": " + r.note);
   }
   if (!wrong.evidence.empty()) {
-    wrong.title = std::to_string(wrong.evidence.size()) +
-                  (wrong.evidence.size() == 1 ? " benchmark computed wrong results" : " benchmarks computed wrong results");
+    wrong.title = std::to_string(wrong.evidence.size()) + (wrong.evidence.size() == 1
+                                                               ? " benchmark computed wrong results"
+                                                               : " benchmarks computed wrong results");
     wrong.fix =
-        "the GPU returned wrong data: its figures mean nothing until this is fixed. Run `gpudoctor verify --level "
+        "the GPU returned wrong data: its figures mean nothing until this is fixed. Run `gpudoctor verify "
+        "--level "
         "long`, update the driver, check cooling and power, and reseat the card";
     out.push_back(wrong);
   }
   if (!incomplete.evidence.empty()) {
-    incomplete.title = std::to_string(incomplete.evidence.size()) +
-                       (incomplete.evidence.size() == 1 ? " benchmark did not complete" : " benchmarks did not complete");
-    incomplete.fix = "see each reason; for a crash or a hang check `dmesg` for driver errors (Xid / amdgpu) and "
-                     "run `gpudoctor verify`";
+    incomplete.title =
+        std::to_string(incomplete.evidence.size()) +
+        (incomplete.evidence.size() == 1 ? " benchmark did not complete" : " benchmarks did not complete");
+    incomplete.fix =
+        "see each reason; for a crash or a hang check `dmesg` for driver errors (Xid / amdgpu) and "
+        "run `gpudoctor verify`";
     out.push_back(incomplete);
   }
 
@@ -79,21 +84,27 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
     // A link read while idle runs slower on purpose (power saving): only a narrower one, or one seen under
     // load, or one next to low transfers, is a finding.
     if (narrower || measured_under_load || transfer_low) {
-      BenchFinding f{"bench.pcie_downtrained", Severity::kWarning,
-                     "the PCIe link runs at " + PcieLinkText(peaks.link_now->gen, peaks.link_now->width) + ", below " +
-                         PcieLinkText(peaks.link_max->gen, peaks.link_max->width),
-                     {},
-                     "seat the card in a x16 slot wired to the CPU, without risers or extenders; set the slot's "
-                     "PCIe speed to Auto (or the card's generation) in the firmware setup; check `sudo lspci -vv` "
-                     "LnkSta against LnkCap"};
+      BenchFinding f{
+          "bench.pcie_downtrained",
+          Severity::kWarning,
+          "the PCIe link runs at " + PcieLinkText(peaks.link_now->gen, peaks.link_now->width) + ", below " +
+              PcieLinkText(peaks.link_max->gen, peaks.link_max->width),
+          {},
+          "seat the card in a x16 slot wired to the CPU, without risers or extenders; set the slot's "
+          "PCIe speed to Auto (or the card's generation) in the firmware setup; check `sudo lspci -vv` "
+          "LnkSta against LnkCap"};
       f.evidence.push_back("trained at " + PcieLinkText(peaks.link_now->gen, peaks.link_now->width) + " (" +
-                           peaks.link_now->source + "), " + Figure(peaks.link_now->gbs) + " GB/s per direction");
-      f.evidence.push_back("the card and slot allow " + PcieLinkText(peaks.link_max->gen, peaks.link_max->width) +
-                           " (" + peaks.link_max->source + "), " + Figure(peaks.link_max->gbs) + " GB/s");
+                           peaks.link_now->source + "), " + Figure(peaks.link_now->gbs) +
+                           " GB/s per direction");
+      f.evidence.push_back("the card and slot allow " +
+                           PcieLinkText(peaks.link_max->gen, peaks.link_max->width) + " (" +
+                           peaks.link_max->source + "), " + Figure(peaks.link_max->gbs) + " GB/s");
       if (!measured_under_load && !narrower)
-        f.evidence.push_back("read while idle, when GPUs lower the link speed to save power; the transfers are low too");
+        f.evidence.push_back(
+            "read while idle, when GPUs lower the link speed to save power; the transfers are low too");
       for (const auto& r : results)
-        if (StartsWith(r.spec.id, "transfer.") && r.spec.id != "transfer.d2d" && IsLow(r)) f.evidence.push_back(Standing(r));
+        if (StartsWith(r.spec.id, "transfer.") && r.spec.id != "transfer.d2d" && IsLow(r))
+          f.evidence.push_back(Standing(r));
       out.push_back(f);
       explained.insert("transfer.");
     }
@@ -109,8 +120,8 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
   size_t foreign_namespace = 0;
   for (const auto& t : telemetry) {
     const Telemetry& x = t.reading;
-    if (x.power_limit_mw && x.power_default_limit_mw && *x.power_limit_mw < 0.95 * *x.power_default_limit_mw &&
-        power.evidence.empty()) {
+    if (x.power_limit_mw && x.power_default_limit_mw &&
+        *x.power_limit_mw < 0.95 * *x.power_default_limit_mw && power.evidence.empty()) {
       power.title = "the power limit is " + Watts(*x.power_limit_mw) + ", below the board's default " +
                     Watts(*x.power_default_limit_mw);
       power.evidence.push_back("during " + t.id + ": limit " + Watts(*x.power_limit_mw) + ", default " +
@@ -153,16 +164,19 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
     }
   }
   if (!power.evidence.empty()) {
-    power.fix = "restore the board's default power limit (NVIDIA: `sudo nvidia-smi -pl <default W>`; AMD: "
-                "`sudo rocm-smi --resetpoweroverdrive`), unless it was lowered on purpose";
+    power.fix =
+        "restore the board's default power limit (NVIDIA: `sudo nvidia-smi -pl <default W>`; AMD: "
+        "`sudo rocm-smi --resetpoweroverdrive`), unless it was lowered on purpose";
     out.push_back(power);
     explained.insert("memory.");
     explained.insert("gemm.");
   }
   if (!throttled.evidence.empty()) {
-    throttled.title = "the GPU slowed itself down (heat, power brake or a hardware signal) while it was measured";
-    throttled.fix = "improve the cooling and airflow, check the power cables and the supply; `nvidia-smi -q -d "
-                    "PERFORMANCE` shows the reasons as they happen";
+    throttled.title =
+        "the GPU slowed itself down (heat, power brake or a hardware signal) while it was measured";
+    throttled.fix =
+        "improve the cooling and airflow, check the power cables and the supply; `nvidia-smi -q -d "
+        "PERFORMANCE` shows the reasons as they happen";
     out.push_back(throttled);
     explained.insert("memory.");
     explained.insert("gemm.");
@@ -174,8 +188,9 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
   }
   if (!clocks.evidence.empty() && AnyLow(results, "gemm.")) {
     clocks.title = "the SM clock stayed far below its maximum while GEMMs were low";
-    clocks.fix = "look for locked or application clocks (`nvidia-smi -q -d CLOCK`; `sudo nvidia-smi -rgc` undoes "
-                 "a lock) and power-saving profiles";
+    clocks.fix =
+        "look for locked or application clocks (`nvidia-smi -q -d CLOCK`; `sudo nvidia-smi -rgc` undoes "
+        "a lock) and power-saving profiles";
     out.push_back(clocks);
     explained.insert("gemm.");
   }
@@ -188,8 +203,9 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
       for (uint32_t pid : other_pids) list += (list.empty() ? "" : ", ") + std::to_string(pid);
       others.evidence.push_back("process ids " + list + " held a compute context");
     } else {
-      others.evidence.push_back(std::to_string(foreign_namespace) +
-                                " more compute contexts than gpudoctor's own (process ids from another namespace)");
+      others.evidence.push_back(
+          std::to_string(foreign_namespace) +
+          " more compute contexts than gpudoctor's own (process ids from another namespace)");
     }
     others.fix = "stop them, or run the benchmark when the GPU is idle; `nvidia-smi` lists them";
     out.push_back(others);
@@ -210,10 +226,12 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
     below.title = std::to_string(below.evidence.size()) +
                   (below.evidence.size() == 1 ? " figure is" : " figures are") +
                   " far below the spec, and no cause was found";
-    below.evidence.push_back("checked: PCIe link, power limit, throttle reasons, clocks, temperature, other processes"
-                             " (as far as the GPU's telemetry reports them)");
-    below.fix = "compare with `gpudoctor verify`; update the driver; on a shared, virtualized or partitioned GPU "
-                "(MIG, vGPU) lower figures are expected";
+    below.evidence.push_back(
+        "checked: PCIe link, power limit, throttle reasons, clocks, temperature, other processes"
+        " (as far as the GPU's telemetry reports them)");
+    below.fix =
+        "compare with `gpudoctor verify`; update the driver; on a shared, virtualized or partitioned GPU "
+        "(MIG, vGPU) lower figures are expected";
     out.push_back(below);
   }
   return out;

@@ -19,6 +19,7 @@
 namespace gpudoctor {
 
 std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& results,
-                                          const std::vector<BenchTelemetry>& telemetry, const BenchPeaks& peaks);
+                                          const std::vector<BenchTelemetry>& telemetry,
+                                          const BenchPeaks& peaks);
 
 }  // namespace gpudoctor

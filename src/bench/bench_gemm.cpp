@@ -1,10 +1,11 @@
 // Matrix multiply through the vendor BLAS (cublasGemmEx / rocblas_gemm_ex, as verify's GEMM gates call
 // it) in fp32, fp32 with TF32, fp16 and bf16 over square sizes: 1024 to 8192 (quick) or 16384 (standard),
 // as memory allows. TFLOP/s = 2 m n k / time of the best timed run (two untimed runs first: the first call
-// at a size picks the library's kernels; the timed ones are queued back to back, device events between). The operands are written on the GPU by a function of (seed,
-// index) (gemm_operands.h), C is filled with NaN first, and the result is checked at sampled entries
-// against an fp64 reference the CPU computes from the same function: 16 random columns of C are read back
-// and their sampled rows judged with gates/gemm_check.h's tolerances (relative Frobenius error).
+// at a size picks the library's kernels; the timed ones are queued back to back, device events between). The
+// operands are written on the GPU by a function of (seed, index) (gemm_operands.h), C is filled with NaN
+// first, and the result is checked at sampled entries against an fp64 reference the CPU computes from the
+// same function: 16 random columns of C are read back and their sampled rows judged with gates/gemm_check.h's
+// tolerances (relative Frobenius error).
 #include <algorithm>
 #include <random>
 
@@ -80,12 +81,14 @@ Result<GemmCheck> CheckSamples(Backend& backend, const Precision& p, int n, Devi
     if (auto s = backend.CopyToHost(column.data(), c + static_cast<uint64_t>(j) * n * es, column.size()); !s)
       return s.error();
     for (int q = 0; q < n; ++q)
-      bcol[static_cast<size_t>(q)] = OperandAs(p.type, seed_b, static_cast<uint64_t>(q) + static_cast<uint64_t>(j) * n);
+      bcol[static_cast<size_t>(q)] =
+          OperandAs(p.type, seed_b, static_cast<uint64_t>(q) + static_cast<uint64_t>(j) * n);
     for (size_t r = 0; r < per_column; ++r) {
       int i = pick(rng);
       double ref = 0;
       for (int q = 0; q < n; ++q)
-        ref += static_cast<double>(OperandAs(p.type, seed_a, static_cast<uint64_t>(i) + static_cast<uint64_t>(q) * n)) *
+        ref += static_cast<double>(
+                   OperandAs(p.type, seed_a, static_cast<uint64_t>(i) + static_cast<uint64_t>(q) * n)) *
                bcol[static_cast<size_t>(q)];
       pairs.emplace_back(ref, ElementAt(p.type, column, static_cast<size_t>(i)));
     }
@@ -122,7 +125,8 @@ void GemmBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids) 
     if (sizes.empty())  // a small GPU (or the fake): the largest power of two that fits, from 64 up
       for (uint64_t n = 64; 3 * n * n * es <= mem->free_bytes / 2 && n < 1024; n *= 2) sizes = {n};
     if (sizes.empty()) {
-      r = ErrorResult(r.spec, EnvError("not enough free device memory for a GEMM (" + FormatBytes(mem->free_bytes) + ")"));
+      r = ErrorResult(r.spec, EnvError("not enough free device memory for a GEMM (" +
+                                       FormatBytes(mem->free_bytes) + ")"));
       ctx.sink.Emit(r);
       continue;
     }
@@ -188,7 +192,8 @@ void GemmBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids) 
           std::snprintf(line, sizeof line, "at %d^3: %zu of %zu sampled entries are NaN or infinite", n,
                         check->non_finite, check->samples);
         else
-          std::snprintf(line, sizeof line, "at %d^3: relative error %.2e over the tolerance %.2e (%zu entries)", n,
+          std::snprintf(line, sizeof line,
+                        "at %d^3: relative error %.2e over the tolerance %.2e (%zu entries)", n,
                         check->relative_error, check->tolerance, check->samples);
         r.check = BenchCheck::kFailed;
         r.check_detail = line;

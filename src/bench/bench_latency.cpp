@@ -41,9 +41,10 @@ class LatencyBenchmark final : public Benchmark {
   std::vector<BenchSpec> Specs() const override {
     return {{kSubmit, "latency", "Kernel launch: submit time per launch (gpudoctor's launch path)", "us",
              "grid size", "blocks", false},
-            {kDriverSubmit, "latency", "Kernel launch: submit time per launch (bare driver call, reference)", "us",
-             "grid size", "blocks", false},
-            {kRoundTrip, "latency", "Kernel launch + synchronize round trip", "us", "grid size", "blocks", false}};
+            {kDriverSubmit, "latency", "Kernel launch: submit time per launch (bare driver call, reference)",
+             "us", "grid size", "blocks", false},
+            {kRoundTrip, "latency", "Kernel launch + synchronize round trip", "us", "grid size", "blocks",
+             false}};
   }
   std::chrono::seconds TimeLimit(BenchLevel level) const override {
     return std::chrono::seconds(level == BenchLevel::kQuick ? 30 : 60);
@@ -175,7 +176,8 @@ void LatencyBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& id
       if (want_driver) bare.points.push_back({static_cast<double>(grid), m_bare});
       if (grid == grids.front() && want_submit && want_driver && m_bare > 0) {
         char line[120];
-        std::snprintf(line, sizeof line, "%.3f times the bare driver call at %u block", m_ours / m_bare, grid);
+        std::snprintf(line, sizeof line, "%.3f times the bare driver call at %u block", m_ours / m_bare,
+                      grid);
         ratio_note = line;
       }
     }
@@ -230,7 +232,8 @@ void LatencyBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& id
       }
       r.points.push_back({static_cast<double>(grid), MedianOf(us)});
     }
-    r.note = "median of " + std::to_string(roundtrips) + " launches each followed by a synchronize, host clock";
+    r.note =
+        "median of " + std::to_string(roundtrips) + " launches each followed by a synchronize, host clock";
     finish(r, failure, started);
   }
 }

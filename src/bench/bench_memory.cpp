@@ -74,7 +74,8 @@ class MemoryBenchmark final : public Benchmark {
   }
   std::vector<BenchSpec> Specs() const override {
     std::vector<BenchSpec> out;
-    for (const auto& k : kKernels) out.push_back({k.id, "memory", k.title, "GB/s", "array size", "bytes", true});
+    for (const auto& k : kKernels)
+      out.push_back({k.id, "memory", k.title, "GB/s", "array size", "bytes", true});
     return out;
   }
   std::chrono::seconds TimeLimit(BenchLevel level) const override {
@@ -122,8 +123,9 @@ class MemoryRun {
       float v = 0;
       if (auto s = ctx_.backend.CopyToHost(&v, p + i * 4, 4); !s) return s.error();
       if (v != expected) {
-        std::snprintf(line, sizeof line, "element %llu reads %.9g, expected %.9g (the device's check missed it)",
-                      static_cast<unsigned long long>(i), static_cast<double>(v), static_cast<double>(expected));
+        std::snprintf(
+            line, sizeof line, "element %llu reads %.9g, expected %.9g (the device's check missed it)",
+            static_cast<unsigned long long>(i), static_cast<double>(v), static_cast<double>(expected));
         return std::string(line);
       }
     }
@@ -170,11 +172,12 @@ void MemoryBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids
   // Three arrays of the largest size, with room left for the runtime.
   uint64_t reserve = std::min<uint64_t>(mem->free_bytes / 8, 512ull << 20);
   uint64_t limit = mem->free_bytes > reserve ? (mem->free_bytes - reserve) / 3 : 0;
-  auto sizes = FitSizes(GeometricSizes(1ull << 20, 1ull << 30, quick ? 4 : 2), limit / 4096 * 4096, 64ull << 10);
+  auto sizes =
+      FitSizes(GeometricSizes(1ull << 20, 1ull << 30, quick ? 4 : 2), limit / 4096 * 4096, 64ull << 10);
   if (sizes.empty())
-    return FailAll(ctx, specs, ids,
-                   EnvError("not enough free device memory for the arrays (" + FormatBytes(mem->free_bytes) +
-                            " free)"));
+    return FailAll(
+        ctx, specs, ids,
+        EnvError("not enough free device memory for the arrays (" + FormatBytes(mem->free_bytes) + " free)"));
   uint64_t max_bytes = sizes.back();
   auto da = AllocateBuffer(ctx.backend, max_bytes), db = AllocateBuffer(ctx.backend, max_bytes),
        dc = AllocateBuffer(ctx.backend, max_bytes), dp = AllocateBuffer(ctx.backend, dot_blocks_max * 4ull),
@@ -222,7 +225,9 @@ void MemoryBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids
       args.Ptr(x).Ptr(y).Ptr(out).F32(kScalar).U64(n);
       return ctx.backend.Launch(kernel, StreamGrid(n, groups), kBlock256, args);
     };
-    auto best_ms = [&](uint64_t n, int count) { return BestTime(ctx.backend, count, [&] { return launch(n); }); };
+    auto best_ms = [&](uint64_t n, int count) {
+      return BestTime(ctx.backend, count, [&] { return launch(n); });
+    };
     // Shape: one or four 16-byte groups per thread, whichever is faster at the largest size.
     if (k.op) {
       uint64_t n = max_bytes / 4;
@@ -248,7 +253,8 @@ void MemoryBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids
           chosen = g;
         }
       }
-      r.note = chosen == 1 ? "one 16-byte group of floats per thread" : "four 16-byte groups of floats per thread";
+      r.note =
+          chosen == 1 ? "one 16-byte group of floats per thread" : "four 16-byte groups of floats per thread";
       if (!failure) {
         auto f = ctx.backend.GetFunction(*module, StreamKernelName(*k.op, chosen));
         if (f) {
@@ -301,8 +307,9 @@ void MemoryBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids
         double error = std::fabs(sum - expected) / expected;
         if (!(error <= tolerance)) {
           char line[200];
-          std::snprintf(line, sizeof line, "sum %.9g, expected %.9g: relative error %.2e over the tolerance %.2e",
-                        sum, expected, error, tolerance);
+          std::snprintf(line, sizeof line,
+                        "sum %.9g, expected %.9g: relative error %.2e over the tolerance %.2e", sum, expected,
+                        error, tolerance);
           wrong = line;
         }
       }
@@ -325,7 +332,8 @@ void MemoryBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids
       r = e;
     } else {
       r.best = BestOf(r.points, true, static_cast<double>(kBeyondCacheBytes));
-      r.note += "; best of " + std::to_string(reps) + " runs per size; the figure counts arrays of 256 MiB and more "
+      r.note += "; best of " + std::to_string(reps) +
+                " runs per size; the figure counts arrays of 256 MiB and more "
                 "(smaller ones may sit in the cache)";
     }
     r.elapsed_ms = MsSince(started);

@@ -98,8 +98,9 @@ BenchResult ResultFromObject(const json& j) {
   r.spec.x_label = j.value("x_label", "");
   r.spec.x_unit = j.value("x_unit", "");
   for (const auto& p : j.value("points", json::array()))
-    r.points.push_back({p.value("x", 0.0), p.contains("value") && p["value"].is_number() ? p["value"].get<double>()
-                                                                                        : std::nan("")});
+    r.points.push_back({p.value("x", 0.0), p.contains("value") && p["value"].is_number()
+                                               ? p["value"].get<double>()
+                                               : std::nan("")});
   r.best = ReadOpt<double>(j, "best");
   r.note = j.value("note", "");
   std::string check = j.value("check", "not run");
@@ -120,11 +121,12 @@ std::string Dump(const json& j) {
 
 std::string HowItEnded(const ProcessResult& p, long timeout_seconds, const std::string& id) {
   if (p.timed_out)
-    return "timed out after " + std::to_string(timeout_seconds) + " s during " + id + " (the worker was killed)";
+    return "timed out after " + std::to_string(timeout_seconds) + " s during " + id +
+           " (the worker was killed)";
   if (p.term_signal) {
     std::string sig = SignalName(*p.term_signal);
-    return "worker killed by signal " + std::to_string(*p.term_signal) + (sig.empty() ? "" : " (" + sig + ")") +
-           " during " + id;
+    return "worker killed by signal " + std::to_string(*p.term_signal) +
+           (sig.empty() ? "" : " (" + sig + ")") + " during " + id;
   }
   int code = p.exit_code.value_or(-1);
   // Windows reports a crash as an NTSTATUS exit code (0xC0000005 access violation).
@@ -138,10 +140,17 @@ std::string HowItEnded(const ProcessResult& p, long timeout_seconds, const std::
 std::vector<std::string> BenchWorkerArguments(const BenchWorkerRequest& r) {
   std::string ids;
   for (const auto& id : r.ids) ids += (ids.empty() ? "" : ",") + id;
-  std::vector<std::string> out = {kWorkerModeArg, kWorkerBench,        r.group,
-                                  "--ids",        ids,                 "--backend",
-                                  ToString(r.backend), "--device",     std::to_string(r.options.device_index),
-                                  "--level",      ToString(r.options.level)};
+  std::vector<std::string> out = {kWorkerModeArg,
+                                  kWorkerBench,
+                                  r.group,
+                                  "--ids",
+                                  ids,
+                                  "--backend",
+                                  ToString(r.backend),
+                                  "--device",
+                                  std::to_string(r.options.device_index),
+                                  "--level",
+                                  ToString(r.options.level)};
   if (r.options.plant_wrong) out.insert(out.end(), {"--inject", "wrong-result"});
   if (!r.fake_script_path.empty()) out.insert(out.end(), {"--fake-script", r.fake_script_path});
   if (r.limit) out.insert(out.end(), {"--limit", std::to_string(r.limit->count())});
@@ -227,7 +236,10 @@ Telemetry TelemetryFromJson(const std::string& text) {
 }
 
 std::string BenchTelemetryLine(const BenchTelemetry& t) {
-  return Dump({{"type", "telemetry"}, {"id", t.id}, {"worker_pid", t.worker_pid}, {"reading", TelemetryObject(t.reading)}});
+  return Dump({{"type", "telemetry"},
+               {"id", t.id},
+               {"worker_pid", t.worker_pid},
+               {"reading", TelemetryObject(t.reading)}});
 }
 
 std::string BenchTimeoutLine(const std::string& id, long limit_s) {

@@ -47,7 +47,7 @@ std::string Paint(const std::string& text, const char* code, bool color) {
 std::string SweepCell(const BenchResult& r) {
   std::string out;
   for (const auto& p : r.points) {
-    std::string x = r.spec.x_unit == "bytes"       ? ShortSize(static_cast<uint64_t>(p.x))
+    std::string x = r.spec.x_unit == "bytes" ? ShortSize(static_cast<uint64_t>(p.x))
                     : p.x == std::floor(p.x) ? std::to_string(static_cast<long long>(p.x))
                                              : Figure(p.x);
     out += (out.empty() ? "" : "  ") + x + " " + Figure(p.value);
@@ -108,13 +108,15 @@ std::string RenderBenchText(const BenchReport& r, bool color) {
   out += "\n";
   if (r.device) {
     const BenchDevice& d = *r.device;
-    out += "Device:   #" + std::to_string(d.index) + " " + d.name + " (" + (d.arch.empty() ? "arch n/a" : d.arch) +
-           ", " + FormatBytes(d.memory_total_bytes) + ") at " + d.pci_address + "\n";
+    out += "Device:   #" + std::to_string(d.index) + " " + d.name + " (" +
+           (d.arch.empty() ? "arch n/a" : d.arch) + ", " + FormatBytes(d.memory_total_bytes) + ") at " +
+           d.pci_address + "\n";
   }
   if (r.device) {
     out += "Peaks:    " +
-           (r.peak_model.empty() ? std::string("this GPU is not in the knowledge base (no % of peak, no LOW verdicts)")
-                                 : r.peak_model + " in the knowledge base (matched by " + r.peak_model_source + ")") +
+           (r.peak_model.empty()
+                ? std::string("this GPU is not in the knowledge base (no % of peak, no LOW verdicts)")
+                : r.peak_model + " in the knowledge base (matched by " + r.peak_model_source + ")") +
            "\n";
     if (!r.link_max.empty() || !r.link_now.empty())
       out += "Link:     " + (r.link_now.empty() ? std::string("n/a") : r.link_now) + "; at most " +
@@ -135,16 +137,19 @@ std::string RenderBenchText(const BenchReport& r, bool color) {
         x_label = b.spec.x_label;
       }
     out += "\n" + GroupTitle(g) + ", " + unit + "\n";
-    TextTable table({"BENCHMARK", "BEST", "PEAK", "% PEAK", "VERDICT", "CHECK", "SWEEP (" + x_label + ": " + unit + ")"});
+    TextTable table(
+        {"BENCHMARK", "BEST", "PEAK", "% PEAK", "VERDICT", "CHECK", "SWEEP (" + x_label + ": " + unit + ")"});
     std::vector<std::string> notes;
     for (const auto& b : r.benchmarks) {
       if (b.spec.group != g) continue;
       std::string check = b.check == BenchCheck::kFailed ? "FAILED" : CheckText(b);
-      table.AddRow({ShortId(b), Opt(b.best), Opt(b.peak), b.percent_of_peak ? Figure(*b.percent_of_peak) + "%" : "-",
-                    VerdictCell(b.verdict), check, SweepCell(b)});
+      table.AddRow({ShortId(b), Opt(b.best), Opt(b.peak),
+                    b.percent_of_peak ? Figure(*b.percent_of_peak) + "%" : "-", VerdictCell(b.verdict), check,
+                    SweepCell(b)});
       if (b.check == BenchCheck::kFailed) notes.push_back(b.spec.id + ": check failed: " + b.check_detail);
       if (b.run != BenchRun::kMeasured) notes.push_back(b.spec.id + ": " + b.note);
-      if (b.spec.id == "latency.submit" && b.run == BenchRun::kMeasured) notes.push_back(b.spec.id + ": " + b.note);
+      if (b.spec.id == "latency.submit" && b.run == BenchRun::kMeasured)
+        notes.push_back(b.spec.id + ": " + b.note);
     }
     out += table.Render();
     for (const auto& n : notes) out += "    " + n + "\n";
@@ -199,8 +204,11 @@ std::string RenderBenchJson(const BenchReport& r) {
   j["benchmarks"] = benchmarks;
   json findings = json::array();
   for (const auto& f : r.findings)
-    findings.push_back(
-        {{"id", f.id}, {"severity", ToString(f.severity)}, {"title", f.title}, {"evidence", f.evidence}, {"fix", f.fix}});
+    findings.push_back({{"id", f.id},
+                        {"severity", ToString(f.severity)},
+                        {"title", f.title},
+                        {"evidence", f.evidence},
+                        {"fix", f.fix}});
   j["findings"] = findings;
   j["exit_code"] = r.exit_code;
   return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
@@ -210,11 +218,12 @@ std::string RenderBenchCsv(const BenchReport& r) {
   std::string out =
       "id,group,title,unit,higher_is_better,x_label,x_unit,x,value,best,peak,percent_of_peak,verdict,check\n";
   for (const auto& b : r.benchmarks) {
-    std::string head = Csv(b.spec.id) + "," + Csv(b.spec.group) + "," + Csv(b.spec.title) + "," + Csv(b.spec.unit) +
-                       "," + (b.spec.higher_is_better ? "true" : "false") + "," + Csv(b.spec.x_label) + "," +
-                       Csv(b.spec.x_unit) + ",";
-    std::string tail = "," + CsvNumber(b.best) + "," + CsvNumber(b.peak) + "," + CsvNumber(b.percent_of_peak) + "," +
-                       ToString(b.verdict) + "," + Csv(CheckText(b)) + "\n";
+    std::string head = Csv(b.spec.id) + "," + Csv(b.spec.group) + "," + Csv(b.spec.title) + "," +
+                       Csv(b.spec.unit) + "," + (b.spec.higher_is_better ? "true" : "false") + "," +
+                       Csv(b.spec.x_label) + "," + Csv(b.spec.x_unit) + ",";
+    std::string tail = "," + CsvNumber(b.best) + "," + CsvNumber(b.peak) + "," +
+                       CsvNumber(b.percent_of_peak) + "," + ToString(b.verdict) + "," + Csv(CheckText(b)) +
+                       "\n";
     if (b.points.empty()) out += head + "," + tail;
     for (const auto& p : b.points) out += head + CsvNumber(p.x) + "," + CsvNumber(p.value) + tail;
   }

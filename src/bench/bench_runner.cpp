@@ -48,8 +48,8 @@ BenchStepOutcome BenchProcessExecutor::Run(const BenchWorkerRequest& request) {
   const Benchmark* group = FindGroup(groups, request.group);
   std::vector<BenchSpec> specs = group ? group->Specs() : std::vector<BenchSpec>{};
   // The worker holds each benchmark to its limit itself; this limit on the whole process is the backstop.
-  std::chrono::seconds each = request.limit.value_or(group ? group->TimeLimit(request.options.level)
-                                                           : std::chrono::seconds(60));
+  std::chrono::seconds each =
+      request.limit.value_or(group ? group->TimeLimit(request.options.level) : std::chrono::seconds(60));
   std::chrono::seconds timeout = std::chrono::seconds(30) + each * static_cast<long>(request.ids.size());
   ProcessRequest p;
   p.argv.push_back(executable_);
@@ -130,19 +130,21 @@ BenchReport RunBench(const BenchRequest& request, const Snapshot& snapshot, cons
     failures += std::string(failures.empty() ? "" : "; ") + ToString(kind) + ": " + why;
   }
   if (!chosen) {
-    report.findings.push_back(NoGpuFinding("no usable GPU runtime or device", failures, NoRuntimeAdvice(snapshot)));
+    report.findings.push_back(
+        NoGpuFinding("no usable GPU runtime or device", failures, NoRuntimeAdvice(snapshot)));
     return finish();
   }
   auto selected = SelectDevice(devices, request.device_selector);
   if (!selected) {
-    report.findings.push_back(NoGpuFinding(selected.error().message, "", "pick a device the runtime sees with --device"));
+    report.findings.push_back(
+        NoGpuFinding(selected.error().message, "", "pick a device the runtime sees with --device"));
     return finish();
   }
   const DeviceInfo& d = devices[static_cast<size_t>(*selected)];
-  report.device = BenchDevice{d.index, d.name, d.arch, d.pci_address, ToString(*chosen), d.memory_total_bytes,
-                              d.compute_units};
-  say("gpudoctor bench: " + std::string(ToString(request.options.level)) + ", " + d.name + " (" + d.pci_address +
-      ", " + ToString(*chosen) + ")");
+  report.device = BenchDevice{
+      d.index, d.name, d.arch, d.pci_address, ToString(*chosen), d.memory_total_bytes, d.compute_units};
+  say("gpudoctor bench: " + std::string(ToString(request.options.level)) + ", " + d.name + " (" +
+      d.pci_address + ", " + ToString(*chosen) + ")");
 
   // 2. Each group in a worker; after a crash or a hang the rest of the group goes on in a fresh one.
   BenchWorkerRequest base;

@@ -40,11 +40,11 @@ class BenchProcessExecutor final : public BenchExecutor {
 };
 
 struct BenchRequest {
-  BenchOptions options;                // level, planted fault (the device index is picked here)
-  std::vector<std::string> groups;     // --only; empty = every group
-  std::string device_selector;         // --device: "", an index or a PCI address
-  std::optional<BackendKind> backend;  // --backend; nullopt = from the snapshot
-  std::string fake_script_path;        // hidden: the fake backend's script (forces the fake backend)
+  BenchOptions options;                       // level, planted fault (the device index is picked here)
+  std::vector<std::string> groups;            // --only; empty = every group
+  std::string device_selector;                // --device: "", an index or a PCI address
+  std::optional<BackendKind> backend;         // --backend; nullopt = from the snapshot
+  std::string fake_script_path;               // hidden: the fake backend's script (forces the fake backend)
   std::optional<std::chrono::seconds> limit;  // hidden: one limit for every benchmark (tests)
 };
 
@@ -55,7 +55,8 @@ using BenchProgress = std::function<void(const std::string& line)>;
 std::vector<std::string> BenchGroupNames();
 
 BenchReport RunBench(const BenchRequest& request, const Snapshot& snapshot, const KnowledgeDb& db,
-                     GateExecutor& device_executor, BenchExecutor& executor, const BenchProgress& progress = {});
+                     GateExecutor& device_executor, BenchExecutor& executor,
+                     const BenchProgress& progress = {});
 
 // 0 every benchmark ran, checked right and none is low; 1 one failed or is low; 2 no usable GPU.
 int BenchExitCode(const BenchReport& report);

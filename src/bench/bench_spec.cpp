@@ -51,12 +51,14 @@ void TakeFigures(BenchPeaks& p, const Model& m) {
   p.bf16_tflops = m.bf16_tflops;
 }
 
-std::optional<PcieLinkState> Link(std::optional<uint32_t> gen, std::optional<uint32_t> width, const char* source) {
+std::optional<PcieLinkState> Link(std::optional<uint32_t> gen, std::optional<uint32_t> width,
+                                  const char* source) {
   if (!gen || !width || *gen == 0 || *width == 0) return std::nullopt;
   return PcieLinkState{*gen, *width, PcieGbPerSecond(*gen, *width), source};
 }
 
-std::optional<PcieLinkState> Link(std::optional<double> gts, std::optional<uint32_t> width, const char* source) {
+std::optional<PcieLinkState> Link(std::optional<double> gts, std::optional<uint32_t> width,
+                                  const char* source) {
   if (!gts) return std::nullopt;
   return Link(PcieGenFromGts(*gts), width, source);
 }
@@ -133,7 +135,8 @@ VerdictRule RuleFor(const std::string& id) {
 
 std::optional<std::pair<double, std::string>> PeakFor(const std::string& id, const BenchPeaks& p) {
   std::string kb = "knowledge base: " + p.model;
-  auto from_kb = [&](const std::optional<double>& v, double scale) -> std::optional<std::pair<double, std::string>> {
+  auto from_kb = [&](const std::optional<double>& v,
+                     double scale) -> std::optional<std::pair<double, std::string>> {
     if (!v) return std::nullopt;
     return std::pair{*v * scale, kb};
   };
@@ -145,7 +148,8 @@ std::optional<std::pair<double, std::string>> PeakFor(const std::string& id, con
   }
   if (Starts(id, "transfer.")) {
     if (!p.link_max) return std::nullopt;
-    return std::pair{p.link_max->gbs, PcieLinkText(p.link_max->gen, p.link_max->width) + " (" + p.link_max->source + ")"};
+    return std::pair{p.link_max->gbs,
+                     PcieLinkText(p.link_max->gen, p.link_max->width) + " (" + p.link_max->source + ")"};
   }
   if (id == "gemm.fp32") return from_kb(p.fp32_tflops, 1);
   if (id == "gemm.tf32") return from_kb(p.tf32_tflops, 1);
@@ -177,7 +181,8 @@ void JudgeResult(BenchResult& r, const BenchPeaks& peaks) {
   }
   VerdictRule rule = RuleFor(r.spec.id);
   r.verdict = BenchVerdict::kOk;
-  if (rule.low_below_fraction && r.peak && *r.best < *rule.low_below_fraction * *r.peak) r.verdict = BenchVerdict::kLow;
+  if (rule.low_below_fraction && r.peak && *r.best < *rule.low_below_fraction * *r.peak)
+    r.verdict = BenchVerdict::kLow;
   if (rule.low_above && *r.best > *rule.low_above) r.verdict = BenchVerdict::kLow;
 }
 

@@ -148,7 +148,8 @@ double MedianOf(std::vector<double> values) {
   return m;
 }
 
-void ReadTelemetryUnderLoad(BenchContext& ctx, const std::string& id, const std::function<Status()>& keep_busy) {
+void ReadTelemetryUnderLoad(BenchContext& ctx, const std::string& id,
+                            const std::function<Status()>& keep_busy) {
   Status queued = keep_busy();
   auto reading = ctx.backend.ReadTelemetry();
   (void)ctx.backend.Synchronize();

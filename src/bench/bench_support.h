@@ -62,6 +62,7 @@ double MedianOf(std::vector<double> values);
 
 // Reads telemetry while `keep_busy` has work queued on the GPU, then waits for it; reports the reading
 // to the sink under `id`. Telemetry is optional: a backend without it reports nothing.
-void ReadTelemetryUnderLoad(BenchContext& ctx, const std::string& id, const std::function<Status()>& keep_busy);
+void ReadTelemetryUnderLoad(BenchContext& ctx, const std::string& id,
+                            const std::function<Status()>& keep_busy);
 
 }  // namespace gpudoctor

@@ -110,7 +110,8 @@ class TransferRun {
     }
     for (uint64_t off = 0; off < bytes; off += chunk) {
       uint64_t n = std::min(chunk, bytes - off);
-      Status s = b_.pinned ? ctx_.backend.CopyToHostAsync(bounce, p + off, n) : ctx_.backend.CopyToHost(bounce, p + off, n);
+      Status s = b_.pinned ? ctx_.backend.CopyToHostAsync(bounce, p + off, n)
+                           : ctx_.backend.CopyToHost(bounce, p + off, n);
       if (s) s = ctx_.backend.Synchronize();
       if (!s) return s.error();
       std::string wrong = ComparePattern(bounce, n, seed, off / 8);
@@ -123,7 +124,8 @@ class TransferRun {
   Status FillDevice(DevicePtr p, uint64_t bytes, uint64_t seed) {
     uint8_t* src = b_.pinned ? b_.pinned->data() : b_.pageable.get();
     FillPattern(src, bytes, seed);
-    Status s = b_.pinned ? ctx_.backend.CopyToDeviceAsync(p, src, bytes) : ctx_.backend.CopyToDevice(p, src, bytes);
+    Status s =
+        b_.pinned ? ctx_.backend.CopyToDeviceAsync(p, src, bytes) : ctx_.backend.CopyToDevice(p, src, bytes);
     if (s) s = ctx_.backend.Synchronize();
     return s;
   }
@@ -141,10 +143,12 @@ void TransferBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& i
   bool quick = ctx.options.level == BenchLevel::kQuick;
   uint64_t reserve = std::min<uint64_t>(mem->free_bytes / 8, 512ull << 20);
   uint64_t limit = mem->free_bytes > reserve ? (mem->free_bytes - reserve) / 2 : 0;
-  auto wanted = quick ? GeometricSizes(64ull << 10, 1ull << 30, 16) : GeometricSizes(4ull << 10, 1ull << 30, 4);
+  auto wanted =
+      quick ? GeometricSizes(64ull << 10, 1ull << 30, 16) : GeometricSizes(4ull << 10, 1ull << 30, 4);
   auto sizes = FitSizes(wanted, limit, 4ull << 10);
   if (sizes.empty())
-    return FailAll(ctx, specs, ids, EnvError("not enough free device memory (" + FormatBytes(mem->free_bytes) + ")"));
+    return FailAll(ctx, specs, ids,
+                   EnvError("not enough free device memory (" + FormatBytes(mem->free_bytes) + ")"));
 
   Buffers b;
   b.max_bytes = sizes.back();
@@ -154,7 +158,8 @@ void TransferBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& i
   b.x = dx->get();
   b.y = dy->get();
   std::string pinned_note;
-  auto pinned = PinnedBuffer::Allocate(ctx.backend, b.max_bytes, std::min<uint64_t>(b.max_bytes, 64ull << 20));
+  auto pinned =
+      PinnedBuffer::Allocate(ctx.backend, b.max_bytes, std::min<uint64_t>(b.max_bytes, 64ull << 20));
   if (pinned) {
     if (pinned->bytes() < b.max_bytes)
       pinned_note = "pinned memory capped at " + FormatBytes(pinned->bytes()) + " by the system";
@@ -225,7 +230,8 @@ void TransferBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& i
         break;
       }
       double best = *ms;
-      r.points.push_back({static_cast<double>(bytes), best > 0 ? static_cast<double>(bytes) / (best * 1e6) : 0});
+      r.points.push_back(
+          {static_cast<double>(bytes), best > 0 ? static_cast<double>(bytes) / (best * 1e6) : 0});
       std::string wrong;
       if (t.kind == Kind::kD2HPinned || t.kind == Kind::kD2HPageable) {
         wrong = ComparePattern(host, bytes, t.seed, 0);
@@ -251,10 +257,13 @@ void TransferBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& i
     } else {
       // Within the device a small copy may stay in the cache: the figure counts 256 MiB and more.
       r.best = BestOf(r.points, true, t.kind == Kind::kD2D ? static_cast<double>(kBeyondCacheBytes) : 0.0);
-      r.note = "best of " + std::string(quick ? "3-20" : "6-40") + " back-to-back runs per size, device events between";
+      r.note = "best of " + std::string(quick ? "3-20" : "6-40") +
+               " back-to-back runs per size, device events between";
       if (t.kind == Kind::kD2D)
-        r.note += "; each byte is read and written, so memory traffic is twice the figure; the figure counts copies "
-                  "of 256 MiB and more (smaller ones may sit in the cache)";
+        r.note +=
+            "; each byte is read and written, so memory traffic is twice the figure; the figure counts "
+            "copies "
+            "of 256 MiB and more (smaller ones may sit in the cache)";
       if (pinned_kind && !pinned_note.empty()) r.note += "; " + pinned_note;
     }
     r.elapsed_ms = MsSince(started);

@@ -57,7 +57,8 @@ int RunBenchWorkerMode(const std::vector<std::string>& args, const Environment& 
   const auto specs = group->Specs();
   for (const auto& id : request->ids)
     if (std::none_of(specs.begin(), specs.end(), [&](const BenchSpec& s) { return s.id == id; })) {
-      std::fprintf(err, "gpudoctor worker: %s is not a benchmark of group %s\n", id.c_str(), request->group.c_str());
+      std::fprintf(err, "gpudoctor worker: %s is not a benchmark of group %s\n", id.c_str(),
+                   request->group.c_str());
       return 3;
     }
   WorkerWatchdog watchdog(out);

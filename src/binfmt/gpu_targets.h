@@ -21,8 +21,8 @@ struct GpuCodeTargets {
   // How many cubins each arch has: a library's main targets have one per compiled file, an arch that
   // only a few special kernels were built for (torch's "sm_90a" attention kernels) has a few.
   std::map<std::string, size_t> cuda_cubin_images;
-  std::vector<std::string> cuda_other;    // "lto_90" and kinds not known
-  std::vector<std::string> amd;           // target IDs: "gfx1030", "gfx90a:xnack-"
+  std::vector<std::string> cuda_other;  // "lto_90" and kinds not known
+  std::vector<std::string> amd;         // target IDs: "gfx1030", "gfx90a:xnack-"
   size_t cuda_images = 0;
   size_t cuda_compressed_images = 0;
   size_t hip_bundles = 0;

@@ -18,16 +18,20 @@ namespace gpudoctor {
 
 std::string BenchCommand::Description() const {
   return "Measure how fast this GPU really is, and set each figure beside the card's peak from the knowledge "
-         "base: device memory bandwidth with BabelStream's five kernels, host<->device copies from pinned and "
+         "base: device memory bandwidth with BabelStream's five kernels, host<->device copies from pinned "
+         "and "
          "pageable memory and copies within the device, GEMM in fp32, TF32, fp16 and bf16 through the vendor "
-         "BLAS, and kernel launch latency (submit, against a bare driver call, and launch + synchronize), each "
+         "BLAS, and kernel launch latency (submit, against a bare driver call, and launch + synchronize), "
+         "each "
          "over a sweep of sizes. Every benchmark checks its own results and says FAILED when they are wrong, "
          "whatever the figure. A figure far below the peak is LOW, and the likely causes are checked: PCIe "
          "link trained below its maximum, power limit below the default, throttling, clocks, temperature, "
-         "other processes on the GPU. Each group runs in a child process with a time limit: a crash or a hang "
+         "other processes on the GPU. Each group runs in a child process with a time limit: a crash or a "
+         "hang "
          "fails that benchmark, not the tool. Progress goes to stderr. Details: docs/bench.md; JSON schema: "
          "docs/bench-json.md.\n\n"
-         "Exit codes: 0 every benchmark ran, checked right and none is low; 1 a benchmark failed or is low; 2 "
+         "Exit codes: 0 every benchmark ran, checked right and none is low; 1 a benchmark failed or is low; "
+         "2 "
          "no usable GPU or runtime; 3 gpudoctor itself failed (bad flags).\n\n"
          "Examples:\n"
          "  gpudoctor bench --quick                   about 15 s on a big GPU\n"
@@ -46,10 +50,13 @@ void BenchCommand::DefineFlags(FlagSet& flags) {
                "The GPU runtime to use (default: from the GPUs found).");
   flags.Bool("--json", &json_, "Print the report as JSON (schema: docs/bench-json.md).");
   flags.Bool("--csv", &csv_, "Print the sweeps as CSV, one row per point.");
-  flags.String("--db", &db_, "DIR", "Read the knowledge base (the peaks) from DIR instead of the built-in one.");
+  flags.String("--db", &db_, "DIR",
+               "Read the knowledge base (the peaks) from DIR instead of the built-in one.");
   flags.Choice("--inject", &inject_, {"none", "wrong-result"}, "Plant a fault (tests of gpudoctor itself).");
-  flags.String("--fake-script", &fake_script_, "FILE", "Use the scripted fake backend (tests of gpudoctor itself).");
-  flags.String("--bench-timeout", &limit_, "S", "One time limit for every benchmark (tests of gpudoctor itself).");
+  flags.String("--fake-script", &fake_script_, "FILE",
+               "Use the scripted fake backend (tests of gpudoctor itself).");
+  flags.String("--bench-timeout", &limit_, "S",
+               "One time limit for every benchmark (tests of gpudoctor itself).");
   flags.Excludes("--json", "--csv");
   flags.Hide("--inject");
   flags.Hide("--fake-script");
@@ -75,7 +82,8 @@ int BenchCommand::Run(const CliContext& ctx) {
   }
   if (!limit_.empty()) {
     auto t = ParseU64(limit_);
-    if (!t || *t == 0 || *t > 86400) return ReportError(ctx.err, UserError("--bench-timeout must be whole seconds"));
+    if (!t || *t == 0 || *t > 86400)
+      return ReportError(ctx.err, UserError("--bench-timeout must be whole seconds"));
     request.limit = std::chrono::seconds(*t);
   }
   if (!fake_script_.empty()) request.fake_script_path = fake_script_;
@@ -83,7 +91,8 @@ int BenchCommand::Run(const CliContext& ctx) {
   auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);
   if (!db) return ReportError(ctx.err, db.error().With("loading the knowledge base"));
   auto self = CurrentExecutablePath();
-  if (!self) return ReportError(ctx.err, self.error().With("finding gpudoctor's own executable for the worker"));
+  if (!self)
+    return ReportError(ctx.err, self.error().With("finding gpudoctor's own executable for the worker"));
   ProbeInputs inputs = MakeLiveInputs(ctx.env);
   Snapshot snapshot = ProbeMachine(inputs.Context());
 
@@ -93,9 +102,12 @@ int BenchCommand::Run(const CliContext& ctx) {
   BenchReport report = RunBench(request, snapshot, *db, device_executor, executor, progress);
   for (const auto& b : report.benchmarks)
     if (b.check == BenchCheck::kFailed)
-      WriteAll(ctx.err, "gpudoctor bench: FAILED: " + b.spec.id + ": wrong results: " + b.check_detail + "\n");
+      WriteAll(ctx.err,
+               "gpudoctor bench: FAILED: " + b.spec.id + ": wrong results: " + b.check_detail + "\n");
   bool color = ctx.stdout_is_tty && !ctx.env.Has("NO_COLOR");
-  std::string text = json_ ? RenderBenchJson(report) : csv_ ? RenderBenchCsv(report) : RenderBenchText(report, color);
+  std::string text = json_  ? RenderBenchJson(report)
+                     : csv_ ? RenderBenchCsv(report)
+                            : RenderBenchText(report, color);
   WriteAll(ctx.out, text);
   if (!json_ && !csv_) return report.exit_code;
   WriteAll(ctx.err, BenchVerdictLine(report) + "\n");

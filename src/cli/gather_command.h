@@ -8,7 +8,9 @@ namespace gpudoctor {
 class GatherCommand final : public Command {
  public:
   std::string Name() const override { return "gather"; }
-  std::string Summary() const override { return "Record this machine's GPU-related files into a folder (for bug reports)"; }
+  std::string Summary() const override {
+    return "Record this machine's GPU-related files into a folder (for bug reports)";
+  }
   std::string Description() const override;
   void DefineFlags(FlagSet& flags) override;
   int Run(const CliContext& ctx) override;

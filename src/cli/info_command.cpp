@@ -25,7 +25,8 @@ std::string InfoCommand::Description() const {
 
 void InfoCommand::DefineFlags(FlagSet& flags) {
   flags.Bool("--json", &json_, "Print the snapshot as JSON instead of text.");
-  flags.String("--save", &save_, "FILE", "Also write the snapshot as JSON to FILE (never overwrites; see --force).");
+  flags.String("--save", &save_, "FILE",
+               "Also write the snapshot as JSON to FILE (never overwrites; see --force).");
   flags.Bool("--force", &force_, "Let --save replace an existing file.");
   source_.Define(flags);
   source_.DefinePythonEnvs(flags);

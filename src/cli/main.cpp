@@ -37,11 +37,13 @@ class Cli11FlagSet final : public FlagSet {
               const std::string& help) override {
     Remember(names, app_.add_option(names, *out, help)->check(CLI::IsMember(choices)));
   }
-  void Positional(const std::string& name, std::string* out, const std::string& help, bool required) override {
+  void Positional(const std::string& name, std::string* out, const std::string& help,
+                  bool required) override {
     auto* opt = app_.add_option(name, *out, help);
     if (required) opt->required();
   }
-  void PositionalList(const std::string& name, std::vector<std::string>* out, const std::string& help) override {
+  void PositionalList(const std::string& name, std::vector<std::string>* out,
+                      const std::string& help) override {
     app_.add_option(name, *out, help);
   }
   void Excludes(const std::string& a, const std::string& b) override {
@@ -83,11 +85,10 @@ int Main(int argc, char** argv) {
     return RunWorkerMode(std::vector<std::string>(argv + 1, argv + argc), ctx.env, stdout, stderr);
 
   auto commands = MakeCommands();
-  CLI::App app{
-      "gpudoctor " GPUDOCTOR_VERSION
-      ": what your GPUs can do for deep learning, and how to fix what stops them.\n"
-      "Reads the hardware first, so it works before any GPU software is installed.",
-      "gpudoctor"};
+  CLI::App app{"gpudoctor " GPUDOCTOR_VERSION
+               ": what your GPUs can do for deep learning, and how to fix what stops them.\n"
+               "Reads the hardware first, so it works before any GPU software is installed.",
+               "gpudoctor"};
   app.set_version_flag("--version", std::string("gpudoctor ") + GPUDOCTOR_VERSION);
   app.footer(kFooter);
   app.require_subcommand(0, 1);

@@ -20,10 +20,12 @@ bool WriteAll(std::FILE* stream, const std::string& text) {
 Status WriteFileAtomically(const std::string& path, const std::string& text, bool overwrite) {
   std::error_code ec;
   if (!overwrite && fs::exists(path, ec))
-    return UserError(path + " already exists; nothing was written", "choose another file name, or remove it first");
+    return UserError(path + " already exists; nothing was written",
+                     "choose another file name, or remove it first");
   fs::path target(path);
   if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec))
-    return UserError("cannot write " + path + ": folder " + target.parent_path().string() + " does not exist");
+    return UserError("cannot write " + path + ": folder " + target.parent_path().string() +
+                     " does not exist");
   std::string tmp = path + ".tmp-gpudoctor";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -56,14 +58,16 @@ Result<std::string> ReadUserFile(const std::string& path, size_t max_bytes) {
   while (in) {
     in.read(buf, sizeof buf);
     data.append(buf, static_cast<size_t>(in.gcount()));
-    if (data.size() > max_bytes) return UserError(path + " is larger than " + std::to_string(max_bytes >> 20) + " MiB");
+    if (data.size() > max_bytes)
+      return UserError(path + " is larger than " + std::to_string(max_bytes >> 20) + " MiB");
   }
   return data;
 }
 
 int ReportError(std::FILE* err, const Error& error) {
-  std::string text = (error.kind == ErrorKind::kInternal ? "internal error (please report it): " : "error: ") +
-                     error.message + "\n";
+  std::string text =
+      (error.kind == ErrorKind::kInternal ? "internal error (please report it): " : "error: ") +
+      error.message + "\n";
   if (!error.hint.empty()) text += "hint: " + error.hint + "\n";
   WriteAll(err, text);
   return kExitToolFailed;

@@ -14,7 +14,8 @@ void SnapshotOptions::Define(FlagSet& flags) {
   flags.String("--sysroot", &sysroot, "DIR",
                "Read every file under DIR instead of / (a machine recorded with `gpudoctor gather`). "
                "The report is marked as not of this machine.");
-  flags.String("--from", &from, "FILE", "Use a snapshot saved with `gpudoctor info --save FILE` instead of probing.");
+  flags.String("--from", &from, "FILE",
+               "Use a snapshot saved with `gpudoctor info --save FILE` instead of probing.");
   flags.Excludes("--sysroot", "--from");
 }
 
@@ -37,7 +38,8 @@ Result<Snapshot> SnapshotOptions::Acquire(const CliContext& ctx, const Knowledge
   if (!sysroot.empty() && sysroot != "/") {
     std::error_code ec;
     if (!std::filesystem::is_directory(sysroot, ec))
-      return UserError("--sysroot " + sysroot + ": no such folder", "give the folder `gpudoctor gather DIR` wrote");
+      return UserError("--sysroot " + sysroot + ": no such folder",
+                       "give the folder `gpudoctor gather DIR` wrote");
     ProbeInputs inputs = MakeRecordedInputs(sysroot, db);
     inputs.python_env_dirs = python_envs;
     return ProbeWithInputs(inputs);

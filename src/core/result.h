@@ -31,13 +31,15 @@ inline Error UserError(std::string message, std::string hint = {}) {
 inline Error EnvError(std::string message, std::string hint = {}) {
   return Error{ErrorKind::kEnvironment, std::move(message), std::move(hint)};
 }
-inline Error InternalError(std::string message) { return Error{ErrorKind::kInternal, std::move(message), {}}; }
+inline Error InternalError(std::string message) {
+  return Error{ErrorKind::kInternal, std::move(message), {}};
+}
 
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}       // NOLINT: implicit on purpose
-  Result(Error error) : v_(std::move(error)) {}   // NOLINT: implicit on purpose
+  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit on purpose
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT: implicit on purpose
 
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }

@@ -52,7 +52,8 @@ double ElementAt(GemmType type, const std::vector<uint8_t>& bytes, size_t index)
   return type == GemmType::kF16 ? HalfBitsToFloat(h) : Bf16BitsToFloat(h);
 }
 
-GemmCheck JudgeGemm(GemmType type, bool tf32, int k, const std::vector<std::pair<double, double>>& ref_and_got) {
+GemmCheck JudgeGemm(GemmType type, bool tf32, int k,
+                    const std::vector<std::pair<double, double>>& ref_and_got) {
   GemmCheck out;
   out.tolerance = GemmTolerance(type, tf32, k);
   out.samples = ref_and_got.size();

@@ -43,7 +43,8 @@ struct GemmCheck {
 // The judgement alone, over (reference, result) pairs the caller computed: the relative Frobenius error of
 // the finite results against GemmTolerance(type, tf32, k); any non-finite result fails. The benchmarks
 // (bench/bench_gemm.cpp) compute their pairs from operands they regenerate instead of holding them.
-GemmCheck JudgeGemm(GemmType type, bool tf32, int k, const std::vector<std::pair<double, double>>& ref_and_got);
+GemmCheck JudgeGemm(GemmType type, bool tf32, int k,
+                    const std::vector<std::pair<double, double>>& ref_and_got);
 
 // Compares `c_bytes` (m x n, column-major) with fp64 dot products of the rounded inputs at `samples`
 // entries picked from `seed` (all entries when m*n is smaller).

@@ -68,8 +68,7 @@ int RunWorkerMode(const std::vector<std::string>& args, const Environment& env, 
     return 3;
   }
   const char* first_gate = SpecOf(request->gates.front()).name;
-  auto backend =
-      MakeWorkerBackend(request->backend, env, request->arch_by_pci, request->fake_script_path);
+  auto backend = MakeWorkerBackend(request->backend, env, request->arch_by_pci, request->fake_script_path);
   if (!backend) {
     Print(out, FailedGate(first_gate, backend.error()));
     return 0;

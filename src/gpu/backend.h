@@ -1,7 +1,8 @@
 // The vendor-neutral GPU interface the gates and the benchmarks are written against: devices, a context,
 // memory (device and pinned host) and copies, kernels compiled at run time from source, launches, events,
-// BLAS GEMM and telemetry. The CUDA (gpu/cuda/) and HIP (gpu/hip/) implementations load their vendor libraries at run
-// time; the scripted fake (gpu/fake/) answers without a GPU. Nothing here names a vendor type.
+// BLAS GEMM and telemetry. The CUDA (gpu/cuda/) and HIP (gpu/hip/) implementations load their vendor
+// libraries at run time; the scripted fake (gpu/fake/) answers without a GPU. Nothing here names a vendor
+// type.
 #pragma once
 
 #include <cstdint>

@@ -35,9 +35,9 @@ class DynamicLibrary {
 
 // What a loader tried and what came of it, for the report.
 struct LibraryLoadReport {
-  std::vector<std::string> tried;   // names/paths in the order tried
-  std::string loaded_path;          // empty when none loaded
-  std::string last_error;           // dlerror()/GetLastError text of the last failure
+  std::vector<std::string> tried;  // names/paths in the order tried
+  std::string loaded_path;         // empty when none loaded
+  std::string last_error;          // dlerror()/GetLastError text of the last failure
   std::vector<std::string> missing_symbols;
 };
 

@@ -25,7 +25,7 @@ struct ProcessRequest {
 struct ProcessResult {
   bool timed_out = false;
   std::optional<int> exit_code;    // set when the child exited normally
-  std::optional<int> term_signal;  // set when a signal ended it (POSIX) 
+  std::optional<int> term_signal;  // set when a signal ended it (POSIX)
   std::string stdout_text;
   std::string stderr_text;
   std::chrono::milliseconds elapsed{0};

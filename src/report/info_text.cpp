@@ -16,14 +16,18 @@ std::string Heading(const std::string& text, const TextStyle& style) {
   return style.color ? "\033[1m" + text + "\033[0m\n" : text + "\n";
 }
 
-std::string OrNa(const std::string& s) { return s.empty() ? "n/a" : s; }
+std::string OrNa(const std::string& s) {
+  return s.empty() ? "n/a" : s;
+}
 
 template <typename T>
 std::string NumOrNa(const std::optional<T>& v) {
   return v ? std::to_string(*v) : "n/a";
 }
 
-std::string BytesOrNa(const std::optional<uint64_t>& v) { return v ? FormatBytes(*v) : "n/a"; }
+std::string BytesOrNa(const std::optional<uint64_t>& v) {
+  return v ? FormatBytes(*v) : "n/a";
+}
 
 // 16 GT/s -> "4.0"; PCIe generations by per-lane rate.
 std::string PcieGen(double gts) {
@@ -31,7 +35,8 @@ std::string PcieGen(double gts) {
     double gts;
     const char* gen;
   };
-  static constexpr Row kRows[] = {{2.5, "1.0"}, {5.0, "2.0"}, {8.0, "3.0"}, {16.0, "4.0"}, {32.0, "5.0"}, {64.0, "6.0"}};
+  static constexpr Row kRows[] = {{2.5, "1.0"},  {5.0, "2.0"},  {8.0, "3.0"},
+                                  {16.0, "4.0"}, {32.0, "5.0"}, {64.0, "6.0"}};
   for (const auto& r : kRows)
     if (gts > r.gts - 0.01 && gts < r.gts + 0.01) return r.gen;
   char buf[32];
@@ -60,11 +65,16 @@ const PciDevice* FindPci(const Snapshot& s, const std::string& address) {
 
 std::string VendorLabel(GpuVendor v) {
   switch (v) {
-    case GpuVendor::kAmd: return "AMD";
-    case GpuVendor::kNvidia: return "NVIDIA";
-    case GpuVendor::kIntel: return "Intel";
-    case GpuVendor::kOther: return "other";
-    case GpuVendor::kUnknown: break;
+    case GpuVendor::kAmd:
+      return "AMD";
+    case GpuVendor::kNvidia:
+      return "NVIDIA";
+    case GpuVendor::kIntel:
+      return "Intel";
+    case GpuVendor::kOther:
+      return "other";
+    case GpuVendor::kUnknown:
+      break;
   }
   return "unknown";
 }
@@ -121,8 +131,8 @@ std::string GpuSection(const Snapshot& s, const TextStyle& style) {
   for (const auto& g : s.gpus) {
     const PciDevice* pci = FindPci(s, g.pci_address);
     std::string type = g.integrated ? (*g.integrated ? "integrated" : "discrete") : "n/a";
-    t.AddRow({std::to_string(i++), OrNa(g.pci_address), VendorLabel(g.vendor), OrNa(g.name), OrNa(g.architecture),
-              OrNa(g.family), type, BytesOrNa(g.vram_bytes), NumOrNa(g.compute_units),
+    t.AddRow({std::to_string(i++), OrNa(g.pci_address), VendorLabel(g.vendor), OrNa(g.name),
+              OrNa(g.architecture), OrNa(g.family), type, BytesOrNa(g.vram_bytes), NumOrNa(g.compute_units),
               g.driver.empty() ? "none" : g.driver, pci ? LinkText(pci->link) : "n/a"});
   }
   return Heading("GPUs (" + std::to_string(s.gpus.size()) + ")", style) + t.Render();
@@ -134,7 +144,8 @@ std::string AmdSection(const Snapshot& s, const TextStyle& style) {
   for (const auto& g : s.gpus) any_amd |= (g.vendor == GpuVendor::kAmd);
   if (!any_amd) return {};
   KeyValueBlock kv;
-  std::string kfd = s.amd.kfd_topology_present ? std::to_string(s.amd.kfd_nodes.size()) + " GPU node(s)" : "absent";
+  std::string kfd =
+      s.amd.kfd_topology_present ? std::to_string(s.amd.kfd_nodes.size()) + " GPU node(s)" : "absent";
   for (size_t i = 0; i < s.amd.kfd_nodes.size(); ++i) {
     const auto& n = s.amd.kfd_nodes[i];
     kfd += (i ? ", " : ": ") + std::string("node ") + std::to_string(n.node_id) + " " + OrNa(n.gfx_target);
@@ -162,7 +173,8 @@ std::string NvidiaSection(const Snapshot& s, const TextStyle& style) {
   kv.Add("Driver", drv);
   if (s.nvidia.cuda_driver_version) {
     uint32_t v = *s.nvidia.cuda_driver_version;
-    kv.Add("CUDA driver", std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10) + " (highest CUDA it runs)");
+    kv.Add("CUDA driver",
+           std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10) + " (highest CUDA it runs)");
   }
   for (const auto& l : s.nvidia.libraries) {
     std::string v = l.status;
@@ -174,9 +186,10 @@ std::string NvidiaSection(const Snapshot& s, const TextStyle& style) {
   if (!s.nvidia.devices.empty()) {
     TextTable t({"#", "Name", "PCI", "Memory", "CC", "UUID"});
     for (const auto& d : s.nvidia.devices) {
-      std::string cc = d.cc_major && d.cc_minor ? std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor) : "n/a";
-      t.AddRow({std::to_string(d.index), OrNa(d.name), OrNa(d.pci_address), BytesOrNa(d.memory_total_bytes), cc,
-                OrNa(d.uuid)});
+      std::string cc =
+          d.cc_major && d.cc_minor ? std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor) : "n/a";
+      t.AddRow({std::to_string(d.index), OrNa(d.name), OrNa(d.pci_address), BytesOrNa(d.memory_total_bytes),
+                cc, OrNa(d.uuid)});
     }
     out += t.Render("  ");
   }
@@ -184,7 +197,8 @@ std::string NvidiaSection(const Snapshot& s, const TextStyle& style) {
 }
 
 std::string RuntimeSection(const Snapshot& s, const TextStyle& style) {
-  if (s.runtimes.empty()) return Heading("Runtimes", style) + "  none found (no ROCm, HIP, CUDA toolkit or libcuda)\n";
+  if (s.runtimes.empty())
+    return Heading("Runtimes", style) + "  none found (no ROCm, HIP, CUDA toolkit or libcuda)\n";
   TextTable t({"Kind", "Version", "Path"});
   for (const auto& r : s.runtimes) t.AddRow({r.kind, OrNa(r.version), r.path});
   return Heading("Runtimes", style) + t.Render();

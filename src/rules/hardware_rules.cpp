@@ -174,7 +174,8 @@ void MemoryAndDisk(const RuleContext& ctx, std::vector<Finding>& out) {
                       GiB(free) + " free: PyTorch, its GPU libraries and model weights need about 100 GB");
       f.evidence.push_back("required about 100 GB free in " + ctx.snap.disk.path + ", found " + GiB(free));
       f.fix_summary = "free space or point caches elsewhere";
-      f.fix.push_back(FixAction::PerShell({"python3 -m pip cache purge", "py -m pip cache purge", "py -m pip cache purge"}));
+      f.fix.push_back(FixAction::PerShell(
+          {"python3 -m pip cache purge", "py -m pip cache purge", "py -m pip cache purge"}));
       f.fix.push_back(FixAction::SetEnv("HF_HOME", "/path/to/a/bigger/disk/huggingface"));
       out.push_back(std::move(f));
     }

@@ -20,11 +20,11 @@ inline constexpr int kSnapshotSchemaVersion = 1;
 enum class GpuVendor { kUnknown, kAmd, kNvidia, kIntel, kOther };
 
 struct OsInfo {
-  std::string family;  // "linux" or "windows"
-  std::string distro_id;       // os-release ID ("debian", "ubuntu")
-  std::string distro_name;     // PRETTY_NAME
-  std::string distro_version;  // VERSION_ID
-  std::string kernel_release;  // "6.8.0-45-generic"
+  std::string family;               // "linux" or "windows"
+  std::string distro_id;            // os-release ID ("debian", "ubuntu")
+  std::string distro_name;          // PRETTY_NAME
+  std::string distro_version;       // VERSION_ID
+  std::string kernel_release;       // "6.8.0-45-generic"
   std::string kernel_version_text;  // the full /proc/version line
   bool wsl = false;
   std::vector<std::string> wsl_evidence;  // what showed it ("/dev/dxg exists", ...)
@@ -67,12 +67,13 @@ struct PciDevice {
   std::optional<uint32_t> subsystem_device_id;
   std::optional<uint32_t> revision;
   uint32_t class_code = 0;  // 24-bit, e.g. 0x030000 VGA, 0x038000 display, 0x030200 3D, 0x120000 accelerator
-  std::string driver;       // bound kernel driver: "amdgpu", "nvidia", "nouveau", "radeon", "vfio-pci", "" for none
+  std::string
+      driver;  // bound kernel driver: "amdgpu", "nvidia", "nouveau", "radeon", "vfio-pci", "" for none
   std::optional<int32_t> numa_node;
   PcieLink link;
-  std::string vendor_name;  // "AMD", "NVIDIA", ...
-  std::string name;         // marketing name when known ("Radeon RX 7900 XTX")
-  std::string name_source;  // "amdgpu.ids", "pci.ids", "gpudoctor", "nvml", "" when unknown
+  std::string vendor_name;         // "AMD", "NVIDIA", ...
+  std::string name;                // marketing name when known ("Radeon RX 7900 XTX")
+  std::string name_source;         // "amdgpu.ids", "pci.ids", "gpudoctor", "nvml", "" when unknown
   std::optional<bool> integrated;  // iGPU (APU) vs discrete, when it can be told
   std::string integrated_reason;
   std::optional<std::string> drm_card;  // "card0" when a DRM node belongs to it
@@ -108,8 +109,8 @@ struct KfdNode {
 struct DeviceNodeAccess {
   std::string path;  // "/dev/kfd", "/dev/dri/renderD128"
   bool exists = false;
-  std::optional<bool> accessible;  // read-write for this user, when it can be told
-  std::string reason;              // why not, or which group grants it
+  std::optional<bool> accessible;    // read-write for this user, when it can be told
+  std::string reason;                // why not, or which group grants it
   std::optional<std::string> group;  // owning group name
 };
 
@@ -157,12 +158,12 @@ struct RuntimeInstall {
 // The GPU code compiled into one library, read from its section table and GPU section headers
 // (binfmt/gpu_targets.h); nothing is loaded or run.
 struct GpuCodeLibrary {
-  std::string path{};                      // machine path of the library
-  std::vector<std::string> cuda_cubins{};  // "sm_90", "sm_90a" (sorted by arch)
+  std::string path{};                                   // machine path of the library
+  std::vector<std::string> cuda_cubins{};               // "sm_90", "sm_90a" (sorted by arch)
   std::map<std::string, uint64_t> cuda_cubin_images{};  // cubins per arch; empty when not counted
-  std::vector<std::string> cuda_ptx{};     // "compute_120"
-  std::vector<std::string> amd{};          // target IDs: "gfx1030", "gfx90a:xnack-"
-  std::vector<std::string> warnings{};     // damaged or unreadable parts
+  std::vector<std::string> cuda_ptx{};                  // "compute_120"
+  std::vector<std::string> amd{};                       // target IDs: "gfx1030", "gfx90a:xnack-"
+  std::vector<std::string> warnings{};                  // damaged or unreadable parts
 };
 
 // A folder of rocBLAS / hipBLASLt kernel files (TensileLibrary*_gfxNNNN*) and the gfx targets named.
@@ -287,8 +288,9 @@ struct Snapshot {
   std::vector<RuntimeInstall> runtimes;
   std::map<std::string, std::string> environment;  // only the variables that matter
   std::vector<Gpu> gpus;
-  std::vector<PythonEnv> python_envs;  // environments found: --python-env, active ones, PATH, ... (python_env_finder.h)
-  WindowsInfo windows;                 // native Windows only (os.family == "windows")
+  std::vector<PythonEnv>
+      python_envs;      // environments found: --python-env, active ones, PATH, ... (python_env_finder.h)
+  WindowsInfo windows;  // native Windows only (os.family == "windows")
   std::vector<std::string> looked_at;  // what was examined (for "no GPU found")
   std::vector<std::string> warnings;   // unreadable or malformed inputs, each one line
 };

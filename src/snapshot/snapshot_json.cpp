@@ -93,11 +93,13 @@ Json NvDeviceToJson(const NvidiaDevice& d) {
 }
 
 Json LibToJson(const LibraryProbe& l) {
-  return Json{{"library", l.library}, {"status", l.status}, {"loaded_path", l.loaded_path}, {"detail", l.detail}};
+  return Json{
+      {"library", l.library}, {"status", l.status}, {"loaded_path", l.loaded_path}, {"detail", l.detail}};
 }
 
 Json RuntimeToJson(const RuntimeInstall& r) {
-  return Json{{"kind", r.kind}, {"path", r.path}, {"version", r.version}, {"version_source", r.version_source}};
+  return Json{
+      {"kind", r.kind}, {"path", r.path}, {"version", r.version}, {"version_source", r.version_source}};
 }
 
 Json GpuToJson(const Gpu& g) {
@@ -206,7 +208,8 @@ Json Array(const std::vector<T>& items, F convert) {
 // Reads fields from one JSON object; the first type error is kept with its path.
 class Reader {
  public:
-  Reader(const Json& obj, std::string path, std::string* error) : obj_(obj), path_(std::move(path)), error_(error) {}
+  Reader(const Json& obj, std::string path, std::string* error)
+      : obj_(obj), path_(std::move(path)), error_(error) {}
 
   template <typename T>
   void Get(const char* key, T& out) {
@@ -260,7 +263,8 @@ class Reader {
   bool AssignInt(const char* key, const Json& v, I& out) {
     if (v.is_number_unsigned()) {
       auto u = v.get<uint64_t>();
-      if (u > static_cast<uint64_t>(std::numeric_limits<I>::max())) return Fail(key, "a smaller number"), false;
+      if (u > static_cast<uint64_t>(std::numeric_limits<I>::max()))
+        return Fail(key, "a smaller number"), false;
       out = static_cast<I>(u);
       return true;
     }
@@ -269,7 +273,8 @@ class Reader {
       if constexpr (std::is_unsigned_v<I>) {
         if (s < 0) return Fail(key, "a non-negative integer"), false;
       } else {
-        if (s < static_cast<int64_t>(std::numeric_limits<I>::min())) return Fail(key, "a larger number"), false;
+        if (s < static_cast<int64_t>(std::numeric_limits<I>::min()))
+          return Fail(key, "a larger number"), false;
       }
       if (static_cast<uint64_t>(s) > static_cast<uint64_t>(std::numeric_limits<I>::max()) && s > 0)
         return Fail(key, "a smaller number"), false;
@@ -427,7 +432,8 @@ size_t JsonErrorLine(std::string_view text) {
     (void)ignored;
   } catch (const nlohmann::json::parse_error& e) {
     size_t end = std::min(text.size(), e.byte > 0 ? e.byte - 1 : 0);
-    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+    return 1 + static_cast<size_t>(
+                   std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
   } catch (const std::exception&) {
   }
   return 1;
@@ -450,7 +456,8 @@ void ReadGpuCode(Reader& r, GpuCodeLibrary& g) {
   if (const Json* counts = r.Child("cuda_cubin_images", false)) {
     for (const auto& [arch, n] : counts->items()) {
       if (!n.is_number_unsigned()) {
-        if (r.error()->empty()) *r.error() = "field " + r.PathOf("cuda_cubin_images") + " must map archs to counts";
+        if (r.error()->empty())
+          *r.error() = "field " + r.PathOf("cuda_cubin_images") + " must map archs to counts";
         break;
       }
       g.cuda_cubin_images[arch] = n.get<uint64_t>();
@@ -571,14 +578,15 @@ std::string SnapshotToJson(const Snapshot& s) {
            {"live_machine", s.live_machine},
            {"host_name", s.host_name},
            {"os", os},
-           {"cpu",
-            Json{{"model", s.cpu.model},
-                 {"logical_cores", Opt(s.cpu.logical_cores)},
-                 {"physical_cores", Opt(s.cpu.physical_cores)},
-                 {"sockets", Opt(s.cpu.sockets)}}},
-           {"memory", Json{{"total_bytes", Opt(s.memory.total_bytes)}, {"available_bytes", Opt(s.memory.available_bytes)}}},
-           {"disk",
-            Json{{"path", s.disk.path}, {"total_bytes", Opt(s.disk.total_bytes)}, {"free_bytes", Opt(s.disk.free_bytes)}}},
+           {"cpu", Json{{"model", s.cpu.model},
+                        {"logical_cores", Opt(s.cpu.logical_cores)},
+                        {"physical_cores", Opt(s.cpu.physical_cores)},
+                        {"sockets", Opt(s.cpu.sockets)}}},
+           {"memory", Json{{"total_bytes", Opt(s.memory.total_bytes)},
+                           {"available_bytes", Opt(s.memory.available_bytes)}}},
+           {"disk", Json{{"path", s.disk.path},
+                         {"total_bytes", Opt(s.disk.total_bytes)},
+                         {"free_bytes", Opt(s.disk.free_bytes)}}},
            {"gpus", Array(s.gpus, GpuToJson)},
            {"pci_devices", Array(s.pci_devices, PciToJson)},
            {"amd", amd},
@@ -608,7 +616,8 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
   r.Get("schema_version", s.schema_version);
   if (error.empty() && s.schema_version > kSnapshotSchemaVersion)
     return UserError(origin + ": snapshot schema version " + std::to_string(s.schema_version) +
-                         " is newer than this gpudoctor understands (" + std::to_string(kSnapshotSchemaVersion) + ")",
+                         " is newer than this gpudoctor understands (" +
+                         std::to_string(kSnapshotSchemaVersion) + ")",
                      "update gpudoctor");
   r.Get("tool_version", s.tool_version);
   r.Get("sysroot", s.sysroot);

@@ -5,11 +5,16 @@ namespace gpudoctor {
 
 const char* ToString(GpuVendor v) {
   switch (v) {
-    case GpuVendor::kAmd: return "amd";
-    case GpuVendor::kNvidia: return "nvidia";
-    case GpuVendor::kIntel: return "intel";
-    case GpuVendor::kOther: return "other";
-    case GpuVendor::kUnknown: break;
+    case GpuVendor::kAmd:
+      return "amd";
+    case GpuVendor::kNvidia:
+      return "nvidia";
+    case GpuVendor::kIntel:
+      return "intel";
+    case GpuVendor::kOther:
+      return "other";
+    case GpuVendor::kUnknown:
+      break;
   }
   return "unknown";
 }
@@ -24,10 +29,14 @@ GpuVendor GpuVendorFromString(const std::string& s) {
 
 GpuVendor GpuVendorFromPciId(uint32_t vendor_id) {
   switch (vendor_id) {
-    case 0x1002: return GpuVendor::kAmd;
-    case 0x10de: return GpuVendor::kNvidia;
-    case 0x8086: return GpuVendor::kIntel;
-    default: return GpuVendor::kOther;
+    case 0x1002:
+      return GpuVendor::kAmd;
+    case 0x10de:
+      return GpuVendor::kNvidia;
+    case 0x8086:
+      return GpuVendor::kIntel;
+    default:
+      return GpuVendor::kOther;
   }
 }
 

@@ -36,7 +36,8 @@ PcieLinkState LinkState(uint32_t gen, uint32_t width, const char* source) {
 }
 
 TEST(BenchCauses, AHealthyRunHasNoFindings) {
-  std::vector<BenchResult> results = {MadeResult("memory.triad", 4300), MadeResult("transfer.h2d_pinned", 55)};
+  std::vector<BenchResult> results = {MadeResult("memory.triad", 4300),
+                                      MadeResult("transfer.h2d_pinned", 55)};
   BenchPeaks peaks;
   peaks.link_now = LinkState(5, 16, "NVML under load");
   peaks.link_max = LinkState(5, 16, "sysfs");
@@ -74,7 +75,8 @@ TEST(BenchCauses, ALinkBelowItsMaximumUnderLoadIsDowntrained) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kWarning);
   EXPECT_EQ(f->title, "the PCIe link runs at PCIe 3.0 x8, below PCIe 5.0 x16");
-  EXPECT_NE(f->evidence.back().find("transfer.h2d_pinned: 6.00 GB/s"), std::string::npos) << f->evidence.back();
+  EXPECT_NE(f->evidence.back().find("transfer.h2d_pinned: 6.00 GB/s"), std::string::npos)
+      << f->evidence.back();
   EXPECT_EQ(Find(findings, "bench.below_spec"), nullptr);  // explained
 }
 
@@ -82,13 +84,15 @@ TEST(BenchCauses, AnIdleLinkAtLowSpeedIsPowerSavingUnlessTransfersAreLow) {
   BenchPeaks peaks;
   peaks.link_now = LinkState(1, 16, "sysfs");  // read while idle
   peaks.link_max = LinkState(5, 16, "sysfs");
-  EXPECT_EQ(Find(FindBenchCauses({MadeResult("transfer.h2d_pinned", 55)}, {}, peaks), "bench.pcie_downtrained"),
-            nullptr);
+  EXPECT_EQ(
+      Find(FindBenchCauses({MadeResult("transfer.h2d_pinned", 55)}, {}, peaks), "bench.pcie_downtrained"),
+      nullptr);
   EXPECT_NE(Find(FindBenchCauses({Low("transfer.h2d_pinned", 3, 63)}, {}, peaks), "bench.pcie_downtrained"),
             nullptr);
   peaks.link_now = LinkState(5, 8, "sysfs");  // a narrower link is never power saving
-  EXPECT_NE(Find(FindBenchCauses({MadeResult("transfer.h2d_pinned", 40)}, {}, peaks), "bench.pcie_downtrained"),
-            nullptr);
+  EXPECT_NE(
+      Find(FindBenchCauses({MadeResult("transfer.h2d_pinned", 40)}, {}, peaks), "bench.pcie_downtrained"),
+      nullptr);
 }
 
 TEST(BenchCauses, PowerThrottleHeatAndClocksFromTelemetry) {
@@ -142,7 +146,8 @@ TEST(BenchCauses, OtherProcessesOnTheGpu) {
 }
 
 TEST(BenchCauses, LowFiguresWithNoCauseAreNoted) {
-  auto findings = FindBenchCauses({Low("memory.triad", 2000, 4800), MadeResult("memory.copy", 4200)}, {}, BenchPeaks{});
+  auto findings =
+      FindBenchCauses({Low("memory.triad", 2000, 4800), MadeResult("memory.copy", 4200)}, {}, BenchPeaks{});
   const BenchFinding* f = Find(findings, "bench.below_spec");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::kInfo);

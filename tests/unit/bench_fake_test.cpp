@@ -49,7 +49,8 @@ TEST(BenchFake, APlantedWrongElementFailsTheTriadOnly) {
     EXPECT_EQ(r.run, BenchRun::kMeasured) << r.spec.id;
     if (r.spec.id == "memory.triad") {
       EXPECT_EQ(r.check, BenchCheck::kFailed);
-      EXPECT_NE(r.check_detail.find("1 of 262144 elements differ from 0.22"), std::string::npos) << r.check_detail;
+      EXPECT_NE(r.check_detail.find("1 of 262144 elements differ from 0.22"), std::string::npos)
+          << r.check_detail;
       EXPECT_TRUE(r.best.has_value());  // the figure is there, and still FAILED
     } else {
       EXPECT_EQ(r.check, BenchCheck::kPassed) << r.spec.id << ": " << r.check_detail;
@@ -101,7 +102,8 @@ TEST(BenchFake, GemmChecksSampledEntriesAgainstTheCpu) {
   const BenchResult* bf16 = sink.Find("gemm.bf16");
   ASSERT_NE(bf16, nullptr);
   EXPECT_EQ(bf16->spec.unit, "TFLOP/s");
-  EXPECT_EQ(bf16->points.back().x, 128);  // the largest power of two whose three matrices fit in half of 512 KiB
+  EXPECT_EQ(bf16->points.back().x,
+            128);  // the largest power of two whose three matrices fit in half of 512 KiB
 
   CollectingSink wrong = RunGroupOnFake("gemm", FakeScript(kMiB / 2, R"("corrupt": "gemm_bf16")"));
   for (const auto& r : wrong.results)
@@ -111,7 +113,8 @@ TEST(BenchFake, GemmChecksSampledEntriesAgainstTheCpu) {
 }
 
 TEST(BenchFake, AFailingGemmIsThatBenchmarksError) {
-  CollectingSink sink = RunGroupOnFake("gemm", FakeScript(kMiB / 2, R"("fail": {"gemm_fp16": "no fp16 kernel"})"));
+  CollectingSink sink =
+      RunGroupOnFake("gemm", FakeScript(kMiB / 2, R"("fail": {"gemm_fp16": "no fp16 kernel"})"));
   ASSERT_EQ(sink.results.size(), 4u);
   EXPECT_EQ(sink.Find("gemm.fp16")->run, BenchRun::kError);
   EXPECT_NE(sink.Find("gemm.fp16")->note.find("no fp16 kernel"), std::string::npos);
@@ -128,7 +131,8 @@ TEST(BenchFake, LaunchLatencyCountsEveryLaunch) {
   }
   EXPECT_NE(sink.Find("latency.submit")->note.find("times the bare driver call"), std::string::npos);
 
-  CollectingSink broken = RunGroupOnFake("latency", FakeScript(1 * kMiB, R"("fail": {"driver_launch": "no"})"));
+  CollectingSink broken =
+      RunGroupOnFake("latency", FakeScript(1 * kMiB, R"("fail": {"driver_launch": "no"})"));
   EXPECT_EQ(broken.Find("latency.submit")->run, BenchRun::kError);
   EXPECT_EQ(broken.Find("latency.driver_submit")->run, BenchRun::kError);
   EXPECT_EQ(broken.Find("latency.roundtrip")->run, BenchRun::kMeasured);

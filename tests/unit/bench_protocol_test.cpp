@@ -107,8 +107,8 @@ TEST(BenchProtocol, ACrashFailsTheBenchmarkItHappenedInAndHandsBackTheRest) {
   BenchWorkerRequest w = MemoryRequest();
   ProcessResult p;
   p.term_signal = 11;
-  p.stdout_text = BenchBeginLine("memory.copy") + "\n" + BenchResultLine(MadeResult("memory.copy", 100)) + "\n" +
-                  BenchBeginLine("memory.mul") + "\n";
+  p.stdout_text = BenchBeginLine("memory.copy") + "\n" + BenchResultLine(MadeResult("memory.copy", 100)) +
+                  "\n" + BenchBeginLine("memory.mul") + "\n";
   BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
   ASSERT_EQ(out.results.size(), 2u);
   EXPECT_EQ(out.results[0].run, BenchRun::kMeasured);
@@ -116,7 +116,8 @@ TEST(BenchProtocol, ACrashFailsTheBenchmarkItHappenedInAndHandsBackTheRest) {
   EXPECT_EQ(mul.spec.id, "memory.mul");
   EXPECT_EQ(mul.spec.title, "Device memory: mul (b = s * c)");  // the spec comes from the list
   EXPECT_EQ(mul.run, BenchRun::kError);
-  EXPECT_NE(mul.note.find("worker killed by signal 11 (segmentation fault) during memory.mul"), std::string::npos)
+  EXPECT_NE(mul.note.find("worker killed by signal 11 (segmentation fault) during memory.mul"),
+            std::string::npos)
       << mul.note;
   EXPECT_EQ(out.rerun, (std::vector<std::string>{"memory.add", "memory.triad", "memory.dot"}));
 }

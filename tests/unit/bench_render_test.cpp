@@ -44,8 +44,11 @@ BenchReport SampleReport() {
   wrong.verdict = BenchVerdict::kFailed;
   wrong.points.back().value = std::nan("");
   r.benchmarks = {triad, gemm, launch, wrong};
-  r.findings.push_back({"bench.wrong_results", Severity::kError, "1 benchmark computed wrong results",
-                        {"transfer.d2d: failed: ..."}, "run verify"});
+  r.findings.push_back({"bench.wrong_results",
+                        Severity::kError,
+                        "1 benchmark computed wrong results",
+                        {"transfer.d2d: failed: ..."},
+                        "run verify"});
   r.exit_code = 1;
   return r;
 }
@@ -65,8 +68,8 @@ TEST(BenchRender, JsonHasTheDocumentedShape) {
   EXPECT_DOUBLE_EQ(j["duration_s"].get<double>(), 11.23);
   ASSERT_EQ(j["benchmarks"].size(), 4u);
   const auto& triad = j["benchmarks"][0];
-  for (const char* key : {"id", "group", "title", "unit", "higher_is_better", "x_label", "x_unit", "points", "best",
-                          "peak", "percent_of_peak", "verdict", "check", "note"})
+  for (const char* key : {"id", "group", "title", "unit", "higher_is_better", "x_label", "x_unit", "points",
+                          "best", "peak", "percent_of_peak", "verdict", "check", "note"})
     EXPECT_TRUE(triad.contains(key)) << key;
   EXPECT_EQ(triad["id"], "memory.triad");
   EXPECT_EQ(triad["group"], "memory");
@@ -110,14 +113,16 @@ TEST(BenchRender, CsvHasOneRowPerPointAndQuotes) {
   std::string csv = RenderBenchCsv(SampleReport());
   auto lines = std::count(csv.begin(), csv.end(), '\n');
   EXPECT_EQ(lines, 1 + 2 + 2 + 2 + 2);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "id,group,title,unit,higher_is_better,x_label,x_unit,x,value,best,peak,percent_of_peak,verdict,check");
+  EXPECT_EQ(
+      csv.substr(0, csv.find('\n')),
+      "id,group,title,unit,higher_is_better,x_label,x_unit,x,value,best,peak,percent_of_peak,verdict,check");
   EXPECT_NE(csv.find("memory.triad,memory,Device memory: triad (a = b + s * c),GB/s,true,array size,bytes,"
                      "1073741824,4300,4300,4800,89.58,ok,passed\n"),
             std::string::npos)
       << csv;
-  EXPECT_NE(csv.find("latency.submit,latency,Title of latency.submit,us,false,size,blocks,1,2.5,2.5,,,ok,passed"),
-            std::string::npos)
+  EXPECT_NE(
+      csv.find("latency.submit,latency,Title of latency.submit,us,false,size,blocks,1,2.5,2.5,,,ok,passed"),
+      std::string::npos)
       << csv;
   EXPECT_NE(csv.find(",,failed,\"failed: at 1.0 GiB: 3 8-byte words wrong, first at byte offset 0x40\""),
             std::string::npos)
@@ -126,17 +131,24 @@ TEST(BenchRender, CsvHasOneRowPerPointAndQuotes) {
 
 TEST(BenchRender, TextTablesShowBestPeakPercentVerdictAndTheSweep) {
   std::string text = RenderBenchText(SampleReport(), false);
-  EXPECT_NE(text.find("Device:   #0 NVIDIA H200 (sm_90, 150.0 GiB) at 0000:17:00.0"), std::string::npos) << text;
-  EXPECT_NE(text.find("Peaks:    H200 in the knowledge base (matched by PCI id 10de:2335)"), std::string::npos) << text;
-  EXPECT_NE(text.find("Link:     PCIe 5.0 x16 (NVML under load); at most PCIe 5.0 x16 (NVML)"), std::string::npos)
+  EXPECT_NE(text.find("Device:   #0 NVIDIA H200 (sm_90, 150.0 GiB) at 0000:17:00.0"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("BENCHMARK  BEST  PEAK  % PEAK  VERDICT  CHECK   SWEEP (array size: GB/s)"), std::string::npos)
+  EXPECT_NE(text.find("Peaks:    H200 in the knowledge base (matched by PCI id 10de:2335)"),
+            std::string::npos)
       << text;
-  EXPECT_NE(text.find("triad      4300  4800  89.6%   ok       passed  1M 2150  1G 4300"), std::string::npos) << text;
+  EXPECT_NE(text.find("Link:     PCIe 5.0 x16 (NVML under load); at most PCIe 5.0 x16 (NVML)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("BENCHMARK  BEST  PEAK  % PEAK  VERDICT  CHECK   SWEEP (array size: GB/s)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("triad      4300  4800  89.6%   ok       passed  1M 2150  1G 4300"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("bf16       300   989   30.3%   LOW"), std::string::npos) << text;
   EXPECT_NE(text.find("d2d        1500  n/a   -       FAILED   FAILED"), std::string::npos) << text;
   EXPECT_NE(text.find("transfer.d2d: check failed: at 1.0 GiB"), std::string::npos) << text;
-  EXPECT_NE(text.find("ERROR  bench.wrong_results: 1 benchmark computed wrong results"), std::string::npos) << text;
+  EXPECT_NE(text.find("ERROR  bench.wrong_results: 1 benchmark computed wrong results"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("FAILED: 1 of 4 benchmarks failed (transfer.d2d); 1 low"), std::string::npos) << text;
   EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked
   EXPECT_NE(RenderBenchText(SampleReport(), true).find("\033[31m"), std::string::npos);

@@ -97,8 +97,8 @@ TEST(BenchRunner, RunsEveryGroupInOrderOnTheSelectedDeviceAndJudgesEachFigure) {
   BenchRequest request;
   request.device_selector = "2a:00.0";
   std::vector<std::string> progress;
-  BenchReport report =
-      RunBench(request, H200Machine(), Db(), gates, bench, [&](const std::string& line) { progress.push_back(line); });
+  BenchReport report = RunBench(request, H200Machine(), Db(), gates, bench,
+                                [&](const std::string& line) { progress.push_back(line); });
   EXPECT_EQ(gates.asked, std::vector<BackendKind>{BackendKind::kCuda});  // from the NVIDIA GPU on the bus
   ASSERT_TRUE(report.device.has_value());
   EXPECT_EQ(report.device->index, 1);
@@ -107,7 +107,8 @@ TEST(BenchRunner, RunsEveryGroupInOrderOnTheSelectedDeviceAndJudgesEachFigure) {
   ASSERT_EQ(bench.requests.size(), 4u);
   EXPECT_EQ(bench.requests[0].group, "memory");
   EXPECT_EQ(bench.requests[3].group, "latency");
-  EXPECT_EQ(bench.requests[2].ids, (std::vector<std::string>{"gemm.fp32", "gemm.tf32", "gemm.fp16", "gemm.bf16"}));
+  EXPECT_EQ(bench.requests[2].ids,
+            (std::vector<std::string>{"gemm.fp32", "gemm.tf32", "gemm.fp16", "gemm.bf16"}));
   EXPECT_EQ(bench.requests[0].options.device_index, 1);
   ASSERT_EQ(report.benchmarks.size(), AllBenchSpecs().size());
   for (const auto& r : report.benchmarks) EXPECT_NE(r.verdict, BenchVerdict::kFailed) << r.spec.id;

@@ -53,8 +53,8 @@ inline CollectingSink RunGroupOnFake(const std::string& group, const std::string
   return sink;
 }
 
-inline BenchResult MadeResult(const std::string& id, std::optional<double> best, const std::string& unit = "GB/s",
-                              bool higher_is_better = true) {
+inline BenchResult MadeResult(const std::string& id, std::optional<double> best,
+                              const std::string& unit = "GB/s", bool higher_is_better = true) {
   BenchResult r;
   std::string group = id.substr(0, id.find('.'));
   r.spec = {id, group, "Title of " + id, unit, "size", "bytes", higher_is_better};

@@ -26,8 +26,8 @@ class BenchWorker : public ::testing::Test {
  protected:
   void SetUp() override {
     script_ = (fs::temp_directory_path() /
-               ("gpudoctor_bench_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-                ".json"))
+               ("gpudoctor_bench_" +
+                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".json"))
                   .string();
   }
   void TearDown() override { fs::remove(script_); }
@@ -81,7 +81,8 @@ TEST_F(BenchWorker, ACrashFailsOneBenchmarkAndTheRestStillRun) {
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Failed(r), std::vector<std::string>{"transfer.d2d"});
-  EXPECT_NE(Entry(r, "transfer.d2d")["note"].get<std::string>().find("during transfer.d2d"), std::string::npos)
+  EXPECT_NE(Entry(r, "transfer.d2d")["note"].get<std::string>().find("during transfer.d2d"),
+            std::string::npos)
       << Entry(r, "transfer.d2d")["note"];
   EXPECT_EQ(Entry(r, "latency.roundtrip")["check"], "passed");
   EXPECT_EQ(r.report["benchmarks"].size(), 8u);
@@ -111,7 +112,8 @@ TEST_F(BenchWorker, APlantedWrongResultFailsLoudly) {
 TEST_F(BenchWorker, TextAndCsvGoToStdout) {
   BenchRun text = Bench("", {"--only", "latency"}, false);
   EXPECT_EQ(text.exit_code, 0) << text.stderr_text;
-  EXPECT_NE(text.stdout_text.find("Kernel launch latency (lower is better), us"), std::string::npos) << text.stdout_text;
+  EXPECT_NE(text.stdout_text.find("Kernel launch latency (lower is better), us"), std::string::npos)
+      << text.stdout_text;
   EXPECT_NE(text.stdout_text.find("3 benchmarks ran, every result checked right"), std::string::npos);
   BenchRun csv = Bench("", {"--only", "latency", "--csv"}, false);
   EXPECT_EQ(csv.stdout_text.rfind("id,group,title,unit,", 0), 0u) << csv.stdout_text;

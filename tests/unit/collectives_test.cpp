@@ -289,9 +289,10 @@ TEST(CollectivesCli, MpirunBootstrapsFourRanksAndRankZeroAggregates) {
   // Under AddressSanitizer the ranks run without leak detection: Open MPI's plugins, which it opens and
   // closes itself, leave allocations that LeakSanitizer can only attribute to "<unknown module>" (it
   // would end every rank with exit 1). gpudoctor's own code is leak-checked by every other test.
-  auto r = RunCommand({"mpirun", "--allow-run-as-root", "--oversubscribe", "-x", "ASAN_OPTIONS=detect_leaks=0",
-                       "-np", "4", GPUDOCTOR_BINARY_PATH, "collectives", "--json"},
-                      120);
+  auto r =
+      RunCommand({"mpirun", "--allow-run-as-root", "--oversubscribe", "-x", "ASAN_OPTIONS=detect_leaks=0",
+                  "-np", "4", GPUDOCTOR_BINARY_PATH, "collectives", "--json"},
+                 120);
   auto doc = nlohmann::json::parse(r.stdout_text, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << "one JSON document from rank 0 alone:\n"
                                    << r.stdout_text << r.stderr_text;

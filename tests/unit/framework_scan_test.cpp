@@ -228,7 +228,8 @@ TEST(ArchList, CountedCubinsLeaveOutTheArchsOfAFewSpecialKernels) {
   EXPECT_EQ(ArchListOf({lib}), (std::vector<std::string>{"sm_75", "sm_80", "sm_89", "sm_90"}));
   // A library whose cubins were not counted (an older snapshot) keeps every arch.
   lib.cuda_cubin_images.clear();
-  EXPECT_EQ(ArchListOf({lib}), (std::vector<std::string>{"sm_75", "sm_80", "sm_89", "sm_90", "sm_103a", "sm_121a"}));
+  EXPECT_EQ(ArchListOf({lib}),
+            (std::vector<std::string>{"sm_75", "sm_80", "sm_89", "sm_90", "sm_103a", "sm_121a"}));
 }
 
 TEST(RandomAccess, ReadsUnderTheSysrootAndRefusesPastTheEnd) {

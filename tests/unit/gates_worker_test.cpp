@@ -95,7 +95,8 @@ TEST_F(VerifyWorker, PlantedKernelHangTimesOutAsOneFailedGate) {
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Failed(r), std::vector<std::string>{"kernel"});
-  EXPECT_EQ(Gate(r, "kernel")["summary"], "timed out after 4 s during gate kernel (the worker stopped itself)");
+  EXPECT_EQ(Gate(r, "kernel")["summary"],
+            "timed out after 4 s during gate kernel (the worker stopped itself)");
 }
 
 TEST_F(VerifyWorker, PlantedWrongResultIsOneFailedGate) {

@@ -43,22 +43,26 @@ TEST(GpuApiTables, TheBenchmarksExportsAreOptionalAndNamedWhenMissing) {
   // library without them still loads; the report names each one it lacks.
   auto cuda = LoadCudaDriver(kPlainLibrary);
   std::string cuda_missing = cuda.symbols.Summary();
-  for (const char* name : {"cuMemAllocHost_v2", "cuMemFreeHost", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2",
-                           "cuMemcpyDtoDAsync_v2"}) {
+  for (const char* name : {"cuMemAllocHost_v2", "cuMemFreeHost", "cuMemcpyHtoDAsync_v2",
+                           "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoDAsync_v2"}) {
     EXPECT_NE(cuda_missing.find(name), std::string::npos) << name;
-    for (const auto& required : cuda.symbols.missing_required) EXPECT_EQ(required.find(name), std::string::npos);
+    for (const auto& required : cuda.symbols.missing_required)
+      EXPECT_EQ(required.find(name), std::string::npos);
   }
   auto hip = LoadHip(kPlainLibrary);
   for (const char* name : {"hipHostMalloc", "hipHostFree", "hipMemcpyAsync"}) {
     EXPECT_NE(hip.symbols.Summary().find(name), std::string::npos) << name;
-    for (const auto& required : hip.symbols.missing_required) EXPECT_EQ(required.find(name), std::string::npos);
+    for (const auto& required : hip.symbols.missing_required)
+      EXPECT_EQ(required.find(name), std::string::npos);
   }
   auto nvml = LoadNvml(kPlainLibrary);
-  EXPECT_NE(nvml.symbols.Summary().find("nvmlDeviceGetComputeRunningProcesses_v3|nvmlDeviceGetComputeRunningProcesses_v2"),
+  EXPECT_NE(nvml.symbols.Summary().find(
+                "nvmlDeviceGetComputeRunningProcesses_v3|nvmlDeviceGetComputeRunningProcesses_v2"),
             std::string::npos);
   EXPECT_NE(nvml.symbols.Summary().find("nvmlDeviceGetMaxPcieLinkWidth"), std::string::npos);
   static_assert(sizeof(nvmlProcessInfo_t) == 24, "the v2/v3 process record");
-  static_assert(kGpuBackendApiVersion == 2, "pinned memory, async copies and the driver launch are version 2");
+  static_assert(kGpuBackendApiVersion == 2,
+                "pinned memory, async copies and the driver launch are version 2");
 }
 
 TEST(GpuApiTables, MissingFilesAreAbsentWithTheLoaderText) {

@@ -29,12 +29,12 @@ TEST(KnowledgeEnrich, AmdFamiliesFromTheTargetTable) {
     const char* gfx;
     const char* family;
   };
-  for (auto c : {Case{"gfx1100", "RDNA3"}, Case{"gfx1103", "RDNA3"}, Case{"gfx1150", "RDNA3.5"},
-                 Case{"gfx1151", "RDNA3.5"}, Case{"gfx1200", "RDNA4"}, Case{"gfx1201", "RDNA4"},
-                 Case{"gfx1030", "RDNA2"}, Case{"gfx1036", "RDNA2"}, Case{"gfx1010", "RDNA1"},
-                 Case{"gfx908", "CDNA1"}, Case{"gfx90a", "CDNA2"}, Case{"gfx942", "CDNA3"},
-                 Case{"gfx950", "CDNA4"}, Case{"gfx900", "GCN5"}, Case{"gfx803", "GCN4"}, Case{"gfx1337", ""},
-                 Case{"", ""}}) {
+  for (auto c :
+       {Case{"gfx1100", "RDNA3"}, Case{"gfx1103", "RDNA3"}, Case{"gfx1150", "RDNA3.5"},
+        Case{"gfx1151", "RDNA3.5"}, Case{"gfx1200", "RDNA4"}, Case{"gfx1201", "RDNA4"},
+        Case{"gfx1030", "RDNA2"}, Case{"gfx1036", "RDNA2"}, Case{"gfx1010", "RDNA1"}, Case{"gfx908", "CDNA1"},
+        Case{"gfx90a", "CDNA2"}, Case{"gfx942", "CDNA3"}, Case{"gfx950", "CDNA4"}, Case{"gfx900", "GCN5"},
+        Case{"gfx803", "GCN4"}, Case{"gfx1337", ""}, Case{"", ""}}) {
     Snapshot s = OneGpu(GpuVendor::kAmd, c.gfx);
     ApplyKnowledge(Db(), s);
     EXPECT_EQ(s.gpus[0].family, c.family) << c.gfx;
@@ -47,9 +47,9 @@ TEST(KnowledgeEnrich, NvidiaFamiliesFromComputeCapability) {
     const char* family;
   };
   for (auto c : {Case{"sm_90", "Hopper"}, Case{"sm_89", "Ada Lovelace"}, Case{"sm_80", "Ampere"},
-                 Case{"sm_86", "Ampere"}, Case{"sm_75", "Turing"}, Case{"sm_70", "Volta"}, Case{"sm_61", "Pascal"},
-                 Case{"sm_52", "Maxwell"}, Case{"sm_100", "Blackwell"}, Case{"sm_120", "Blackwell"},
-                 Case{"sm_21", ""}, Case{"sm_", ""}, Case{"gfx90a", ""}}) {
+                 Case{"sm_86", "Ampere"}, Case{"sm_75", "Turing"}, Case{"sm_70", "Volta"},
+                 Case{"sm_61", "Pascal"}, Case{"sm_52", "Maxwell"}, Case{"sm_100", "Blackwell"},
+                 Case{"sm_120", "Blackwell"}, Case{"sm_21", ""}, Case{"sm_", ""}, Case{"gfx90a", ""}}) {
     Snapshot s = OneGpu(GpuVendor::kNvidia, c.sm);
     ApplyKnowledge(Db(), s);
     EXPECT_EQ(s.gpus[0].family, c.family) << c.sm;

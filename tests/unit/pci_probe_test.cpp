@@ -55,7 +55,8 @@ void WriteXtx(const SysrootBuilder& root, bool with_driver_link = true) {
   root.Write(d + "/gpu_busy_percent", "7\n");
   root.Mkdir(d + "/drm/card1");
   root.Mkdir(d + "/drm/renderD128");
-  // Where links cannot be made (the Windows build under wine), the driver is told by uevent, as sysfs also does.
+  // Where links cannot be made (the Windows build under wine), the driver is told by uevent, as sysfs also
+  // does.
   if (with_driver_link && !root.Symlink(d + "/driver", "../../../bus/pci/drivers/amdgpu"))
     root.Write(d + "/uevent", "DRIVER=amdgpu\nPCI_SLOT_NAME=0000:03:00.0\n");
 }
@@ -85,7 +86,8 @@ TEST(PciProbe, ReadsEveryFieldOfAnAmdAndAnNvidiaGpu) {
   root.Write(n + "/current_link_width", "0\n");
   root.Write(n + "/max_link_speed", "16.0 GT/s\n");
   root.Write(n + "/max_link_width", "x16\n");
-  if (!root.Symlink(n + "/driver", "../../../bus/pci/drivers/nvidia")) root.Write(n + "/uevent", "DRIVER=nvidia\n");
+  if (!root.Symlink(n + "/driver", "../../../bus/pci/drivers/nvidia"))
+    root.Write(n + "/uevent", "DRIVER=nvidia\n");
   // A USB controller: not a GPU, must be skipped.
   root.Write("/sys/bus/pci/devices/0000:00:14.0/class", "0x0c0330\n");
   root.Write("/sys/bus/pci/devices/0000:00:14.0/vendor", "0x8086\n");

@@ -21,7 +21,8 @@ const KnowledgeDb& KnowledgeBase() {
 constexpr uint64_t kGiB = 1ull << 30;
 
 Snapshot Probe(const std::string& machine) {
-  ProbeInputs in = MakeRecordedInputs(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/" + machine, &KnowledgeBase());
+  ProbeInputs in = MakeRecordedInputs(
+      std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/" + machine, &KnowledgeBase());
   EXPECT_TRUE(in.warnings.empty()) << machine << ": " << (in.warnings.empty() ? "" : in.warnings.front());
   return ProbeWithInputs(in);
 }

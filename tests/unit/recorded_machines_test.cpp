@@ -15,8 +15,8 @@
 
 #include "core/strings.h"
 #include "knowledge/knowledge_loader.h"
-#include "probe/probe_inputs.h"
 #include "probe/machine_probe.h"
+#include "probe/probe_inputs.h"
 #include "report/info_text.h"
 #include "snapshot/snapshot_json.h"
 
@@ -110,7 +110,8 @@ bool ThisBuildSeesLinks() {
 }
 
 TEST_P(RecordedMachineTest, MatchesGoldenReports) {
-  if (!ThisBuildSeesLinks()) GTEST_SKIP() << "this build cannot see symbolic links, which the recorded trees use";
+  if (!ThisBuildSeesLinks())
+    GTEST_SKIP() << "this build cannot see symbolic links, which the recorded trees use";
   Snapshot snap = ProbeForGolden(GetParam());
   CompareOrUpdate(kGolden + GetParam() + ".txt", Normalize(RenderInfoText(snap)));
   CompareOrUpdate(kGolden + GetParam() + ".json", Normalize(SnapshotToJson(snap)));

@@ -304,14 +304,15 @@ TEST(ReportHtml, GroupingFollowsGroupAndUnit) {
 TEST(ReportHtml, AFigureFarAboveItsGroupGetsAChartOfItsOwn) {
   // As measured on the H200: device-to-device copies at 2.1 TB/s beside PCIe transfers at 15-55 GB/s.
   BenchDocument b;
-  b.benchmarks = {Entry("transfer.h2d_pinned", "transfer", "Host to device, pinned", "GB/s", {{1 << 30, 55.5}}, 63),
-                  Entry("transfer.h2d_pageable", "transfer", "Host to device, pageable", "GB/s", {{1 << 30, 16.4}}, 63),
-                  Entry("transfer.d2h_pinned", "transfer", "Device to host, pinned", "GB/s", {{1 << 30, 55.4}}, 63),
-                  Entry("transfer.d2d", "transfer", "Device to device", "GB/s", {{1 << 30, 2117}}, 2400),
-                  Entry("gemm.fp32", "gemm", "GEMM: fp32", "TFLOP/s", {{8192, 51}}, 66.9),
-                  Entry("gemm.tf32", "gemm", "GEMM: tf32", "TFLOP/s", {{8192, 423}}, 494.7),
-                  Entry("gemm.bf16", "gemm", "GEMM: bf16", "TFLOP/s", {{8192, 814}}, 989.4),
-                  Entry("gemm.fp8", "gemm", "GEMM: fp8", "TFLOP/s", {{8192, 1342}}, 1979)};
+  b.benchmarks = {
+      Entry("transfer.h2d_pinned", "transfer", "Host to device, pinned", "GB/s", {{1 << 30, 55.5}}, 63),
+      Entry("transfer.h2d_pageable", "transfer", "Host to device, pageable", "GB/s", {{1 << 30, 16.4}}, 63),
+      Entry("transfer.d2h_pinned", "transfer", "Device to host, pinned", "GB/s", {{1 << 30, 55.4}}, 63),
+      Entry("transfer.d2d", "transfer", "Device to device", "GB/s", {{1 << 30, 2117}}, 2400),
+      Entry("gemm.fp32", "gemm", "GEMM: fp32", "TFLOP/s", {{8192, 51}}, 66.9),
+      Entry("gemm.tf32", "gemm", "GEMM: tf32", "TFLOP/s", {{8192, 423}}, 494.7),
+      Entry("gemm.bf16", "gemm", "GEMM: bf16", "TFLOP/s", {{8192, 814}}, 989.4),
+      Entry("gemm.fp8", "gemm", "GEMM: fp8", "TFLOP/s", {{8192, 1342}}, 1979)};
   auto groups = GroupBenchmarks(b);
   ASSERT_EQ(groups.size(), 3u);
   EXPECT_EQ(groups[0].entries.size(), 3u);

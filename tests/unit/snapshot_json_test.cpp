@@ -99,21 +99,18 @@ TEST_P(SnapshotJsonBad, IsRefusedWithAReason) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, SnapshotJsonBad,
-    ::testing::Values(BadCase{"NotJson", "{\"schema\": ", "not valid JSON"},
-                      BadCase{"Array", "[1,2]", "JSON object"},
-                      BadCase{"OtherDocument", "{\"hello\": 1}", "not a gpudoctor snapshot"},
-                      BadCase{"FutureVersion", "{\"schema\":\"gpudoctor.snapshot\",\"schema_version\":999}", "newer"},
-                      BadCase{"WrongType",
-                              "{\"schema\":\"gpudoctor.snapshot\",\"cpu\":{\"logical_cores\":\"many\"}}",
-                              "snapshot.cpu.logical_cores"},
-                      BadCase{"NegativeCount",
-                              "{\"schema\":\"gpudoctor.snapshot\",\"gpus\":[{\"compute_units\":-4}]}",
-                              "snapshot.gpus[0].compute_units"},
-                      BadCase{"TooLarge",
-                              "{\"schema\":\"gpudoctor.snapshot\",\"gpus\":[{\"kfd_node\":99999999999}]}",
-                              "snapshot.gpus[0].kfd_node"},
-                      BadCase{"ArrayOfNumbers", "{\"schema\":\"gpudoctor.snapshot\",\"pci_devices\":[1]}",
-                              "snapshot.pci_devices[0]"}),
+    ::testing::Values(
+        BadCase{"NotJson", "{\"schema\": ", "not valid JSON"}, BadCase{"Array", "[1,2]", "JSON object"},
+        BadCase{"OtherDocument", "{\"hello\": 1}", "not a gpudoctor snapshot"},
+        BadCase{"FutureVersion", "{\"schema\":\"gpudoctor.snapshot\",\"schema_version\":999}", "newer"},
+        BadCase{"WrongType", "{\"schema\":\"gpudoctor.snapshot\",\"cpu\":{\"logical_cores\":\"many\"}}",
+                "snapshot.cpu.logical_cores"},
+        BadCase{"NegativeCount", "{\"schema\":\"gpudoctor.snapshot\",\"gpus\":[{\"compute_units\":-4}]}",
+                "snapshot.gpus[0].compute_units"},
+        BadCase{"TooLarge", "{\"schema\":\"gpudoctor.snapshot\",\"gpus\":[{\"kfd_node\":99999999999}]}",
+                "snapshot.gpus[0].kfd_node"},
+        BadCase{"ArrayOfNumbers", "{\"schema\":\"gpudoctor.snapshot\",\"pci_devices\":[1]}",
+                "snapshot.pci_devices[0]"}),
     [](const auto& tc) { return std::string(tc.param.name); });
 
 }  // namespace

@@ -81,8 +81,8 @@ struct CudaDriverApi {
   CUresult (*EventElapsedTime)(float*, CUevent, CUevent) = nullptr;  // cuEventElapsedTime_v2 | plain
   CUresult (*EventDestroy)(CUevent) = nullptr;                       // cuEventDestroy_v2
   // Optional, for the benchmarks (gpu/cuda/cuda_transfers.cpp); a call that needs a missing one says so.
-  CUresult (*MemAllocHost)(void**, size_t) = nullptr;                                // cuMemAllocHost_v2
-  CUresult (*MemFreeHost)(void*) = nullptr;                                          // cuMemFreeHost
+  CUresult (*MemAllocHost)(void**, size_t) = nullptr;                                 // cuMemAllocHost_v2
+  CUresult (*MemFreeHost)(void*) = nullptr;                                           // cuMemFreeHost
   CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void*, size_t, CUstream) = nullptr;  // cuMemcpyHtoDAsync_v2
   CUresult (*MemcpyDtoHAsync)(void*, CUdeviceptr, size_t, CUstream) = nullptr;        // cuMemcpyDtoHAsync_v2
   CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream) = nullptr;  // cuMemcpyDtoDAsync_v2

@@ -77,8 +77,8 @@ struct HipApi {
   hipError_t (*GetDeviceProperties)(void*, int) = nullptr;       // hipGetDeviceProperties
   hipError_t (*GetDevicePropertiesR0600)(void*, int) = nullptr;  // hipGetDevicePropertiesR0600
   // Optional, for the benchmarks (gpu/hip/hip_transfers.cpp); a call that needs a missing one says so.
-  hipError_t (*HostMalloc)(void**, size_t, unsigned) = nullptr;                   // hipHostMalloc
-  hipError_t (*HostFree)(void*) = nullptr;                                        // hipHostFree
+  hipError_t (*HostMalloc)(void**, size_t, unsigned) = nullptr;                       // hipHostMalloc
+  hipError_t (*HostFree)(void*) = nullptr;                                            // hipHostFree
   hipError_t (*MemcpyAsync)(void*, const void*, size_t, int, hipStream_t) = nullptr;  // hipMemcpyAsync
 };
 

@@ -143,7 +143,8 @@ Result<Telemetry> CudaBackend::ReadTelemetry() {
     t.remapped_rows_pending = pending;
     t.remapped_rows_failed = failed;
   }
-  if (n.DeviceGetPowerManagementDefaultLimit && n.DeviceGetPowerManagementDefaultLimit(dev, &v) == kNvmlSuccess)
+  if (n.DeviceGetPowerManagementDefaultLimit &&
+      n.DeviceGetPowerManagementDefaultLimit(dev, &v) == kNvmlSuccess)
     t.power_default_limit_mw = v;
   if (n.DeviceGetCurrPcieLinkGeneration && n.DeviceGetCurrPcieLinkGeneration(dev, &v) == kNvmlSuccess)
     t.pcie_gen = v;

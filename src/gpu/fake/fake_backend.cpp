@@ -14,11 +14,30 @@ namespace gpudoctor {
 namespace {
 
 const std::set<std::string>& KnownOperations() {
-  static const std::set<std::string> kOps = {
-      "load_runtime", "devices",   "open_device", "memory_info",  "allocate", "free",        "copy_to_device",
-      "copy_to_host", "memset",    "compile",     "get_function", "launch",   "synchronize", "create_event",
-      "gemm_fp32",    "gemm_tf32", "gemm_fp16",   "gemm_bf16",    "telemetry", "allocate_pinned",
-      "copy_to_device_async", "copy_to_host_async", "copy_on_device", "driver_launch"};
+  static const std::set<std::string> kOps = {"load_runtime",
+                                             "devices",
+                                             "open_device",
+                                             "memory_info",
+                                             "allocate",
+                                             "free",
+                                             "copy_to_device",
+                                             "copy_to_host",
+                                             "memset",
+                                             "compile",
+                                             "get_function",
+                                             "launch",
+                                             "synchronize",
+                                             "create_event",
+                                             "gemm_fp32",
+                                             "gemm_tf32",
+                                             "gemm_fp16",
+                                             "gemm_bf16",
+                                             "telemetry",
+                                             "allocate_pinned",
+                                             "copy_to_device_async",
+                                             "copy_to_host_async",
+                                             "copy_on_device",
+                                             "driver_launch"};
   return kOps;
 }
 

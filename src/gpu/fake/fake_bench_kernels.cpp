@@ -15,8 +15,8 @@ namespace gpudoctor {
 Status FakeBackend::EmulateBenchKernel(const std::string& name, Dim3 grid, const KernelArgs& args) {
   auto need = [&](size_t count) -> Status {
     if (args.size() != count)
-      return EnvError("fake launch of " + name + ": " + std::to_string(args.size()) + " arguments, expected " +
-                      std::to_string(count));
+      return EnvError("fake launch of " + name + ": " + std::to_string(args.size()) +
+                      " arguments, expected " + std::to_string(count));
     return Ok{};
   };
   auto fault = [&](const char* what) {

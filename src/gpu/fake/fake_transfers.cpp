@@ -50,7 +50,8 @@ Status FakeBackend::CopyOnDevice(DevicePtr dst, DevicePtr src, uint64_t bytes) {
   return Ok{};
 }
 
-Result<DriverLaunch> FakeBackend::PrepareDriverLaunch(FunctionId fn, Dim3 grid, Dim3, const KernelArgs& args) {
+Result<DriverLaunch> FakeBackend::PrepareDriverLaunch(FunctionId fn, Dim3 grid, Dim3,
+                                                      const KernelArgs& args) {
   if (auto s = Scripted("driver_launch"); !s) return s.error();
   auto it = functions_.find(fn);
   if (it == functions_.end()) return InternalError("unknown function id");

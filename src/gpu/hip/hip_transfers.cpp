@@ -17,9 +17,11 @@ Status HipBackend::Need(const void* fn, const char* symbol) const {
 
 Result<void*> HipBackend::AllocatePinnedHost(uint64_t bytes) {
   if (auto s = RequireDevice(); !s) return s.error();
-  if (auto s = Need(reinterpret_cast<const void*>(hip_.api.HostMalloc), "hipHostMalloc"); !s) return s.error();
+  if (auto s = Need(reinterpret_cast<const void*>(hip_.api.HostMalloc), "hipHostMalloc"); !s)
+    return s.error();
   void* p = nullptr;
-  if (auto s = Check(hip_.api.HostMalloc(&p, bytes, kHipHostMallocDefault), "hipHostMalloc(" + FormatBytes(bytes) + ")");
+  if (auto s = Check(hip_.api.HostMalloc(&p, bytes, kHipHostMallocDefault),
+                     "hipHostMalloc(" + FormatBytes(bytes) + ")");
       !s)
     return s.error();
   return p;
@@ -32,7 +34,8 @@ Status HipBackend::FreePinnedHost(void* p) {
 
 Status HipBackend::AsyncCopy(void* dst, const void* src, uint64_t bytes, int kind, const char* what) {
   if (auto s = Need(reinterpret_cast<const void*>(hip_.api.MemcpyAsync), "hipMemcpyAsync"); !s) return s;
-  return Check(hip_.api.MemcpyAsync(dst, src, bytes, kind, nullptr), std::string("hipMemcpyAsync(") + what + ")");
+  return Check(hip_.api.MemcpyAsync(dst, src, bytes, kind, nullptr),
+               std::string("hipMemcpyAsync(") + what + ")");
 }
 
 Status HipBackend::CopyToDeviceAsync(DevicePtr dst, const void* src, uint64_t bytes) {
@@ -47,8 +50,8 @@ Status HipBackend::CopyToHostAsync(void* dst, DevicePtr src, uint64_t bytes) {
 
 Status HipBackend::CopyOnDevice(DevicePtr dst, DevicePtr src, uint64_t bytes) {
   return AsyncCopy(reinterpret_cast<void*>(static_cast<uintptr_t>(dst)),
-                   reinterpret_cast<const void*>(static_cast<uintptr_t>(src)), bytes, kHipMemcpyDeviceToDevice,
-                   "device to device");
+                   reinterpret_cast<const void*>(static_cast<uintptr_t>(src)), bytes,
+                   kHipMemcpyDeviceToDevice, "device to device");
 }
 
 Result<DriverLaunch> HipBackend::PrepareDriverLaunch(FunctionId fn, Dim3 grid, Dim3 block,

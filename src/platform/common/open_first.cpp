@@ -14,7 +14,8 @@ Result<DynamicLibrary> OpenFirst(const std::vector<std::string>& candidates, Lib
     report.last_error = lib.error().message;
   }
   if (candidates.empty()) return InternalError("no library candidates given");
-  return EnvError("none of the candidates could be loaded (" + candidates.front() + ", ...): " + report.last_error);
+  return EnvError("none of the candidates could be loaded (" + candidates.front() +
+                  ", ...): " + report.last_error);
 }
 
 }  // namespace gpudoctor

@@ -6,9 +6,13 @@
 
 namespace gpudoctor {
 
-bool IsTerminal(std::FILE* stream) { return ::isatty(::fileno(stream)) == 1; }
+bool IsTerminal(std::FILE* stream) {
+  return ::isatty(::fileno(stream)) == 1;
+}
 
-void IgnoreBrokenPipe() { ::signal(SIGPIPE, SIG_IGN); }
+void IgnoreBrokenPipe() {
+  ::signal(SIGPIPE, SIG_IGN);
+}
 
 void UseBinaryMode(std::FILE*) {}
 

@@ -12,6 +12,8 @@ bool IsTerminal(std::FILE* stream) {
 
 void IgnoreBrokenPipe() {}
 
-void UseBinaryMode(std::FILE* stream) { ::_setmode(::_fileno(stream), _O_BINARY); }
+void UseBinaryMode(std::FILE* stream) {
+  ::_setmode(::_fileno(stream), _O_BINARY);
+}
 
 }  // namespace gpudoctor

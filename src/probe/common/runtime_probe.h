@@ -1,4 +1,5 @@
-// Probe: GPU runtimes and toolkits installed (ROCm trees and versions, HIP runtime libraries, CUDA toolkits, libcuda).
+// Probe: GPU runtimes and toolkits installed (ROCm trees and versions, HIP runtime libraries, CUDA toolkits,
+// libcuda).
 #pragma once
 
 #include "probe/probe_context.h"

@@ -1,4 +1,5 @@
-// Linux probe: NVIDIA driver version (/proc), and through NVML and the CUDA driver API (dlopen, live only; recorded answers under a sysroot) names, UUIDs, memory, compute capability.
+// Linux probe: NVIDIA driver version (/proc), and through NVML and the CUDA driver API (dlopen, live only;
+// recorded answers under a sysroot) names, UUIDs, memory, compute capability.
 #pragma once
 
 #include "probe/probe_context.h"

@@ -1,4 +1,5 @@
-// Linux probe: every PCI display / 3D / accelerator function with ids, driver, NUMA node, PCIe link, name, integrated vs discrete, DRM memory.
+// Linux probe: every PCI display / 3D / accelerator function with ids, driver, NUMA node, PCIe link, name,
+// integrated vs discrete, DRM memory.
 #pragma once
 
 #include "probe/probe_context.h"
