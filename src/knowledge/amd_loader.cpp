@@ -33,8 +33,8 @@ constexpr std::array<FamilyName, 15> kFamilies{{
     {GfxFamily::kRdna4, "RDNA4"},
 }};
 
-const std::vector<std::string_view> kDerivableFields = {"vram_gib",    "compute_units", "fp32_tflops", "tf32_tflops",
-                                                        "fp16_tflops", "bf16_tflops",   "bandwidth_gbs"};
+const std::vector<std::string_view> kDerivableFields = {
+    "vram_gib", "compute_units", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "bandwidth_gbs"};
 
 std::vector<std::string_view> FamilyNames() {
   std::vector<std::string_view> names;

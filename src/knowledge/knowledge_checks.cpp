@@ -135,6 +135,7 @@ void Checker::References() {
     if (db_.FindCudaArch(g.cc) == nullptr)
       Add(g.provenance.origin, "cc " + g.cc.ToString() + " is not a [[cuda_arch]]");
   }
+  for (const KernelFloor& k : db_.kernel_floors) GfxList(k.provenance.origin, k.gfx, "gfx");
   for (const RocmRelease& r : db_.rocm_releases) {
     const Origin& at = r.provenance.origin;
     GfxList(at, r.gfx, "gfx");

@@ -187,6 +187,7 @@ void KnowledgeDb::VisitProvenance(const std::function<void(std::string_view, con
   each("cuda_toolkit_driver", cuda_toolkit_drivers);
   each("nvidia_driver_branch", nvidia_driver_branches);
   each("rocm_release", rocm_releases);
+  each("kernel_floor", kernel_floors);
   each("hip_sdk_windows", hip_sdks_windows);
   each("rocm_wsl", rocm_wsl);
   each("therock_status", therock_status);

@@ -52,6 +52,7 @@ struct KnowledgeDb {
   std::vector<CudaToolkitDriver> cuda_toolkit_drivers;
   std::vector<NvidiaDriverBranch> nvidia_driver_branches;
   std::vector<RocmRelease> rocm_releases;
+  std::vector<KernelFloor> kernel_floors;
   std::vector<HipSdkWindows> hip_sdks_windows;
   std::vector<RocmWslNote> rocm_wsl;
   std::vector<TheRockStatus> therock_status;

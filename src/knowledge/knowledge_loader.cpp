@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 20> kSections{{
+constexpr std::array<SectionSpec, 21> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -32,6 +32,7 @@ constexpr std::array<SectionSpec, 20> kSections{{
     {"cuda_toolkit_driver", "cuda", ParseCudaToolkitDriver},
     {"nvidia_driver_branch", "branch", ParseNvidiaDriverBranch},
     {"rocm_release", "series", ParseRocmRelease},
+    {"kernel_floor", "min_kernel", ParseKernelFloor},
     {"hip_sdk_windows", "version", ParseHipSdkWindows},
     {"rocm_wsl", "id", ParseRocmWsl},
     {"therock_status", "platform", ParseTheRockStatus},

@@ -176,6 +176,15 @@ struct RocmRelease {
   bool operator==(const RocmRelease&) const = default;
 };
 
+// The oldest Linux kernel a GPU computes stably on under ROCm (older ones hang it).
+struct KernelFloor {
+  std::vector<std::string> gfx;  // "gfx1151"
+  Version min_kernel;            // 6.18.4
+  std::string why;
+  Provenance provenance;
+  bool operator==(const KernelFloor&) const = default;
+};
+
 struct HipSdkWindows {
   Version version;
   std::vector<std::string> os;

@@ -53,6 +53,18 @@ void ParseRocmRelease(EntryReader& r, KnowledgeDb& db) {
   if (series) db.rocm_releases.push_back(std::move(rel));
 }
 
+void ParseKernelFloor(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "min_kernel");
+  KernelFloor k;
+  k.gfx = r.TextList("gfx", Need::kRequired);
+  auto min = r.VersionText("min_kernel", Need::kRequired);
+  if (min) k.min_kernel = *min;
+  k.why = r.Text("why", Need::kRequired).value_or("");
+  k.provenance = r.ReadProvenance();
+  r.Finish();
+  if (min && !k.gfx.empty()) db.kernel_floors.push_back(std::move(k));
+}
+
 void ParseHipSdkWindows(EntryReader& r, KnowledgeDb& db) {
   LabelFromField(r, "version");
   HipSdkWindows h;

@@ -208,19 +208,6 @@ void SystemRocm(const RuleContext& ctx, std::vector<Finding>& out) {
   }
 }
 
-// Kernels known to be too old for a GPU's compute use. Kept in code until data/ has a section for it.
-struct KernelFloor {
-  const char* gfx;
-  const char* min_kernel;
-  const char* why;
-  const char* source;
-};
-constexpr KernelFloor kKernelFloors[] = {
-    {"gfx1151", "6.18.4",
-     "Strix Halo GPU hangs under ROCm load on older kernels (fix in 6.18.4 or a backport)",
-     "https://github.com/ROCm/TheRock/blob/main/SUPPORTED_GPUS.md"},
-};
-
 void KernelVersion(const RuleContext& ctx, std::vector<Finding>& out) {
   if (ctx.platform != Platform::kLinux) return;
   const std::string& release = ctx.snap.os.kernel_release;
@@ -230,25 +217,24 @@ void KernelVersion(const RuleContext& ctx, std::vector<Finding>& out) {
     ++end;
   auto kernel = Version::Parse(std::string_view(release).substr(0, end));
   if (!kernel) return;
-  for (const auto& floor : kKernelFloors) {
-    auto it =
-        std::find_if(ctx.gpus.begin(), ctx.gpus.end(), [&](const GpuView& g) { return g.gfx == floor.gfx; });
-    if (it == ctx.gpus.end()) continue;
-    auto min = Version::Parse(floor.min_kernel);
-    if (!min || *kernel >= *min) continue;
-    Finding f = MakeFinding("runtime.kernel_too_old", Layer::kRuntime, Severity::kWarning, it->label,
-                            "Kernel " + release + " is older than the " + floor.min_kernel + " " + floor.gfx +
-                                " needs for stable compute");
-    f.evidence.push_back("required Linux >= " + std::string(floor.min_kernel) + ", found " + release);
+  for (const KernelFloor& floor : ctx.db.kernel_floors) {  // data/rocm_releases.toml [[kernel_floor]]
+    auto it = std::find_if(ctx.gpus.begin(), ctx.gpus.end(), [&](const GpuView& g) {
+      return std::find(floor.gfx.begin(), floor.gfx.end(), g.gfx) != floor.gfx.end();
+    });
+    if (it == ctx.gpus.end() || *kernel >= floor.min_kernel) continue;
+    const std::string min = floor.min_kernel.ToString();
+    Finding f = MakeFinding(
+        "runtime.kernel_too_old", Layer::kRuntime, Severity::kWarning, it->label,
+        "Kernel " + release + " is older than the " + min + " " + it->gfx + " needs for stable compute");
+    f.evidence.push_back("required Linux >= " + min + ", found " + release);
     f.evidence.push_back(floor.why);
     f.fix_summary =
-        std::string("install kernel ") + floor.min_kernel +
+        "install kernel " + min +
         " or newer (or a distribution kernel with the fix backported); until then HSA_ENABLE_SDMA=0 "
         "avoids some hangs";
-    f.fix.push_back(
-        FixAction::Manual(std::string("install a Linux kernel >= ") + floor.min_kernel + ", then reboot"));
+    f.fix.push_back(FixAction::Manual("install a Linux kernel >= " + min + ", then reboot"));
     f.fix.push_back(FixAction::SetEnv("HSA_ENABLE_SDMA", "0"));
-    f.link = floor.source;
+    f.link = FirstSource(floor.provenance);
     out.push_back(std::move(f));
   }
 }

@@ -59,7 +59,8 @@ class TempDataDir {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     for (const auto& e : fs::directory_iterator(kDataDir))
-      if (e.is_regular_file() && e.path().extension() == ".toml") fs::copy_file(e.path(), dir_ / e.path().filename());
+      if (e.is_regular_file() && e.path().extension() == ".toml")
+        fs::copy_file(e.path(), dir_ / e.path().filename());
   }
   ~TempDataDir() { fs::remove_all(dir_); }
   fs::path path(const std::string& name) const { return dir_ / name; }
@@ -364,6 +365,31 @@ TEST(KnowledgeLoaderErrors, WrongTypeAndUnknownFieldAndBadReference) {
                         ": gfx names 'gfx1299', which is not in gfx_targets.toml"),
             std::string::npos)
       << errors;
+}
+
+TEST(KnowledgeLoaderErrors, KernelFloorNeedsAVersionAndKnownTargets) {
+  TempDataDir tmp;
+  uint32_t version_line =
+      tmp.Edit("rocm_releases.toml", "min_kernel = \"6.18.4\"", "min_kernel = \"recent\"");
+  std::string errors = LoadErrors(tmp.dir());
+  EXPECT_NE(errors.find(tmp.path("rocm_releases.toml").string() + ":" + std::to_string(version_line)),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("min_kernel"), std::string::npos) << errors;
+
+  TempDataDir other;
+  other.Edit("rocm_releases.toml", "gfx = [\"gfx1151\"]\nmin_kernel", "gfx = [\"gfx1159\"]\nmin_kernel");
+  errors = LoadErrors(other.dir());
+  EXPECT_NE(errors.find("gfx names 'gfx1159', which is not in gfx_targets.toml"), std::string::npos)
+      << errors;
+}
+
+TEST(KnowledgeData, KernelFloorForStrixHalo) {
+  KnowledgeDb db = LoadOrDie();
+  ASSERT_EQ(db.kernel_floors.size(), 1u);
+  EXPECT_EQ(db.kernel_floors[0].gfx, (std::vector<std::string>{"gfx1151"}));
+  EXPECT_EQ(db.kernel_floors[0].min_kernel.ToString(), "6.18.4");
+  for (const std::string& g : db.kernel_floors[0].gfx) EXPECT_NE(db.FindGfxTarget(g), nullptr) << g;
 }
 
 TEST(KnowledgeLoaderErrors, BadDirAndGarbageNeverThrow) {
