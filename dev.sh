@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
-FUZZ_SECONDS="${FUZZ_SECONDS:-15}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 
 # Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
 RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev)
