@@ -139,22 +139,6 @@ BadgeKind SeverityKind(Severity s) {
   return BadgeKind::kMuted;
 }
 
-std::string VendorLabel(GpuVendor v) {
-  switch (v) {
-    case GpuVendor::kAmd:
-      return "AMD";
-    case GpuVendor::kNvidia:
-      return "NVIDIA";
-    case GpuVendor::kIntel:
-      return "Intel";
-    case GpuVendor::kOther:
-      return "other";
-    case GpuVendor::kUnknown:
-      break;
-  }
-  return "unknown";
-}
-
 std::string Plural(size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }

@@ -63,22 +63,6 @@ const PciDevice* FindPci(const Snapshot& s, const std::string& address) {
   return nullptr;
 }
 
-std::string VendorLabel(GpuVendor v) {
-  switch (v) {
-    case GpuVendor::kAmd:
-      return "AMD";
-    case GpuVendor::kNvidia:
-      return "NVIDIA";
-    case GpuVendor::kIntel:
-      return "Intel";
-    case GpuVendor::kOther:
-      return "other";
-    case GpuVendor::kUnknown:
-      break;
-  }
-  return "unknown";
-}
-
 std::string MachineSection(const Snapshot& s, const TextStyle& style) {
   KeyValueBlock kv;
   std::string os = OrNa(s.os.distro_name);

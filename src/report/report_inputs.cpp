@@ -9,6 +9,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "snapshot/snapshot_json.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -33,20 +35,6 @@ const char* TypeName(const Json& j) {
     default:
       return "something else";
   }
-}
-
-// The line of the first syntax error (parsed again with exceptions, on the error path only).
-size_t SyntaxErrorLine(std::string_view text) {
-  try {
-    Json ignored = Json::parse(text.begin(), text.end());
-    (void)ignored;
-  } catch (const nlohmann::json::parse_error& e) {
-    size_t end = std::min(text.size(), e.byte > 0 ? e.byte - 1 : 0);
-    return 1 + static_cast<size_t>(
-                   std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-  } catch (const std::exception&) {
-  }
-  return 1;
 }
 
 // What another gpudoctor document is, to say so when it is passed to the wrong flag.
@@ -173,7 +161,7 @@ class Reader {
 Result<Json> ParseObject(std::string_view text, const std::string& origin, const std::string& hint) {
   Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
-    return UserError(origin + ":" + std::to_string(SyntaxErrorLine(text)) + ": not valid JSON", hint);
+    return UserError(origin + ":" + std::to_string(JsonErrorLine(text)) + ": not valid JSON", hint);
   if (!doc.is_object()) return UserError(origin + ": expected a JSON object, found " + TypeName(doc), hint);
   return doc;
 }

@@ -295,7 +295,8 @@ struct Snapshot {
   std::vector<std::string> warnings;   // unreadable or malformed inputs, each one line
 };
 
-const char* ToString(GpuVendor v);
+const char* ToString(GpuVendor v);     // "amd", "nvidia": as the JSON writes it
+const char* VendorLabel(GpuVendor v);  // "AMD", "NVIDIA": as reports show it
 GpuVendor GpuVendorFromString(const std::string& s);
 GpuVendor GpuVendorFromPciId(uint32_t vendor_id);
 

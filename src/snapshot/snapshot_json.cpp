@@ -425,20 +425,6 @@ void ReadGpu(Reader& r, Gpu& g) {
   r.Get("nvml_index", g.nvml_index);
 }
 
-// The line of the first syntax error (parsed again with exceptions, on the error path only).
-size_t JsonErrorLine(std::string_view text) {
-  try {
-    Json ignored = Json::parse(text.begin(), text.end());
-    (void)ignored;
-  } catch (const nlohmann::json::parse_error& e) {
-    size_t end = std::min(text.size(), e.byte > 0 ? e.byte - 1 : 0);
-    return 1 + static_cast<size_t>(
-                   std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-  } catch (const std::exception&) {
-  }
-  return 1;
-}
-
 std::optional<RuntimeResolution> ReadRuntimeResolution(Reader& r, const char* key) {
   const Json* obj = r.Child(key, false);
   if (!obj) return std::nullopt;
@@ -546,6 +532,20 @@ void ReadPythonEnv(Reader& r, PythonEnv& e) {
 }
 
 }  // namespace
+
+// The line of the first syntax error (parsed again with exceptions, on the error path only).
+size_t JsonErrorLine(std::string_view text) {
+  try {
+    Json ignored = Json::parse(text.begin(), text.end());
+    (void)ignored;
+  } catch (const nlohmann::json::parse_error& e) {
+    size_t end = std::min(text.size(), e.byte > 0 ? e.byte - 1 : 0);
+    return 1 + static_cast<size_t>(
+                   std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+  } catch (const std::exception&) {
+  }
+  return 1;
+}
 
 std::string SnapshotToJson(const Snapshot& s) {
   Json os{{"family", s.os.family},

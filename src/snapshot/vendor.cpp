@@ -19,6 +19,22 @@ const char* ToString(GpuVendor v) {
   return "unknown";
 }
 
+const char* VendorLabel(GpuVendor v) {
+  switch (v) {
+    case GpuVendor::kAmd:
+      return "AMD";
+    case GpuVendor::kNvidia:
+      return "NVIDIA";
+    case GpuVendor::kIntel:
+      return "Intel";
+    case GpuVendor::kOther:
+      return "other";
+    case GpuVendor::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
 GpuVendor GpuVendorFromString(const std::string& s) {
   if (s == "amd") return GpuVendor::kAmd;
   if (s == "nvidia") return GpuVendor::kNvidia;
