@@ -11,7 +11,8 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 
 # Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
 RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev)
-TEST_PACKAGES=(googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5
+TEST_PACKAGES=(ccache  # compiler cache: CI runs on the machine that built last, so most objects come from it
+               googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5
                clang-format  # the source layout check (.clang-format at the root)
                chromium  # chromium: the HTML report's browser test
                openmpi-bin libopenmpi3)  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
@@ -34,6 +35,12 @@ install_missing() {
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# ccache, where installed, keyed on paths relative to this checkout, so a fresh clone in another folder (CI's)
+# reuses the objects of the last build on this machine. CCACHE_NOHASHDIR: debug info may name the old folder.
+if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
 
 build() {  # build PRESET [targets...]
   local preset="$1"; shift
