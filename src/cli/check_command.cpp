@@ -2,11 +2,14 @@
 // (built in, or --db DIR), runs the rules and renders the findings. The exit code is the verdict.
 #include "cli/check_command.h"
 
+#include <chrono>
+
 #include "cli/output.h"
 #include "knowledge/knowledge_loader.h"
 #include "probe/common/python_live.h"
 #include "report/check_json.h"
 #include "report/check_text.h"
+#include "rules/knowledge_age.h"
 #include "rules/rules.h"
 #include "rules/shell.h"
 
@@ -40,8 +43,10 @@ void CheckCommand::DefineFlags(FlagSet& flags) {
   flags.Choice(
       "--shell", &shell_, {"auto", "bash", "powershell", "cmd"},
       "Shell to write fixes for (default auto: bash on Linux and WSL, PowerShell or cmd on Windows).");
-  flags.String("--db", &db_, "DIR",
-               "Load the knowledge base from the *.toml files in DIR instead of the built-in one.");
+  flags.String(
+      "--db", &db_, "DIR",
+      "Lay the *.toml files of DIR over the built-in knowledge base (a file replaces the built-in "
+      "one of the same name), e.g. a newer data/ folder; check it first with `gpudoctor db lint DIR`.");
   flags.String("--explain", &explain_, "ID",
                "Describe a finding id (what it checks, why, its source) and exit.");
   flags.Bool(
@@ -72,15 +77,18 @@ int CheckCommand::Run(const CliContext& ctx) {
 
   if (live_) RunLivePythonChecks(*snap, LiveOptions{});
   Shell shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
-  std::vector<Finding> findings = RunAllRules(*snap, *db, RuleOptions{});
+  RuleOptions options;
+  options.today = DateOf(std::chrono::system_clock::now());
+  std::vector<Finding> findings = RunAllRules(*snap, *db, options);
+  const KnowledgeStamp knowledge = StampOf(*db);
   Severity worst = WorstSeverity(findings);
   int code = worst == Severity::kError ? kExitErrors : worst == Severity::kWarning ? kExitWarnings : kExitOk;
   if (json_) {
-    WriteAll(ctx.out, RenderCheckJson(*snap, std::move(findings), shell, code));
+    WriteAll(ctx.out, RenderCheckJson(*snap, std::move(findings), shell, code, knowledge));
   } else {
     TextStyle style;
     style.color = ctx.stdout_is_tty && !ctx.env.Has("NO_COLOR");
-    WriteAll(ctx.out, RenderCheckText(*snap, std::move(findings), shell, style));
+    WriteAll(ctx.out, RenderCheckText(*snap, std::move(findings), shell, style, knowledge));
   }
   return code;
 }

@@ -3,6 +3,7 @@
 #include "cli/check_command.h"
 #include "cli/collectives_command.h"
 #include "cli/command.h"
+#include "cli/db_command.h"
 #include "cli/explain_command.h"
 #include "cli/fleet_command.h"
 #include "cli/gather_command.h"
@@ -27,6 +28,7 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<TopoCommand>());
   list.push_back(std::make_unique<CollectivesCommand>());
   list.push_back(std::make_unique<FleetCommand>());
+  list.push_back(std::make_unique<DbCommand>());
   return list;
 }
 

@@ -45,7 +45,10 @@ int InfoCommand::Run(const CliContext& ctx) {
   }
   TextStyle style;
   style.color = ctx.stdout_is_tty && !ctx.env.Has("NO_COLOR");
-  WriteAll(ctx.out, json_ ? SnapshotToJson(*snap) : RenderInfoText(*snap, style));
+  std::string text = json_ ? SnapshotToJson(*snap) : RenderInfoText(*snap, style);
+  if (!json_ && db.ok() && !db->AsOf().empty())
+    text += "\nKnowledge base\n  As of  " + db->AsOf() + " (" + db->origin + ")\n";
+  WriteAll(ctx.out, text);
   return kExitOk;
 }
 

@@ -100,6 +100,7 @@ int ReportCommand::Run(const CliContext& ctx) {
   if (!snap.ok()) return ReportError(ctx.err, snap.error());
 
   input.findings = RunAllRules(*snap, *db, RuleOptions{});
+  input.knowledge_as_of = db->AsOf();
   input.shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
   if (!source_.from.empty())
     input.machine_source = "snapshot file " + source_.from;

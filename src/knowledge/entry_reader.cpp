@@ -231,6 +231,13 @@ Provenance EntryReader::ReadProvenance() {
   p.confirmed = Boolean("confirmed", Need::kOptional).value_or(true);
   p.note = Text("note", Need::kOptional).value_or("");
   if (!p.confirmed && p.note.empty()) Error(0, "confirmed = false needs a note saying what is not verified");
+  if (auto checked = Date("checked", Need::kOptional)) {
+    if (checked->size() == 10) {
+      p.checked = *checked;
+    } else {
+      Error(Peek("checked")->line, "'checked' must be a full date \"YYYY-MM-DD\" (the day it was verified)");
+    }
+  }
   return p;
 }
 

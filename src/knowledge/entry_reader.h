@@ -58,7 +58,7 @@ class EntryReader {
   // One of `names` (the index into it), for fields that map onto an enum.
   std::optional<size_t> Choice(std::string_view key, Need need, const std::vector<std::string_view>& names);
 
-  // source (required, URLs), confirmed (default true), note.
+  // source (required, URLs), confirmed (default true), note, checked ("YYYY-MM-DD").
   Provenance ReadProvenance();
 
   // Reports every field that no getter asked for (typos such as "vrma_gib").

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "knowledge/entry_reader.h"
+#include "knowledge/knowledge_invariants.h"
 
 namespace gpudoctor {
 namespace {
@@ -224,6 +225,7 @@ void CheckKnowledge(KnowledgeDb& db, const std::map<std::string, std::string>& d
   c.References();
   c.Overrides();
   c.Torch();
+  CheckInvariants(db, display_names, errors);
 }
 
 }  // namespace gpudoctor

@@ -13,7 +13,8 @@
 namespace gpudoctor {
 
 // `display_names` maps each Origin::file (base name) to the name errors should show. With
-// `cross_checks` false only the checks inside one file run (duplicates). Also completes entries
+// `cross_checks` false only the checks inside one file run (duplicates); true adds the references and the
+// invariants of knowledge_invariants.h. Also completes entries
 // from other files (a wheel's python versions and date come from its torch release).
 void CheckKnowledge(KnowledgeDb& db, const std::map<std::string, std::string>& display_names,
                     bool cross_checks, std::vector<KnowledgeError>& errors);

@@ -174,6 +174,14 @@ const OverridePitfall* KnowledgeDb::FindPitfall(std::string_view id) const {
   return FindIf(override_pitfalls, [&](const OverridePitfall& p) { return p.id == id; });
 }
 
+std::string KnowledgeDb::AsOf() const {
+  std::string newest;
+  VisitProvenance([&](std::string_view, const Provenance& p) {
+    if (p.checked > newest) newest = p.checked;
+  });
+  return newest;
+}
+
 void KnowledgeDb::VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const {
   auto each = [&](std::string_view section, const auto& items) {
     for (const auto& item : items) fn(section, item.provenance);

@@ -42,6 +42,8 @@ const char* ToString(CcSupport s);
 
 struct KnowledgeDb {
   std::vector<std::string> files;  // base names of the files loaded, sorted
+  // Where the files came from: "embedded", or "DIR over embedded" for --db DIR (db show prints it).
+  std::string origin = "embedded";
 
   std::vector<GpuTarget> gfx_targets;
   std::vector<AmdPciDevice> amd_devices;
@@ -94,6 +96,8 @@ struct KnowledgeDb {
 
   // Calls `fn` with the section name ("amd_device") and provenance of every entry.
   void VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const;
+  // The database's "as of" date: the newest `checked` of any entry ("YYYY-MM-DD"), "" when none has one.
+  std::string AsOf() const;
 };
 
 // KFD gfx_target_version -> gfx name: 100300 -> "gfx1030", 90010 -> "gfx90a" (major decimal, minor and

@@ -180,10 +180,24 @@ Result<KnowledgeDb> LoadEmbeddedKnowledge() {
   return ToResult(ParseKnowledge(EmbeddedKnowledgeTexts()), "built-in knowledge base");
 }
 
+std::vector<KnowledgeFileText> OverlayKnowledgeTexts(std::vector<KnowledgeFileText> folder) {
+  std::vector<KnowledgeFileText> out;
+  for (KnowledgeFileText& embedded : EmbeddedKnowledgeTexts()) {
+    const std::string base = BaseNameOf(embedded.name);
+    bool replaced = std::any_of(folder.begin(), folder.end(),
+                                [&](const KnowledgeFileText& f) { return BaseNameOf(f.name) == base; });
+    if (!replaced) out.push_back(std::move(embedded));
+  }
+  for (KnowledgeFileText& f : folder) out.push_back(std::move(f));
+  return out;
+}
+
 Result<KnowledgeDb> LoadKnowledgeFromDir(const std::string& dir) {
   auto files = ReadKnowledgeDir(dir);
   if (!files) return files.error();
-  return ToResult(ParseKnowledge(*files), "knowledge base in " + dir);
+  auto db = ToResult(ParseKnowledge(OverlayKnowledgeTexts(std::move(*files))), "knowledge base in " + dir);
+  if (db.ok()) db->origin = dir + " over embedded";
+  return db;
 }
 
 }  // namespace gpudoctor

@@ -40,8 +40,13 @@ std::vector<KnowledgeFileText> EmbeddedKnowledgeTexts();
 // Every *.toml in `dir` (not recursive), sorted by name.
 Result<std::vector<KnowledgeFileText>> ReadKnowledgeDir(const std::string& dir);
 
+// The embedded files with each one that `folder` also has (same base name) replaced by the folder's,
+// plus the folder's other files: a newer data folder dropped in over the built-in one.
+std::vector<KnowledgeFileText> OverlayKnowledgeTexts(std::vector<KnowledgeFileText> folder);
+
 // Loads and checks; any error fails the load, and the Error lists the first problems, one a line.
 Result<KnowledgeDb> LoadEmbeddedKnowledge();
+// `--db DIR`: DIR's *.toml files over the embedded ones (OverlayKnowledgeTexts); origin names DIR.
 Result<KnowledgeDb> LoadKnowledgeFromDir(const std::string& dir);
 
 }  // namespace gpudoctor

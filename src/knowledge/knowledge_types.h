@@ -24,6 +24,7 @@ struct Provenance {
   std::vector<std::string> sources;  // URLs, at least one
   bool confirmed = true;             // false: not verified against a primary source
   std::string note;                  // what is unsure or special
+  std::string checked;               // "YYYY-MM-DD": when a person last verified it against the source
   Origin origin;
   bool operator==(const Provenance&) const = default;
 };

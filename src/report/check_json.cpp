@@ -97,7 +97,8 @@ Json MachineSummary(const Snapshot& s) {
 
 }  // namespace
 
-std::string RenderCheckJson(const Snapshot& snap, std::vector<Finding> findings, Shell shell, int exit_code) {
+std::string RenderCheckJson(const Snapshot& snap, std::vector<Finding> findings, Shell shell, int exit_code,
+                            const KnowledgeStamp& knowledge) {
   SortWorstFirst(findings);
   Json layers = Json::array();
   for (const auto& l : SummarizeLayers(findings)) {
@@ -115,6 +116,8 @@ std::string RenderCheckJson(const Snapshot& snap, std::vector<Finding> findings,
            {"exit_code", exit_code},
            {"shell", ToString(shell)},
            {"machine", MachineSummary(snap)},
+           {"knowledge", Json{{"as_of", knowledge.as_of.empty() ? Json(nullptr) : Json(knowledge.as_of)},
+                              {"origin", knowledge.origin.empty() ? Json(nullptr) : Json(knowledge.origin)}}},
            {"layers", layers},
            {"findings", list},
            {"warnings", snap.warnings}};

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rules/finding.h"
+#include "rules/knowledge_age.h"
 #include "rules/shell.h"
 #include "snapshot/snapshot.h"
 
@@ -13,7 +14,8 @@ namespace gpudoctor {
 
 inline constexpr int kCheckSchemaVersion = 1;
 
+// `knowledge` becomes {"knowledge": {"as_of", "origin"}} (as_of null when unknown).
 std::string RenderCheckJson(const Snapshot& snapshot, std::vector<Finding> findings, Shell shell,
-                            int exit_code);
+                            int exit_code, const KnowledgeStamp& knowledge = {});
 
 }  // namespace gpudoctor

@@ -88,12 +88,15 @@ std::vector<LayerSummary> SummarizeLayers(const std::vector<Finding>& findings) 
 }
 
 std::string RenderCheckText(const Snapshot& snap, std::vector<Finding> findings, Shell shell,
-                            const TextStyle& style) {
+                            const TextStyle& style, const KnowledgeStamp& knowledge) {
   SortWorstFirst(findings);
   std::string out =
       "gpudoctor check: " + (snap.host_name.empty() ? std::string("this machine") : snap.host_name);
   if (!snap.live_machine) out += " (recorded: " + snap.sysroot + ")";
-  out += "\n\n";
+  out += "\n";
+  if (!knowledge.as_of.empty())
+    out += "knowledge base as of " + knowledge.as_of + " (" + knowledge.origin + ")\n";
+  out += "\n";
   for (const auto& s : SummarizeLayers(findings))
     out += Mark(s.severity, style) + " " + LayerTitle(s.layer) + ": " + s.text + "\n";
 

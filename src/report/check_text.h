@@ -7,6 +7,7 @@
 
 #include "report/info_text.h"
 #include "rules/finding.h"
+#include "rules/knowledge_age.h"
 #include "rules/rules.h"
 #include "rules/shell.h"
 #include "snapshot/snapshot.h"
@@ -22,8 +23,9 @@ struct LayerSummary {
 std::vector<LayerSummary> SummarizeLayers(const std::vector<Finding>& findings);
 
 // `findings` in any order; they are shown worst first.
+// `knowledge`: the data's as-of line under the title (none when as_of is empty).
 std::string RenderCheckText(const Snapshot& snapshot, std::vector<Finding> findings, Shell shell,
-                            const TextStyle& style = {});
+                            const TextStyle& style = {}, const KnowledgeStamp& knowledge = {});
 
 // The long text of `check --explain ID`.
 std::string RenderRuleExplanation(const RuleInfo& info);

@@ -381,6 +381,7 @@ std::string RenderHtmlReport(const HtmlReportInput& in) {
   if (!in.generated_at.empty()) meta = "Made " + in.generated_at + " by " + meta;
   meta +=
       " \xC2\xB7 machine: " + (in.machine_source.empty() ? std::string("this machine") : in.machine_source);
+  if (!in.knowledge_as_of.empty()) meta += " \xC2\xB7 knowledge base as of " + in.knowledge_as_of;
   out += EscapeHtml(meta) + "</p>\n";
   out +=
       "<nav class=\"toc\"><a href=\"#machine\">Machine</a><a href=\"#findings\">Check</a>"

@@ -24,7 +24,8 @@ struct HtmlReportInput {
   std::string verify_origin;  // the file it came from
   std::optional<BenchDocument> bench;
   std::string bench_origin;
-  std::string generated_at;  // "2026-12-02 21:40 UTC"; "" leaves it out
+  std::string generated_at;     // "2026-12-02 21:40 UTC"; "" leaves it out
+  std::string knowledge_as_of;  // the knowledge base's as-of date ("2026-12-03"); "" leaves it out
 };
 
 // The ids of the page's sections, in order (tests and docs/report.md name them).

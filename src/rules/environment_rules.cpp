@@ -119,6 +119,22 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
       if (p.when == PitfallWhen::kListed && Contains(p.gfx, g->gfx) && Contains(p.values, value)) listed = &p;
     }
     bool cross = !target || target->generic.empty() || target->generic != g->target->generic;
+    if (listed && !cross) {
+      // Same family, yet known to go wrong on this GPU (gfx1033: wrong training results).
+      Finding f = MakeFinding("environment.override_known_bad", Layer::kEnvironment,
+                              listed->severity == PitfallSeverity::kError     ? Severity::kError
+                              : listed->severity == PitfallSeverity::kWarning ? Severity::kWarning
+                                                                              : Severity::kInfo,
+                              name, name + "=" + value + " on " + g->gfx + " is known to give wrong results");
+      f.evidence.push_back("required no override on " + g->gfx + " (overrides.toml: " + listed->id +
+                           "), found " + name + "=" + value);
+      f.evidence.push_back(listed->problem);
+      f.fix_summary = listed->fix;
+      f.fix.push_back(FixAction::UnsetEnv(name));
+      f.link = FirstSource(listed->provenance);
+      out.push_back(std::move(f));
+      continue;
+    }
     if (listed || cross) {
       const OverridePitfall* pit = listed ? listed : ctx.db.FindPitfall("cross-family");
       Finding f =
@@ -150,6 +166,16 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
     for (const auto* v : amd) f.evidence.push_back("found " + v->label);
     if (pit) f.evidence.push_back(pit->problem);
     f.fix_summary = pit ? pit->fix : "override one node only, or hide the other GPU";
+    // The per-node form for the GPU the override is meant for: libhsakmt's node id counts the CPU
+    // nodes, so on a one-socket machine the first GPU is _1 (overrides.toml, pitfall mixed-gpus).
+    auto value = ctx.Env("HSA_OVERRIDE_GFX_VERSION");
+    if (g && g->gpu && g->gpu->kfd_node && value) {
+      const std::string per_node = "HSA_OVERRIDE_GFX_VERSION_" + std::to_string(*g->gpu->kfd_node);
+      f.evidence.push_back(per_node + " names " + g->gfx + " alone (KFD node " +
+                           std::to_string(*g->gpu->kfd_node) + "; CPU nodes are counted)");
+      f.fix.push_back(FixAction::UnsetEnv("HSA_OVERRIDE_GFX_VERSION"));
+      f.fix.push_back(FixAction::SetEnv(per_node, *value));
+    }
     f.link = pit ? FirstSource(pit->provenance) : std::string();
     out.push_back(std::move(f));
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "rules/knowledge_age.h"
 #include "rules/rule_context.h"
 
 namespace gpudoctor {
@@ -72,6 +73,9 @@ std::vector<Finding> RunAllRules(const Snapshot& snapshot, const KnowledgeDb& db
       if (f.severity == Severity::kOk && !options.include_ok) continue;
       all.push_back(std::move(f));
     }
+  }
+  if (!options.today.empty()) {
+    if (auto stale = KnowledgeAgeFinding(db, options.today)) all.push_back(std::move(*stale));
   }
   return all;
 }
@@ -285,6 +289,18 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "Code of another instruction set faults, hangs or computes wrong results; RDNA1 has no override at "
        "all.",
        "https://github.com/ROCm/legacy-rocm-build/issues/4554"},
+      {"knowledge.stale", Layer::kEnvironment,
+       "Whether the knowledge base's as-of date (the newest `checked` date of data/) is more than 180 "
+       "days before today's date.",
+       "GPUs, ROCm, CUDA and PyTorch releases move every month; advice from old data can be wrong. A newer "
+       "gpudoctor, or a newer data/ folder with --db DIR, brings it up to date.",
+       "https://github.com/ROCm/TheRock/blob/main/RELEASES.md"},
+      {"environment.override_known_bad", Layer::kEnvironment,
+       "Whether overrides.toml lists the override as wrong on this GPU although it stays in the family "
+       "(gfx1033 with 10.3.0).",
+       "Some GPUs run borrowed code without an error and compute wrong results: the Steam Deck (gfx1033) "
+       "trains to negative or NaN losses.",
+       "https://github.com/unslothai/unsloth/pull/8412"},
       {"environment.override_windows", Layer::kEnvironment, "HSA_OVERRIDE_GFX_VERSION set on native Windows.",
        "The Windows HIP runtime ignores it.",
        "https://github.com/ollama/ollama/blob/main/discover/amd_windows.go"},

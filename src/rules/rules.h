@@ -3,6 +3,7 @@
 // never probes; everything it knows comes in through its arguments.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +15,8 @@ namespace gpudoctor {
 
 struct RuleOptions {
   bool include_ok = true;  // also return the "ok" findings (what was checked and passed)
+  // "YYYY-MM-DD" from the clock: judges the knowledge base's age (knowledge.stale). Empty: not judged.
+  std::string today;
 };
 
 // Every layer's findings, in layer order (not sorted; see SortWorstFirst).

@@ -88,6 +88,10 @@ void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out) {
     if (!target || target->generic.empty() || target->generic != g->target->generic) {
       if (*chosen != g->gfx) return;  // another family: environment.override_cross_family
     }
+    for (const auto& p : ctx.db.override_pitfalls) {
+      // Known to go wrong on this GPU: environment.override_known_bad says so.
+      if (p.when == PitfallWhen::kListed && Contains(p.gfx, g->gfx) && Contains(p.values, value)) return;
+    }
     const bool native = *chosen == g->gfx || (source && source->Has(g->gfx));
     if (native) {
       const OverridePitfall* pit = ctx.db.FindPitfall("native-target");

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/strings.h"
+#include "rules/framework_parts.h"
 #include "rules/rule_context.h"
 
 namespace gpudoctor {
@@ -239,6 +240,32 @@ void KernelVersion(const RuleContext& ctx, std::vector<Finding>& out) {
   }
 }
 
+// The other way out of a driver too old for the wheel: keep the driver and install the wheel built for
+// it (the same torch series when one fits the GPU and the driver, else the newest that does).
+void AddWheelForInstalledDriver(const RuleContext& ctx, Finding& f) {
+  auto gpu = std::find_if(ctx.gpus.begin(), ctx.gpus.end(),
+                          [](const GpuView& g) { return g.vendor == GpuVendor::kNvidia && g.cc; });
+  const TorchRoute* route = ctx.db.FindRoute("pytorch-cuda");
+  if (gpu == ctx.gpus.end() || !route) return;
+  const bool windows = ctx.platform == Platform::kWindows;
+  const TorchWheel* wheel = BestCudaWheel(ctx.db, *gpu->cc, ctx.nvidia_driver, ctx.torch->version, windows);
+  if (!wheel) wheel = BestCudaWheel(ctx.db, *gpu->cc, ctx.nvidia_driver, std::nullopt, windows);
+  if (!wheel) return;
+  f.evidence.push_back("or keep driver " + ctx.nvidia_driver->ToString() + ": PyTorch " +
+                       wheel->torch.ToString() + " " + wheel->variant + " (CUDA " + wheel->cuda->ToString() +
+                       ") runs on it and carries " + SmName(*gpu->cc) + " code");
+  f.fix_summary +=
+      ", or keep the driver and install PyTorch " + wheel->torch.ToString() + " " + wheel->variant;
+  f.fix.push_back(FixAction::Manual("or, keeping the driver, replace PyTorch with the " + wheel->variant +
+                                    " build made for it:"));
+  RouteChoice choice;
+  choice.route = route;
+  choice.wheel = wheel;
+  choice.variant = wheel->variant;
+  choice.install = FillPlaceholders(route->install, wheel->variant, "", "", "");
+  AddReinstall(ctx, choice, f);
+}
+
 void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.HasVendor(GpuVendor::kNvidia) || !ctx.torch || !ctx.torch->cuda || !ctx.nvidia_driver) return;
   const Version& cuda = *ctx.torch->cuda;
@@ -260,6 +287,7 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
         "update the NVIDIA driver" + (toolkit ? " to " + toolkit->ToString() + " or newer" : std::string());
     AddNvidiaDriverInstall(ctx, f);
     f.link = FirstSource(floors->minor_compat->provenance);
+    AddWheelForInstalledDriver(ctx, f);
     out.push_back(std::move(f));
     return;
   }

@@ -148,10 +148,15 @@ void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choi
   if (!os_ok) missing.push_back("Windows 11 22H2+");
   // Python.
   auto versions = PythonVersions(ctx);
-  std::string python = route.python.empty() ? "3.12" : route.python.front();
+  // The newest Python installed that the wheels are built for; else 3.12, which every AMD Windows build has.
+  std::string python;
+  for (auto it = versions.rbegin(); it != versions.rend() && python.empty(); ++it)
+    if (Contains(route.python, *it)) python = *it;
+  if (python.empty())
+    python = route.python.empty() || Contains(route.python, "3.12") ? "3.12" : route.python.front();
   bool python_ok = std::any_of(versions.begin(), versions.end(),
                                [&](const std::string& v) { return Contains(route.python, v); });
-  evidence.push_back("required Python " + List(route.python) + " (the wheels are cp312), found " +
+  evidence.push_back("required Python " + List(route.python) + ", found " +
                      (versions.empty() ? std::string("no Python") : "Python " + List(versions)));
   if (!python_ok) missing.push_back("Python " + python);
   // Driver.
@@ -172,7 +177,8 @@ void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choi
   }
   if (HasRuntime(ctx, "hip-runtime", "amdhip64_6.dll") && !HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll"))
     evidence.push_back("the driver's HIP runtime is amdhip64_6.dll only: it predates ROCm 7");
-  const bool installed = ctx.torch && StartsWith(ctx.torch->variant, "rocmsdk");
+  // AMD's Windows wheels carry "+rocmsdk20260116" (ROCm 7.2) or "+rocm7.14.0" / "+rocm10.0.0" (multi-arch).
+  const bool installed = ctx.torch && StartsWith(ctx.torch->variant, "rocm");
   const bool ready = os_ok && python_ok && driver_ok;
   Finding f = MakeFinding(
       ready ? "windows.amd_wheels_ready" : "windows.amd_wheels_blocked", Layer::kHardware,

@@ -175,13 +175,72 @@ TEST(CheckRecordedFixes, Gtx1080GetsTheCu126Wheel) {
       << BashFixOf(fs, "framework.torch_no_kernels");
 }
 
+// Issue 13: torch 2.14's rocm7.14 wheels carry gfx1103, so the official route fits the 780M natively
+// (before, only TheRock's builds did).
 TEST(CheckRecordedFixes, PhoenixGetsARocmBuildForGfx1103) {
   auto fs = RunRules(ProbeRecorded("phoenix-apu-laptop"));
   std::string fix = BashFixOf(fs, "framework.torch_cpu_only");
   EXPECT_NE(fix.find("/home/greta/ai/.venv/bin/python -m pip uninstall -y torch torchvision torchaudio"),
             std::string::npos)
       << fix;
-  EXPECT_NE(fix.find("gfx1103"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("--index-url https://download.pytorch.org/whl/rocm7.14"), std::string::npos) << fix;
+}
+
+// A recorded machine with its PyTorch swapped for another build (as if pip had installed it): the
+// binaries are not read, so the knowledge base's record of that wheel stands in for them.
+Snapshot WithTorch(Snapshot snap, const std::string& version, const std::string& cuda,
+                   const std::string& hip) {
+  for (auto& env : snap.python_envs) {
+    if (!env.torch) continue;
+    env.torch->version = version;
+    env.torch->cuda = cuda;
+    env.torch->hip = hip;
+    env.torch->arch_list.clear();
+    env.torch->gpu_code.clear();
+    env.torch->kernel_libraries.clear();
+  }
+  return snap;
+}
+
+// Issue 13: a wheel older than the GPU's first native build. torch 2.13+rocm7.2 has no gfx1103 code
+// (2.14's rocm7.14 is the first): the override runs its gfx1100 code, or the newer wheel carries gfx1103.
+TEST(CheckRecordedFixes, PhoenixWithAWheelOlderThanItsFirstNativeBuild) {
+  auto fs = RunRules(WithTorch(ProbeRecorded("phoenix-apu-laptop"), "2.13.0+rocm7.2", "", "7.2.26015"));
+  const Finding* f = FindId(fs, "framework.torch_no_kernels");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(f->evidence.front().find("gfx1103"), std::string::npos) << f->evidence.front();
+  std::string evidence;
+  for (const auto& e : f->evidence) evidence += e + "\n";
+  EXPECT_NE(evidence.find("(rocm7.14)"), std::string::npos) << evidence;
+  EXPECT_NE(BashFix(*f).find("HSA_OVERRIDE_GFX_VERSION=11.0.0"), std::string::npos) << BashFix(*f);
+}
+
+// Issue 13: a driver below the wheel's CUDA, with both ways out. H100 on driver 570 with torch 2.11's
+// cu130 wheel (needs >= 580): update the driver, or keep it and install 2.11's cu128 build.
+TEST(CheckRecordedFixes, H100DriverBelowCu130GetsBothWaysOut) {
+  auto fs = RunRules(WithTorch(ProbeRecorded("h100-sxm-server"), "2.11.0+cu130", "13.0", ""));
+  const Finding* f = FindId(fs, "runtime.cuda_driver_too_old");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(f->fix_summary.find("update the NVIDIA driver to 580.65.06 or newer"), std::string::npos)
+      << f->fix_summary;
+  EXPECT_NE(f->fix_summary.find("or keep the driver and install PyTorch 2.11 cu128"), std::string::npos)
+      << f->fix_summary;
+  EXPECT_NE(BashFix(*f).find("--index-url https://download.pytorch.org/whl/cu128"), std::string::npos)
+      << BashFix(*f);
+}
+
+// Issue 13: a Pascal card on the PyPI default (cu130 since torch 2.11, "pip install torch"): CUDA 13 has
+// no sm_61 code and needs driver 580; cu126 of the same release fits both the card and driver 570.
+TEST(CheckRecordedFixes, Gtx1080OnThePypiCu130Default) {
+  auto fs = RunRules(WithTorch(ProbeRecorded("gtx1080-desktop"), "2.11.0+cu130", "13.0", ""));
+  EXPECT_NE(BashFixOf(fs, "framework.torch_no_kernels").find("download.pytorch.org/whl/cu126"),
+            std::string::npos)
+      << BashFixOf(fs, "framework.torch_no_kernels");
+  const Finding* f = FindId(fs, "runtime.cuda_driver_too_old");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_NE(f->fix_summary.find("install PyTorch 2.11 cu126"), std::string::npos) << f->fix_summary;
 }
 
 // The RX 6700 XT machine without its HSA_OVERRIDE_GFX_VERSION: the rocm6.2 libtorch_hip.so read from the

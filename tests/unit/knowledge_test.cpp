@@ -124,6 +124,8 @@ TEST(KnowledgeEmbedded, LoadsCleanAndMatchesDataFolder) {
   KnowledgeDb embedded = LoadOrDie();
   auto from_dir = LoadKnowledgeFromDir(kDataDir);
   ASSERT_TRUE(from_dir.ok()) << from_dir.error().message;
+  EXPECT_EQ(from_dir->origin, std::string(kDataDir) + " over embedded");
+  from_dir->origin = embedded.origin;
   EXPECT_TRUE(embedded == *from_dir) << "rebuild: the embedded copy differs from data/";
   std::set<std::string> on_disk;
   for (const auto& e : fs::directory_iterator(kDataDir)) {
@@ -234,8 +236,26 @@ TEST(KnowledgeData, AmdSpotChecks) {
   EXPECT_EQ(r64->series, V("6.4"));
   EXPECT_NE(std::find(r64->gfx.begin(), r64->gfx.end(), "gfx1201"), r64->gfx.end());
   EXPECT_EQ(std::find(r64->gfx.begin(), r64->gfx.end(), "gfx906"), r64->gfx.end());
-  EXPECT_EQ(r64->since.at("gfx1201"), V("6.4.2"));
-  EXPECT_EQ(db.FindRocmRelease(V("7.14.0"))->series, V("7.14"));
+  // Issue 13: RX 9000 and gfx1101 arrive in 6.4.1 (the matrix's 6.4.1 column), not 6.4.2.
+  EXPECT_EQ(r64->since.at("gfx1201"), V("6.4.1"));
+  EXPECT_EQ(r64->since.at("gfx1101"), V("6.4.1"));
+  const RocmRelease* r714 = db.FindRocmRelease(V("7.14.1"));
+  ASSERT_NE(r714, nullptr);
+  EXPECT_EQ(r714->series, V("7.14"));
+  for (const char* g : {"gfx1030", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152", "gfx1153"})
+    EXPECT_NE(std::find(r714->gfx.begin(), r714->gfx.end(), g), r714->gfx.end()) << g;
+  EXPECT_EQ(std::find(r714->gfx.begin(), r714->gfx.end(), "gfx1250"), r714->gfx.end());  // not on the list
+  EXPECT_EQ(db.FindRocmRelease(V("10.0.0"))->series, V("10.0"));
+  // torch 2.6's rocm6.2.4 wheels predate gfx1102 and gfx12 (pytorch PRs #147761, #148562).
+  const TorchWheel* w26 = db.FindTorchWheel(V("2.6"), "rocm6.2.4");
+  ASSERT_NE(w26, nullptr);
+  EXPECT_FALSE(WheelHasGfx(*w26, "gfx1102"));
+  EXPECT_FALSE(WheelHasGfx(*w26, "gfx1201"));
+  EXPECT_TRUE(WheelHasGfx(*db.FindTorchWheel(V("2.7"), "rocm6.2.4"), "gfx1201"));
+  const TorchWheel* w214 = db.FindTorchWheel(V("2.14"), "rocm7.14");
+  ASSERT_NE(w214, nullptr);
+  EXPECT_TRUE(WheelHasGfx(*w214, "gfx1103"));
+  EXPECT_FALSE(WheelHasGfx(*w214, "gfx906"));
 
   const OverrideRule* rule = db.FindOverrideRule("gfx1032");
   ASSERT_NE(rule, nullptr);

@@ -129,6 +129,38 @@ TEST(EnvironmentRules, GlobalOverrideOverMixedGpus) {
   s.environment["HSA_OVERRIDE_GFX_VERSION"] = "11.0.0";
   auto fs = RunRules(s);
   EXPECT_TRUE(Has(fs, "environment.override_mixed_gpus")) << Ids(fs);
+  // Issue 13: the per-node form names libhsakmt's node id, CPU node 0 included: the dGPU is node 1.
+  const Finding* f = FindId(fs, "environment.override_mixed_gpus");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(BashFix(*f).find("unset HSA_OVERRIDE_GFX_VERSION\nexport HSA_OVERRIDE_GFX_VERSION_1=11.0.0"),
+            std::string::npos)
+      << BashFix(*f);
+}
+
+}  // namespace
+}  // namespace gpudoctor
+
+namespace gpudoctor {
+namespace {
+
+using namespace testing_rules;
+
+// Issue 13: on the Steam Deck (gfx1033) the gfx1030 code the override borrows, and AMD's own gfx1033
+// build, train to wrong results (unsloth PR 8412): an error, never a suggestion.
+TEST(EnvironmentRules, Gfx1033OverrideIsAKnownBadPitfall) {
+  Snapshot s = Linux();
+  AddAmd(s, 0x163F, 0xAE, "gfx1033", 1, true);
+  s.environment["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0";
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "environment.override_known_bad");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(BashFix(*f).find("unset HSA_OVERRIDE_GFX_VERSION"), std::string::npos) << BashFix(*f);
+  EXPECT_FALSE(Has(fs, "runtime.override_ok")) << Ids(fs);
+  EXPECT_FALSE(Has(fs, "environment.override_cross_family")) << Ids(fs);
+  EXPECT_EQ(Db().FindOverrideRule("gfx1033"), nullptr);
+  s.environment.erase("HSA_OVERRIDE_GFX_VERSION");
+  EXPECT_FALSE(Has(RunRules(s), "runtime.override_needed"));
 }
 
 }  // namespace

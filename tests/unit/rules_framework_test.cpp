@@ -76,7 +76,7 @@ std::vector<Case> Cases() {
   {
     Snapshot s = Linux();
     AddAmd(s, 0x744C, 0xC8, "gfx1100", 24);
-    c.push_back({"NoTorchGetsInstallCommand", s, "framework.no_torch", Severity::kInfo, "whl/rocm7.2", ""});
+    c.push_back({"NoTorchGetsInstallCommand", s, "framework.no_torch", Severity::kInfo, "whl/rocm7.14", ""});
   }
   {
     Snapshot s = Linux();

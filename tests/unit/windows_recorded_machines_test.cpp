@@ -120,39 +120,39 @@ TEST(WindowsRecordedMachine, Rx7900XtxWithPython311Facts) {
   ASSERT_NE(Runtime(s, "hip-runtime", "amdhip64_7.dll"), nullptr);
 }
 
-TEST(WindowsRecordedMachine, Rx7900XtxWithPython311NeedsPython312) {
+// Issue 13: AMD's Windows wheels are now ROCm 10's (stable.repo.amd.com whl-next, torch[device-gfx]),
+// built for Python 3.10-3.14: the 3.11 that is there serves (the ROCm 7.2 wheels needed 3.12).
+TEST(WindowsRecordedMachine, Rx7900XtxWithPython311GetsTheRocm10Wheels) {
   auto fs = RunRules(Probe("win11-rx7900xtx-py311"));
-  const Finding* f = FindId(fs, "windows.amd_wheels_blocked");
+  const Finding* f = FindId(fs, "windows.amd_wheels_ready");
   ASSERT_NE(f, nullptr) << Ids(fs);
-  EXPECT_EQ(f->severity, Severity::kWarning);
-  EXPECT_EQ(f->title, "AMD's Windows PyTorch wheels for gfx1100 need Python 3.12");
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_EQ(f->title, "AMD's Windows PyTorch wheels fit gfx1100 and this machine meets their needs");
   EXPECT_NE(std::find(f->evidence.begin(), f->evidence.end(),
-                      "required Python 3.12 (the wheels are cp312), found Python 3.11"),
+                      "required Python 3.10, 3.11, 3.12, 3.13, 3.14, found Python 3.11"),
             f->evidence.end());
   EXPECT_EQ(
       Lines(*f, Shell::kPowerShell),
       (std::vector<std::string>{
-          "winget install -e --id Python.Python.3.12", "py -3.12 -m venv \"$env:USERPROFILE\\venv-rocm\"",
-          "& \"$env:USERPROFILE\\venv-rocm\\Scripts\\python.exe\" -m pip install --find-links "
-          "https://repo.radeon.com/rocm/windows/rocm-rel-7.2/ \"torch==2.9.1+rocmsdk20260116\" torchvision "
+          "py -3.11 -m venv \"$env:USERPROFILE\\venv-rocm\"",
+          "& \"$env:USERPROFILE\\venv-rocm\\Scripts\\python.exe\" -m pip install --index-url "
+          "https://stable.repo.amd.com/rocm/whl-next/ \"torch[device-gfx1100]\" "
+          "\"torchvision[device-gfx1100]\" "
           "torchaudio",
           "# if `import torch` fails with WinError 126 (libomp140.x86_64.dll), install the latest Visual C++ "
           "Redistributable (x64)"}));
-  EXPECT_EQ(Lines(*f, Shell::kCmd)[2],
-            "\"%USERPROFILE%\\venv-rocm\\Scripts\\python.exe\" -m pip install --find-links "
-            "https://repo.radeon.com/rocm/windows/rocm-rel-7.2/ \"torch==2.9.1+rocmsdk20260116\" torchvision "
-            "torchaudio");
-  // WSL2 is named as the other door, with the distribution that is there.
-  bool wsl = false;
-  for (const auto& e : f->evidence)
-    wsl |= e.find("ROCm on WSL2") != std::string::npos && e.find("Ubuntu-22.04") != std::string::npos;
-  EXPECT_TRUE(wsl);
+  EXPECT_EQ(
+      Lines(*f, Shell::kCmd)[1],
+      "\"%USERPROFILE%\\venv-rocm\\Scripts\\python.exe\" -m pip install --index-url "
+      "https://stable.repo.amd.com/rocm/whl-next/ \"torch[device-gfx1100]\" \"torchvision[device-gfx1100]\" "
+      "torchaudio");
+  EXPECT_FALSE(Has(fs, "windows.amd_wheels_blocked")) << Ids(fs);
   // The Raphael iGPU beside the 7900 XTX gets no route of its own (only its identity line).
   for (const auto& x : fs) {
     if (x.id == "hardware.gpu_known") continue;
     EXPECT_EQ(x.subject.find("gfx1036"), std::string::npos) << x.id;
   }
-  EXPECT_EQ(WorstSeverity(fs), Severity::kWarning) << Ids(fs);
+  EXPECT_EQ(WorstSeverity(fs), Severity::kInfo) << Ids(fs);
 }
 
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
@@ -168,7 +168,7 @@ TEST(WindowsRecordedMachine, StrixHaloLaptop) {
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(f->severity, Severity::kInfo);
   EXPECT_EQ(Lines(*f, Shell::kPowerShell)[0], "py -3.12 -m venv \"$env:USERPROFILE\\venv-rocm\"");
-  EXPECT_NE(Lines(*f, Shell::kPowerShell)[1].find("rocm-rel-7.2"), std::string::npos);
+  EXPECT_NE(Lines(*f, Shell::kPowerShell)[1].find("stable.repo.amd.com/rocm/whl-next/"), std::string::npos);
   EXPECT_FALSE(Has(fs, "runtime.kernel_too_old"));  // a Linux rule
   EXPECT_FALSE(Has(fs, "windows.amd_wheels_blocked"));
   EXPECT_LE(WorstSeverity(fs), Severity::kInfo) << Ids(fs);

@@ -1,0 +1,160 @@
+// `gpudoctor db show` and `gpudoctor db lint DIR`: load the knowledge base (built in, or a folder laid
+// over it), summarize it with knowledge/knowledge_summary.h, and print the summary or the problems.
+#include "cli/db_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "cli/output.h"
+#include "knowledge/knowledge_loader.h"
+#include "knowledge/knowledge_summary.h"
+#include "rules/knowledge_age.h"
+
+namespace gpudoctor {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json SummaryJson(const KnowledgeSummary& s) {
+  Json sections = Json::array();
+  for (const SectionCount& c : s.sections) {
+    sections.push_back(Json{{"section", c.section},
+                            {"entries", c.entries},
+                            {"unconfirmed", c.unconfirmed},
+                            {"undated", c.undated}});
+  }
+  return Json{{"as_of", s.as_of.empty() ? Json(nullptr) : Json(s.as_of)},
+              {"origin", s.origin},
+              {"files", s.files},
+              {"entries", s.entries},
+              {"sections", sections}};
+}
+
+std::string SummaryText(const KnowledgeSummary& s) {
+  std::string out = "Knowledge base\n";
+  out += "  As of    " + (s.as_of.empty() ? std::string("unknown (no entry has a checked date)") : s.as_of) +
+         "\n";
+  out += "  Origin   " + s.origin + "\n";
+  out += "  Files    " + std::to_string(s.files.size()) + "\n";
+  out += "  Entries  " + std::to_string(s.entries) + "\n\n";
+  out += "  section                 entries  unconfirmed  no checked date\n";
+  for (const SectionCount& c : s.sections) {
+    std::string name = c.section;
+    name.resize(std::max<size_t>(name.size(), 22), ' ');
+    auto num = [](size_t n, size_t width) {
+      std::string t = std::to_string(n);
+      return std::string(width > t.size() ? width - t.size() : 0, ' ') + t;
+    };
+    out += "  " + name + "  " + num(c.entries, 7) + "  " + num(c.unconfirmed, 11) + "  " +
+           num(c.undated, 15) + "\n";
+  }
+  return out;
+}
+
+Json ErrorsJson(const std::vector<KnowledgeError>& list) {
+  Json out = Json::array();
+  for (const KnowledgeError& e : list) {
+    out.push_back(Json{{"file", e.file}, {"line", e.line}, {"message", e.message}});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string DbCommand::Description() const {
+  return "The knowledge base behind check's advice (data/*.toml: GPUs, ROCm and CUDA releases, PyTorch "
+         "wheels and routes, overrides), compiled into the binary. Every entry names its source and the day "
+         "a person last checked it there; the newest such day is the database's \"as of\" date.\n\n"
+         "  db show [--db DIR]   the as-of date, where the data came from and the entries per section\n"
+         "  db lint DIR          check a data folder before using it with --db DIR: every file's schema "
+         "and sources, the dates, and the invariants across files (each wheel's ROCm/CUDA in the release "
+         "tables, driver floors rising with CUDA, routes' indexes known, release dates in order, no GPU "
+         "listed before the release that added it). Problems are printed as FILE:LINE: message; nothing "
+         "is changed.\n\n"
+         "--db DIR lays the folder's *.toml files over the built-in ones: a file replaces the built-in file "
+         "of the same name, so a newer data/ folder of the project's repository can be dropped in without a "
+         "rebuild. How a maintainer refreshes the data: docs/knowledge-base.md.\n\n"
+         "Exit codes: show 0; lint 0 clean, 1 warnings only (an entry without a checked date, or one dated "
+         "after today), 2 errors, 3 the folder could not be read.\n\n"
+         "Examples:\n"
+         "  gpudoctor db show\n"
+         "  gpudoctor db show --db ./data --json\n"
+         "  gpudoctor db lint ./data\n"
+         "  gpudoctor db lint ~/Downloads/gpudoctor-data && gpudoctor check --db ~/Downloads/gpudoctor-data";
+}
+
+void DbCommand::DefineFlags(FlagSet& flags) {
+  flags.Positional("ACTION", &action_, "show or lint", true);
+  flags.Positional("DIR", &dir_, "lint: the data folder to check (its *.toml files)", false);
+  flags.String("--db", &db_, "DIR",
+               "show: the built-in knowledge base with DIR's *.toml files laid over it.");
+  flags.Bool("--json", &json_, "Print the result as JSON.");
+}
+
+int DbCommand::Run(const CliContext& ctx) {
+  if (action_ == "show") return Show(ctx);
+  if (action_ == "lint") return Lint(ctx);
+  return ReportError(ctx.err, UserError("unknown db action \"" + action_ + "\"",
+                                        "use `gpudoctor db show` or `gpudoctor db lint DIR`"));
+}
+
+int DbCommand::Show(const CliContext& ctx) {
+  if (!dir_.empty())
+    return ReportError(ctx.err,
+                       UserError("db show takes no folder argument", "use `gpudoctor db show --db DIR`"));
+  auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);
+  if (!db.ok()) return ReportError(ctx.err, db.error().With("loading the knowledge base"));
+  KnowledgeSummary s = SummarizeKnowledge(*db);
+  if (json_) {
+    Json doc{{"schema", "gpudoctor.db"}, {"schema_version", 1}, {"knowledge", SummaryJson(s)}};
+    WriteAll(ctx.out, doc.dump(2) + "\n");
+  } else {
+    WriteAll(ctx.out, SummaryText(s));
+  }
+  return kExitOk;
+}
+
+int DbCommand::Lint(const CliContext& ctx) {
+  if (dir_.empty())
+    return ReportError(ctx.err,
+                       UserError("db lint needs the data folder to check", "gpudoctor db lint ./data"));
+  auto files = ReadKnowledgeDir(dir_);
+  if (!files) return ReportError(ctx.err, files.error());
+  std::set<std::string> names;
+  for (const KnowledgeFileText& f : *files) {
+    size_t slash = f.name.find_last_of("/\\");
+    names.insert(slash == std::string::npos ? f.name : f.name.substr(slash + 1));
+  }
+  KnowledgeLoad load = ParseKnowledge(OverlayKnowledgeTexts(std::move(*files)));
+  load.db.origin = dir_ + " over embedded";
+  std::vector<KnowledgeError> warnings =
+      LintWarnings(load.db, names, DateOf(std::chrono::system_clock::now()));
+  // Warnings name files by base name; show them under the folder like the errors.
+  for (KnowledgeError& w : warnings) w.file = dir_ + "/" + w.file;
+  const int code = !load.errors.empty() ? kExitErrors : !warnings.empty() ? kExitWarnings : kExitOk;
+  KnowledgeSummary s = SummarizeKnowledge(load.db);
+  if (json_) {
+    Json doc{{"schema", "gpudoctor.db-lint"},
+             {"schema_version", 1},
+             {"folder", dir_},
+             {"exit_code", code},
+             {"errors", ErrorsJson(load.errors)},
+             {"warnings", ErrorsJson(warnings)},
+             {"knowledge", SummaryJson(s)}};
+    WriteAll(ctx.out, doc.dump(2) + "\n");
+    return code;
+  }
+  std::string out;
+  for (const KnowledgeError& e : load.errors) out += "error: " + e.ToString() + "\n";
+  for (const KnowledgeError& w : warnings) out += "warning: " + w.ToString() + "\n";
+  out += dir_ + ": " + std::to_string(load.errors.size()) + " error(s), " + std::to_string(warnings.size()) +
+         " warning(s) in " + std::to_string(names.size()) + " file(s)";
+  out += load.errors.empty() ? "; usable with --db " + dir_ + "\n" : "; fix the errors before using it\n";
+  if (load.errors.empty()) out += "\n" + SummaryText(s);
+  WriteAll(ctx.out, out);
+  return code;
+}
+
+}  // namespace gpudoctor

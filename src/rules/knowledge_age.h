@@ -1,0 +1,33 @@
+// How old the knowledge base is: the "as of" stamp every report shows (the newest `checked` date of
+// the data, and where the data came from), and the knowledge.stale note `check` adds when the clock
+// says the data is older than kKnowledgeStaleDays. The clock is an argument, never read here.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "knowledge/knowledge_db.h"
+#include "rules/finding.h"
+
+namespace gpudoctor {
+
+inline constexpr int kKnowledgeStaleDays = 180;
+
+// What a report says about the data it judged with.
+struct KnowledgeStamp {
+  std::string as_of;   // "2026-12-03"; "" when no entry has a checked date
+  std::string origin;  // "embedded", "DIR over embedded"
+};
+KnowledgeStamp StampOf(const KnowledgeDb& db);
+
+// "YYYY-MM-DD" of a moment, in UTC.
+std::string DateOf(std::chrono::system_clock::time_point when);
+// Whole days from `from` to `to` (both "YYYY-MM-DD"); nullopt when either is not a real date.
+std::optional<int> DaysBetween(std::string_view from, std::string_view to);
+
+// knowledge.stale (info) when `today` is more than kKnowledgeStaleDays after the data's as-of date.
+std::optional<Finding> KnowledgeAgeFinding(const KnowledgeDb& db, std::string_view today);
+
+}  // namespace gpudoctor

@@ -1,0 +1,178 @@
+// Issue 13: `gpudoctor db show` / `db lint DIR` through the real binary, `--db DIR` as an overlay over
+// the built-in data, and the knowledge base's as-of date in `check --json`.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "knowledge/knowledge_loader.h"
+#include "platform/process.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace stdfs = std::filesystem;
+const std::string kData = std::string(GPUDOCTOR_SOURCE_DIR) + "/data";
+const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+
+ProcessResult Gpudoctor(std::vector<std::string> args) {
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH};
+  req.argv.insert(req.argv.end(), args.begin(), args.end());
+  req.timeout = std::chrono::milliseconds(20000);
+  req.extra_env["NO_COLOR"] = "1";
+  auto r = RunProcess(req);
+  EXPECT_TRUE(r.ok());
+  return r.ok() ? *r : ProcessResult{};
+}
+
+stdfs::path CopyOfData(const std::string& name) {
+  stdfs::path p = stdfs::temp_directory_path() / ("gpudoctor_db_cli_" + name);
+  stdfs::remove_all(p);
+  stdfs::create_directories(p);
+  for (const auto& e : stdfs::directory_iterator(kData))
+    if (e.is_regular_file() && e.path().extension() == ".toml")
+      stdfs::copy_file(e.path(), p / e.path().filename());
+  return p;
+}
+
+std::string ReadFile(const stdfs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+KnowledgeDb Embedded() {
+  auto db = LoadEmbeddedKnowledge();
+  EXPECT_TRUE(db.ok());
+  return db.ok() ? *db : KnowledgeDb{};
+}
+
+TEST(DbCli, ShowPrintsAsOfOriginAndCounts) {
+  KnowledgeDb db = Embedded();
+  ASSERT_FALSE(db.AsOf().empty());
+  auto r = Gpudoctor({"db", "show"});
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("As of    " + db.AsOf()), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("Origin   embedded"), std::string::npos) << r.stdout_text;
+  auto j = Gpudoctor({"db", "show", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.stderr_text;
+  auto doc = nlohmann::json::parse(j.stdout_text);
+  EXPECT_EQ(doc["knowledge"]["as_of"], db.AsOf());
+  EXPECT_EQ(doc["knowledge"]["origin"], "embedded");
+  bool wheels = false;
+  for (const auto& s : doc["knowledge"]["sections"]) {
+    if (s["section"] == "torch_wheel") {
+      wheels = true;
+      EXPECT_EQ(s["entries"].get<size_t>(), db.torch_wheels.size());
+    }
+  }
+  EXPECT_TRUE(wheels) << j.stdout_text;
+}
+
+TEST(DbCli, LintAcceptsTodaysDataFolder) {
+  auto r = Gpudoctor({"db", "lint", kData});
+  ASSERT_TRUE(r.exit_code.has_value());
+  EXPECT_LE(*r.exit_code, 1) << r.stdout_text << r.stderr_text;  // 1: entries without a checked date
+  EXPECT_EQ(r.stdout_text.find("error:"), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("0 error(s)"), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("usable with --db"), std::string::npos) << r.stdout_text;
+}
+
+TEST(DbCli, LintNamesFileAndLineOfAMalformedFolderAndChangesNothing) {
+  stdfs::path dir = CopyOfData("malformed");
+  {
+    std::ofstream out(dir / "overrides.toml", std::ios::app);
+    out << "\n[[override_rule]]\ngfx = [\"gfx1031\"\n";
+  }
+  {
+    // A planted contradiction across files: a wheel built on a ROCm the release tables do not know.
+    std::ofstream out(dir / "pytorch_wheels.toml", std::ios::app);
+    out << "\n[[torch_wheel]]\ntorch = \"2.14\"\nvariant = \"rocm9.9\"\nrocm = \"9.9\"\ngfx = [\"gfx1100\"]\n"
+           "checked = 2026-12-03\nsource = \"https://example.org/planted\"\n";
+  }
+  std::map<std::string, std::string> before;
+  for (const auto& e : stdfs::directory_iterator(dir))
+    before[e.path().filename().string()] = ReadFile(e.path());
+  auto r = Gpudoctor({"db", "lint", dir.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.stdout_text << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("overrides.toml:"), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("fix the errors before using it"), std::string::npos) << r.stdout_text;
+  std::map<std::string, std::string> after;
+  for (const auto& e : stdfs::directory_iterator(dir))
+    after[e.path().filename().string()] = ReadFile(e.path());
+  EXPECT_TRUE(before == after) << "db lint must not change the folder";
+  // With only the syntax error fixed, the invariant is reported with its file and line.
+  stdfs::copy_file(kData + "/overrides.toml", dir / "overrides.toml",
+                   stdfs::copy_options::overwrite_existing);
+  auto inv = Gpudoctor({"db", "lint", dir.string(), "--json"});
+  EXPECT_EQ(inv.exit_code, 2) << inv.stdout_text;
+  auto doc = nlohmann::json::parse(inv.stdout_text);
+  ASSERT_FALSE(doc["errors"].empty());
+  bool named = false;
+  for (const auto& e : doc["errors"]) {
+    std::string m = e["message"];
+    if (m.find("ROCm 9.9 has no [[rocm_release]] series") != std::string::npos) {
+      named = true;
+      EXPECT_NE(e["file"].get<std::string>().find("pytorch_wheels.toml"), std::string::npos);
+      EXPECT_GT(e["line"].get<int>(), 0);
+    }
+  }
+  EXPECT_TRUE(named) << inv.stdout_text;
+  stdfs::remove_all(dir);
+}
+
+TEST(DbCli, DbFolderIsAnOverlayOverTheBuiltInData) {
+  KnowledgeDb db = Embedded();
+  stdfs::path dir = stdfs::temp_directory_path() / "gpudoctor_db_cli_overlay";
+  stdfs::remove_all(dir);
+  stdfs::create_directories(dir);
+  // One file only: the other files stay the built-in ones.
+  std::string companions = ReadFile(kData + "/torch_companions.toml");
+  companions +=
+      "\n[[torch_companion]]\ntorch = \"2.99\"\ntorchvision = [\"0.99\"]\ntorchaudio = [\"2.11\"]\n"
+      "checked = 2099-01-01\nsource = \"https://example.org/overlay\"\n";
+  std::ofstream(dir / "torch_companions.toml", std::ios::binary) << companions;
+  auto r = Gpudoctor({"db", "show", "--db", dir.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["knowledge"]["origin"], dir.string() + " over embedded");
+  EXPECT_EQ(doc["knowledge"]["as_of"], "2099-01-01");
+  for (const auto& s : doc["knowledge"]["sections"]) {
+    if (s["section"] == "torch_companion") {
+      EXPECT_EQ(s["entries"].get<size_t>(), db.torch_companions.size() + 1);
+    }
+    if (s["section"] == "torch_wheel") {
+      EXPECT_EQ(s["entries"].get<size_t>(), db.torch_wheels.size());
+    }
+  }
+  // A checked date after today is a lint warning (exit 1), not an error.
+  auto lint = Gpudoctor({"db", "lint", dir.string()});
+  EXPECT_EQ(lint.exit_code, 1) << lint.stdout_text;
+  EXPECT_NE(lint.stdout_text.find("after today"), std::string::npos) << lint.stdout_text;
+  stdfs::remove_all(dir);
+}
+
+TEST(DbCli, CheckJsonCarriesTheAsOfDate) {
+  KnowledgeDb db = Embedded();
+  auto r = Gpudoctor({"check", "--json", "--sysroot", kFixtures + "mi300x-8gpu-node"});
+  ASSERT_TRUE(r.exit_code.has_value());
+  auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["knowledge"]["as_of"], db.AsOf());
+  EXPECT_EQ(doc["knowledge"]["origin"], "embedded");
+  auto text = Gpudoctor({"check", "--sysroot", kFixtures + "mi300x-8gpu-node"});
+  EXPECT_NE(text.stdout_text.find("knowledge base as of " + db.AsOf() + " (embedded)"), std::string::npos)
+      << text.stdout_text;
+}
+
+TEST(DbCli, UnknownActionIsAUsageError) {
+  auto r = Gpudoctor({"db", "frobnicate"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.stderr_text.find("db show"), std::string::npos) << r.stderr_text;
+}
+
+}  // namespace
+}  // namespace gpudoctor
