@@ -47,7 +47,7 @@ run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS
   local corpus="$work/corpus/$1" seeds="$seeds_dir/$1"
   mkdir -p "$corpus" "$crashes"
   : > "$log"
-  local args=(-print_final_stats=1 -rss_limit_mb=2048 -timeout=10 -artifact_prefix="$crashes")
+  local args=(-print_final_stats=1 -rss_limit_mb=2048 -timeout=30 -artifact_prefix="$crashes")
   local max_len; max_len="$(max_len_of "$t")"
   [ -n "$max_len" ] && args+=(-max_len="$max_len")
   [ -f "$dicts/$t.dict" ] && args+=(-dict="$dicts/$t.dict")
