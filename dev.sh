@@ -2,12 +2,15 @@
 # gpudoctor's developer entry point. The README's two commands are:
 #   ./dev.sh run     install what is missing, build, run gpudoctor on this machine
 #   ./dev.sh test    install what is missing, build every configuration, run every test
+# and, for fuzzing (docs/fuzzing.md):
+#   ./dev.sh fuzz [SECONDS]   a campaign over every libFuzzer target; crashes become regression inputs
+#   ./dev.sh fuzz-pack        stripped fuzz binaries + seeds + runner in one tar.xz for a bigger machine
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
-FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
+FUZZ_RUNS="${FUZZ_RUNS:-4000}"  # inputs per fuzz target in the test command's smoke run
 
 # Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
 RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev)
@@ -16,6 +19,7 @@ TEST_PACKAGES=(ccache  # compiler cache: CI runs on the machine that built last,
                clang-format  # the source layout check (.clang-format at the root)
                chromium  # chromium: the HTML report's browser test
                openmpi-bin libopenmpi3)  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
+FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev xz-utils)  # ./dev.sh fuzz and fuzz-pack (xz: the pack)
 
 log() { printf '\n== %s\n' "$*" >&2; }
 
@@ -87,22 +91,25 @@ run_gtest() {  # run_gtest LABEL XML COMMAND...
   echo "$label: $((tests - bad - disabled)) passed, $bad failed" >&2
 }
 
+# The fuzz smoke run of the test command: every target replays the inputs that once crashed it
+# (tests/fixtures/fuzz_regressions/<target>/), then runs FUZZ_RUNS inputs from its seeds, JOBS targets at once.
+# The same work every time (a fresh work folder, a fixed -seed), so its time is steady (fuzz/campaign.sh).
 run_fuzzers() {
-  for f in build/fuzz/fuzz/*_fuzz; do
-    [ -x "$f" ] || continue
-    local name; name=$(basename "$f")
-    local corpus="build/fuzz/corpus/$name"
-    mkdir -p "$corpus"
-    log "fuzz: $name for ${FUZZ_SECONDS}s"
-    local seeds=()
-    [ -d "fuzz/seeds/$name" ] && seeds=("fuzz/seeds/$name")
-    if "$f" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 -rss_limit_mb=2048 -max_len=65536 \
-        -artifact_prefix="build/fuzz/" "$corpus" "${seeds[@]}" > "build/fuzz/$name.log" 2>&1; then
+  fuzz/gather_seeds.sh build/fuzz/seeds >/dev/null
+  rm -rf build/fuzz/smoke
+  log "fuzz: every target, ${FUZZ_RUNS} runs each, ${JOBS} at a time"
+  fuzz/campaign.sh -b build/fuzz/fuzz -s build/fuzz/seeds -w build/fuzz/smoke -j "$JOBS" -r "$FUZZ_RUNS" \
+    -R tests/fixtures/fuzz_regressions >&2 || true
+  local stats name crashes
+  for stats in build/fuzz/smoke/stats/*; do
+    [ -f "$stats" ] || continue
+    name=$(basename "$stats")
+    crashes=$(awk '{ print $5 }' "$stats")
+    if [ "$crashes" = "0" ]; then
       PASSED=$((PASSED + 1))
-      grep -E 'stat::number_of_executed_units' "build/fuzz/$name.log" | sed "s/^/  $name /" >&2 || true
     else
-      FAILED=$((FAILED + 1)); FAILURES+=("fuzz $name (see build/fuzz/$name.log)")
-      tail -n 40 "build/fuzz/$name.log" >&2
+      FAILED=$((FAILED + 1)); FAILURES+=("fuzz $name (see build/fuzz/smoke/logs/$name.log)")
+      grep -E 'ERROR|SUMMARY|crashes again|Test unit written' "build/fuzz/smoke/logs/$name.log" | head -n 8 >&2
     fi
   done
 }
@@ -150,9 +157,56 @@ cmd_test() {
   [ "$FAILED" -eq 0 ]
 }
 
+# A fuzz campaign: every target for SECONDS (default 600) on all cores, corpora kept in .fuzz/ between runs,
+# each crash minimized and saved under tests/fixtures/fuzz_regressions/<target>/, where the smoke run replays it.
+cmd_fuzz() {
+  local seconds="${1:-600}"
+  install_missing "${RUN_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+  build fuzz
+  fuzz/gather_seeds.sh build/fuzz/seeds >/dev/null
+  local rc=0
+  fuzz/campaign.sh -b build/fuzz/fuzz -s build/fuzz/seeds -w .fuzz -j "$JOBS" -t "$seconds" \
+    -R tests/fixtures/fuzz_regressions -m || rc=$?
+  local crash target saved=0
+  for crash in .fuzz/crashes/*/*.min; do
+    [ -f "$crash" ] || continue
+    target=$(basename "$(dirname "$crash")")
+    mkdir -p "tests/fixtures/fuzz_regressions/$target"
+    cp "$crash" "tests/fixtures/fuzz_regressions/$target/$(basename "$crash" .min)"
+    rm -f "$crash" "${crash%.min}"
+    saved=$((saved + 1))
+  done
+  [ "$saved" -eq 0 ] || log "saved $saved minimized crash input(s) under tests/fixtures/fuzz_regressions/: fix, then commit them"
+  return "$rc"
+}
+
+# Packs stripped libFuzzer binaries (no ASan: -fsanitize=fuzzer,undefined, -O2) with their seeds, dictionaries
+# and fuzz/campaign.sh into build/gpudoctor-fuzz.tar.xz, for a long campaign on a machine without clang:
+#   tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j 16 -t 1800
+cmd_fuzz_pack() {
+  install_missing "${RUN_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+  build fuzz-pack
+  local pack=build/fuzz-pack/gpudoctor-fuzz
+  rm -rf "$pack" && mkdir -p "$pack/bin"
+  local t
+  while read -r t _; do
+    case "$t" in '' | '#'*) continue ;; esac
+    [ -x "build/fuzz-pack/fuzz/$t" ] && cp "build/fuzz-pack/fuzz/$t" "$pack/bin/"
+  done < fuzz/targets.txt
+  fuzz/gather_seeds.sh "$pack/seeds" >/dev/null
+  [ -d .fuzz/corpus ] && for t in .fuzz/corpus/*; do cp -r "$t"/. "$pack/seeds/$(basename "$t")/" 2>/dev/null || true; done
+  cp -r fuzz/dicts fuzz/targets.txt fuzz/campaign.sh "$pack/"
+  tar -C build/fuzz-pack -cJf build/gpudoctor-fuzz.tar.xz gpudoctor-fuzz
+  log "packed build/gpudoctor-fuzz.tar.xz ($(du -h build/gpudoctor-fuzz.tar.xz | cut -f1)); on the other machine:"
+  echo "  tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j \$(nproc) -t SECONDS" >&2
+}
+
 case "${1:-}" in
   run) shift; cmd_run "$@" ;;
   test) shift; cmd_test "$@" ;;
+  fuzz) shift; cmd_fuzz "$@" ;;
+  fuzz-pack) shift; cmd_fuzz_pack "$@" ;;
   deps) install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" ;;
-  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh deps" >&2; exit 3 ;;
+  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh deps" >&2
+     exit 3 ;;
 esac

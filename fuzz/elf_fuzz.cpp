@@ -1,5 +1,6 @@
-// libFuzzer target: the ELF section table reader and, through ReadGpuTargets, the GPU sections it
-// finds, on arbitrary bytes. Seeds: fuzz/seeds/elf_fuzz (libraries built by nvcc and hipcc).
+// libFuzzer target: the ELF section table reader and, through ReadGpuTargets,
+// the GPU sections it finds, on arbitrary bytes. Seeds:
+// tests/fixtures/binaries/*.so (libraries built by nvcc and hipcc).
 #include <cstddef>
 #include <cstdint>
 
@@ -16,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (s.has_file_data && !source.Contains(s.offset, s.size)) __builtin_trap();
     }
   }
-  auto targets = ReadGpuTargets(source, ZstdDecoder::Unavailable("fuzzing the ELF reader"));
+  static const ZstdDecoder zstd = ZstdDecoder::Load();  // once per process: compressed bundles are read too
+  auto targets = ReadGpuTargets(source, zstd);
   if (targets.ok() && !targets->HasGpuCode() && targets->hip_bundles == 0 && targets->cuda_images != 0)
     __builtin_trap();
   return 0;

@@ -1,6 +1,7 @@
-// libFuzzer target: the clang offload bundle reader (uncompressed bundles, CCOB headers, zstd
-// payloads where this build links libzstd, padding between bundles) and the entry ID parser.
-// Seeds: fuzz/seeds/offload_bundle_fuzz (a .hip_fatbin from hipcc, compressed bundles).
+// libFuzzer target: the clang offload bundle reader (uncompressed bundles, CCOB
+// headers, zstd payloads where this build links libzstd, padding between
+// bundles) and the entry ID parser. Seeds: tests/fixtures/binaries/*.bin and
+// fuzz/seeds/offload_bundle_fuzz (fuzz/targets.txt).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -10,7 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpudoctor;
   MemoryByteSource source({data, size}, "fuzz.hip_fatbin");
-  const ZstdDecoder zstd = ZstdDecoder::Load();
+  static const ZstdDecoder zstd = ZstdDecoder::Load();  // once per process, not per input
   auto report = ReadOffloadBundles(source, zstd);
   if (report.ok()) {
     for (const auto& bundle : report->bundles) {

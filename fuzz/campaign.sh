@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Runs gpudoctor's libFuzzer targets, several at once, and prints what each run did: a table of target, runs,
+# exec/s, coverage (cov/ft), corpus size and crashes. The same script runs the test command's smoke run (a fixed
+# number of runs from the seeds), `./dev.sh fuzz` (a timed campaign, corpora kept) and a long campaign from the
+# packed binaries on another machine (./dev.sh fuzz-pack; there this script sits beside bin/, seeds/, dicts/).
+#
+#   campaign.sh [-b BIN_DIR] [-s SEEDS_DIR] [-w WORK_DIR] [-j JOBS] [-t SECONDS | -r RUNS] [-R REGRESSIONS_DIR]
+#               [-m] [TARGET...]
+#   -b  folder of the <target> binaries                      (default: bin/ beside this script)
+#   -s  folder of seed corpora, one folder per target        (default: seeds/ beside this script)
+#   -w  work folder: corpus/<target> (kept between runs), crashes/<target>, logs/<target>.log, stats/<target>
+#                                                            (default: work/ beside this script)
+#   -j  targets run at once                                  (default: the number of cores)
+#   -t  seconds per target (a crash restarts the target until the time is up, at most 5 crashes a target)
+#   -r  runs per target instead (the smoke run; from an empty work folder it does the same work each time)
+#   -R  replay DIR/<target>/* (inputs that once crashed) before fuzzing; a failing replay counts as a crash
+#   -m  minimize every crash found (-minimize_crash=1), written beside it as <crash>.min
+# Exit status: 0 when no target crashed, 1 otherwise.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+bin_dir="$here/bin" seeds_dir="$here/seeds" work="$here/work" dicts="$here/dicts" targets_file="$here/targets.txt"
+jobs="$(nproc 2>/dev/null || echo 2)" seconds="" runs="" regressions="" minimize=0
+
+usage() { sed -n '6,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
+while getopts "b:s:w:j:t:r:R:mh" opt; do
+  case "$opt" in
+    b) bin_dir="$OPTARG" ;; s) seeds_dir="$OPTARG" ;; w) work="$OPTARG" ;; j) jobs="$OPTARG" ;;
+    t) seconds="$OPTARG" ;; r) runs="$OPTARG" ;; R) regressions="$OPTARG" ;; m) minimize=1 ;; *) usage ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ -n "$seconds" ] || [ -n "$runs" ] || seconds=60
+mkdir -p "$work"/{corpus,crashes,logs,stats}
+
+max_len_of() { awk -v t="$1" '$1 == t { print $2 }' "$targets_file"; }
+
+# Numbers from one libFuzzer log: "RUNS COV FT" (runs from the final stats, or the last status line after a crash).
+log_figures() {
+  awk '/^stat::number_of_executed_units:/ { runs = $2 }
+       /^#[0-9]+\t/ { n = substr($1, 2); if (n + 0 > last + 0) last = n }
+       / cov: [0-9]+ ft: [0-9]+/ { for (i = 1; i < NF; i++) { if ($i == "cov:") cov = $(i + 1); if ($i == "ft:") ft = $(i + 1) } }
+       END { if (runs == "") runs = last; printf "%d %d %d\n", runs, cov, ft }' "$1"
+}
+
+run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS MILLISECONDS COV FT CRASHES"
+  local t="$1" exe="$bin_dir/$1" log="$work/logs/$1.log" crashes="$work/crashes/$1/"
+  local corpus="$work/corpus/$1" seeds="$seeds_dir/$1"
+  mkdir -p "$corpus" "$crashes"
+  : > "$log"
+  local args=(-print_final_stats=1 -rss_limit_mb=2048 -timeout=30 -artifact_prefix="$crashes")
+  local max_len; max_len="$(max_len_of "$t")"
+  [ -n "$max_len" ] && args+=(-max_len="$max_len")
+  [ -f "$dicts/$t.dict" ] && args+=(-dict="$dicts/$t.dict")
+  local dirs=("$corpus")
+  [ -d "$seeds" ] && dirs+=("$seeds")
+  local start=$SECONDS start_ms; start_ms=$(date +%s%3N)
+  local total_runs=0 n_crashes=0 cov=0 ft=0 segment="$work/logs/$t.segment"
+
+  if [ -n "$regressions" ] && [ -d "$regressions/$t" ]; then
+    local inputs=("$regressions/$t"/*)
+    if [ -e "${inputs[0]}" ] && ! "$exe" "${inputs[@]}" >> "$log" 2>&1; then
+      echo "$t: an input under $regressions/$t crashes again" >> "$log"
+      n_crashes=$((n_crashes + 1))
+    fi
+  fi
+
+  while :; do
+    local budget=()
+    if [ -n "$runs" ]; then
+      budget=(-runs="$runs" -seed=1)  # from an empty work folder, the same work every time
+    else
+      local left=$((seconds - (SECONDS - start)))
+      [ "$left" -gt 0 ] || break
+      budget=(-max_total_time="$left")
+    fi
+    local rc=0
+    "$exe" "${args[@]}" "${budget[@]}" "${dirs[@]}" > "$segment" 2>&1 || rc=$?
+    cat "$segment" >> "$log"
+    local figures; read -r -a figures <<< "$(log_figures "$segment")"
+    total_runs=$((total_runs + figures[0]))
+    [ "${figures[1]}" -gt "$cov" ] && cov="${figures[1]}"
+    [ "${figures[2]}" -gt "$ft" ] && ft="${figures[2]}"
+    [ "$rc" -eq 0 ] && break
+    n_crashes=$((n_crashes + 1))
+    [ -n "$runs" ] || [ "$n_crashes" -ge 5 ] && break
+  done
+  rm -f "$segment"
+
+  if [ "$minimize" -eq 1 ]; then
+    local c
+    for c in "$crashes"*; do
+      case "$c" in *.min) continue ;; esac
+      [ -f "$c" ] || continue
+      "$exe" -minimize_crash=1 -max_total_time=60 -exact_artifact_path="$c.min" "$c" >> "$log" 2>&1 || true
+      [ -f "$c.min" ] || cp "$c" "$c.min"
+    done
+  fi
+  echo "$total_runs $(($(date +%s%3N) - start_ms)) $cov $ft $n_crashes" > "$work/stats/$t"
+}
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  while read -r t _; do
+    case "$t" in '' | '#'*) continue ;; esac
+    [ -x "$bin_dir/$t" ] && targets+=("$t")
+  done < "$targets_file"
+fi
+[ ${#targets[@]} -gt 0 ] || { echo "campaign.sh: no fuzz target found in $bin_dir" >&2; exit 3; }
+
+what="${runs:+$runs runs}"; what="${what:-${seconds} s}"
+echo "fuzzing ${#targets[@]} targets, $jobs at a time, $what each; logs in $work/logs" >&2
+started=$SECONDS
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  rm -f "$work/stats/$t"
+  run_target "$t" &
+done
+wait
+
+status=0
+printf '%-22s %12s %8s %6s %7s %7s %7s\n' target runs exec/s cov ft corpus crashes
+for t in "${targets[@]}"; do
+  read -r r ms cov ft c < "$work/stats/$t" 2>/dev/null || { r=0 ms=0 cov=0 ft=0 c=1; }
+  corpus_size=$(find "$work/corpus/$t" -type f 2>/dev/null | wc -l)
+  [ -n "$runs" ] && corpus_size="-"
+  printf '%-22s %12d %8d %6d %7d %7s %7d\n' "$t" "$r" $((r * 1000 / (ms > 0 ? ms : 1))) "$cov" "$ft" "$corpus_size" "$c"
+  [ "$c" -eq 0 ] || status=1
+done
+echo "done in $((SECONDS - started)) s; crash inputs (if any) under $work/crashes/" >&2
+exit "$status"
