@@ -45,6 +45,7 @@ void ParseNvidiaGpu(EntryReader& r, KnowledgeDb& db) {
   g.bf16_tflops = r.Number("bf16_tflops", Need::kOptional);
   g.bandwidth_gbs = r.Number("bandwidth_gbs", Need::kOptional);
   g.provenance = r.ReadProvenance();
+  r.Date("checked", Need::kOptional);  // when a person last checked it (issue 13)
   r.Finish();
   if (!cc) return;
   g.cc = *cc;
