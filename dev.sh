@@ -13,7 +13,7 @@ JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 FUZZ_RUNS="${FUZZ_RUNS:-4000}"  # inputs per fuzz target in the test command's smoke run
 
 # Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
-RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev)
+RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev zlib1g-dev)
 TEST_PACKAGES=(ccache  # compiler cache: CI runs on the machine that built last, so most objects come from it
                googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5
                clang-format  # the source layout check (.clang-format at the root)

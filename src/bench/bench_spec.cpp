@@ -29,6 +29,7 @@ const Model* ByName(const std::vector<Model>& models, const std::string& device_
   std::string name = ToLower(device_name);
   const Model* best = nullptr;
   for (const auto& m : models) {
+    if (!m.bandwidth_gbs && !m.fp32_tflops) continue;  // an id-only entry (gpus_nvidia_ids.toml)
     std::string model = ToLower(m.name);
     if (model.empty() || name.find(model) == std::string::npos) continue;
     // Whole words only: "H100" must not match inside "H1000".
@@ -88,7 +89,8 @@ BenchPeaks FindPeaks(const BenchDevice& device, const Snapshot& snapshot, const 
   BenchPeaks p;
   const PciDevice* pci = PciOf(snapshot, device.pci_address);
   if (pci && pci->vendor_id == 0x10de) {
-    if (const NvidiaGpuModel* m = db.FindNvidiaModel(pci->device_id)) {
+    const NvidiaGpuModel* m = db.FindNvidiaModel(pci->device_id);
+    if (m && (m->bandwidth_gbs || m->fp32_tflops)) {
       TakeFigures(p, *m);
       p.model_source = "PCI id 10de:" + Hex(pci->device_id, 4);
     }

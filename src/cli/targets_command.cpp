@@ -2,6 +2,8 @@
 // the targets found, as text or JSON, with every warning the readers gave.
 #include "cli/targets_command.h"
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <system_error>
@@ -11,6 +13,8 @@
 #include "cli/output.h"
 #include "core/strings.h"
 #include "platform/filesystem.h"
+#include "probe/common/wheel_code.h"
+#include "probe/common/wheel_toml.h"
 
 namespace gpudoctor {
 
@@ -70,6 +74,40 @@ ordered_json TargetsJson(const std::string& path, const GpuCodeTargets& t) {
   return j;
 }
 
+std::string UtcToday() {
+  using namespace std::chrono;
+  const year_month_day ymd{floor<days>(system_clock::now())};
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+  return buf;
+}
+
+bool IsDate(const std::string& s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+
+// --wheel-toml: the [[torch_wheel]] lines for data/pytorch_wheels.toml, warnings on stderr.
+int RunWheelToml(const CliContext& ctx, const std::string& path, const std::string& checked) {
+  if (!IsDate(checked))
+    return ReportError(ctx.err, UserError("--checked '" + checked + "' is not a date YYYY-MM-DD"));
+  auto code = ReadWheelCode(path);
+  if (!code.ok()) return ReportError(ctx.err, code.error());
+  auto text = WheelTomlText(*code, checked);
+  if (!text.ok()) return ReportError(ctx.err, text.error());
+  WriteAll(ctx.out, *text);
+  size_t warnings = code->warnings.size();
+  for (const auto& w : code->warnings) WriteAll(ctx.err, "warning: " + w + "\n");
+  for (const auto& lib : code->libraries) {
+    for (const auto& w : lib.warnings) WriteAll(ctx.err, "warning: " + lib.path + ": " + w + "\n");
+    warnings += lib.warnings.size();
+  }
+  return warnings == 0 ? kExitOk : kExitWarnings;
+}
+
 int RunFolder(const CliContext& ctx, const std::string& path, bool json) {
   std::error_code ec;
   std::string absolute = std::filesystem::absolute(std::filesystem::path(path), ec).generic_string();
@@ -100,16 +138,36 @@ std::string TargetsCommand::Description() const {
          "Examples:\n"
          "  gpudoctor targets .venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so\n"
          "  gpudoctor targets --json torch/lib/libtorch_hip.so\n"
-         "  gpudoctor targets /opt/rocm/lib/rocblas/library";
+         "  gpudoctor targets /opt/rocm/lib/rocblas/library\n\n"
+         "For maintainers: --wheel-toml reads a downloaded PyTorch wheel (.whl) or an unpacked install "
+         "(site-packages or its torch folder): torch/version.py and the GPU code of torch's own libraries "
+         "(torch/lib/libtorch*, libc10*), and prints the [[torch_wheel]] entry for data/pytorch_wheels.toml "
+         "(docs/knowledge-base.md).\n"
+         "  gpudoctor targets --wheel-toml torch-2.7.1+cu128-cp312-cp312-manylinux_2_28_x86_64.whl\n"
+         "  gpudoctor targets --wheel-toml .venv/lib/python3.12/site-packages --checked 2026-12-03";
 }
 
 void TargetsCommand::DefineFlags(FlagSet& flags) {
   flags.Positional("path", &path_, "A shared library (.so, .dll), a fat binary, or a kernel library folder.",
-                   true);
+                   false);
   flags.Bool("--json", &json_, "Print the result as JSON.");
+  flags.String(
+      "--wheel-toml", &wheel_toml_, "WHEEL",
+      "Print the [[torch_wheel]] TOML entry for a torch wheel (.whl) or an unpacked install folder.");
+  flags.String("--checked", &checked_, "DATE",
+               "The checked date of --wheel-toml's entry (default: today, UTC).");
 }
 
 int TargetsCommand::Run(const CliContext& ctx) {
+  if (!wheel_toml_.empty()) {
+    if (!path_.empty() || json_)
+      return ReportError(ctx.err,
+                         UserError("--wheel-toml takes the wheel as its value; give no PATH or --json"));
+    return RunWheelToml(ctx, wheel_toml_, checked_.empty() ? UtcToday() : checked_);
+  }
+  if (path_.empty())
+    return ReportError(ctx.err, UserError("targets needs a PATH (or --wheel-toml WHEEL)",
+                                          "gpudoctor targets --help shows examples"));
   std::error_code ec;
   if (std::filesystem::is_directory(std::filesystem::path(path_), ec)) return RunFolder(ctx, path_, json_);
   auto source = OpenFileByteSource(path_);

@@ -21,6 +21,8 @@ class TargetsCommand final : public Command {
  private:
   std::string path_;
   bool json_ = false;
+  std::string wheel_toml_;  // --wheel-toml FILE|DIR
+  std::string checked_;     // --checked YYYY-MM-DD, default today (UTC)
 };
 
 }  // namespace gpudoctor

@@ -115,6 +115,7 @@ void ParseAmdDevice(EntryReader& r, KnowledgeDb& db) {
     }
   }
   d.provenance = r.ReadProvenance();
+  r.Date("checked", Need::kOptional);  // when a person last checked it (issue 13)
   r.Finish();
   db.amd_devices.push_back(std::move(d));
 }

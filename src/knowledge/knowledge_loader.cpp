@@ -22,12 +22,13 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 21> kSections{{
+constexpr std::array<SectionSpec, 22> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
     {"cuda_arch", "cc", ParseCudaArch},
     {"nvidia_gpu", "name", ParseNvidiaGpu},
+    {"nvidia_chip", "chip", ParseNvidiaChip},
     {"cuda_minor_compat", "cuda", ParseCudaMinorCompat},
     {"cuda_toolkit_driver", "cuda", ParseCudaToolkitDriver},
     {"nvidia_driver_branch", "branch", ParseNvidiaDriverBranch},

@@ -113,6 +113,7 @@ struct CudaArch {
 struct NvidiaGpuModel {
   uint32_t device_id = 0;
   std::string name;
+  std::string chip;  // "GA106" for ids read from [[nvidia_chip]]; empty for [[nvidia_gpu]] entries
   Version cc;
   std::optional<uint32_t> vram_gib;
   std::string memory;

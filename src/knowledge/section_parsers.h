@@ -29,6 +29,7 @@ void ParseAmdDevice(EntryReader& r, KnowledgeDb& db);
 void ParseAmdModel(EntryReader& r, KnowledgeDb& db);
 void ParseCudaArch(EntryReader& r, KnowledgeDb& db);
 void ParseNvidiaGpu(EntryReader& r, KnowledgeDb& db);
+void ParseNvidiaChip(EntryReader& r, KnowledgeDb& db);
 void ParseCudaMinorCompat(EntryReader& r, KnowledgeDb& db);
 void ParseCudaToolkitDriver(EntryReader& r, KnowledgeDb& db);
 void ParseNvidiaDriverBranch(EntryReader& r, KnowledgeDb& db);

@@ -54,9 +54,40 @@ void NoGpu(const RuleContext& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// A PCI id the tables lack, but an architecture from the driver (NVML, KFD) or from the ids around
+// it: say the name is unknown and go on, so the framework layer still checks the wheel's code.
+void NameUnknown(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
+  const std::string arch = g.vendor == GpuVendor::kAmd ? g.gfx : SmName(*g.cc);
+  const bool guessed = g.id_guess.has_value();
+  std::string family = g.gpu->family;
+  if (family.empty() && g.target) family = ToString(g.target->family);
+  if (family.empty() && g.cc)
+    if (const CudaArch* a = ctx.db.FindCudaArch(*g.cc)) family = a->architecture;
+  Finding f = MakeFinding("hardware.gpu_name_unknown", Layer::kHardware,
+                          guessed ? Severity::kWarning : Severity::kInfo, g.label,
+                          "GPU name unknown to gpudoctor; architecture " + arch +
+                              (family.empty() ? "" : " (" + family + ")") + " from " + g.arch_source);
+  std::string id = g.pci ? Hex(g.pci->vendor_id, 4) + ":" + Hex(g.pci->device_id, 4) : "(no PCI id)";
+  if (g.pci && g.pci->revision) id += " rev " + Hex(*g.pci->revision, 2);
+  f.evidence.push_back("PCI id " + id + " is not in the knowledge base");
+  if (guessed) {
+    const IdRangeGuess& x = *g.id_guess;
+    f.evidence.push_back("the nearest listed ids, " + Hex(x.below, 4) + " and " + Hex(x.above, 4) +
+                         ", are both " + (x.chip.empty() ? "" : x.chip + " ") + arch +
+                         ": vendors number one chip's boards in one block, so this is most likely " + arch +
+                         " too (no answer from the driver to confirm it)");
+  } else {
+    f.evidence.push_back("architecture " + arch + " as " + g.arch_source + " reports it");
+  }
+  f.evidence.push_back("the checks below use " + arch);
+  f.fix_summary = "report the GPU so its name can be added (attach `gpudoctor info --save snap.json`)";
+  f.fix.push_back(FixAction::Everywhere("gpudoctor info --save snap.json"));
+  f.link = "https://github.com/pciutils/pciids/blob/master/pci.ids";
+  out.push_back(std::move(f));
+}
+
 void Identity(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
-  (void)ctx;
-  if (!g.known()) {
+  if (!g.arch_known()) {
     Finding f = MakeFinding("hardware.gpu_unknown", Layer::kHardware, Severity::kWarning, g.label,
                             "GPU not in gpudoctor's knowledge base: its support cannot be checked");
     std::string id = g.pci ? Hex(g.pci->vendor_id, 4) + ":" + Hex(g.pci->device_id, 4) : "(no PCI id)";
@@ -67,6 +98,10 @@ void Identity(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& ou
     f.fix.push_back(FixAction::Everywhere("gpudoctor info --save snap.json"));
     f.link = "https://github.com/pytorch/pytorch/blob/main/RELEASE.md";
     out.push_back(std::move(f));
+    return;
+  }
+  if (!g.name_known()) {
+    NameUnknown(ctx, g, out);
     return;
   }
   std::string what = g.gpu->family.empty() ? "" : g.gpu->family;

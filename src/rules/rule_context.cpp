@@ -61,12 +61,21 @@ GpuView MakeGpuView(const Snapshot& s, const KnowledgeDb& db, const Gpu& g) {
   v.integrated = g.integrated.value_or(false);
   if (g.vendor == GpuVendor::kAmd) {
     v.gfx = g.architecture;
-    v.target = db.FindGfxTarget(v.gfx);
     if (v.pci) v.amd = db.FindAmdModel(v.pci->device_id, v.pci->revision);
-    if (v.gfx.empty() && v.amd && v.amd->target) {
-      v.gfx = v.amd->target->name;
-      v.target = v.amd->target;
+    if (v.gfx.empty() && v.amd && v.amd->target) v.gfx = v.amd->target->name;
+    if (!v.amd && v.pci) v.id_guess = GuessAmdByIdRange(db, v.pci->device_id);
+    if (v.gfx.empty() && v.id_guess) v.gfx = v.id_guess->architecture;
+    if (g.kfd_node && !g.architecture.empty()) {
+      v.arch_source = "KFD";
+    } else if (v.amd && v.amd->device->gfx == v.gfx) {
+      v.arch_source = "the knowledge base";
+    } else if (v.id_guess && v.id_guess->architecture == v.gfx) {
+      v.arch_source = "neighbouring PCI ids";
+    } else if (!v.gfx.empty()) {
+      v.arch_source = "the snapshot";
     }
+    if (v.arch_source != "neighbouring PCI ids") v.id_guess.reset();
+    v.target = db.FindGfxTarget(v.gfx);
     if (g.kfd_node) {
       uint32_t ordinal = 0;
       for (const auto& n : s.amd.kfd_nodes) {
@@ -80,11 +89,24 @@ GpuView MakeGpuView(const Snapshot& s, const KnowledgeDb& db, const Gpu& g) {
       if (d.pci_address == g.pci_address && d.cc_major && d.cc_minor)
         v.cc = Version::Parse(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));
     }
-    if (!v.cc && v.nvidia_model) v.cc = v.nvidia_model->cc;
+    if (v.cc) v.arch_source = "NVML";
+    if (!v.cc && v.nvidia_model) {
+      v.cc = v.nvidia_model->cc;
+      v.arch_source = "the knowledge base";
+    }
+    if (!v.cc && !v.nvidia_model && v.pci) {
+      v.id_guess = GuessNvidiaByIdRange(db, v.pci->device_id);
+      if (v.id_guess) {
+        v.cc = v.id_guess->cc;
+        v.arch_source = "neighbouring PCI ids";
+      }
+    }
   }
   std::string name = g.name;
   if (name.empty() && v.amd) name = v.amd->name;
   if (name.empty() && v.nvidia_model) name = v.nvidia_model->name;
+  if (name.empty() && v.pci)
+    name = "unknown GPU " + Hex(v.pci->vendor_id, 4) + ":" + Hex(v.pci->device_id, 4);
   v.label = g.pci_address + " " + (name.empty() ? "unknown GPU" : name);
   if (!v.gfx.empty()) v.label += " (" + v.gfx + ")";
   if (v.cc) v.label += " (" + SmName(*v.cc) + ")";

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "knowledge/id_range_guess.h"
 #include "knowledge/knowledge_db.h"
 #include "rules/finding.h"
 #include "rules/rules.h"
@@ -31,9 +32,14 @@ struct GpuView {
   // NVIDIA
   std::optional<Version> cc;  // compute capability, from NVML or the DB
   const NvidiaGpuModel* nvidia_model = nullptr;
-  bool known() const {
-    return amd.has_value() || nvidia_model != nullptr || (cc && vendor == GpuVendor::kNvidia);
-  }
+  // Where the gfx target or compute capability came from: "KFD", "NVML", "the knowledge base",
+  // "neighbouring PCI ids" (id_guess), "the snapshot"; "" when unknown.
+  std::string arch_source;
+  std::optional<IdRangeGuess> id_guess;  // set when the architecture was guessed from the id's range
+  // The PCI id is in the knowledge base (so the name is known).
+  bool name_known() const { return amd.has_value() || nvidia_model != nullptr; }
+  // The gfx target or compute capability is known, from the driver, the tables or the id's range.
+  bool arch_known() const { return vendor == GpuVendor::kAmd ? !gfx.empty() : cc.has_value(); }
 };
 
 enum class TorchBuild { kCuda, kRocm, kCpu, kUnknown };

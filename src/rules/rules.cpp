@@ -96,9 +96,17 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "Whether the GPU's PCI id (and revision) is in the knowledge base.",
        "Every later verdict (route, wheel targets, override) needs the gfx target or compute capability.",
        "data/gpus_amd*.toml, data/gpus_nvidia.toml (each entry names its source)"},
-      {"hardware.gpu_unknown", Layer::kHardware, "The GPU's PCI id is not in the knowledge base.",
+      {"hardware.gpu_unknown", Layer::kHardware,
+       "Neither the GPU's PCI id nor its architecture is known (not in the knowledge base, no answer from "
+       "NVML or KFD, no listed ids of one architecture around it).",
        "Its gfx target or compute capability is unknown, so wheel compatibility cannot be checked.",
        "https://github.com/pytorch/pytorch/blob/main/RELEASE.md"},
+      {"hardware.gpu_name_unknown", Layer::kHardware,
+       "The GPU's PCI id is not in the knowledge base, but its architecture is known: from the driver "
+       "(NVML's compute capability, KFD's gfx_target_version), or, a warning, from the listed ids around it.",
+       "The name is unknown but every later verdict only needs the gfx target or compute capability, so the "
+       "checks go on with it.",
+       "https://github.com/pciutils/pciids/blob/master/pci.ids"},
       {"hardware.gpu_not_usable", Layer::kHardware,
        "Whether any route in data/pytorch_routes.toml serves this GPU on this OS.",
        "GPUs older than every maintained wheel (GCN before gfx900, NVIDIA below compute capability 5.0) "

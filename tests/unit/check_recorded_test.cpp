@@ -150,6 +150,14 @@ INSTANTIATE_TEST_SUITE_P(
                 Severity::kError,
                 {{"framework.torch_cpu_only", Severity::kError}, {"framework.companions_ok", Severity::kOk}},
                 {"framework.no_torch"}},
+        // RTX 3060 (10de:2504) with the nvidia module not loaded, so no NVML (issue 13): the PCI id alone
+        // gives sm_86, and the framework layer checks the wheel instead of being skipped.
+        Verdict{"rtx3060-desktop",
+                Severity::kError,
+                {{"hardware.gpu_known", Severity::kOk},
+                 {"runtime.driver_missing", Severity::kError},
+                 {"framework.torch_ok", Severity::kOk}},
+                {"hardware.gpu_unknown", "hardware.gpu_name_unknown"}},
         Verdict{"wsl2-guest",
                 Severity::kInfo,
                 {{"hardware.wsl_gpu_paravirtual", Severity::kInfo}},
