@@ -55,7 +55,7 @@ run() {  # run NAME THREADS -> prints seconds and max RSS KiB
   if [ "$rc" -ge 3 ]; then echo "gpudoctor port failed (exit $rc):" >&2; cat "$WORK/$name.err" >&2; exit 1; fi
   local secs; secs=$(echo "$end - $start" | bc -l)
   printf '%-22s %8.3f s  %10.0f lines/s  peak %6.1f MiB\n' "$name ($threads thread(s))" "$secs" \
-    "$(echo "$TOTAL / $secs" | bc -l)" "$(echo "$(cat "$WORK/$name.rss") / 1024" | bc -l)"
+    "$(echo "$TOTAL / $secs" | bc -l)" "$(echo "$(tail -n 1 "$WORK/$name.rss") / 1024" | bc -l)"
 }
 
 echo "gpudoctor port: $TOTAL lines in $(find "$WORK/src" -name '*.cu' | wc -l) files"
