@@ -18,7 +18,8 @@ TEST_PACKAGES=(ccache  # compiler cache: CI runs on the machine that built last,
                googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5
                clang-format  # the source layout check (.clang-format at the root)
                chromium  # chromium: the HTML report's browser test
-               openmpi-bin libopenmpi3)  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
+               openmpi-bin libopenmpi3  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
+               hipcc libhiprand-dev librocrand-dev libhipsparse-dev)  # `gpudoctor port`: its translated corpus is compiled with hipcc
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev xz-utils)  # ./dev.sh fuzz and fuzz-pack (xz: the pack)
 
 log() { printf '\n== %s\n' "$*" >&2; }

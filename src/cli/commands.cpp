@@ -8,6 +8,7 @@
 #include "cli/fleet_command.h"
 #include "cli/gather_command.h"
 #include "cli/info_command.h"
+#include "cli/port_command.h"
 #include "cli/report_command.h"
 #include "cli/targets_command.h"
 #include "cli/topo_command.h"
@@ -25,6 +26,7 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<ExplainCommand>());
   list.push_back(std::make_unique<GatherCommand>());
   list.push_back(std::make_unique<TargetsCommand>());
+  list.push_back(std::make_unique<PortCommand>());
   list.push_back(std::make_unique<TopoCommand>());
   list.push_back(std::make_unique<CollectivesCommand>());
   list.push_back(std::make_unique<FleetCommand>());

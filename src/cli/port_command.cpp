@@ -1,0 +1,125 @@
+// `gpudoctor port`: parses the flags into a PortJob, loads the mapping table, runs the job with the CLI's
+// whole-file writer, prints the translation and the report, and picks the exit code (docs/port.md).
+#include "cli/port_command.h"
+
+#include <filesystem>
+
+#include "cli/output.h"
+#include "core/strings.h"
+#include "port/cuda_lexer.h"
+#include "port/port_map.h"
+#include "port/port_report.h"
+#include "port/port_run.h"
+
+namespace gpudoctor {
+
+std::string PortCommand::Description() const {
+  return "Translate CUDA C++ (a file, or every .cu/.cuh/.cpp/.h file of a folder) to HIP, token by token "
+         "from "
+         "one mapping table (runtime, driver, cuBLAS, cuRAND, cuFFT, cuSPARSE, cuSOLVER, cuDNN -> MIOpen, "
+         "NCCL -> "
+         "RCCL, CUB, Thrust, headers, types, enums, macros, warp intrinsics). Comments, strings and layout "
+         "are kept; "
+         "names the file declares itself and names qualified by your own namespaces are never renamed. The "
+         "report "
+         "gives, per file and in total, the references converted by API family and, with line:column and "
+         "what to "
+         "do: APIs HIP lacks, APIs newer than --hip-version, warp-size hazards (32 assumed as the warp "
+         "width, "
+         "0xffffffff masks, ballots kept in 32 bits), inline PTX, texture and surface references, "
+         "cooperative-groups "
+         "features HIP lacks, __launch_bounds__ above 1024, and CUDA-only flags in the folder's "
+         "CMakeLists.txt and "
+         "Makefiles (reported, not rewritten).\n\n"
+         "Examples:\n"
+         "  gpudoctor port kernel.cu > kernel.hip.cu        the translation on stdout, the report on stderr\n"
+         "  gpudoctor port src/ -o src-hip                  a folder into a new folder\n"
+         "  gpudoctor port src/ --in-place --backup         rewrite the files, keeping FILE.orig\n"
+         "  gpudoctor port src/ --examine --json            the report only, as JSON\n"
+         "  gpudoctor port kernel.cu --hip-version 5.2 -o k.hip.cu   APIs Debian 12's HIP 5.2 lacks are "
+         "errors\n\n"
+         "Exit codes: 0 nothing to look at, 1 warnings (hazards to check), 2 errors (APIs HIP lacks, inline "
+         "PTX, "
+         "...: the result will not build or run as it is), 3 bad flags or a file that could not be read.";
+}
+
+void PortCommand::DefineFlags(FlagSet& flags) {
+  flags.Positional("path", &input_, "A CUDA source file or a folder of them.", true);
+  flags.String("-o,--output", &output_, "OUT",
+               "Write the translation to OUT: a file for a file, a new folder (same layout) for a folder.");
+  flags.Bool("--in-place", &in_place_,
+             "Rewrite the files themselves (each through a temporary file and a rename).");
+  flags.Bool("--backup", &backup_, "With --in-place: keep each original as FILE.orig.");
+  flags.Bool("--examine", &examine_, "Report only; write nothing.");
+  flags.String("--hip-version", &hip_version_, "X.Y",
+               "Translate for this HIP release: an API it lacks becomes an error in the report.");
+  flags.Bool(
+      "--launch-macro", &launch_macro_,
+      "Rewrite kernel<<<grid, block, shared, stream>>>(args) as hipLaunchKernelGGL(...) (<<<>>> is valid "
+      "HIP and kept by default).");
+  flags.Bool("--force", &force_, "Replace existing output (and .orig) files.");
+  flags.String("--threads", &threads_, "N",
+               "Translate on N threads (default: one per core); the output is the same.");
+  flags.Bool("--json", &json_, "Print the report as JSON (docs/port.md).");
+  flags.String("--db", &db_, "DIR", "Use the mapping table in DIR/port/*.toml instead of the built-in one.");
+  flags.Excludes("--in-place", "--output");
+}
+
+int PortCommand::Run(const CliContext& ctx) {
+  PortJob job;
+  job.input = input_;
+  job.output = output_;
+  job.in_place = in_place_;
+  job.backup = backup_;
+  job.examine = examine_;
+  job.force = force_;
+  job.options.launch_macro = launch_macro_;
+  if (!hip_version_.empty()) {
+    job.options.hip_version = Version::Parse(hip_version_);
+    if (!job.options.hip_version)
+      return ReportError(ctx.err, UserError("--hip-version " + hip_version_ + " is not a version",
+                                            "write it as 5.2 or 6.4.1"));
+  }
+  if (!threads_.empty()) {
+    auto n = ParseU64(threads_);
+    if (!n || *n == 0 || *n > 1024)
+      return ReportError(ctx.err, UserError("--threads " + threads_ + " is not a number from 1 to 1024"));
+    job.threads = static_cast<unsigned>(*n);
+  }
+  if (json_ && output_.empty() && !in_place_ && !examine_ && !std::filesystem::is_directory(input_))
+    return ReportError(ctx.err,
+                       UserError("--json prints the report on stdout, so the translation needs -o FILE, "
+                                 "--in-place or --examine"));
+
+  PortMap from_dir;
+  const PortMap* map = nullptr;
+  if (db_.empty()) {
+    auto embedded = EmbeddedPortMap();
+    if (!embedded.ok()) return ReportError(ctx.err, embedded.error());
+    map = *embedded;
+  } else {
+    auto loaded = LoadPortMapFromDir(db_ + "/port");
+    if (!loaded.ok()) return ReportError(ctx.err, loaded.error());
+    from_dir = std::move(*loaded);
+    map = &from_dir;
+  }
+
+  PortIo io;
+  io.read = [](const std::string& path) { return ReadUserFile(path, kMaxSourceBytes + 1); };
+  io.write = [](const std::string& path, const std::string& text, bool overwrite) {
+    return WriteFileAtomically(path, text, overwrite);
+  };
+  auto run = RunPort(job, *map, io);
+  if (!run.ok()) return ReportError(ctx.err, run.error());
+  run->report.tool_version = GPUDOCTOR_VERSION;
+  const bool to_stdout = !examine_ && !in_place_ && output_.empty();
+  if (to_stdout) {
+    if (!WriteAll(ctx.out, run->translation)) return kExitOk;
+    WriteAll(ctx.err, RenderPortText(run->report));
+  } else {
+    WriteAll(ctx.out, json_ ? RenderPortJson(run->report) : RenderPortText(run->report));
+  }
+  return PortExitCode(run->report);
+}
+
+}  // namespace gpudoctor

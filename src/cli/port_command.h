@@ -1,0 +1,34 @@
+// `gpudoctor port`: CUDA source to HIP, with a report of what needs a human.
+#pragma once
+
+#include <string>
+
+#include "cli/command.h"
+
+namespace gpudoctor {
+
+class PortCommand final : public Command {
+ public:
+  std::string Name() const override { return "port"; }
+  std::string Summary() const override {
+    return "Translate CUDA source to HIP and report what needs a human";
+  }
+  std::string Description() const override;
+  void DefineFlags(FlagSet& flags) override;
+  int Run(const CliContext& ctx) override;
+
+ private:
+  std::string input_;
+  std::string output_;
+  std::string hip_version_;
+  std::string threads_;
+  std::string db_;
+  bool in_place_ = false;
+  bool backup_ = false;
+  bool examine_ = false;
+  bool json_ = false;
+  bool launch_macro_ = false;
+  bool force_ = false;
+};
+
+}  // namespace gpudoctor

@@ -1,0 +1,16 @@
+// The scans for code that translates cleanly but may not work on AMD GPUs: warp width assumed to be 32, full
+// 32-bit lane masks, ballots kept in 32 bits, inline PTX, texture and surface references, cooperative-groups
+// features HIP lacks, __launch_bounds__ above 1024 threads. Each finding carries its line and column.
+#pragma once
+
+#include <vector>
+
+#include "port/port_map.h"
+#include "port/port_types.h"
+#include "port/token_cursor.h"
+
+namespace gpudoctor {
+
+void ScanHazards(const CodeTokens& code, const PortMap& map, std::vector<PortFinding>& findings);
+
+}  // namespace gpudoctor

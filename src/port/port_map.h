@@ -1,0 +1,70 @@
+// The one CUDA -> HIP mapping table (data/port/*.toml, compiled in): every name the translator renames, every
+// name HIP lacks, the HIP release that added each, the header map, and the lists the hazard scans use.
+// The same table drives translation, the report's statistics and its warnings (docs/port.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/result.h"
+#include "knowledge/version.h"
+
+namespace gpudoctor {
+
+enum class PortKind { kFunction, kType, kEnum, kMacro, kHeader, kNamespace };
+
+struct PortEntry {
+  std::string cuda;
+  std::string hip;     // empty when unsupported
+  std::string family;  // "runtime", "cublas", ...
+  PortKind kind = PortKind::kFunction;
+  std::optional<Version> since;    // the HIP/ROCm release that added `hip`
+  std::optional<Version> removed;  // the release that removed it
+  bool unsupported = false;
+  bool drop_mask = false;  // warp intrinsics: the first argument (the lane mask) goes
+  std::string qualifier;   // namespace entries written "thrust::cuda": "thrust"
+};
+
+struct PortFamily {
+  std::string name;
+  std::string title;
+  std::string source;
+  std::string unsupported_hint;
+  size_t entries = 0;
+};
+
+struct BuildFlagRule {
+  std::string pattern;  // a substring of a build-file line
+  std::string advice;
+};
+
+struct PortMap {
+  std::vector<PortFamily> families;                      // sorted by name
+  std::unordered_map<std::string, PortEntry> names;      // identifiers (kind != header/namespace-qualified)
+  std::unordered_map<std::string, PortEntry> headers;    // "cuda_runtime.h" -> ...
+  std::unordered_map<std::string, PortEntry> qualified;  // "thrust::cuda" -> ...
+  std::vector<std::string> cooperative_groups_missing;
+  std::string cooperative_groups_advice;
+  std::vector<BuildFlagRule> build_flags;
+
+  const PortFamily* Family(std::string_view name) const;
+};
+
+struct PortDataFile {
+  std::string name;  // "data/port/runtime.toml"
+  std::string_view text;
+};
+
+// Parses the files; every problem (syntax, a missing field, a name mapped twice) is reported with file:line.
+Result<PortMap> LoadPortMap(const std::vector<PortDataFile>& files);
+// The table compiled into the binary; parsed once per process and shared.
+Result<const PortMap*> EmbeddedPortMap();
+// data/port/*.toml of a folder (--db DIR/port).
+Result<PortMap> LoadPortMapFromDir(const std::string& dir);
+
+std::string_view ToString(PortKind kind);
+
+}  // namespace gpudoctor

@@ -1,0 +1,182 @@
+// The report of `gpudoctor port` (port_report.h): per file the references converted by API family and every
+// finding with line:column and what to do, then the totals.
+#include "port/port_report.h"
+
+#include <nlohmann/json.hpp>
+
+namespace gpudoctor {
+
+using Json = nlohmann::ordered_json;
+
+std::string_view ToString(PortFindingKind kind) {
+  switch (kind) {
+    case PortFindingKind::kUnsupported:
+      return "unsupported";
+    case PortFindingKind::kNewerHip:
+      return "newer_hip";
+    case PortFindingKind::kRemovedHip:
+      return "removed_hip";
+    case PortFindingKind::kWarpSize:
+      return "warp_size";
+    case PortFindingKind::kFullMask:
+      return "full_mask";
+    case PortFindingKind::kMaskDropped:
+      return "mask_dropped";
+    case PortFindingKind::kBallotWidth:
+      return "ballot_width";
+    case PortFindingKind::kInlinePtx:
+      return "inline_ptx";
+    case PortFindingKind::kTexture:
+      return "texture";
+    case PortFindingKind::kCooperativeGroups:
+      return "cooperative_groups";
+    case PortFindingKind::kLaunchBounds:
+      return "launch_bounds";
+    case PortFindingKind::kUserName:
+      return "user_name";
+    case PortFindingKind::kLaunchKept:
+      return "launch_kept";
+    case PortFindingKind::kBuildFlag:
+      return "build_flag";
+  }
+  return "unsupported";
+}
+
+std::string_view ToString(PortSeverity severity) {
+  switch (severity) {
+    case PortSeverity::kInfo:
+      return "info";
+    case PortSeverity::kWarning:
+      return "warning";
+    case PortSeverity::kError:
+      return "error";
+  }
+  return "info";
+}
+
+std::map<std::string, uint64_t> PortReport::TotalConversions() const {
+  std::map<std::string, uint64_t> total;
+  for (const PortFileReport& f : files)
+    for (const auto& [family, n] : f.conversions) total[family] += n;
+  return total;
+}
+
+std::map<std::string, uint64_t> PortReport::FindingCounts() const {
+  std::map<std::string, uint64_t> total;
+  for (const PortFileReport& f : files)
+    for (const PortFinding& x : f.findings) ++total[std::string(ToString(x.kind))];
+  return total;
+}
+
+uint64_t PortReport::Lines() const {
+  uint64_t n = 0;
+  for (const PortFileReport& f : files) n += f.lines;
+  return n;
+}
+
+size_t PortReport::FilesWithErrors() const {
+  size_t n = 0;
+  for (const PortFileReport& f : files) n += f.error.empty() ? 0 : 1;
+  return n;
+}
+
+namespace {
+
+std::string CountList(const std::map<std::string, uint64_t>& counts) {
+  std::string out;
+  for (const auto& [name, n] : counts) out += (out.empty() ? "" : ", ") + name + " " + std::to_string(n);
+  return out.empty() ? "none" : out;
+}
+
+std::string Pad(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+}  // namespace
+
+std::string RenderPortText(const PortReport& report) {
+  std::string out;
+  size_t changed = 0;
+  for (const PortFileReport& f : report.files) changed += f.changed ? 1 : 0;
+  out += "port: " + std::to_string(report.files.size()) + " file(s), " + std::to_string(report.Lines()) +
+         " lines, " + std::to_string(changed) + " changed";
+  if (report.hip_version) out += ", for HIP " + report.hip_version->ToString();
+  if (report.examine) out += " (examined only: nothing written)";
+  out += "\n";
+  for (const PortFileReport& f : report.files) {
+    out += "\n" + f.path;
+    if (!f.output.empty()) out += " -> " + f.output;
+    out += "\n";
+    if (!f.error.empty()) {
+      out += "  not translated: " + f.error + "\n";
+      continue;
+    }
+    if (!f.build_file) {
+      out += "  converted: " + CountList(f.conversions) + "\n";
+      if (f.launches > 0) out += "  kernel launches: " + std::to_string(f.launches) + "\n";
+    }
+    for (const PortFinding& x : f.findings) {
+      std::string where = std::to_string(x.line) + ":" + std::to_string(x.column);
+      out += "  " + Pad(where, 8) + Pad(std::string(ToString(x.severity)), 9) +
+             Pad(std::string(ToString(x.kind)), 19) + x.message + "\n";
+      if (!x.advice.empty()) out += std::string(38, ' ') + "fix: " + x.advice + "\n";
+    }
+  }
+  out += "\nTotal\n  converted: " + CountList(report.TotalConversions()) + "\n";
+  out += "  findings:  " + CountList(report.FindingCounts()) + "\n";
+  if (size_t bad = report.FilesWithErrors(); bad > 0)
+    out += "  " + std::to_string(bad) + " file(s) could not be translated\n";
+  return out;
+}
+
+std::string RenderPortJson(const PortReport& report) {
+  Json doc;
+  doc["schema"] = "gpudoctor.port/1";
+  doc["tool_version"] = report.tool_version;
+  doc["hip_version"] = report.hip_version ? Json(report.hip_version->ToString()) : Json(nullptr);
+  doc["examine"] = report.examine;
+  Json files = Json::array();
+  for (const PortFileReport& f : report.files) {
+    Json jf;
+    jf["path"] = f.path;
+    jf["output"] = f.output.empty() ? Json(nullptr) : Json(f.output);
+    jf["error"] = f.error.empty() ? Json(nullptr) : Json(f.error);
+    jf["build_file"] = f.build_file;
+    jf["lines"] = f.lines;
+    jf["changed"] = f.changed;
+    jf["kernel_launches"] = f.launches;
+    jf["conversions"] = f.conversions;
+    Json findings = Json::array();
+    for (const PortFinding& x : f.findings)
+      findings.push_back(Json{{"kind", ToString(x.kind)},
+                              {"severity", ToString(x.severity)},
+                              {"line", x.line},
+                              {"column", x.column},
+                              {"name", x.name},
+                              {"message", x.message},
+                              {"advice", x.advice}});
+    jf["findings"] = std::move(findings);
+    files.push_back(std::move(jf));
+  }
+  doc["files"] = std::move(files);
+  doc["total"] = Json{{"files", report.files.size()},
+                      {"lines", report.Lines()},
+                      {"files_not_translated", report.FilesWithErrors()},
+                      {"conversions", report.TotalConversions()},
+                      {"findings", report.FindingCounts()}};
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+int PortExitCode(const PortReport& report) {
+  if (report.FilesWithErrors() > 0) return 3;
+  int code = 0;
+  for (const PortFileReport& f : report.files)
+    for (const PortFinding& x : f.findings)
+      code = std::max(code, x.severity == PortSeverity::kError     ? 2
+                            : x.severity == PortSeverity::kWarning ? 1
+                                                                   : 0);
+  return code;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,171 @@
+// The file side of `gpudoctor port` (port_run.h): discovery, parallel translation, writing.
+#include "port/port_run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "port/build_scan.h"
+
+namespace gpudoctor {
+namespace fs = std::filesystem;
+
+bool IsPortSourceName(std::string_view name) {
+  static constexpr std::string_view kExtensions[] = {".cu", ".cuh", ".cpp", ".cc",  ".cxx", ".c",
+                                                     ".h",  ".hpp", ".hh",  ".hxx", ".inl", ".cuinl"};
+  for (std::string_view ext : kExtensions)
+    if (name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext) return true;
+  return false;
+}
+
+std::vector<Result<Translation>> TranslateAll(const std::vector<std::string>& texts, const PortMap& map,
+                                              const PortOptions& options, unsigned threads) {
+  std::vector<std::optional<Result<Translation>>> slots(texts.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < texts.size();)
+      slots[i].emplace(TranslateCuda(texts[i], map, options));
+  };
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, texts.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  std::vector<Result<Translation>> out;
+  out.reserve(texts.size());
+  for (auto& s : slots) out.push_back(std::move(*s));
+  return out;
+}
+
+namespace {
+
+struct Found {
+  std::vector<std::string> sources;  // relative to the folder (or the file itself)
+  std::vector<std::string> build_files;
+};
+
+Result<Found> Discover(const std::string& dir, const std::string& skip) {
+  Found found;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+  if (ec) return UserError("cannot list " + dir + ": " + ec.message());
+  for (; it != end; it.increment(ec)) {
+    if (ec) return UserError("cannot list " + dir + ": " + ec.message());
+    const fs::path& p = it->path();
+    std::string name = p.filename().string();
+    if (it->is_directory(ec)) {
+      if ((!name.empty() && name[0] == '.') || (!skip.empty() && fs::equivalent(p, skip, ec)))
+        it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file(ec)) continue;
+    std::string rel = fs::relative(p, dir, ec).generic_string();
+    if (IsBuildFileName(name))
+      found.build_files.push_back(rel);
+    else if (IsPortSourceName(name))
+      found.sources.push_back(rel);
+  }
+  std::sort(found.sources.begin(), found.sources.end());
+  std::sort(found.build_files.begin(), found.build_files.end());
+  return found;
+}
+
+std::string Join(const std::string& dir, const std::string& rel) {
+  return (fs::path(dir) / rel).generic_string();
+}
+
+}  // namespace
+
+Result<PortRunResult> RunPort(const PortJob& job, const PortMap& map, const PortIo& io) {
+  std::error_code ec;
+  if (job.in_place && !job.output.empty()) return UserError("give -o or --in-place, not both");
+  if (job.examine && (job.in_place || !job.output.empty()))
+    return UserError("--examine writes nothing: leave out -o and --in-place");
+  if (job.backup && !job.in_place) return UserError("--backup goes with --in-place");
+  const bool folder = fs::is_directory(job.input, ec);
+  if (!folder && !fs::exists(job.input, ec)) return UserError(job.input + ": no such file or folder");
+  if (folder && job.output.empty() && !job.in_place && !job.examine)
+    return UserError("a folder needs -o OUT (a new folder), --in-place or --examine",
+                     "gpudoctor port " + job.input + " -o " + job.input + "-hip");
+
+  Found found;
+  std::string base;
+  if (folder) {
+    auto f = Discover(job.input, job.output);
+    if (!f.ok()) return f.error();
+    found = std::move(*f);
+    base = job.input;
+  } else {
+    std::string name = fs::path(job.input).filename().string();
+    (IsBuildFileName(name) ? found.build_files : found.sources).push_back(job.input);
+  }
+  auto path_of = [&](const std::string& rel) { return folder ? Join(base, rel) : rel; };
+
+  PortRunResult result;
+  result.report.examine = job.examine;
+  result.report.hip_version = job.options.hip_version;
+  std::vector<std::string> texts(found.sources.size());
+  std::vector<std::string> read_errors(found.sources.size());
+  for (size_t i = 0; i < found.sources.size(); ++i) {
+    auto text = io.read(path_of(found.sources[i]));
+    if (text.ok())
+      texts[i] = std::move(*text);
+    else
+      read_errors[i] = text.error().message;
+  }
+  auto translations = TranslateAll(texts, map, job.options, job.threads);
+
+  for (size_t i = 0; i < found.sources.size(); ++i) {
+    const std::string path = path_of(found.sources[i]);
+    PortFileReport file;
+    if (!read_errors[i].empty()) {
+      file.error = read_errors[i];
+    } else if (!translations[i].ok()) {
+      file.error = translations[i].error().message +
+                   (translations[i].error().hint.empty() ? "" : " (" + translations[i].error().hint + ")");
+    } else {
+      Translation& t = *translations[i];
+      file = std::move(t.report);
+      if (job.in_place) {
+        if (file.changed) {
+          if (job.backup) {
+            if (auto st = io.write(path + ".orig", texts[i], job.force); !st.ok())
+              return st.error().With("keeping the original of " + path);
+          }
+          if (auto st = io.write(path, t.text, true); !st.ok()) return st.error();
+          file.output = path;
+        }
+      } else if (!job.output.empty() && !job.examine) {
+        std::string out = folder ? Join(job.output, found.sources[i]) : job.output;
+        fs::create_directories(
+            fs::path(out).parent_path().empty() ? fs::path(".") : fs::path(out).parent_path(), ec);
+        if (auto st = io.write(out, t.text, job.force); !st.ok())
+          return st.error().With("writing the translation of " + path);
+        file.output = out;
+      } else if (!job.examine) {
+        result.translation = std::move(t.text);
+      }
+    }
+    file.path = path;
+    result.report.files.push_back(std::move(file));
+  }
+  for (const std::string& rel : found.build_files) {
+    const std::string path = path_of(rel);
+    auto text = io.read(path);
+    PortFileReport file;
+    if (text.ok())
+      file = ScanBuildFile(*text, map);
+    else
+      file.error = text.error().message;
+    file.path = path;
+    file.build_file = true;
+    result.report.files.push_back(std::move(file));
+  }
+  std::sort(result.report.files.begin(), result.report.files.end(),
+            [](const PortFileReport& a, const PortFileReport& b) { return a.path < b.path; });
+  return result;
+}
+
+}  // namespace gpudoctor

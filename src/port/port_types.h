@@ -1,0 +1,71 @@
+// What `gpudoctor port` found in one file and in all of them: the plain structs its translator and scans fill
+// and its renderers (port_report.h) print.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "knowledge/version.h"
+
+namespace gpudoctor {
+
+enum class PortFindingKind {
+  kUnsupported,        // a CUDA name HIP lacks: kept as written, the file will not build on HIP
+  kNewerHip,           // the HIP name appeared after --hip-version
+  kRemovedHip,         // the HIP name was removed by --hip-version
+  kWarpSize,           // 32 assumed as the warp width (wavefronts have 64 lanes on CDNA)
+  kFullMask,           // a 32-bit full lane mask (0xffffffff) given to a warp intrinsic
+  kMaskDropped,        // a partial lane mask dropped with the *_sync suffix
+  kBallotWidth,        // a ballot or active mask stored in, or counted as, 32 bits
+  kInlinePtx,          // asm(...): PTX has no meaning on AMD GPUs
+  kTexture,            // texture or surface references
+  kCooperativeGroups,  // a cooperative-groups feature HIP lacks
+  kLaunchBounds,       // __launch_bounds__ above 1024 threads
+  kUserName,           // a CUDA-looking name the file declares itself: kept
+  kLaunchKept,         // --launch-macro could not rewrite a launch: kept as <<<...>>>
+  kBuildFlag,          // a CUDA-only flag in CMakeLists.txt or a Makefile
+};
+
+std::string_view ToString(PortFindingKind kind);  // "unsupported", "warp_size", ...
+
+enum class PortSeverity { kInfo, kWarning, kError };
+std::string_view ToString(PortSeverity severity);
+
+struct PortFinding {
+  PortFindingKind kind = PortFindingKind::kUnsupported;
+  PortSeverity severity = PortSeverity::kWarning;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  std::string name;     // the CUDA name or the text that fired it
+  std::string message;  // what is wrong
+  std::string advice;   // what to do
+};
+
+struct PortFileReport {
+  std::string path;    // as given or found under the folder
+  std::string output;  // where the translation went ("" for --examine or stdout)
+  std::string error;   // the file could not be read or lexed: nothing else is set
+  uint64_t lines = 0;
+  bool changed = false;
+  bool build_file = false;                      // CMakeLists.txt / Makefile: scanned, not translated
+  uint64_t launches = 0;                        // <<<...>>> kernel launches seen
+  std::map<std::string, uint64_t> conversions;  // family -> references renamed
+  std::vector<PortFinding> findings;            // sorted by line, column
+};
+
+struct PortReport {
+  std::string tool_version;
+  std::optional<Version> hip_version;  // --hip-version, when given
+  bool examine = false;
+  std::vector<PortFileReport> files;  // sorted by path
+
+  std::map<std::string, uint64_t> TotalConversions() const;
+  std::map<std::string, uint64_t> FindingCounts() const;  // kind name -> count
+  uint64_t Lines() const;
+  size_t FilesWithErrors() const;
+};
+
+}  // namespace gpudoctor

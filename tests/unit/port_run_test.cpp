@@ -1,0 +1,202 @@
+// `gpudoctor port` over files and folders: what is written where, --in-place through whole-file writes only,
+// output that does not depend on the thread count, build files scanned, flags that do not go together.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "port/port_report.h"
+#include "port/port_run.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+// An in-memory file system: the run's reads and writes go here, and a write can be made to fail.
+struct FakeFiles {
+  std::map<std::string, std::string> files;
+  std::string fail_on;
+
+  PortIo Io() {
+    PortIo io;
+    io.read = [this](const std::string& p) -> Result<std::string> {
+      auto it = files.find(p);
+      if (it == files.end()) return UserError(p + ": no such file");
+      return it->second;
+    };
+    io.write = [this](const std::string& p, const std::string& text, bool overwrite) -> Status {
+      if (p == fail_on) return EnvError("disk full while writing " + p);
+      if (!overwrite && files.count(p) > 0) return UserError(p + " already exists");
+      files[p] = text;
+      return Ok{};
+    };
+    return io;
+  }
+};
+
+class PortRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto m = EmbeddedPortMap();
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    map_ = *m;
+    dir_ = fs::temp_directory_path() /
+           ("gpudoctor_port_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "src/sub");
+    Write("src/a.cu", "#include <cuda_runtime.h>\nvoid f(void** p) { cudaMalloc(p, 4); }\n");
+    Write("src/sub/b.cuh", "// no CUDA here\nint g();\n");
+    Write("src/notes.txt", "cudaMalloc\n");
+    Write("src/CMakeLists.txt",
+          "project(x LANGUAGES CUDA CXX)\nset(CMAKE_CUDA_FLAGS \"-arch=sm_80\")\n# nvcc in a comment\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void Write(const std::string& rel, const std::string& text) {
+    std::ofstream(dir_ / rel, std::ios::binary) << text;
+  }
+  std::string Read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  PortIo DiskIo() {
+    PortIo io;
+    io.read = [this](const std::string& p) -> Result<std::string> { return Read(p); };
+    io.write = [](const std::string& p, const std::string& text, bool overwrite) -> Status {
+      if (!overwrite && fs::exists(p)) return UserError(p + " already exists");
+      std::ofstream(p, std::ios::binary) << text;
+      return Ok{};
+    };
+    return io;
+  }
+
+  const PortMap* map_ = nullptr;
+  fs::path dir_;
+};
+
+TEST_F(PortRun, FolderIntoNewFolderKeepsLayoutAndScansBuildFiles) {
+  PortJob job;
+  job.input = (dir_ / "src").string();
+  job.output = (dir_ / "out").string();
+  auto run = RunPort(job, *map_, DiskIo());
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(Read(dir_ / "out/a.cu"), "#include <hip/hip_runtime.h>\nvoid f(void** p) { hipMalloc(p, 4); }\n");
+  EXPECT_EQ(Read(dir_ / "out/sub/b.cuh"), "// no CUDA here\nint g();\n");
+  EXPECT_FALSE(fs::exists(dir_ / "out/notes.txt"));
+  ASSERT_EQ(run->report.files.size(), 3u);
+  const PortFileReport& cmake = run->report.files[0];
+  EXPECT_TRUE(cmake.build_file);
+  ASSERT_EQ(cmake.findings.size(), 2u);  // the comment line is not read
+  EXPECT_EQ(cmake.findings[0].name, "LANGUAGES CUDA");
+  EXPECT_EQ(cmake.findings[1].line, 2u);
+  EXPECT_EQ(cmake.findings[1].name, "-arch=sm_");
+  EXPECT_EQ(run->report.TotalConversions().at("runtime"), 1u);
+  EXPECT_EQ(PortExitCode(run->report), 1);  // build-file warnings
+}
+
+TEST_F(PortRun, ExistingOutputIsNotReplacedWithoutForce) {
+  PortJob job;
+  job.input = (dir_ / "src/a.cu").string();
+  job.output = (dir_ / "src/sub/b.cuh").string();
+  auto run = RunPort(job, *map_, DiskIo());
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().message.find("already exists"), std::string::npos);
+  job.force = true;
+  ASSERT_TRUE(RunPort(job, *map_, DiskIo()).ok());
+  EXPECT_NE(Read(dir_ / "src/sub/b.cuh").find("hipMalloc"), std::string::npos);
+}
+
+TEST_F(PortRun, InPlaceWithBackupAndAFailedWriteLeavesTheOriginal) {
+  FakeFiles fake;
+  fake.files["k.cu"] = "void f(void** p) { cudaMalloc(p, 4); }\n";
+  PortJob job;
+  job.input = (dir_ / "src/a.cu").string();  // exists on disk, so the job sees a file; reads go to the fake
+  fake.files[job.input] = fake.files["k.cu"];
+  job.in_place = true;
+  job.backup = true;
+  fake.fail_on = job.input;
+  auto run = RunPort(job, *map_, fake.Io());
+  ASSERT_FALSE(run.ok());
+  EXPECT_NE(run.error().message.find("disk full"), std::string::npos);
+  EXPECT_EQ(fake.files[job.input], fake.files["k.cu"]);  // untouched: the write is whole or nothing
+  fake.fail_on.clear();
+  fake.files.erase(job.input + ".orig");
+  run = RunPort(job, *map_, fake.Io());
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(fake.files[job.input], "void f(void** p) { hipMalloc(p, 4); }\n");
+  EXPECT_EQ(fake.files[job.input + ".orig"], fake.files["k.cu"]);
+}
+
+TEST_F(PortRun, SingleFileGoesToStdoutAndExamineWritesNothing) {
+  PortJob job;
+  job.input = (dir_ / "src/a.cu").string();
+  auto run = RunPort(job, *map_, DiskIo());
+  ASSERT_TRUE(run.ok());
+  EXPECT_NE(run->translation.find("hipMalloc"), std::string::npos);
+  job.examine = true;
+  run = RunPort(job, *map_, DiskIo());
+  ASSERT_TRUE(run.ok());
+  EXPECT_TRUE(run->translation.empty());
+  EXPECT_TRUE(run->report.files[0].changed);
+  EXPECT_EQ(Read(dir_ / "src/a.cu").find("hipMalloc"), std::string::npos);
+}
+
+TEST_F(PortRun, FlagsThatDoNotGoTogether) {
+  PortJob job;
+  job.input = (dir_ / "src").string();
+  EXPECT_NE(RunPort(job, *map_, DiskIo()).error().message.find("a folder needs -o"), std::string::npos);
+  job.backup = true;
+  job.output = "x";
+  EXPECT_FALSE(RunPort(job, *map_, DiskIo()).ok());
+  job = PortJob{};
+  job.input = (dir_ / "missing.cu").string();
+  EXPECT_NE(RunPort(job, *map_, DiskIo()).error().message.find("no such file"), std::string::npos);
+}
+
+TEST_F(PortRun, BadFilesAreReportedNotFatal) {
+  Write("src/bad.cu", "int x; /* never closed\n");
+  PortJob job;
+  job.input = (dir_ / "src").string();
+  job.examine = true;
+  auto run = RunPort(job, *map_, DiskIo());
+  ASSERT_TRUE(run.ok());
+  bool seen = false;
+  for (const PortFileReport& f : run->report.files)
+    if (f.path.find("bad.cu") != std::string::npos) {
+      seen = true;
+      EXPECT_NE(f.error.find("1:8: a /* comment that is never closed"), std::string::npos) << f.error;
+    }
+  EXPECT_TRUE(seen);
+  EXPECT_EQ(PortExitCode(run->report), 3);
+  EXPECT_NE(RenderPortText(run->report).find("not translated"), std::string::npos);
+  EXPECT_NE(RenderPortJson(run->report).find("\"files_not_translated\": 1"), std::string::npos);
+}
+
+TEST(PortTranslateAll, SameOutputForAnyThreadCount) {
+  auto map = EmbeddedPortMap();
+  ASSERT_TRUE(map.ok());
+  std::vector<std::string> texts;
+  for (int i = 0; i < 40; ++i)
+    texts.push_back("__global__ void k" + std::to_string(i) +
+                    "(float* x) { x[threadIdx.x % 32] = 0; }\n"
+                    "void h(void** p) { cudaMalloc(p, " +
+                    std::to_string(i) + "); cudaDeviceSynchronize(); }\n");
+  auto one = TranslateAll(texts, **map, {}, 1);
+  auto many = TranslateAll(texts, **map, {}, 7);
+  ASSERT_EQ(one.size(), many.size());
+  for (size_t i = 0; i < one.size(); ++i) {
+    ASSERT_TRUE(one[i].ok() && many[i].ok());
+    EXPECT_EQ(one[i]->text, many[i]->text);
+    EXPECT_EQ(one[i]->report.findings.size(), many[i]->report.findings.size());
+    EXPECT_NE(one[i]->text.find("hipMalloc(p, " + std::to_string(i) + ")"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace gpudoctor
