@@ -1,5 +1,5 @@
-// The bench worker protocol (see bench_protocol.h): arguments out and back, the JSON lines, and the reading
-// of a worker that crashed, hung or stopped early.
+// bench as a worker job (see bench_protocol.h): the request in and out of the worker layer's form, the
+// result and telemetry lines, and the reading of a worker that crashed, hung or stopped early.
 #include "bench/bench_protocol.h"
 
 #include <algorithm>
@@ -7,8 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
-#include "gates/worker_protocol.h"
-#include "gates/worker_watchdog.h"
+#include "worker/worker_protocol.h"
 
 namespace gpudoctor {
 namespace {
@@ -119,89 +118,40 @@ std::string Dump(const json& j) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string HowItEnded(const ProcessResult& p, long timeout_seconds, const std::string& id) {
-  if (p.timed_out)
-    return "timed out after " + std::to_string(timeout_seconds) + " s during " + id +
-           " (the worker was killed)";
-  if (p.term_signal) {
-    std::string sig = SignalName(*p.term_signal);
-    return "worker killed by signal " + std::to_string(*p.term_signal) +
-           (sig.empty() ? "" : " (" + sig + ")") + " during " + id;
-  }
-  int code = p.exit_code.value_or(-1);
-  // Windows reports a crash as an NTSTATUS exit code (0xC0000005 access violation).
-  if (code != -1 && static_cast<unsigned>(code) >= 0xC0000000u)
-    return "worker crashed with exception 0x" + Hex(static_cast<unsigned>(code), 8) + " during " + id;
-  return "worker exited with code " + std::to_string(code) + " during " + id + " without a result";
-}
-
 }  // namespace
 
-std::vector<std::string> BenchWorkerArguments(const BenchWorkerRequest& r) {
-  std::string ids;
-  for (const auto& id : r.ids) ids += (ids.empty() ? "" : ",") + id;
-  std::vector<std::string> out = {kWorkerModeArg,
-                                  kWorkerBench,
-                                  r.group,
-                                  "--ids",
-                                  ids,
-                                  "--backend",
-                                  ToString(r.backend),
-                                  "--device",
-                                  std::to_string(r.options.device_index),
-                                  "--level",
-                                  ToString(r.options.level)};
-  if (r.options.plant_wrong) out.insert(out.end(), {"--inject", "wrong-result"});
-  if (!r.fake_script_path.empty()) out.insert(out.end(), {"--fake-script", r.fake_script_path});
-  if (r.limit) out.insert(out.end(), {"--limit", std::to_string(r.limit->count())});
-  for (const auto& [pci, arch] : r.arch_by_pci) out.insert(out.end(), {"--arch-hint", pci + "=" + arch});
-  return out;
+WorkerRequest ToWorkerRequest(const BenchWorkerRequest& r) {
+  WorkerRequest w;
+  w.job = kWorkerBench;
+  w.backend = r.backend;
+  w.device = r.options.device_index;
+  w.items = r.ids;
+  w.limit = r.limit;
+  w.fake_script_path = r.fake_script_path;
+  w.arch_by_pci = r.arch_by_pci;
+  w.settings["group"] = r.group;
+  w.settings["level"] = ToString(r.options.level);
+  if (r.options.plant_wrong) w.settings["inject"] = "wrong-result";
+  return w;
 }
 
-Result<BenchWorkerRequest> ParseBenchWorkerArguments(const std::vector<std::string>& args) {
+Result<BenchWorkerRequest> BenchRequestFromWorker(const WorkerRequest& w) {
   BenchWorkerRequest r;
-  if (args.empty()) return UserError("bench worker: no group named");
-  r.group = args[0];
-  for (size_t i = 1; i < args.size(); i += 2) {
-    if (i + 1 >= args.size()) return UserError("bench worker: " + args[i] + " needs a value");
-    const std::string& key = args[i];
-    const std::string& value = args[i + 1];
-    if (key == "--ids") {
-      r.ids.clear();
-      for (auto id : Split(value, ',')) {
-        if (Trim(id).empty()) return UserError("bench worker: empty benchmark id in --ids " + value);
-        r.ids.emplace_back(Trim(id));
-      }
-    } else if (key == "--backend") {
-      auto k = BackendKindFromString(value);
-      if (!k) return UserError("bench worker: unknown backend " + value);
-      r.backend = *k;
-    } else if (key == "--device") {
-      auto v = ParseI64(value);
-      if (!v || *v < 0) return UserError("bench worker: bad --device " + value);
-      r.options.device_index = static_cast<int>(*v);
-    } else if (key == "--level") {
-      auto l = BenchLevelFromString(value);
-      if (!l) return UserError("bench worker: unknown level " + value);
-      r.options.level = *l;
-    } else if (key == "--inject") {
-      if (value != "wrong-result") return UserError("bench worker: unknown fault " + value);
-      r.options.plant_wrong = true;
-    } else if (key == "--fake-script") {
-      r.fake_script_path = value;
-    } else if (key == "--limit") {
-      auto v = ParseU64(value);
-      if (!v || *v == 0) return UserError("bench worker: bad --limit " + value);
-      r.limit = std::chrono::seconds(*v);
-    } else if (key == "--arch-hint") {
-      size_t eq = value.find('=');
-      if (eq == std::string::npos) return UserError("bench worker: bad --arch-hint " + value);
-      r.arch_by_pci[value.substr(0, eq)] = value.substr(eq + 1);
-    } else {
-      return UserError("bench worker: unknown option " + key);
-    }
-  }
-  if (r.ids.empty()) return UserError("bench worker: no benchmarks named (--ids)");
+  r.group = SettingText(w, "group", "");
+  if (r.group.empty()) return UserError("bench worker: no group named");
+  r.ids = w.items;
+  if (r.ids.empty()) return UserError("bench worker: no benchmarks named (--items)");
+  r.backend = w.backend;
+  r.options.device_index = w.device;
+  r.limit = w.limit;
+  r.fake_script_path = w.fake_script_path;
+  r.arch_by_pci = w.arch_by_pci;
+  auto level = BenchLevelFromString(SettingText(w, "level", "quick"));
+  if (!level) return UserError("bench worker: unknown level " + SettingText(w, "level", ""));
+  r.options.level = *level;
+  std::string inject = SettingText(w, "inject", "none");
+  if (inject != "none" && inject != "wrong-result") return UserError("bench worker: unknown fault " + inject);
+  r.options.plant_wrong = inject == "wrong-result";
   return r;
 }
 
@@ -211,14 +161,10 @@ std::string BenchEntryJson(const BenchResult& r) {
 
 std::string BenchResultLine(const BenchResult& r) {
   json j = EntryObject(r);
-  j["type"] = "result";
+  j["type"] = "result";  // "id" is the entry's own
   j["run"] = ToString(r.run);
   j["elapsed_ms"] = r.elapsed_ms;
   return Dump(j);
-}
-
-std::string BenchBeginLine(const std::string& id) {
-  return Dump({{"type", "begin"}, {"id", id}});
 }
 
 std::string TelemetryJson(const Telemetry& t) {
@@ -242,89 +188,66 @@ std::string BenchTelemetryLine(const BenchTelemetry& t) {
                {"reading", TelemetryObject(t.reading)}});
 }
 
-std::string BenchTimeoutLine(const std::string& id, long limit_s) {
-  return Dump({{"type", "timeout"}, {"id", id}, {"limit_s", limit_s}});
-}
-
-std::string BenchErrorLine(const Error& error) {
-  return Dump({{"type", "error"}, {"message", error.message}, {"hint", error.hint}});
-}
-
-BenchWorkerOutput ParseBenchWorkerOutput(const std::string& stdout_text) {
-  BenchWorkerOutput out;
-  for (auto line : SplitLines(stdout_text)) {
-    auto t = Trim(line);
-    if (t.empty() || t.front() != '{') continue;
-    json j = json::parse(t, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) continue;
-    try {
-      std::string type = j["type"].get<std::string>();
-      if (type == "begin") {
-        out.begun.push_back(j.at("id").get<std::string>());
-      } else if (type == "result") {
-        out.results.push_back(ResultFromObject(j));
-      } else if (type == "telemetry") {
-        out.telemetry.push_back(
-            {j.at("id").get<std::string>(), TelemetryFromObject(j.at("reading")), j.value("worker_pid", 0u)});
-      } else if (type == "timeout") {
-        out.timeout = {j.at("id").get<std::string>(), j.value("limit_s", 0L)};
-      } else if (type == "error") {
-        out.error = EnvError(j.value("message", ""), j.value("hint", ""));
-      }
-    } catch (const json::exception&) {
-      continue;  // a line of ours cut short by a crash: ignored like any other noise
-    }
+Result<BenchResult> BenchResultFromLine(const std::string& line) {
+  json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
+  try {
+    return ResultFromObject(j);
+  } catch (const json::exception& e) {
+    return InternalError(std::string("malformed benchmark result: ") + e.what());
   }
-  return out;
+}
+
+Result<BenchTelemetry> BenchTelemetryFromLine(const std::string& line) {
+  json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
+  try {
+    return BenchTelemetry{j.at("id").get<std::string>(), TelemetryFromObject(j.at("reading")),
+                          j.value("worker_pid", 0u)};
+  } catch (const json::exception& e) {
+    return InternalError(std::string("malformed telemetry: ") + e.what());
+  }
 }
 
 BenchStepOutcome InterpretBenchWorker(const BenchWorkerRequest& request, const ProcessResult& process,
                                       long timeout_seconds, const std::vector<BenchSpec>& specs) {
   BenchStepOutcome out;
-  BenchWorkerOutput parsed = ParseBenchWorkerOutput(process.stdout_text);
-  out.telemetry = parsed.telemetry;
+  WorkerOutcome outcome = InterpretWorkerProcess(request.ids, process, timeout_seconds);
+  for (const auto& line : outcome.telemetry)
+    if (auto t = BenchTelemetryFromLine(line.json)) out.telemetry.push_back(*t);
   auto spec_of = [&](const std::string& id) {
     for (const auto& s : specs)
       if (s.id == id) return s;
     return BenchSpec{id, request.group, id, "", "", "", true};
   };
-  // The answers, in the request's order, each once; stop at the first unanswered benchmark.
+  // The answers, in the request's order; a line of ours cut short by a crash counts as no answer.
   size_t next = 0;
-  for (; next < request.ids.size(); ++next) {
-    const std::string& id = request.ids[next];
-    auto it = std::find_if(parsed.results.begin(), parsed.results.end(),
-                           [&](const BenchResult& r) { return r.spec.id == id; });
-    if (it == parsed.results.end()) break;
-    out.results.push_back(*it);
+  for (; next < outcome.results.size(); ++next) {
+    auto r = BenchResultFromLine(outcome.results[next].json);
+    if (!r) break;
+    out.results.push_back(*r);
   }
   if (next == request.ids.size()) return out;
   // The worker ended before answering `id`: it is the one that failed, unless the worker never got that far
   // and said why (a setup error): then every benchmark left carries that error.
   const std::string& id = request.ids[next];
-  std::string why;
-  if (parsed.timeout && parsed.timeout->first == id) {
-    why = "timed out after " + std::to_string(parsed.timeout->second) + " s during " + id +
-          " (the worker stopped itself)";
-  } else if (parsed.error) {
+  if (outcome.setup_error && !outcome.stopped_itself) {
     for (size_t i = next; i < request.ids.size(); ++i) {
       BenchResult r;
       r.spec = spec_of(request.ids[i]);
       r.run = BenchRun::kError;
-      r.note = parsed.error->message + (parsed.error->hint.empty() ? "" : " (" + parsed.error->hint + ")");
+      r.note = outcome.setup_error->message +
+               (outcome.setup_error->hint.empty() ? "" : " (" + outcome.setup_error->hint + ")");
       out.results.push_back(r);
     }
     return out;
-  } else {
-    why = HowItEnded(process, timeout_seconds, id);
   }
   BenchResult failed;
   failed.spec = spec_of(id);
   failed.run = BenchRun::kError;
-  failed.note = why;
-  bool hung = process.timed_out || (parsed.timeout && parsed.timeout->first == id) ||
-              process.exit_code == kWatchdogExitCode;
-  failed.note += hung ? "; the GPU or its driver hung: check `dmesg` for driver errors (Xid / amdgpu)"
-                      : "; the GPU runtime crashed: check `dmesg` for driver errors";
+  failed.note = outcome.stopped_at == id ? outcome.why : "worker's result for " + id + " was cut short";
+  failed.note += outcome.hung ? "; the GPU or its driver hung: check `dmesg` for driver errors (Xid / amdgpu)"
+                              : "; the GPU runtime crashed: check `dmesg` for driver errors";
   out.results.push_back(failed);
   for (size_t i = next + 1; i < request.ids.size(); ++i) out.rerun.push_back(request.ids[i]);
   return out;

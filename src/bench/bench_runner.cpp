@@ -8,8 +8,9 @@
 #include "bench/bench_spec.h"
 #include "bench/benchmark.h"
 #include "core/strings.h"
+#include "gates/device_choice.h"
 #include "gates/device_match.h"
-#include "platform/process.h"
+#include "worker/worker_protocol.h"
 
 namespace gpudoctor {
 namespace {
@@ -51,11 +52,7 @@ BenchStepOutcome BenchProcessExecutor::Run(const BenchWorkerRequest& request) {
   std::chrono::seconds each =
       request.limit.value_or(group ? group->TimeLimit(request.options.level) : std::chrono::seconds(60));
   std::chrono::seconds timeout = std::chrono::seconds(30) + each * static_cast<long>(request.ids.size());
-  ProcessRequest p;
-  p.argv.push_back(executable_);
-  for (auto& a : BenchWorkerArguments(request)) p.argv.push_back(std::move(a));
-  p.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
-  auto result = RunProcess(p);
+  auto result = RunWorkerProcess(executable_, ToWorkerRequest(request), timeout);
   if (!result) {
     BenchStepOutcome out;
     for (const auto& id : request.ids) {
@@ -86,113 +83,83 @@ int BenchExitCode(const BenchReport& report) {
   return bad ? 1 : 0;
 }
 
-BenchReport RunBench(const BenchRequest& request, const Snapshot& snapshot, const KnowledgeDb& db,
-                     GateExecutor& device_executor, BenchExecutor& executor, const BenchProgress& progress) {
-  auto start = Clock::now();
+namespace {
+
+// The runtime and its device, through verify's runtime and devices gates (gates/device_choice.h); a finding
+// and no device when there is none to run on.
+void ChooseBenchDevice(const BenchRequest& request, const Snapshot& snapshot, GateExecutor& device_executor,
+                       BenchReport& report, int& device_index, BackendKind& backend) {
+  GateRequest base;
+  base.fake_script_path = request.fake_script_path;
+  base.arch_by_pci = ArchHints(snapshot);
+  auto order = CandidateBackends(request.backend, !request.fake_script_path.empty(), snapshot);
+  DeviceChoice choice = ChooseDevice(order, base, request.device_selector, device_executor);
+  const BackendAttempt* chosen = choice.Chosen();
+  if (!chosen || !chosen->SeesDevice()) {
+    std::string failures;
+    for (const auto& a : choice.attempts) {
+      const GateResult& last = a.devices ? *a.devices : a.runtime;
+      failures += std::string(failures.empty() ? "" : "; ") + ToString(a.kind) + ": " + last.summary;
+    }
+    report.findings.push_back(
+        NoGpuFinding("no usable GPU runtime or device", failures, NoRuntimeAdvice(snapshot)));
+    return;
+  }
+  report.runtime_version = chosen->runtime.runtime_version;
+  if (!choice.device) {
+    report.findings.push_back(
+        NoGpuFinding(choice.device.error().message, "", "pick a device the runtime sees with --device"));
+    return;
+  }
+  const DeviceInfo& d = chosen->devices->devices[static_cast<size_t>(*choice.device)];
+  report.device = BenchDevice{
+      d.index, d.name, d.arch, d.pci_address, ToString(chosen->kind), d.memory_total_bytes, d.compute_units};
+  device_index = *choice.device;
+  backend = chosen->kind;
+}
+
+// One group's benchmarks in a worker; after a crash or a hang the rest go on in a fresh one.
+void RunGroup(const Benchmark& group, const BenchWorkerRequest& base, BenchExecutor& executor,
+              BenchReport& report, const BenchProgress& progress) {
   auto say = [&](const std::string& line) {
     if (progress) progress(line);
   };
-  BenchReport report;
-  report.tool_version = GPUDOCTOR_VERSION;
-  report.level = request.options.level;
-  auto finish = [&]() {
-    report.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
-    report.exit_code = BenchExitCode(report);
-    return report;
-  };
-
-  // 1. The runtime and its devices: verify's two first gates, in one worker per candidate backend.
-  std::vector<BackendKind> order;
-  if (!request.fake_script_path.empty())
-    order = {BackendKind::kFake};
-  else if (request.backend)
-    order = {*request.backend};
-  else
-    order = BackendOrder(snapshot);
-  std::optional<BackendKind> chosen;
-  std::vector<DeviceInfo> devices;
-  std::string failures;
-  for (BackendKind kind : order) {
-    WorkerRequest w;
-    w.gates = {GateId::kRuntime, GateId::kDevices};
-    w.backend = kind;
-    w.fake_script_path = request.fake_script_path;
-    w.arch_by_pci = ArchHints(snapshot);
-    auto results = device_executor.Run(w);
-    bool found = results.size() == 2 && results[1].status == GateStatus::kPass && !results[1].devices.empty();
-    if (found) {
-      chosen = kind;
-      devices = results[1].devices;
-      report.runtime_version = results[0].runtime_version;
-      break;
+  std::vector<std::string> ids;
+  for (const auto& s : group.Specs()) ids.push_back(s.id);
+  say("  " + group.Name() + ": " + group.Help());
+  while (!ids.empty()) {
+    BenchWorkerRequest w = base;
+    w.group = group.Name();
+    w.ids = ids;
+    BenchStepOutcome outcome = executor.Run(w);
+    for (auto& t : outcome.telemetry) report.telemetry.push_back(std::move(t));
+    for (auto& r : outcome.results) {
+      say(ProgressLine(r));
+      ids.erase(std::remove(ids.begin(), ids.end(), r.spec.id), ids.end());
+      report.benchmarks.push_back(std::move(r));
     }
-    std::string why = results.empty() ? std::string("no answer") : results.back().summary;
-    failures += std::string(failures.empty() ? "" : "; ") + ToString(kind) + ": " + why;
-  }
-  if (!chosen) {
-    report.findings.push_back(
-        NoGpuFinding("no usable GPU runtime or device", failures, NoRuntimeAdvice(snapshot)));
-    return finish();
-  }
-  auto selected = SelectDevice(devices, request.device_selector);
-  if (!selected) {
-    report.findings.push_back(
-        NoGpuFinding(selected.error().message, "", "pick a device the runtime sees with --device"));
-    return finish();
-  }
-  const DeviceInfo& d = devices[static_cast<size_t>(*selected)];
-  report.device = BenchDevice{
-      d.index, d.name, d.arch, d.pci_address, ToString(*chosen), d.memory_total_bytes, d.compute_units};
-  say("gpudoctor bench: " + std::string(ToString(request.options.level)) + ", " + d.name + " (" +
-      d.pci_address + ", " + ToString(*chosen) + ")");
-
-  // 2. Each group in a worker; after a crash or a hang the rest of the group goes on in a fresh one.
-  BenchWorkerRequest base;
-  base.backend = *chosen;
-  base.options = request.options;
-  base.options.device_index = *selected;
-  base.fake_script_path = request.fake_script_path;
-  base.arch_by_pci = ArchHints(snapshot);
-  base.limit = request.limit;
-  for (const auto& group : MakeBenchmarks()) {
-    if (!request.groups.empty() &&
-        std::find(request.groups.begin(), request.groups.end(), group->Name()) == request.groups.end())
-      continue;
-    std::vector<std::string> ids;
-    for (const auto& s : group->Specs()) ids.push_back(s.id);
-    say("  " + group->Name() + ": " + group->Help());
-    while (!ids.empty()) {
-      BenchWorkerRequest w = base;
-      w.group = group->Name();
-      w.ids = ids;
-      BenchStepOutcome outcome = executor.Run(w);
-      for (auto& t : outcome.telemetry) report.telemetry.push_back(std::move(t));
-      for (auto& r : outcome.results) {
-        say(ProgressLine(r));
-        ids.erase(std::remove(ids.begin(), ids.end(), r.spec.id), ids.end());
-        report.benchmarks.push_back(std::move(r));
+    std::vector<std::string> rest;
+    for (const auto& id : ids) {
+      bool again = std::find(outcome.rerun.begin(), outcome.rerun.end(), id) != outcome.rerun.end();
+      if (again && !outcome.results.empty()) {
+        rest.push_back(id);
+        continue;
       }
-      std::vector<std::string> rest;
-      for (const auto& id : ids) {
-        bool again = std::find(outcome.rerun.begin(), outcome.rerun.end(), id) != outcome.rerun.end();
-        if (again && !outcome.results.empty()) {
-          rest.push_back(id);
-          continue;
-        }
-        // Neither answered nor handed back (or an executor that answered nothing): never loop on it.
-        BenchResult lost;
-        for (const auto& s : group->Specs())
-          if (s.id == id) lost.spec = s;
-        lost.run = BenchRun::kError;
-        lost.note = "the worker ended without running it";
-        say(ProgressLine(lost));
-        report.benchmarks.push_back(std::move(lost));
-      }
-      ids = rest;
+      // Neither answered nor handed back (or an executor that answered nothing): never loop on it.
+      BenchResult lost;
+      for (const auto& s : group.Specs())
+        if (s.id == id) lost.spec = s;
+      lost.run = BenchRun::kError;
+      lost.note = "the worker ended without running it";
+      say(ProgressLine(lost));
+      report.benchmarks.push_back(std::move(lost));
     }
+    ids = rest;
   }
+}
 
-  // 3. Against the spec, and why a figure is low.
+// Each result against the spec, and why a figure is low.
+void JudgeAgainstPeaks(const Snapshot& snapshot, const KnowledgeDb& db, BenchReport& report) {
   BenchPeaks peaks = FindPeaks(*report.device, snapshot, db, report.telemetry);
   report.peak_model = peaks.model;
   report.peak_model_source = peaks.model_source;
@@ -203,6 +170,44 @@ BenchReport RunBench(const BenchRequest& request, const Snapshot& snapshot, cons
   report.link_max = link_text(peaks.link_max);
   for (auto& r : report.benchmarks) JudgeResult(r, peaks);
   report.findings = FindBenchCauses(report.benchmarks, report.telemetry, peaks);
+}
+
+}  // namespace
+
+BenchReport RunBench(const BenchRequest& request, const Snapshot& snapshot, const KnowledgeDb& db,
+                     GateExecutor& device_executor, BenchExecutor& executor, const BenchProgress& progress) {
+  auto start = Clock::now();
+  BenchReport report;
+  report.tool_version = GPUDOCTOR_VERSION;
+  report.level = request.options.level;
+  auto finish = [&]() {
+    report.duration_s = std::chrono::duration<double>(Clock::now() - start).count();
+    report.exit_code = BenchExitCode(report);
+    return report;
+  };
+
+  // 1. The runtime and its devices.
+  BenchWorkerRequest base;
+  base.options = request.options;
+  ChooseBenchDevice(request, snapshot, device_executor, report, base.options.device_index, base.backend);
+  if (!report.device) return finish();
+  if (progress)
+    progress("gpudoctor bench: " + std::string(ToString(request.options.level)) + ", " + report.device->name +
+             " (" + report.device->pci_address + ", " + report.device->backend + ")");
+
+  // 2. Each group in a worker.
+  base.fake_script_path = request.fake_script_path;
+  base.arch_by_pci = ArchHints(snapshot);
+  base.limit = request.limit;
+  for (const auto& group : MakeBenchmarks()) {
+    if (!request.groups.empty() &&
+        std::find(request.groups.begin(), request.groups.end(), group->Name()) == request.groups.end())
+      continue;
+    RunGroup(*group, base, executor, report, progress);
+  }
+
+  // 3. Against the spec.
+  JudgeAgainstPeaks(snapshot, db, report);
   return finish();
 }
 

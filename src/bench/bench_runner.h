@@ -29,7 +29,7 @@ class BenchExecutor {
   virtual BenchStepOutcome Run(const BenchWorkerRequest& request) = 0;
 };
 
-// Re-executes `executable` in the bench worker mode (bench_worker.h).
+// Re-executes `executable` as a bench worker (bench_job.h).
 class BenchProcessExecutor final : public BenchExecutor {
  public:
   explicit BenchProcessExecutor(std::string executable) : executable_(std::move(executable)) {}

@@ -9,6 +9,7 @@
 #include "bench/bench_runner.h"
 #include "cli/output.h"
 #include "core/strings.h"
+#include "gates/device_choice.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/process.h"
 #include "probe/machine_probe.h"
@@ -68,6 +69,7 @@ int BenchCommand::Run(const CliContext& ctx) {
   request.options.level = quick_ ? BenchLevel::kQuick : BenchLevel::kStandard;
   request.options.plant_wrong = inject_ == "wrong-result";
   request.device_selector = device_;
+  if (auto s = CheckDeviceSelector(device_); !s) return ReportError(ctx.err, s.error());
   if (backend_ != "auto") request.backend = BackendKindFromString(backend_);
   if (!only_.empty()) {
     auto known = BenchGroupNames();

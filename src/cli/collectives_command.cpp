@@ -3,9 +3,9 @@
 #include "cli/collectives_command.h"
 
 #include "cli/output.h"
+#include "collectives/collective_request.h"
 #include "collectives/collectives_report.h"
 #include "collectives/collectives_runner.h"
-#include "collectives/worker_args.h"
 #include "core/strings.h"
 #include "platform/process.h"
 #include "probe/machine_probe.h"

@@ -5,14 +5,11 @@
 #include <exception>
 #include <map>
 
-#include "bench/bench_protocol.h"
-#include "bench/bench_worker.h"
 #include "cli/command.h"
 #include "cli/output.h"
-#include "collectives/collective_worker.h"
-#include "collectives/worker_args.h"
-#include "gates/worker_main.h"
+#include "cli/worker_jobs.h"
 #include "platform/terminal.h"
+#include "worker/worker_request.h"
 
 namespace gpudoctor {
 namespace {
@@ -75,14 +72,10 @@ int Main(int argc, char** argv) {
   ctx.env = CaptureProcessEnvironment();
   ctx.stdout_is_tty = IsTerminal(stdout);
   ctx.stderr_is_tty = IsTerminal(stderr);
-  // The hidden GPU worker modes (collectives/collective_worker.h, bench/bench_worker.h, gates/worker_main.h)
-  // take their own arguments, before any flag parsing.
-  if (argc > 2 && std::string(argv[1]) == kWorkerModeArg && IsCollectiveWorkerKind(argv[2]))
-    return RunCollectiveWorkerMode(std::vector<std::string>(argv + 1, argv + argc), ctx.env, stdout, stderr);
-  if (argc > 2 && std::string(argv[1]) == kWorkerModeArg && std::string(argv[2]) == kWorkerBench)
-    return RunBenchWorkerMode(std::vector<std::string>(argv + 1, argv + argc), ctx.env, stdout, stderr);
+  // A GPU worker process (worker/worker_job.h) takes its own arguments, before any flag parsing.
   if (argc > 1 && std::string(argv[1]) == kWorkerModeArg)
-    return RunWorkerMode(std::vector<std::string>(argv + 1, argv + argc), ctx.env, stdout, stderr);
+    return RunWorker(MakeWorkerJobs(), std::vector<std::string>(argv + 1, argv + argc), ctx.env, stdout,
+                     stderr);
 
   auto commands = MakeCommands();
   CLI::App app{"gpudoctor " GPUDOCTOR_VERSION

@@ -4,6 +4,7 @@
 
 #include "cli/output.h"
 #include "core/strings.h"
+#include "gates/device_choice.h"
 #include "gates/verify_report.h"
 #include "gates/verify_runner.h"
 #include "platform/process.h"
@@ -61,6 +62,7 @@ int VerifyCommand::Run(const CliContext& ctx) {
   request.options.level = VerifyLevelFromString(level_).value_or(VerifyLevel::kQuick);
   request.options.inject = InjectedFaultFromString(inject_).value_or(InjectedFault::kNone);
   request.device_selector = device_;
+  if (auto s = CheckDeviceSelector(device_); !s) return ReportError(ctx.err, s.error());
   if (backend_ != "auto") request.backend = BackendKindFromString(backend_);
   if (!memtest_fraction_.empty()) {
     auto f = ParseDouble(memtest_fraction_);

@@ -6,8 +6,8 @@
 // address itself, which both are (cuMemAlloc / hipMalloc results).
 #pragma once
 
+#include "collectives/collective_request.h"
 #include "collectives/collective_types.h"
-#include "collectives/worker_args.h"
 #include "gpu/api/nccl_api.h"
 #include "gpu/backend.h"
 

@@ -6,11 +6,12 @@
 #include <thread>
 
 #include "collectives/collective_libraries.h"
+#include "collectives/collective_request.h"
 #include "collectives/collectives_report.h"
 #include "collectives/mpi_session.h"
-#include "collectives/worker_args.h"
 #include "core/strings.h"
 #include "platform/process.h"
+#include "worker/worker_protocol.h"
 
 namespace gpudoctor {
 namespace {
@@ -93,12 +94,7 @@ Result<std::string> WorkerAnswer(const Result<ProcessResult>& run, long timeout_
 
 Result<ProcessResult> RunWorker(const std::string& self, const CollectiveWorkerRequest& r,
                                 std::chrono::seconds timeout) {
-  ProcessRequest p;
-  p.argv = {self};
-  auto args = CollectiveWorkerArguments(r);
-  p.argv.insert(p.argv.end(), args.begin(), args.end());
-  p.timeout = timeout;
-  return RunProcess(p);
+  return RunWorkerProcess(self, ToWorkerRequest(r), timeout);
 }
 
 RankReport RankFromWorker(const Result<ProcessResult>& run, long timeout_s, int rank) {

@@ -17,6 +17,45 @@ int GemmSize(VerifyLevel level, GemmType type, uint64_t free_bytes) {
   return n;
 }
 
+// The gate's result from its check and its rate.
+GateResult GemmResult(const std::string& name, GemmType type, int n, uint64_t seed, const GemmCheck& check,
+                      double tflops, std::vector<BackendLibrary> libraries) {
+  GateResult r;
+  r.gate = name;
+  r.libraries = std::move(libraries);
+  r.figures.push_back({"rate", tflops, "TFLOP/s"});
+  r.figures.push_back({"relative error", check.relative_error, ""});
+  char line[256];
+  std::snprintf(
+      line, sizeof line,
+      "%dx%dx%d, inputs uniform in [-1,1) rounded to %s (seed 0x%s); %zu entries of C checked against "
+      "fp64; relative Frobenius error %.2e, tolerance %.2e",
+      n, n, n, ToString(type), Hex(seed, 16).c_str(), check.samples, check.relative_error, check.tolerance);
+  r.details.push_back(line);
+  for (const auto& lib : r.libraries)
+    if (lib.role == "blas" && !lib.path.empty()) r.details.push_back("BLAS: " + lib.path + " " + lib.version);
+  if (!check.passed) {
+    r.status = GateStatus::kFail;
+    if (check.non_finite) {
+      std::snprintf(line, sizeof line,
+                    "%zu of %zu checked entries are NaN or infinite (never written, or overflow)",
+                    check.non_finite, check.samples);
+    } else {
+      std::snprintf(line, sizeof line, "wrong result: relative error %.2e is over the tolerance %.2e",
+                    check.relative_error, check.tolerance);
+    }
+    r.summary = line;
+    r.hint =
+        "the GPU's matrix units compute wrong results: update the driver and BLAS library, check cooling";
+    return r;
+  }
+  r.status = GateStatus::kPass;
+  std::snprintf(line, sizeof line, "%.1f TFLOP/s at %d^3; error %.1e <= %.0e", tflops, n,
+                check.relative_error, check.tolerance);
+  r.summary = line;
+  return r;
+}
+
 }  // namespace
 
 GateResult RunGemmGate(GateContext& ctx, GemmType type, bool tf32) {
@@ -70,40 +109,7 @@ GateResult RunGemmGate(GateContext& ctx, GemmType type, bool tf32) {
   GemmCheck check = CheckGemm(type, tf32, n, n, n, a.values, b.values, c, samples, seed + 1);
   double tflops = *ms > 0 ? 2.0 * n * static_cast<double>(n) * n * reps / (*ms * 1e9) : 0;
 
-  GateResult r;
-  r.gate = name;
-  r.libraries = ctx.backend.Libraries();
-  r.figures.push_back({"rate", tflops, "TFLOP/s"});
-  r.figures.push_back({"relative error", check.relative_error, ""});
-  char line[256];
-  std::snprintf(
-      line, sizeof line,
-      "%dx%dx%d, inputs uniform in [-1,1) rounded to %s (seed 0x%s); %zu entries of C checked against "
-      "fp64; relative Frobenius error %.2e, tolerance %.2e",
-      n, n, n, ToString(type), Hex(seed, 16).c_str(), check.samples, check.relative_error, check.tolerance);
-  r.details.push_back(line);
-  for (const auto& lib : r.libraries)
-    if (lib.role == "blas" && !lib.path.empty()) r.details.push_back("BLAS: " + lib.path + " " + lib.version);
-  if (!check.passed) {
-    r.status = GateStatus::kFail;
-    if (check.non_finite) {
-      std::snprintf(line, sizeof line,
-                    "%zu of %zu checked entries are NaN or infinite (never written, or overflow)",
-                    check.non_finite, check.samples);
-    } else {
-      std::snprintf(line, sizeof line, "wrong result: relative error %.2e is over the tolerance %.2e",
-                    check.relative_error, check.tolerance);
-    }
-    r.summary = line;
-    r.hint =
-        "the GPU's matrix units compute wrong results: update the driver and BLAS library, check cooling";
-    return r;
-  }
-  r.status = GateStatus::kPass;
-  std::snprintf(line, sizeof line, "%.1f TFLOP/s at %d^3; error %.1e <= %.0e", tflops, n,
-                check.relative_error, check.tolerance);
-  r.summary = line;
-  return r;
+  return GemmResult(name, type, n, seed, check, tflops, ctx.backend.Libraries());
 }
 
 }  // namespace gpudoctor

@@ -36,6 +36,30 @@ struct Kernels {
   FunctionId fill, check, check_invert;
 };
 
+// How much to test: the level's fraction of the memory, within what is free less a margin, whole 2 MiB.
+uint64_t TestedBytes(const DeviceMemory& mem, const GateOptions& options) {
+  double fraction = std::clamp(EffectiveMemtestFraction(options), 0.0, 0.95);
+  uint64_t bytes = static_cast<uint64_t>(static_cast<double>(mem.total_bytes) * fraction);
+  bytes = std::min<uint64_t>(
+      bytes, mem.free_bytes > (64ull << 20) ? mem.free_bytes - (64ull << 20) : mem.free_bytes / 2);
+  bytes = bytes / (2ull << 20) * (2ull << 20);
+  if (bytes < (2ull << 20)) bytes = std::min<uint64_t>(mem.free_bytes / 2, 1ull << 20) / 4 * 4;
+  return bytes;
+}
+
+// The failed result of a pass that found `count` bad words, the first at word `first`.
+GateResult BadWords(uint64_t count, uint64_t first, const std::string& pass, uint64_t bytes) {
+  GateResult r;
+  r.gate = "memtest";
+  r.status = GateStatus::kFail;
+  r.summary = std::to_string(count) + " bad words in pass " + pass + "; first at byte offset 0x" +
+              Hex(first * 4, 1) + " of the " + FormatBytes(bytes) + " tested";
+  r.hint =
+      "device memory is faulty: check `nvidia-smi -q -d ECC,ROW_REMAPPER` or `amd-smi metric --ecc`, and "
+      "contact the vendor if errors repeat";
+  return r;
+}
+
 }  // namespace
 
 GateResult RunMemtestGate(GateContext& ctx) {
@@ -51,12 +75,7 @@ GateResult RunMemtestGate(GateContext& ctx) {
   }
   auto mem = ctx.backend.MemoryInfo();
   if (!mem) return FailedGate("memtest", mem.error());
-  double fraction = std::clamp(EffectiveMemtestFraction(ctx.options), 0.0, 0.95);
-  uint64_t bytes = static_cast<uint64_t>(static_cast<double>(mem->total_bytes) * fraction);
-  bytes = std::min<uint64_t>(
-      bytes, mem->free_bytes > (64ull << 20) ? mem->free_bytes - (64ull << 20) : mem->free_bytes / 2);
-  bytes = bytes / (2ull << 20) * (2ull << 20);
-  if (bytes < (2ull << 20)) bytes = std::min<uint64_t>(mem->free_bytes / 2, 1ull << 20) / 4 * 4;
+  uint64_t bytes = TestedBytes(*mem, ctx.options);
   if (bytes < 4) return FailedGate("memtest", EnvError("no free device memory to test"));
   uint64_t words = bytes / 4;
   auto area = AllocateBuffer(ctx.backend, bytes);
@@ -102,18 +121,7 @@ GateResult RunMemtestGate(GateContext& ctx) {
       traffic += bytes;
     }
     if (!outcome) return FailedGate("memtest", outcome.error().With("pass " + pass.name));
-    if (outcome->first) {
-      GateResult r;
-      r.gate = "memtest";
-      r.status = GateStatus::kFail;
-      r.summary = std::to_string(outcome->first) + " bad words in pass " + pass.name +
-                  "; first at byte offset 0x" + Hex(outcome->second * 4, 1) + " of the " +
-                  FormatBytes(bytes) + " tested";
-      r.hint =
-          "device memory is faulty: check `nvidia-smi -q -d ECC,ROW_REMAPPER` or `amd-smi metric --ecc`, and "
-          "contact the vendor if errors repeat";
-      return r;
-    }
+    if (outcome->first) return BadWords(outcome->first, outcome->second, pass.name, bytes);
   }
   double ms = MsSince(start);
   GateResult r;

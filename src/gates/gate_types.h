@@ -1,5 +1,5 @@
 // The verify gates as data: their ids, order, dependencies, time limits per level, and the result each one
-// produces. The worker (worker_main.h) runs one gate; the parent (verify_runner.h) orders them, skips the
+// produces. The worker (gate_job.h) runs the gates; the parent (verify_runner.h) orders them, skips the
 // ones whose dependencies failed and turns crashes and hangs into failed gates.
 #pragma once
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "gates/gate_protocol.h"
 #include "gates/gate_types.h"
-#include "gates/worker_protocol.h"
 #include "platform/environment.h"
 #include "snapshot/snapshot.h"
 
@@ -24,14 +24,14 @@ namespace gpudoctor {
 class GateExecutor {
  public:
   virtual ~GateExecutor() = default;
-  virtual std::vector<GateResult> Run(const WorkerRequest& request) = 0;
+  virtual std::vector<GateResult> Run(const GateRequest& request) = 0;
 };
 
 // Re-executes `executable` in worker mode, one process for the whole request.
 class WorkerProcessExecutor final : public GateExecutor {
  public:
   explicit WorkerProcessExecutor(std::string executable) : executable_(std::move(executable)) {}
-  std::vector<GateResult> Run(const WorkerRequest& request) override;
+  std::vector<GateResult> Run(const GateRequest& request) override;
 
  private:
   std::string executable_;

@@ -13,7 +13,7 @@ Result<std::unique_ptr<Backend>> MakeBackend(BackendKind kind, const BackendInpu
     case BackendKind::kHip:
       return std::unique_ptr<Backend>(std::make_unique<HipBackend>(in));
     case BackendKind::kFake: {
-      auto fake = FakeBackend::FromScript(in.fake_script);
+      auto fake = FakeBackend::FromScript(in.fake_script, in.fake_kernels);
       if (!fake) return fake.error();
       return std::unique_ptr<Backend>(std::move(fake).value());
     }

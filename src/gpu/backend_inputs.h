@@ -10,6 +10,7 @@
 
 #include "gpu/api/symbol_binder.h"
 #include "gpu/backend.h"
+#include "gpu/fake/fake_kernels.h"
 #include "gpu/library_search.h"
 #include "platform/environment.h"
 #include "platform/filesystem.h"
@@ -23,7 +24,8 @@ struct BackendInputs {
   // "0000:c1:00.0" -> "gfx1100", from the KFD topology: HIP 6+ reports the architecture only inside a struct
   // whose layout changes between releases, so the HIP backend takes it from the probe when it can.
   std::map<std::string, std::string> arch_by_pci;
-  std::string fake_script;  // the fake backend's script (JSON text), see gpu/fake/fake_backend.h
+  std::string fake_script;       // the fake backend's script (JSON text), see gpu/fake/fake_backend.h
+  FakeKernelTable fake_kernels;  // the kernels the fake backend can run (gpu/fake/fake_kernels.h)
 };
 
 // Loads the first candidate of `spec` through `load` (LoadNvrtc, LoadHip ...) and records the outcome.

@@ -4,7 +4,8 @@
 
 #include "bench/bench_protocol.h"
 #include "bench_test_util.h"
-#include "gates/worker_watchdog.h"
+#include "worker/worker_protocol.h"
+#include "worker/worker_watchdog.h"
 
 namespace gpudoctor {
 namespace {
@@ -29,12 +30,13 @@ TEST(BenchProtocol, ArgumentsRoundTrip) {
   w.fake_script_path = "/tmp/script.json";
   w.limit = std::chrono::seconds(7);
   w.arch_by_pci["0000:c1:00.0"] = "gfx1100";
-  auto args = BenchWorkerArguments(w);
-  ASSERT_GE(args.size(), 3u);
+  auto args = EncodeWorkerRequest(ToWorkerRequest(w));
+  ASSERT_GE(args.size(), 2u);
   EXPECT_EQ(args[0], "__worker");
   EXPECT_EQ(args[1], "bench");
-  EXPECT_EQ(args[2], "memory");
-  auto back = ParseBenchWorkerArguments(std::vector<std::string>(args.begin() + 2, args.end()));
+  auto decoded = DecodeWorkerRequest(args);
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  auto back = BenchRequestFromWorker(*decoded);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->group, "memory");
   EXPECT_EQ(back->ids, w.ids);
@@ -46,11 +48,19 @@ TEST(BenchProtocol, ArgumentsRoundTrip) {
   EXPECT_EQ(back->limit, std::chrono::seconds(7));
   EXPECT_EQ(back->arch_by_pci.at("0000:c1:00.0"), "gfx1100");
 
-  EXPECT_FALSE(ParseBenchWorkerArguments({"memory"}).ok());  // no --ids
-  EXPECT_FALSE(ParseBenchWorkerArguments({"memory", "--ids", "a,,b"}).ok());
-  EXPECT_FALSE(ParseBenchWorkerArguments({"memory", "--ids", "a", "--level", "long"}).ok());
-  EXPECT_FALSE(ParseBenchWorkerArguments({"memory", "--ids", "a", "--inject", "hang"}).ok());
-  EXPECT_FALSE(ParseBenchWorkerArguments({"memory", "--ids", "a", "--limit"}).ok());
+  auto bench_of = [](std::vector<std::string> tail) -> Result<BenchWorkerRequest> {
+    tail.insert(tail.begin(), {"__worker", "bench", "--set", "group=memory"});
+    auto request = DecodeWorkerRequest(tail);
+    if (!request) return request.error();
+    return BenchRequestFromWorker(*request);
+  };
+  EXPECT_TRUE(bench_of({"--items", "a"}).ok());
+  EXPECT_FALSE(bench_of({}).ok());  // no --items
+  EXPECT_FALSE(bench_of({"--items", "a,,b"}).ok());
+  EXPECT_FALSE(bench_of({"--items", "a", "--set", "level=long"}).ok());
+  EXPECT_FALSE(bench_of({"--items", "a", "--set", "inject=hang"}).ok());
+  EXPECT_FALSE(bench_of({"--items", "a", "--limit"}).ok());
+  EXPECT_FALSE(bench_of({"--items", "a", "--limit", "0"}).ok());
 }
 
 TEST(BenchProtocol, ResultAndTelemetryLinesRoundTripAmidNoise) {
@@ -65,12 +75,18 @@ TEST(BenchProtocol, ResultAndTelemetryLinesRoundTripAmidNoise) {
   t.pcie_width = 16;
   t.throttle_reasons = {"sw_power_cap"};
   t.compute_pids = std::vector<uint32_t>{17, 4242};
-  std::string text = "vendor library chatter\n" + BenchBeginLine("memory.triad") + "\n{broken json\n" +
+  std::string text = "vendor library chatter\n" + WorkerBeginLine("memory.triad") + "\n{broken json\n" +
                      BenchTelemetryLine({"memory.triad", t, 4242}) + "\n" + BenchResultLine(r) + "\n";
-  BenchWorkerOutput out = ParseBenchWorkerOutput(text);
-  EXPECT_EQ(out.begun, std::vector<std::string>{"memory.triad"});
-  ASSERT_EQ(out.results.size(), 1u);
-  const BenchResult& back = out.results[0];
+  auto lines = ReadWorkerLines(text);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].type, "begin");
+  EXPECT_EQ(lines[0].id, "memory.triad");
+  EXPECT_EQ(lines[1].type, "telemetry");
+  EXPECT_EQ(lines[2].type, "result");
+  EXPECT_EQ(lines[2].id, "memory.triad");
+  auto result = BenchResultFromLine(lines[2].json);
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  const BenchResult& back = *result;
   EXPECT_EQ(back.spec.id, "memory.triad");
   EXPECT_EQ(back.spec.group, "memory");
   EXPECT_EQ(back.check, BenchCheck::kFailed);
@@ -81,13 +97,14 @@ TEST(BenchProtocol, ResultAndTelemetryLinesRoundTripAmidNoise) {
   EXPECT_EQ(back.note, r.note);
   EXPECT_EQ(back.run, BenchRun::kMeasured);
   EXPECT_DOUBLE_EQ(back.elapsed_ms, 812);
-  ASSERT_EQ(out.telemetry.size(), 1u);
-  EXPECT_EQ(out.telemetry[0].worker_pid, 4242u);
-  EXPECT_EQ(out.telemetry[0].reading.sm_clock_mhz, 1980u);
-  EXPECT_EQ(out.telemetry[0].reading.pcie_width, 16u);
-  EXPECT_FALSE(out.telemetry[0].reading.temperature_c.has_value());
-  EXPECT_EQ(out.telemetry[0].reading.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
-  EXPECT_EQ(out.telemetry[0].reading.compute_pids, (std::vector<uint32_t>{17, 4242}));
+  auto telemetry = BenchTelemetryFromLine(lines[1].json);
+  ASSERT_TRUE(telemetry.ok()) << telemetry.error().message;
+  EXPECT_EQ(telemetry->worker_pid, 4242u);
+  EXPECT_EQ(telemetry->reading.sm_clock_mhz, 1980u);
+  EXPECT_EQ(telemetry->reading.pcie_width, 16u);
+  EXPECT_FALSE(telemetry->reading.temperature_c.has_value());
+  EXPECT_EQ(telemetry->reading.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
+  EXPECT_EQ(telemetry->reading.compute_pids, (std::vector<uint32_t>{17, 4242}));
   EXPECT_FALSE(TelemetryFromJson(TelemetryJson(Telemetry{})).compute_pids.has_value());
 }
 
@@ -107,8 +124,8 @@ TEST(BenchProtocol, ACrashFailsTheBenchmarkItHappenedInAndHandsBackTheRest) {
   BenchWorkerRequest w = MemoryRequest();
   ProcessResult p;
   p.term_signal = 11;
-  p.stdout_text = BenchBeginLine("memory.copy") + "\n" + BenchResultLine(MadeResult("memory.copy", 100)) +
-                  "\n" + BenchBeginLine("memory.mul") + "\n";
+  p.stdout_text = WorkerBeginLine("memory.copy") + "\n" + BenchResultLine(MadeResult("memory.copy", 100)) +
+                  "\n" + WorkerBeginLine("memory.mul") + "\n";
   BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
   ASSERT_EQ(out.results.size(), 2u);
   EXPECT_EQ(out.results[0].run, BenchRun::kMeasured);
@@ -126,7 +143,7 @@ TEST(BenchProtocol, HangsAreNamedWhetherTheWatchdogOrTheParentEndedThem) {
   BenchWorkerRequest w = MemoryRequest();
   ProcessResult watchdog;
   watchdog.exit_code = kWatchdogExitCode;
-  watchdog.stdout_text = BenchBeginLine("memory.copy") + "\n" + BenchTimeoutLine("memory.copy", 45) + "\n";
+  watchdog.stdout_text = WorkerBeginLine("memory.copy") + "\n" + WorkerTimeoutLine("memory.copy", 45) + "\n";
   BenchStepOutcome out = InterpretBenchWorker(w, watchdog, 300, Specs());
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_NE(out.results[0].note.find("timed out after 45 s during memory.copy (the worker stopped itself)"),
@@ -147,7 +164,7 @@ TEST(BenchProtocol, ASetupErrorAnswersEveryBenchmarkWithIt) {
   BenchWorkerRequest w = MemoryRequest();
   ProcessResult p;
   p.exit_code = 0;
-  p.stdout_text = BenchErrorLine(EnvError("the fake runtime is absent", "edit the fake script")) + "\n";
+  p.stdout_text = WorkerErrorLine(EnvError("the fake runtime is absent", "edit the fake script")) + "\n";
   BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
   ASSERT_EQ(out.results.size(), 5u);
   for (const auto& r : out.results) {

@@ -22,7 +22,7 @@ class DeviceGates final : public GateExecutor {
  public:
   bool no_device = false;
   std::vector<BackendKind> asked;
-  std::vector<GateResult> Run(const WorkerRequest& request) override {
+  std::vector<GateResult> Run(const GateRequest& request) override {
     asked.push_back(request.backend);
     GateResult rt;
     rt.gate = "runtime";

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_fake_kernels.h"
 #include "bench/benchmark.h"
 #include "gpu/fake/fake_backend.h"
 
@@ -39,7 +40,7 @@ inline std::string FakeScript(uint64_t memory_bytes, const std::string& extra = 
 inline CollectingSink RunGroupOnFake(const std::string& group, const std::string& script,
                                      BenchOptions options = BenchOptions{}) {
   CollectingSink sink;
-  auto backend = FakeBackend::FromScript(script);
+  auto backend = FakeBackend::FromScript(script, BenchFakeKernels());
   EXPECT_TRUE(backend.ok()) << (backend.ok() ? "" : backend.error().message);
   if (!backend.ok()) return sink;
   auto groups = MakeBenchmarks();

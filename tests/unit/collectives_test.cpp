@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/collective_data.h"
+#include "collectives/collective_request.h"
 #include "collectives/collective_types.h"
 #include "collectives/collectives_report.h"
 #include "collectives/collectives_runner.h"
 #include "collectives/launcher_env.h"
 #include "collectives/p2p_matrix.h"
-#include "collectives/worker_args.h"
 #include "gpu/api/mpi_api.h"
 #include "gpu/api/nccl_api.h"
 #include "platform/process.h"
@@ -121,7 +121,13 @@ TEST(CollectiveWorker, ArgumentsRoundTrip) {
   r.options.ops = {CollectiveOp::kBroadcast, CollectiveOp::kAllToAll};
   r.options.max_bytes = 1 << 20;
   r.options.factor = 4;
-  auto back = ParseCollectiveWorkerArguments(CollectiveWorkerArguments(r));
+  // Through the worker layer's one codec, as the worker process reads it.
+  auto parse = [](const std::vector<std::string>& args) -> Result<CollectiveWorkerRequest> {
+    auto decoded = DecodeWorkerRequest(args);
+    if (!decoded) return decoded.error();
+    return CollectiveRequestFromWorker(*decoded);
+  };
+  auto back = parse(EncodeWorkerRequest(ToWorkerRequest(r)));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->backend, BackendKind::kHip);
   EXPECT_EQ(back->rank, 3);
@@ -129,11 +135,17 @@ TEST(CollectiveWorker, ArgumentsRoundTrip) {
   EXPECT_EQ(back->options.ops, r.options.ops);
   EXPECT_EQ(back->options.max_bytes, 1u << 20);
   EXPECT_EQ(back->options.factor, 4u);
-  EXPECT_FALSE(ParseCollectiveWorkerArguments({"__worker", "collective-rank", "--rank", "8", "--ranks", "8",
-                                               "--id", std::string(256, 'a')})
+  EXPECT_EQ(back->device, 3);
+  EXPECT_EQ(back->unique_id_hex, r.unique_id_hex);
+  EXPECT_FALSE(parse({"__worker", "collective-rank", "--set", "rank=8", "--set", "ranks=8", "--set",
+                      "id=" + std::string(256, 'a')})
                    .ok());
-  EXPECT_FALSE(ParseCollectiveWorkerArguments({"__worker", "collective-rank", "--bogus", "1"}).ok());
-  EXPECT_TRUE(ParseCollectiveWorkerArguments({"__worker", "p2p-matrix", "--p2p-bytes", "4096"}).ok());
+  EXPECT_FALSE(parse({"__worker", "collective-rank", "--bogus", "1"}).ok());
+  EXPECT_FALSE(parse({"__worker", "collective-rank", "--set", "rank=0"}).ok());  // no id
+  EXPECT_FALSE(
+      parse({"__worker", "collective-rank", "--set", "iters=x", "--set", "id=" + std::string(256, 'a')})
+          .ok());
+  EXPECT_TRUE(parse({"__worker", "p2p-matrix", "--set", "p2p-bytes=4096"}).ok());
 }
 
 TEST(CollectiveWorker, HexAndSizes) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "gates/gate_context.h"
+#include "gates/gate_fake_kernels.h"
 #include "gates/gemm_check.h"
 #include "gates/sustained_analysis.h"
 #include "gpu/fake/fake_backend.h"
@@ -95,7 +96,7 @@ TEST(SustainedAnalysis, NewUncorrectableEccErrorsFail) {
 class FakeGates : public ::testing::Test {
  protected:
   GateResult Run(GateId id, const std::string& script = "{}", InjectedFault fault = InjectedFault::kNone) {
-    auto b = FakeBackend::FromScript(script);
+    auto b = FakeBackend::FromScript(script, GateFakeKernels());
     EXPECT_TRUE(b.ok());
     options_.inject = fault;
     options_.sustain_seconds = 0.3;

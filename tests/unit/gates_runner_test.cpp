@@ -3,13 +3,16 @@
 // the rendered report.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "gates/device_choice.h"
 #include "gates/device_match.h"
+#include "gates/gate_protocol.h"
 #include "gates/verify_report.h"
 #include "gates/verify_runner.h"
-#include "gates/worker_protocol.h"
+#include "worker/worker_protocol.h"
 
 namespace gpudoctor {
 namespace {
@@ -23,7 +26,7 @@ class ScriptedExecutor final : public GateExecutor {
   std::vector<std::vector<std::string>> workers;  // the gates of each Run call
   std::vector<DeviceInfo> devices = {{0, "Test GPU", "0000:17:00.0", "sm_90", 8ull << 30, 132u}};
 
-  std::vector<GateResult> Run(const WorkerRequest& request) override {
+  std::vector<GateResult> Run(const GateRequest& request) override {
     std::vector<GateResult> out;
     workers.emplace_back();
     for (GateId gate : request.gates) {
@@ -35,7 +38,7 @@ class ScriptedExecutor final : public GateExecutor {
   }
 
  private:
-  GateResult Answer(const WorkerRequest& request, GateId gate) {
+  GateResult Answer(const GateRequest& request, GateId gate) {
     std::string name = SpecOf(gate).name;
     ran.push_back(std::string(ToString(request.backend)) + ":" + name);
     if (auto it = answers.find(std::string(ToString(request.backend)) + ":" + name); it != answers.end())
@@ -183,7 +186,7 @@ TEST(GatesRunner, ArchHintsComeFromTheAmdGpus) {
 }
 
 TEST(WorkerProtocol, ArgumentsRoundTrip) {
-  WorkerRequest r;
+  GateRequest r;
   r.gates = {GateId::kMemtest};
   r.backend = BackendKind::kHip;
   r.options.level = VerifyLevel::kStandard;
@@ -191,9 +194,12 @@ TEST(WorkerProtocol, ArgumentsRoundTrip) {
   r.options.memtest_fraction = 0.25;
   r.options.inject = InjectedFault::kOversizeAlloc;
   r.arch_by_pci["0000:c1:00.0"] = "gfx1100";
-  auto args = WorkerArguments(r);
+  auto args = EncodeWorkerRequest(ToWorkerRequest(r));
   ASSERT_EQ(args[0], kWorkerModeArg);
-  auto back = ParseWorkerArguments(std::vector<std::string>(args.begin() + 2, args.end()));
+  ASSERT_EQ(args[1], kWorkerVerifyGate);
+  auto decoded = DecodeWorkerRequest(args);
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  auto back = GateRequestFromWorker(*decoded);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->gates, std::vector<GateId>{GateId::kMemtest});
   EXPECT_EQ(back->backend, BackendKind::kHip);
@@ -202,8 +208,18 @@ TEST(WorkerProtocol, ArgumentsRoundTrip) {
   EXPECT_DOUBLE_EQ(back->options.memtest_fraction, 0.25);
   EXPECT_EQ(back->options.inject, InjectedFault::kOversizeAlloc);
   EXPECT_EQ(back->arch_by_pci, r.arch_by_pci);
-  EXPECT_FALSE(ParseWorkerArguments({"nope"}).ok());
-  EXPECT_FALSE(ParseWorkerArguments({"kernel", "--level"}).ok());
+  auto gates_of = [](std::vector<std::string> tail) -> Result<GateRequest> {
+    tail.insert(tail.begin(), {kWorkerModeArg, kWorkerVerifyGate});
+    auto request = DecodeWorkerRequest(tail);
+    if (!request) return request.error();
+    return GateRequestFromWorker(*request);
+  };
+  EXPECT_TRUE(gates_of({"--items", "kernel"}).ok());
+  EXPECT_FALSE(gates_of({"--items", "nope"}).ok());
+  EXPECT_FALSE(gates_of({}).ok());  // no gate
+  EXPECT_FALSE(gates_of({"--items", "kernel", "--set"}).ok());
+  EXPECT_FALSE(gates_of({"--items", "kernel", "--set", "level=forever"}).ok());
+  EXPECT_FALSE(gates_of({"--items", "kernel", "--set", "memtest-fraction=-1"}).ok());
 }
 
 TEST(WorkerProtocol, GateResultJsonRoundTrip) {
@@ -294,8 +310,8 @@ TEST(WorkerProtocol, ABatchStopsAtTheFirstGateThatDidNotPassAndIgnoresAnswersOut
   // The watchdog's own timeout line is the hung gate's answer.
   ProcessResult watchdog;
   watchdog.exit_code = 4;
-  watchdog.stdout_text = GateResultToJson(Passed("context", 1)) + "\n" +
-                         GateResultToJson(TimedOutGate(GateId::kAlloc, 7, true)) + "\n";
+  watchdog.stdout_text = GateResultToJson(Passed("context", 1)) + "\n" + WorkerBeginLine("alloc") + "\n" +
+                         WorkerTimeoutLine("alloc", 7) + "\n";
   results = InterpretWorker(batch, watchdog, 60);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[1].summary, "timed out after 7 s during gate alloc (the worker stopped itself)");
@@ -313,36 +329,68 @@ TEST(WorkerProtocol, AnswersThenADeathInTeardownKeepTheAnswersWithANote) {
 }
 
 TEST(WorkerProtocol, GateListsAndTimeoutsTravelAsArguments) {
-  WorkerRequest w;
+  GateRequest w;
   w.gates = {GateId::kContext, GateId::kGemmBf16, GateId::kSustained};
   w.gate_timeout = std::chrono::seconds(9);
-  auto args = WorkerArguments(w);
-  ASSERT_GE(args.size(), 3u);
-  EXPECT_EQ(args[2], "context,gemm_bf16,sustained");
-  auto back = ParseWorkerArguments(std::vector<std::string>(args.begin() + 2, args.end()));
+  auto args = EncodeWorkerRequest(ToWorkerRequest(w));
+  auto items = std::find(args.begin(), args.end(), "--items");
+  ASSERT_NE(items, args.end());
+  ASSERT_NE(items + 1, args.end());
+  EXPECT_EQ(*(items + 1), "context,gemm_bf16,sustained");
+  auto decoded = DecodeWorkerRequest(args);
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  auto back = GateRequestFromWorker(*decoded);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->gates, w.gates);
   EXPECT_EQ(TimeoutOf(*back, GateId::kSustained), std::chrono::seconds(9));
-  EXPECT_FALSE(ParseWorkerArguments({"context,nonsense"}).ok());
-  EXPECT_FALSE(ParseWorkerArguments({","}).ok());
+  EXPECT_FALSE(DecodeWorkerRequest({kWorkerModeArg, kWorkerVerifyGate, "--items", ","}).ok());
+  WorkerRequest nonsense;
+  nonsense.items = {"context", "nonsense"};
+  EXPECT_FALSE(GateRequestFromWorker(nonsense).ok());
+}
+
+TEST(DeviceChoice, ASelectorThatCanNameNoDeviceIsRefusedUpFront) {
+  EXPECT_TRUE(CheckDeviceSelector("").ok());
+  EXPECT_TRUE(CheckDeviceSelector("3").ok());
+  EXPECT_TRUE(CheckDeviceSelector("17:00.0").ok());
+  EXPECT_TRUE(CheckDeviceSelector("0000:C1:00.0").ok());
+  EXPECT_FALSE(CheckDeviceSelector("gpu0").ok());
+  EXPECT_FALSE(CheckDeviceSelector("-1").ok());
+  EXPECT_FALSE(CheckDeviceSelector("17:00").ok());
+}
+
+TEST(DeviceChoice, TheFirstBackendThatSeesADeviceWinsAndTheSelectorIsApplied) {
+  ScriptedExecutor exec;
+  exec.answers["cuda:runtime"] = Answer("runtime", GateStatus::kFail, "libcuda not found");
+  exec.devices.push_back({1, "Second GPU", "0000:2a:00.0", "gfx942", 8ull << 30, 304u});
+  DeviceChoice choice = ChooseDevice({BackendKind::kCuda, BackendKind::kHip, BackendKind::kFake},
+                                     GateRequest{}, "2a:00.0", exec);
+  ASSERT_NE(choice.Chosen(), nullptr);
+  EXPECT_EQ(choice.Chosen()->kind, BackendKind::kHip);
+  EXPECT_EQ(choice.attempts.size(), 2u);  // fake was never tried
+  EXPECT_FALSE(choice.attempts[0].devices.has_value());
+  ASSERT_TRUE(choice.device.ok()) << choice.device.error().message;
+  EXPECT_EQ(*choice.device, 1);
+  EXPECT_EQ(exec.workers, (std::vector<std::vector<std::string>>{{"runtime"}, {"runtime", "devices"}}));
 }
 
 TEST(GatesRunner, GatesThatCanRunTogetherShareOneWorkerAndAFailureStartsAFreshOne) {
   ScriptedExecutor exec;
   auto report = RunVerify(VerifyRequest{}, WithGpu(GpuVendor::kNvidia, "0000:17:00.0"), Environment(), exec);
   EXPECT_EQ(report.exit_code, 0);
-  // runtime and devices alone (the backend is chosen from them), then everything else in one worker.
-  ASSERT_EQ(exec.workers.size(), 3u);
-  EXPECT_EQ(exec.workers[2].size(), AllGates().size() - 2);
+  // runtime and devices in one worker (the backend is chosen from them), then everything else in one more.
+  ASSERT_EQ(exec.workers.size(), 2u);
+  EXPECT_EQ(exec.workers[0], (std::vector<std::string>{"runtime", "devices"}));
+  EXPECT_EQ(exec.workers[1].size(), AllGates().size() - 2);
 
   ScriptedExecutor failing;
   failing.answers["kernel"] = Answer("kernel", GateStatus::kFail, "wrong result");
   report = RunVerify(VerifyRequest{}, WithGpu(GpuVendor::kNvidia, "0000:17:00.0"), Environment(), failing);
   EXPECT_EQ(report.exit_code, 1);
   ASSERT_EQ(report.gates.size(), AllGates().size());
-  ASSERT_GE(failing.workers.size(), 4u);
-  EXPECT_EQ(failing.workers[2].back(), "kernel");  // the worker stopped at the failed gate
-  for (size_t w = 3; w < failing.workers.size(); ++w)
+  ASSERT_GE(failing.workers.size(), 3u);
+  EXPECT_EQ(failing.workers[1].back(), "kernel");  // the worker stopped at the failed gate
+  for (size_t w = 2; w < failing.workers.size(); ++w)
     for (const auto& g : failing.workers[w]) EXPECT_NE(g, "kernel");
 }
 

@@ -129,6 +129,11 @@ TEST_F(VerifyWorker, TextReportIsWrittenToo) {
 TEST_F(VerifyWorker, BadFlagsAreExitThree) {
   EXPECT_EQ(Verify({"--memtest-fraction", "2"}).exit_code, 3);
   EXPECT_EQ(Verify({"--level", "forever"}).exit_code, 3);
+  // A --device that can name no device is refused before any worker starts (issue 15).
+  VerifyRun bad_device = Verify({"--device", "first-gpu", "--fake-script", script_});
+  EXPECT_EQ(bad_device.exit_code, 3);
+  EXPECT_NE(bad_device.stderr_text.find("not a device index or a PCI address"), std::string::npos)
+      << bad_device.stderr_text;
 }
 
 // Debian 12's libamdhip64 5.2 on a machine with no AMD GPU: the runtime is found and named, no device.

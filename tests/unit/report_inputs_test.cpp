@@ -62,6 +62,24 @@ TEST(ReportInputs, BenchFixtureParses) {
   EXPECT_EQ(doc->findings.size(), 2u);
 }
 
+// A document `bench --json` wrote (fake backend) before the worker layer (issue 15): saved so that a later
+// change of the result types' JSON still reads what this release wrote.
+TEST(ReportInputs, ASavedFakeBenchDocumentParses) {
+  auto doc = ParseBenchJson(Slurp(kReports + "bench-fake-memory-latency.json"), "bench-fake.json");
+  ASSERT_TRUE(doc.ok()) << doc.error().message;
+  EXPECT_EQ(doc->schema, "gpudoctor.bench/1");
+  EXPECT_EQ(doc->device.backend, "fake");
+  EXPECT_EQ(doc->device.pci_address, "0000:03:00.0");
+  EXPECT_EQ(doc->level, "quick");
+  ASSERT_EQ(doc->benchmarks.size(), 8u);
+  EXPECT_EQ(doc->benchmarks.front().id, "memory.copy");
+  EXPECT_EQ(doc->benchmarks.back().id, "latency.roundtrip");
+  for (const auto& b : doc->benchmarks) {
+    EXPECT_EQ(b.check, BenchCheck::kPassed) << b.id;
+    EXPECT_FALSE(b.points.empty()) << b.id;
+  }
+}
+
 TEST(ReportInputs, VerifyFixtureParses) {
   auto doc = ParseVerifyJson(Slurp(kReports + "verify-fake-wrong-result.json"), "verify.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;

@@ -70,10 +70,12 @@ Telemetry ParseTelemetry(const nlohmann::json& j) {
 
 }  // namespace
 
-Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& script_json) {
+Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& script_json,
+                                                             FakeKernelTable kernels) {
   auto j = nlohmann::json::parse(script_json.empty() ? std::string("{}") : script_json, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return UserError("the fake backend's script is not a JSON object");
   std::unique_ptr<FakeBackend> b(new FakeBackend());
+  b->kernels_ = std::move(kernels);
   try {
     if (j.contains("runtime")) {
       const auto& r = j["runtime"];

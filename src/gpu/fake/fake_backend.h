@@ -1,7 +1,7 @@
-// A Backend driven by a script of answers, for tests with no GPU: device memory is host memory, the gates'
-// own kernels (gates/kernels.h) are emulated on the CPU by name, GEMMs are computed naively, and the script
-// can make any operation fail, crash the process or hang, so the worker isolation and the gate logic are
-// exercised end to end; the benchmarks' kernels (bench/bench_kernels.h) are emulated the same way.
+// A Backend driven by a script of answers, for tests with no GPU: device memory is host memory, kernels are
+// emulated on the CPU by the functions their owners hand over (fake_kernels.h: the gates' and the
+// benchmarks' own), GEMMs are computed naively, and the script can make any operation fail, crash the
+// process or hang, so the worker isolation and the gate logic are exercised end to end.
 //
 // Script (JSON), every key optional:
 //   {"runtime":   {"status": "loaded" | "absent", "path": "/fake/libfakegpu.so", "version": "1.0"},
@@ -17,7 +17,7 @@
 // memset, compile, get_function, launch, synchronize, create_event, gemm_fp32, gemm_tf32, gemm_fp16,
 // gemm_bf16, telemetry, allocate_pinned, copy_to_device_async, copy_to_host_async, copy_on_device,
 // driver_launch. "corrupt" also applies to the three asynchronous copies (one byte of the destination) and
-// to "launch" for the benchmarks' kernels (bench/bench_kernels.h): the triad's output, the dot's sum.
+// to "launch" (each kernel's emulation says what it corrupts: the triad's output, the dot's sum).
 // Telemetry readings may also carry power_limit_mw, power_default_limit_mw, pcie_gen, pcie_width,
 // pcie_gen_max, pcie_width_max and compute_pids (a list).
 #pragma once
@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "gpu/backend.h"
+#include "gpu/fake/fake_kernels.h"
 
 namespace gpudoctor {
 
@@ -37,8 +38,10 @@ inline constexpr uint64_t kFakeDefaultMemoryBytes = 16ull << 20;
 
 class FakeBackend final : public Backend {
  public:
-  // Fails on malformed JSON or a script that names an unknown operation.
-  static Result<std::unique_ptr<FakeBackend>> FromScript(const std::string& script_json);
+  // Fails on malformed JSON or a script that names an unknown operation. `kernels` are the emulations its
+  // launches can run; a launch of any other kernel is an error.
+  static Result<std::unique_ptr<FakeBackend>> FromScript(const std::string& script_json,
+                                                         FakeKernelTable kernels = {});
 
   BackendKind Kind() const override { return BackendKind::kFake; }
   std::string DisplayName() const override { return "fake"; }
@@ -87,8 +90,6 @@ class FakeBackend final : public Backend {
   Status Scripted(const std::string& op);
   bool Corrupts(const std::string& op) const { return corrupt_ == op; }
   Status EmulateKernel(const std::string& name, Dim3 grid, const KernelArgs& args);
-  // The benchmarks' kernels (fake_bench_kernels.cpp); an error for a name nobody emulates.
-  Status EmulateBenchKernel(const std::string& name, Dim3 grid, const KernelArgs& args);
 
   BackendLibrary runtime_record_{"runtime", "fakegpu", "not-tried", "", "system", "fake script", "", ""};
   std::string runtime_status_ = "loaded";
@@ -97,6 +98,7 @@ class FakeBackend final : public Backend {
   std::map<std::string, std::string> fail_;
   std::string crash_, hang_, corrupt_;
   std::vector<Telemetry> telemetry_;
+  FakeKernelTable kernels_;
   size_t telemetry_next_ = 0;
 
   bool loaded_ = false;

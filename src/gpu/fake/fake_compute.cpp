@@ -1,9 +1,8 @@
-// The fake backend's arithmetic: the gates' kernels (gates/kernels.h) emulated on the CPU by name, and a
-// naive GEMM with fp32 accumulation, so results computed "on the device" can be checked as on a real one.
+// The fake backend's arithmetic: a launch runs the emulation its kernel's owner handed over (fake_kernels.h),
+// and a GEMM is computed naively with fp32 accumulation, so results computed "on the device" can be checked
+// as on a real one.
 #include <cstring>
-#include <thread>
 
-#include "gates/kernels.h"
 #include "gpu/fake/fake_backend.h"
 #include "gpu/numeric.h"
 
@@ -33,64 +32,24 @@ void StoreAs(GemmType t, uint8_t* base, uint64_t index, float v) {
 }  // namespace
 
 Status FakeBackend::EmulateKernel(const std::string& name, Dim3 grid, const KernelArgs& args) {
-  auto need = [&](size_t count) -> Status {
-    if (args.size() != count)
-      return EnvError("fake launch of " + name + ": " + std::to_string(args.size()) +
-                      " arguments, expected " + std::to_string(count));
-    return Ok{};
-  };
-  auto fault = [&](const char* what) {
-    return EnvError("fake launch of " + name + ": illegal address (" + what + ")");
-  };
+  auto it = kernels_.find(name);
+  if (it == kernels_.end()) return EnvError("fake launch: no emulation for kernel " + name);
+  return it->second(FakeLaunch{name, grid, args, *this, plant_wrong_, Corrupts("launch")});
+}
 
-  if (name == kTriadKernel) {
-    if (auto s = need(5); !s) return s;
-    uint64_t n = args.Raw(4);
-    auto* a = reinterpret_cast<float*>(HostView(args.Raw(0), n * 4));
-    auto* b = reinterpret_cast<float*>(HostView(args.Raw(1), n * 4));
-    auto* c = reinterpret_cast<float*>(HostView(args.Raw(2), n * 4));
-    if (!a || !b || !c) return fault("triad arrays");
-    float s = args.RawF32(3);
-    for (uint64_t i = 0; i < n; ++i) c[i] = a[i] + s * b[i];
-    if ((plant_wrong_ || Corrupts("launch")) && n > 0) c[n / 2] += 1.0f;
-    return Ok{};
-  }
-  if (name == kMemFillKernel || name == kMemCheckKernel || name == kMemCheckInvertKernel) {
-    bool invert = name == kMemCheckInvertKernel;
-    if (auto s = need(name == kMemFillKernel ? 4 : (invert ? 4 : 5)); !s) return s;
-    uint64_t n = args.Raw(1);
-    auto* p = reinterpret_cast<uint32_t*>(HostView(args.Raw(0), n * 4));
-    if (!p) return fault("memory test range");
-    uint32_t pattern = static_cast<uint32_t>(args.Raw(2));
-    uint32_t mode = invert ? kMemModePattern : static_cast<uint32_t>(args.Raw(3));
-    auto expected = [&](uint64_t i) {
-      return mode == kMemModeAddress ? (AddressWord(i) ^ pattern) : pattern;
-    };
-    if (name == kMemFillKernel) {
-      for (uint64_t i = 0; i < n; ++i) p[i] = expected(i);
-      if (Corrupts("launch") && n > 0) p[n / 3] ^= 0x4;
-      return Ok{};
-    }
-    auto* result = reinterpret_cast<uint64_t*>(HostView(args.Raw(invert ? 3 : 4), 16));
-    if (!result) return fault("result buffer");
-    for (uint64_t i = 0; i < n; ++i) {
-      if (p[i] != expected(i)) {
-        ++result[0];
-        if (i < result[1]) result[1] = i;
-      }
-      if (invert) p[i] = ~pattern;
-    }
-    return Ok{};
-  }
-  if (name == kSpinKernel) {
-    if (auto s = need(1); !s) return s;
-    auto* flag = reinterpret_cast<volatile uint32_t*>(HostView(args.Raw(0), 4));
-    if (!flag) return fault("spin flag");
-    while (*flag == 0u)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));  // as the GPU would: forever
-    return Ok{};
-  }
-  return EmulateBenchKernel(name, grid, args);
+Status FakeLaunch::Need(size_t count) const {
+  if (args.size() != count)
+    return EnvError("fake launch of " + name + ": " + std::to_string(args.size()) + " arguments, expected " +
+                    std::to_string(count));
+  return Ok{};
+}
+
+uint8_t* FakeLaunch::View(size_t arg, uint64_t bytes) const {
+  return device.HostView(args.Raw(arg), bytes);
+}
+
+Error FakeLaunch::Fault(const char* what) const {
+  return EnvError("fake launch of " + name + ": illegal address (" + what + ")");
 }
 
 Status FakeBackend::Gemm(const GemmRequest& r) {

@@ -1,15 +1,17 @@
-// The bench worker process (see bench_worker.h): builds the backend the request names, runs the group's
+// The bench worker (see bench_job.h): builds the backend the request names, runs the group's
 // benchmarks through a sink that prints each line as it happens, and turns an exception into results.
-#include "bench/bench_worker.h"
+#include "bench/bench_job.h"
 
 #include <algorithm>
 #include <exception>
 #include <set>
 
+#include "bench/bench_fake_kernels.h"
 #include "bench/bench_protocol.h"
 #include "bench/bench_support.h"
-#include "gates/worker_main.h"
-#include "gates/worker_watchdog.h"
+#include "worker/worker_backend.h"
+#include "worker/worker_protocol.h"
+#include "worker/worker_watchdog.h"
 
 namespace gpudoctor {
 namespace {
@@ -19,8 +21,8 @@ class WorkerSink final : public BenchSink {
  public:
   WorkerSink(WorkerWatchdog& watchdog, std::chrono::seconds limit) : watchdog_(watchdog), limit_(limit) {}
   void Begin(const std::string& id) override {
-    watchdog_.Start(limit_, BenchTimeoutLine(id, static_cast<long>(limit_.count())));
-    watchdog_.Print(BenchBeginLine(id));
+    watchdog_.Start(limit_, WorkerTimeoutLine(id, static_cast<long>(limit_.count())));
+    watchdog_.Print(WorkerBeginLine(id));
   }
   void Emit(const BenchResult& result) override {
     answered_.insert(result.spec.id);
@@ -35,15 +37,9 @@ class WorkerSink final : public BenchSink {
   std::set<std::string> answered_;
 };
 
-}  // namespace
-
-int RunBenchWorkerMode(const std::vector<std::string>& args, const Environment& env, std::FILE* out,
-                       std::FILE* err) {
-  if (args.size() < 3 || args[0] != kWorkerModeArg || args[1] != kWorkerBench) {
-    std::fprintf(err, "gpudoctor worker: usage: __worker bench GROUP --ids ID[,ID...] [options]\n");
-    return 3;
-  }
-  auto request = ParseBenchWorkerArguments(std::vector<std::string>(args.begin() + 2, args.end()));
+int RunBenchmarks(const WorkerRequest& worker_request, const Environment& env, std::FILE* out,
+                  std::FILE* err) {
+  auto request = BenchRequestFromWorker(worker_request);
   if (!request) {
     std::fprintf(err, "gpudoctor worker: %s\n", request.error().message.c_str());
     return 3;
@@ -62,9 +58,9 @@ int RunBenchWorkerMode(const std::vector<std::string>& args, const Environment& 
       return 3;
     }
   WorkerWatchdog watchdog(out);
-  auto backend = MakeWorkerBackend(request->backend, env, request->arch_by_pci, request->fake_script_path);
+  auto backend = MakeWorkerBackend(worker_request, env, BenchFakeKernels());
   if (!backend) {
-    watchdog.Print(BenchErrorLine(backend.error()));
+    watchdog.Print(WorkerErrorLine(backend.error()));
     return 0;
   }
   WorkerSink sink(watchdog, request->limit.value_or(group->TimeLimit(request->options.level)));
@@ -77,6 +73,12 @@ int RunBenchWorkerMode(const std::vector<std::string>& args, const Environment& 
       if (!sink.Answered(id)) sink.Emit(ErrorResult(SpecById(specs, id), error));
   }
   return 0;
+}
+
+}  // namespace
+
+WorkerJob BenchJob() {
+  return {kWorkerBench, RunBenchmarks};
 }
 
 }  // namespace gpudoctor

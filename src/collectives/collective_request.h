@@ -1,8 +1,8 @@
-// The contract between `gpudoctor collectives` and its workers: `gpudoctor __worker collective-rank ...` runs
-// one rank on one GPU and prints its RankReport as one JSON line; `gpudoctor __worker p2p-matrix ...`
-// measures the peer-to-peer matrix of every GPU the process sees and prints a P2pMatrix. The request travels
-// as arguments (the NCCL unique id as 256 hex digits, made by the parent or by MPI rank 0), the answer on
-// stdout. Pure functions, tested without any process.
+// collectives as jobs of the worker layer: `gpudoctor __worker collective-rank ...` runs one rank on one GPU
+// and prints its RankReport as one JSON line; `gpudoctor __worker p2p-matrix ...` measures the peer-to-peer
+// matrix of every GPU the process sees and prints a P2pMatrix. The request travels in the one WorkerRequest
+// (worker/worker_request.h), the NCCL unique id (made by the parent or by MPI rank 0) as a setting of 256
+// hex digits. Pure functions, tested without any process.
 #pragma once
 
 #include <array>
@@ -13,6 +13,7 @@
 #include "collectives/collective_types.h"
 #include "core/result.h"
 #include "gpu/backend.h"
+#include "worker/worker_request.h"
 
 namespace gpudoctor {
 
@@ -30,12 +31,9 @@ struct CollectiveWorkerRequest {
   uint64_t p2p_bytes = 64ull << 20;
 };
 
-// argv after the executable: "__worker", kind, "--backend", "cuda", ...
-std::vector<std::string> CollectiveWorkerArguments(const CollectiveWorkerRequest& request);
-// Parses what follows "__worker"; a user error on anything unexpected.
-Result<CollectiveWorkerRequest> ParseCollectiveWorkerArguments(const std::vector<std::string>& args);
-
-bool IsCollectiveWorkerKind(const std::string& kind);
+// The request in the worker layer's form and back; a user error on anything unexpected.
+WorkerRequest ToWorkerRequest(const CollectiveWorkerRequest& request);
+Result<CollectiveWorkerRequest> CollectiveRequestFromWorker(const WorkerRequest& request);
 
 std::string HexEncode(const void* data, size_t size);
 // False when `hex` is not exactly 2 * size hex digits.

@@ -1,5 +1,5 @@
 // The worker watchdog (see worker_watchdog.h).
-#include "gates/worker_watchdog.h"
+#include "worker/worker_watchdog.h"
 
 #include <cstdlib>
 

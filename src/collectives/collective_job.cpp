@@ -1,21 +1,15 @@
 // The worker side of `gpudoctor collectives`: one rank, or the P2P matrix, and one JSON line on stdout.
-#include "collectives/collective_worker.h"
+#include "collectives/collective_job.h"
 
 #include <exception>
 
 #include "collectives/collective_libraries.h"
 #include "collectives/collective_rank.h"
+#include "collectives/collective_request.h"
 #include "collectives/p2p_matrix.h"
-#include "collectives/worker_args.h"
 
 namespace gpudoctor {
 namespace {
-
-void PrintLine(std::FILE* out, const std::string& json) {
-  std::string line = json + "\n";
-  std::fwrite(line.data(), 1, line.size(), out);
-  std::fflush(out);
-}
 
 RankReport RunRank(const CollectiveWorkerRequest& request, const BackendInputs& inputs) {
   RankReport report;
@@ -41,11 +35,11 @@ RankReport RunRank(const CollectiveWorkerRequest& request, const BackendInputs& 
   return report;
 }
 
-}  // namespace
-
-int RunCollectiveWorkerMode(const std::vector<std::string>& args, const Environment& env, std::FILE* out,
-                            std::FILE* err) {
-  auto request = ParseCollectiveWorkerArguments(args);
+// Runs `answer` on the request, the live machine's inputs and prints what it returns.
+template <typename Answer>
+int RunJob(const WorkerRequest& worker_request, const Environment& env, std::FILE* out, std::FILE* err,
+           Answer answer) {
+  auto request = CollectiveRequestFromWorker(worker_request);
   if (!request) {
     std::fprintf(err, "gpudoctor worker: %s\n", request.error().message.c_str());
     return 3;
@@ -53,21 +47,38 @@ int RunCollectiveWorkerMode(const std::vector<std::string>& args, const Environm
   auto fs = MakeRootedFileSystem("/");
   BackendInputs inputs = LiveBackendInputs(*fs, env);
   try {
-    if (request->kind == kWorkerP2pMatrix) {
-      P2pMatrix m;
-      if (request->backend == BackendKind::kCuda)
-        m = MeasureP2pMatrixCuda(inputs, request->p2p_bytes);
-      else
-        m.error = "the P2P matrix is measured through the CUDA driver API only (not yet on HIP)";
-      PrintLine(out, P2pMatrixToJson(m));
-    } else {
-      PrintLine(out, RankReportToJson(RunRank(*request, inputs)));
-    }
+    PrintWorkerLine(out, answer(*request, inputs));
   } catch (const std::exception& e) {
     std::fprintf(err, "gpudoctor worker: internal error: %s\n", e.what());
     return 3;
   }
   return 0;
+}
+
+std::string MeasureP2p(const CollectiveWorkerRequest& request, const BackendInputs& inputs) {
+  P2pMatrix m;
+  if (request.backend == BackendKind::kCuda)
+    m = MeasureP2pMatrixCuda(inputs, request.p2p_bytes);
+  else
+    m.error = "the P2P matrix is measured through the CUDA driver API only (not yet on HIP)";
+  return P2pMatrixToJson(m);
+}
+
+}  // namespace
+
+WorkerJob CollectiveRankJob() {
+  return {kWorkerCollectiveRank,
+          [](const WorkerRequest& r, const Environment& env, std::FILE* out, std::FILE* err) {
+            return RunJob(r, env, out, err,
+                          [](const CollectiveWorkerRequest& request, const BackendInputs& inputs) {
+                            return RankReportToJson(RunRank(request, inputs));
+                          });
+          }};
+}
+
+WorkerJob P2pMatrixJob() {
+  return {kWorkerP2pMatrix, [](const WorkerRequest& r, const Environment& env, std::FILE* out,
+                               std::FILE* err) { return RunJob(r, env, out, err, MeasureP2p); }};
 }
 
 }  // namespace gpudoctor

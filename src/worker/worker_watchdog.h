@@ -2,7 +2,7 @@
 // the timeout; when the deadline passes first, that line is printed and the process ends at once
 // (std::_Exit(4)): the task's thread is stuck inside the GPU runtime, and the parent goes on with the next
 // tasks in a fresh worker. Every line goes through the watchdog's lock, so a result and a timeout never
-// interleave. Used by verify's gate worker and by bench's worker.
+// interleave. Every job of the worker layer that runs GPU work uses it (verify's gates, bench's benchmarks).
 #pragma once
 
 #include <chrono>

@@ -1,0 +1,43 @@
+// MakeWorkerBackend (see worker_backend.h).
+#include "worker/worker_backend.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "gpu/backend_inputs.h"
+
+namespace gpudoctor {
+namespace {
+
+Result<std::string> ReadScript(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return UserError("cannot read the fake backend's script " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+Result<WorkerBackend> MakeWorkerBackend(const WorkerRequest& request, const Environment& env,
+                                        FakeKernelTable fake_kernels) {
+  WorkerBackend out;
+  out.fs = MakeRootedFileSystem("/");
+  BackendInputs inputs;
+  inputs.fs = out.fs.get();
+  inputs.env = env;
+  inputs.site_packages = FindSitePackages(*out.fs, env);
+  inputs.arch_by_pci = request.arch_by_pci;
+  if (request.backend == BackendKind::kFake) {
+    auto script = ReadScript(request.fake_script_path);
+    if (!script) return script.error();
+    inputs.fake_script = *script;
+    inputs.fake_kernels = std::move(fake_kernels);
+  }
+  auto backend = MakeBackend(request.backend, inputs);
+  if (!backend) return backend.error();
+  out.backend = std::move(backend).value();
+  return out;
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,162 @@
+// The worker protocol's lines and the reading of a finished worker (see worker_protocol.h).
+#include "worker/worker_protocol.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "worker/worker_watchdog.h"
+
+namespace gpudoctor {
+namespace {
+
+using nlohmann::json;
+
+std::string Dump(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string LastLine(const std::string& text) {
+  auto lines = SplitLines(text);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    auto t = Trim(*it);
+    if (!t.empty()) return std::string(t.substr(0, 300));
+  }
+  return {};
+}
+
+// How the process ended while `what` ran, when it did not say so itself.
+std::string HowItEnded(const ProcessResult& p, long timeout_seconds, const std::string& what) {
+  if (p.timed_out)
+    return "timed out after " + std::to_string(timeout_seconds) + " s during " + what +
+           " (the worker was killed)";
+  if (p.term_signal) {
+    std::string sig = SignalName(*p.term_signal);
+    return "worker killed by signal " + std::to_string(*p.term_signal) +
+           (sig.empty() ? "" : " (" + sig + ")") + " during " + what;
+  }
+  int code = p.exit_code.value_or(-1);
+  // Windows reports a crash as an NTSTATUS exit code (0xC0000005 access violation).
+  if (code != -1 && static_cast<unsigned>(code) >= 0xC0000000u)
+    return "worker crashed with exception 0x" + Hex(static_cast<unsigned>(code), 8) + " during " + what;
+  return "worker exited with code " + std::to_string(code) + " during " + what + " without a result";
+}
+
+}  // namespace
+
+std::string WorkerBeginLine(const std::string& id) {
+  return Dump({{"type", "begin"}, {"id", id}});
+}
+
+std::string WorkerTimeoutLine(const std::string& id, long limit_s) {
+  return Dump({{"type", "timeout"}, {"id", id}, {"limit_s", limit_s}});
+}
+
+std::string WorkerErrorLine(const Error& error) {
+  return Dump({{"type", "error"}, {"message", error.message}, {"hint", error.hint}});
+}
+
+std::vector<WorkerLine> ReadWorkerLines(const std::string& stdout_text) {
+  std::vector<WorkerLine> out;
+  for (auto line : SplitLines(stdout_text)) {
+    auto t = Trim(line);
+    if (t.empty() || t.front() != '{') continue;
+    json j = json::parse(t, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) continue;
+    if (j.contains("id") && !j["id"].is_string()) continue;
+    out.push_back({j["type"].get<std::string>(), j.value("id", ""), std::string(t)});
+  }
+  return out;
+}
+
+WorkerOutcome InterpretWorkerProcess(const std::vector<std::string>& items, const ProcessResult& p,
+                                     long timeout_seconds, const std::string& item_prefix) {
+  WorkerOutcome out;
+  std::optional<std::pair<std::string, long>> timeout;  // the watchdog's line
+  std::vector<WorkerLine> results;
+  for (auto& line : ReadWorkerLines(p.stdout_text)) {
+    if (line.type == "result") {
+      results.push_back(std::move(line));
+    } else if (line.type == "telemetry") {
+      out.telemetry.push_back(std::move(line));
+    } else if (line.type == "timeout") {
+      json j = json::parse(line.json, nullptr, false);
+      long limit = j.is_object() && j.contains("limit_s") && j["limit_s"].is_number_integer()
+                       ? j["limit_s"].get<long>()
+                       : 0;
+      timeout = {line.id, limit};
+    } else if (line.type == "error") {
+      json j = json::parse(line.json, nullptr, false);
+      auto text = [&](const char* key) {
+        return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+      };
+      out.setup_error = EnvError(text("message"), text("hint"));
+    }
+  }
+  out.ended_badly = p.timed_out || p.term_signal || (p.exit_code && *p.exit_code != 0);
+  out.last_log_line = LastLine(p.stderr_text);
+  // The answers, in the request's order, each once; stop at the first unanswered item.
+  size_t next = 0;
+  for (; next < items.size(); ++next) {
+    auto it = std::find_if(results.begin(), results.end(),
+                           [&](const WorkerLine& l) { return l.id == items[next]; });
+    if (it == results.end()) break;
+    out.results.push_back(*it);
+  }
+  if (next == items.size()) return out;
+  const std::string& id = items[next];
+  out.stopped_at = id;
+  if (timeout && timeout->first == id) {
+    out.hung = out.stopped_itself = true;
+    out.limit_s = timeout->second;
+    out.why = "timed out after " + std::to_string(timeout->second) + " s during " + item_prefix + id +
+              " (the worker stopped itself)";
+  } else {
+    out.hung = p.timed_out || p.exit_code == kWatchdogExitCode;
+    out.limit_s = timeout_seconds;
+    out.why = HowItEnded(p, timeout_seconds, item_prefix + id);
+  }
+  return out;
+}
+
+std::string SignalName(int signal) {
+  switch (signal) {
+    case 1:
+      return "hangup";
+    case 2:
+      return "interrupt";
+    case 3:
+      return "quit";
+    case 4:
+      return "illegal instruction";
+    case 5:
+      return "trace trap";
+    case 6:
+      return "aborted";
+    case 7:
+      return "bus error";
+    case 8:
+      return "floating-point exception";
+    case 9:
+      return "killed";
+    case 11:
+      return "segmentation fault";
+    case 13:
+      return "broken pipe";
+    case 15:
+      return "terminated";
+    default:
+      return "";
+  }
+}
+
+Result<ProcessResult> RunWorkerProcess(const std::string& executable, const WorkerRequest& request,
+                                       std::chrono::seconds timeout) {
+  ProcessRequest p;
+  p.argv.push_back(executable);
+  for (auto& a : EncodeWorkerRequest(request)) p.argv.push_back(std::move(a));
+  p.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
+  return RunProcess(p);
+}
+
+}  // namespace gpudoctor
