@@ -5,6 +5,7 @@
 #include "cli/output.h"
 #include "gather/gather.h"
 #include "gather/gather_windows.h"
+#include "knowledge/knowledge_loader.h"
 #include "probe/linux/nvidia_probe.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/probe_inputs.h"
@@ -13,13 +14,16 @@
 namespace gpudoctor {
 
 std::string GatherCommand::Description() const {
-  return "Record the files gpudoctor reads on this machine (sysfs, /proc, os-release, driver and runtime "
-         "version files, the GPU-related environment variables, your user name and groups, and NVML's "
-         "answers; on Windows the registry values, DXGI adapters, DLL versions and Python folders it reads) "
-         "into a new folder DIR. Attach DIR (zipped) to a bug report; anyone can then run "
+  return "Record exactly what gpudoctor reads on this machine into a new folder DIR: its probes run once "
+         "and every file, folder listing and link they look at is copied (sysfs, /proc, os-release, driver "
+         "and runtime version files, the Python environments with their package metadata and the parts of "
+         "their GPU libraries that were read), with the GPU-related environment variables and PATH, your "
+         "user name and groups, and NVML's answers; on Windows the registry values, DXGI adapters, DLL "
+         "versions and Python folders it reads. Attach DIR (zipped) to a bug report; anyone can then run "
          "`gpudoctor info --sysroot DIR` or `gpudoctor check --sysroot DIR` on it.\n\n"
          "Example:\n"
-         "  gpudoctor gather my-machine && tar czf my-machine.tgz my-machine";
+         "  gpudoctor gather my-machine && tar czSf my-machine.tgz my-machine   (S: large libraries are "
+         "recorded as sparse files)";
 }
 
 void GatherCommand::DefineFlags(FlagSet& flags) {
@@ -27,7 +31,9 @@ void GatherCommand::DefineFlags(FlagSet& flags) {
 }
 
 int GatherCommand::Run(const CliContext& ctx) {
-  ProbeInputs in = MakeLiveInputs(ctx.env);
+  // With the built-in knowledge base, as `info` and `check` run: the recording holds what they read.
+  auto db = LoadEmbeddedKnowledge();
+  ProbeInputs in = MakeLiveInputs(ctx.env, db.ok() ? &db.value() : nullptr);
   std::vector<std::string> notes;
   if (in.windows) {
     auto st = GatherWindowsMachine(in, dest_, notes);
@@ -42,7 +48,7 @@ int GatherCommand::Run(const CliContext& ctx) {
   std::string nvml_json = NvidiaAnswersToJson(nv.nvidia);
   // How the NVIDIA GPUs are wired (NVLink, PCIe common ancestors, P2P status), for `topo --sysroot`.
   if (!nv.nvidia.devices.empty()) nvml_json = AddNvmlTopologyToJson(nvml_json, QueryNvmlTopologyLive(notes));
-  auto st = GatherMachine(*in.fs, in.env, in.identity, nvml_json, dest_, notes);
+  auto st = GatherMachine(in, nvml_json, dest_, notes);
   if (!st.ok()) return ReportError(ctx.err, st.error());
   std::string text;
   for (const auto& n : notes) text += "note: " + n + "\n";

@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "core/strings.h"
+#include "knowledge/cuda_arch_name.h"
+#include "knowledge/torch_wheel_lookup.h"
 
 namespace gpudoctor {
 namespace {
@@ -60,22 +62,8 @@ std::string Where(const Provenance& p) {
 
 // "sm_120" -> 12.0, "sm_89" -> 8.9.
 std::optional<Version> CcFromSm(const std::string& arch) {
-  if (!StartsWith(arch, "sm_") || arch.size() < 5) return std::nullopt;
-  std::string digits = arch.substr(3);
-  while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back())))
-    digits.pop_back();  // sm_90a
-  if (digits.size() < 2) return std::nullopt;
-  return Version::Parse(digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1));
-}
-
-const TorchWheel* NewestWheelWithGfx(const KnowledgeDb& db, const std::string& gfx) {
-  const TorchWheel* best = nullptr;
-  for (const TorchWheel& w : db.torch_wheels) {
-    if (!w.rocm || !WheelHasGfx(w, gfx)) continue;
-    if (best == nullptr || w.torch > best->torch || (w.torch == best->torch && *w.rocm > *best->rocm))
-      best = &w;
-  }
-  return best;
+  auto name = StartsWith(arch, "sm_") ? ParseCudaArchName(arch) : std::nullopt;
+  return name ? std::optional<Version>(name->cc) : std::nullopt;
 }
 
 void GpuArchFacts(const ExplainMatch& m, const Snapshot& snap, std::vector<std::string>& out) {
@@ -174,7 +162,7 @@ void AmdWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
   const OsKind os = KindOf(snap);
   const std::string shell = os == OsKind::kWindows ? "powershell" : "bash";
   for (const std::string& gfx : AmdTargets(snap)) {
-    if (const TorchWheel* w = NewestWheelWithGfx(db, gfx))
+    if (const TorchWheel* w = NewestRocmWheelWithGfx(db, gfx))
       out.push_back("the newest pytorch.org wheel built for " + gfx + " is torch " + w->torch.ToString() +
                     " " + w->variant + " (" + w->index_url + ")" +
                     (os == OsKind::kWindows
@@ -343,7 +331,7 @@ std::string FillRouteCommand(const TorchRoute& route, const std::string& shell, 
   std::string family, variant, rocm;
   for (const TheRockFamily* f : db.FindTheRockFamilies(gfx))
     if (family.empty() || f->legacy_index) family = f->name;
-  if (const TorchWheel* w = NewestWheelWithGfx(db, gfx)) {
+  if (const TorchWheel* w = NewestRocmWheelWithGfx(db, gfx)) {
     variant = w->variant;
     rocm = std::to_string(w->rocm->major()) + "." + std::to_string(w->rocm->minor());
   }

@@ -1,37 +1,43 @@
-// `gather`: records, from the live machine, exactly the files the probes read into a
-// folder in the same layout, plus the inputs that are not files (environment, user,
-// NVML answers) under .gpudoctor/. The folder is then a sysroot: a bug report or a
-// regression test that drives the probes like the machine itself.
+// `gather`: records a machine by watching the probes. The whole probe pass (every probe, and the
+// topology) runs once through a RecordingFileSystem, and exactly what it read is written into a
+// folder in the same layout: file contents, folder listings, links, which files exist, the pieces of
+// large libraries read at an offset (Python frameworks' GPU code). The inputs that are not files
+// (environment, user, NVML answers, device node owners, free space) go under .gpudoctor/. The folder
+// is then a sysroot that replays the same `info`, `check` and `topo` as the machine itself: a bug
+// report or a regression test.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "core/result.h"
-#include "platform/environment.h"
-#include "platform/filesystem.h"
-#include "platform/identity.h"
+#include "gather/recording_filesystem.h"
+#include "probe/probe_inputs.h"
 
 namespace gpudoctor {
 
-// Largest file recorded; a longer one is cut there (with a note).
-inline constexpr size_t kGatherMaxFileBytes = 1 << 20;
-
-// Copies what the probes read from `live_fs` into `dest_dir` (a host path, created if
-// missing). Refuses a dest_dir that exists and is not an empty folder, so nothing is
-// ever overwritten. Never follows a link that leads out of live_fs's root; unreadable
-// files are skipped. Each skip, cut or fallback adds one line to `notes`.
-// `nvml_json` is written to .gpudoctor/nvml.json when not empty.
-Status GatherMachine(const FileSystem& live_fs, const Environment& env, const UserIdentity& identity,
-                     const std::string& nvml_json, const std::string& dest_dir,
+// Records what the probes read from `machine` (the live machine, or a recorded sysroot) into
+// `dest_dir` (a host path, created if missing). Refuses a dest_dir that exists and is not an empty
+// folder, so nothing is ever overwritten. Never writes a link that leads out of the machine's root;
+// each skip, cut or fallback adds one line to `notes`. `machine`'s file system is wrapped while the
+// probes run and given back unchanged. `nvml_json` (NVML's answers and topology, asked live) is
+// written to .gpudoctor/nvml.json when not empty; under a sysroot the recorded one is copied.
+Status GatherMachine(ProbeInputs& machine, const std::string& nvml_json, const std::string& dest_dir,
                      std::vector<std::string>& notes);
 
 // Makes `dest_dir` ready for a recording: creates it, or accepts it when it is an empty folder;
 // refuses anything else, so nothing is ever overwritten.
 Status PrepareGatherDestination(const std::string& dest_dir);
 
-// True for the variables gather records (HIP_*, ROCR_*, CUDA_*, HSA_*, ROCM_*, PYTORCH_*,
-// LD_LIBRARY_PATH, HOME).
+// True for the variables gather records: those the snapshot reports (env_probe.h), those the probes
+// start from (HOME, PATH, PWD, PYENV_ROOT, PYENV_VERSION, KUBERNETES_SERVICE_HOST) and the GPU
+// runtimes' own (HIP_*, ROCR_*, CUDA_*, HSA_*, ROCM_*, PYTORCH_*).
 bool IsGatheredVariable(const std::string& name);
+
+// The environ file gather writes: "NAME=value" lines of the variables `keep` accepts
+// (IsGatheredVariable on Linux); those the snapshot keeps by name only are written without their
+// value. A value holding a line break is left out with a note.
+std::string GatheredEnvironText(const Environment& env, bool (*keep)(const std::string&),
+                                std::vector<std::string>& notes);
 
 }  // namespace gpudoctor

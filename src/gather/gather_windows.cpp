@@ -14,6 +14,7 @@
 #include "core/strings.h"
 #include "gather/gather.h"
 #include "gather/recorded_identity.h"
+#include "gather/recording_filesystem.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/machine_probe.h"
 #include "probe/windows/recorded_windows_json.h"
@@ -77,61 +78,40 @@ class RecordingWindowsSource final : public WindowsSystemSource {
   const WindowsSystemSource& inner_;
 };
 
+// Linux's gathered variables but PATH (long, and personal on Windows), and the Windows folder ones.
+bool IsGatheredOnWindows(const std::string& name) {
+  return IsGatheredWindowsVariable(name) || (IsGatheredVariable(name) && ToLower(name) != "path");
+}
+
 bool IsWindowsPath(std::string_view path) {
   return RecordedWindowsPath(path) != path;
 }
 
-class RecordingFileSystem final : public FileSystem {
- public:
-  explicit RecordingFileSystem(const FileSystem& inner) : inner_(inner) {}
-
-  Result<std::string> ReadFile(std::string_view path, size_t max_bytes) const override {
-    auto out = inner_.ReadFile(path, max_bytes);
-    if (out.ok() && IsWindowsPath(path)) {
-      std::string& kept = reads[std::string(path)];
-      if (out->size() > kept.size()) kept = out->substr(0, std::min(out->size(), kGatherMaxFileBytes));
-    }
-    return out;
-  }
-  Result<std::vector<std::string>> ListDir(std::string_view path) const override {
-    auto out = inner_.ListDir(path);
-    if (out.ok() && IsWindowsPath(path)) {
-      std::string dir(path);
-      dirs.insert(dir);
-      size_t n = 0;
-      for (const auto& name : *out) {
-        if (++n > kMaxListedEntries) break;
-        std::string child = dir + (dir.back() == '\\' || dir.back() == '/' ? "" : "\\") + name;
-        auto st = inner_.Stat(child);
-        if (!st.ok()) continue;
-        (st->is_dir ? dirs : plain_files).insert(child);
-      }
-    }
-    return out;
-  }
-  Result<std::string> ReadLink(std::string_view path) const override { return inner_.ReadLink(path); }
-  Result<FileStat> Stat(std::string_view path) const override {
-    auto out = inner_.Stat(path);
-    if (out.ok() && IsWindowsPath(path)) (out->is_dir ? dirs : plain_files).insert(std::string(path));
-    return out;
-  }
-  Result<DiskSpace> Space(std::string_view path) const override { return inner_.Space(path); }
-  Result<std::unique_ptr<RandomAccessFile>> OpenForReading(std::string_view path) const override {
-    // Binaries are read in pieces and may weigh gigabytes: their presence is kept, not their bytes.
-    auto out = inner_.OpenForReading(path);
-    if (out.ok() && IsWindowsPath(path)) plain_files.insert(std::string(path));
-    return out;
-  }
-  std::string Root() const override { return inner_.Root(); }
-  bool IsLiveRoot() const override { return inner_.IsLiveRoot(); }
-
-  mutable std::map<std::string, std::string> reads;
-  mutable std::set<std::string> dirs;
-  mutable std::set<std::string> plain_files;
-
- private:
-  const FileSystem& inner_;
+// The folders and plain files the probes saw, from what the recording kept: a listed folder's entries
+// are kept by kind (each asked of `inner`, at most kMaxListedEntries a folder), libraries read in pieces
+// by name only (they may weigh gigabytes).
+struct SeenPaths {
+  std::set<std::string> dirs;
+  std::set<std::string> plain_files;
 };
+
+SeenPaths PathsSeen(const RecordedAccesses& seen, const FileSystem& inner) {
+  SeenPaths out;
+  for (const auto& [dir, names] : seen.listings) {
+    out.dirs.insert(dir);
+    size_t n = 0;
+    for (const auto& name : names) {
+      if (++n > kMaxListedEntries) break;
+      std::string child = dir + (dir.back() == '\\' || dir.back() == '/' ? "" : "\\") + name;
+      auto st = inner.Stat(child);
+      if (!st.ok()) continue;
+      (st->is_dir ? out.dirs : out.plain_files).insert(child);
+    }
+  }
+  for (const auto& [path, st] : seen.stats) (st.is_dir ? out.dirs : out.plain_files).insert(path);
+  for (const auto& [path, pieces] : seen.opened) out.plain_files.insert(path);
+  return out;
+}
 
 class Writer {
  public:
@@ -173,19 +153,6 @@ class Writer {
  private:
   stdfs::path dest_;
 };
-
-std::string EnvironText(const Environment& env, std::vector<std::string>& notes) {
-  std::string out;
-  for (const auto& [name, value] : env.All()) {
-    if (!IsGatheredVariable(name) && !IsGatheredWindowsVariable(name)) continue;
-    if (value.find('\n') != std::string::npos) {
-      notes.push_back("environment variable " + name + " holds a line break; not recorded");
-      continue;
-    }
-    out += name + "=" + value + "\n";
-  }
-  return out;
-}
 
 std::string Readme(const Snapshot& snap, const UserIdentity& identity, std::vector<std::string> written,
                    const std::vector<std::string>& notes) {
@@ -238,7 +205,7 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& dest_dir, std:
       in.windows = std::move(windows);
     }
   } swap{live, std::move(live.fs), std::move(live.windows)};
-  auto recording_fs = std::make_unique<RecordingFileSystem>(*swap.fs);
+  auto recording_fs = std::make_unique<RecordingFileSystem>(*swap.fs, IsWindowsPath);
   auto recording_windows = std::make_unique<RecordingWindowsSource>(*swap.windows);
   RecordingFileSystem& fs = *recording_fs;
   RecordingWindowsSource& windows = *recording_windows;
@@ -254,7 +221,9 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& dest_dir, std:
   if (auto s = out.File(dir + "/registry.json", RecordedRegistryToJson(windows.keys)); !s.ok()) return s;
   if (auto s = out.File(dir + "/files.json", RecordedFilesToJson(windows.files)); !s.ok()) return s;
   const std::string inputs = kRecordedInputsDir;
-  if (auto s = out.File(inputs + "/environ", EnvironText(live.env, notes)); !s.ok()) return s;
+  if (auto s = out.File(inputs + "/environ", GatheredEnvironText(live.env, IsGatheredOnWindows, notes));
+      !s.ok())
+    return s;
   if (auto s = out.File(inputs + "/identity.json", RecordedIdentityToJson(live.identity)); !s.ok()) return s;
   if (snap.disk.total_bytes && snap.disk.free_bytes) {
     std::string disk = "path=" + snap.disk.path + "\ntotal_bytes=" + std::to_string(*snap.disk.total_bytes) +
@@ -264,16 +233,18 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& dest_dir, std:
   if (!snap.nvidia.devices.empty() || snap.nvidia.driver_version) {
     if (auto s = out.File(inputs + "/nvml.json", NvidiaAnswersToJson(snap.nvidia)); !s.ok()) return s;
   }
-  for (const auto& [path, data] : fs.reads) {
+  const RecordedAccesses& seen = fs.accesses();
+  for (const auto& [path, data] : seen.reads) {
     if (data.size() >= kGatherMaxFileBytes)
       notes.push_back(path + ": longer than 1 MiB, recorded its first 1 MiB");
     if (auto s = out.File(path, data); !s.ok()) return s;
   }
-  for (const auto& d : fs.dirs) {
+  SeenPaths paths = PathsSeen(seen, *swap.fs);
+  for (const auto& d : paths.dirs) {
     if (auto s = out.Dir(d); !s.ok()) return s;
   }
-  for (const auto& f : fs.plain_files) {
-    if (fs.reads.count(f)) continue;
+  for (const auto& f : paths.plain_files) {
+    if (seen.reads.count(f)) continue;
     if (auto s = out.File(f, ""); !s.ok()) return s;
   }
   std::string readme = Readme(snap, live.identity, out.written, notes);

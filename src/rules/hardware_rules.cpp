@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "knowledge/torch_wheel_lookup.h"
 #include "rules/rule_context.h"
 
 namespace gpudoctor {

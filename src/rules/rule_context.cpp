@@ -6,6 +6,8 @@
 #include <cctype>
 
 #include "core/strings.h"
+#include "knowledge/cuda_arch_name.h"
+#include "knowledge/torch_wheel_lookup.h"
 #include "rules/shell.h"
 
 namespace gpudoctor {
@@ -216,44 +218,17 @@ TorchView MakeTorchView(const PythonEnv& env, const KnowledgeDb& db) {
   return t;
 }
 
-namespace {
-
-struct CudaArchName {
-  Version cc;
-  bool specific = false;  // an "a" or "f" target: its own cc only
-};
-
-// "sm_90a" -> 9.0 specific; "compute_120" -> 12.0; nullopt for names without a number.
-std::optional<CudaArchName> ParseCudaArch(std::string_view name) {
-  size_t underscore = name.rfind('_');
-  if (underscore == std::string_view::npos) return std::nullopt;
-  std::string_view tail = name.substr(underscore + 1);
-  CudaArchName out;
-  if (!tail.empty() && (tail.back() == 'a' || tail.back() == 'f')) {
-    out.specific = true;
-    tail.remove_suffix(1);
-  }
-  auto number = ParseU64(tail);
-  if (!number || *number < 10) return std::nullopt;
-  auto cc = Version::Parse(std::to_string(*number / 10) + "." + std::to_string(*number % 10));
-  if (!cc) return std::nullopt;
-  out.cc = *cc;
-  return out;
-}
-
-}  // namespace
-
 CcSupport CodeSupportsCc(const TorchView& t, const Version& cc) {
   bool compatible = false;
   for (const auto& name : t.cubins) {
-    auto a = ParseCudaArch(name);
+    auto a = ParseCudaArchName(name);
     if (!a) continue;
     if (a->cc == cc) return CcSupport::kExactCubin;
     if (!a->specific && a->cc.major() == cc.major() && a->cc.minor() <= cc.minor()) compatible = true;
   }
   if (compatible) return CcSupport::kCompatibleCubin;
   for (const auto& name : t.ptx) {
-    auto a = ParseCudaArch(name);
+    auto a = ParseCudaArchName(name);
     if (a && (a->specific ? a->cc == cc : a->cc <= cc)) return CcSupport::kPtxJit;
   }
   return CcSupport::kNone;
@@ -272,15 +247,6 @@ std::string CodeList(const TorchView& t) {
   }
   for (const auto& a : t.amd) out += (out.empty() ? "" : " ") + a;
   return out;
-}
-
-const TorchWheel* NewestRocmWheelWithGfx(const KnowledgeDb& db, const std::string& gfx) {
-  const TorchWheel* best = nullptr;
-  for (const auto& w : db.torch_wheels) {
-    if (!w.rocm || !WheelHasGfx(w, gfx)) continue;
-    if (!best || w.torch > best->torch || (w.torch == best->torch && *w.rocm > *best->rocm)) best = &w;
-  }
-  return best;
 }
 
 const TorchWheel* BestCudaWheel(const KnowledgeDb& db, const Version& cc,

@@ -95,8 +95,6 @@ TorchView MakeTorchView(const PythonEnv& env, const KnowledgeDb& db);
 // The best route for a GPU on this platform (official first, then preview, nightly, community,
 // legacy), and the alternatives after it. Empty when none fits.
 std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu);
-// The newest wheel of the newest torch release carrying `gfx`, nullptr when none.
-const TorchWheel* NewestRocmWheelWithGfx(const KnowledgeDb& db, const std::string& gfx);
 // The best CUDA wheel for a GPU: within `torch_series` when given (same release), else the newest
 // release; among those, the newest CUDA whose driver floor `driver` meets (when known) and whose code
 // runs on `cc` as a cubin. nullptr when none.

@@ -268,9 +268,9 @@ TEST(TopoGather, RecordingKeepsTheTopology) {
   live.Write("/sys/devices/system/node/node0/cpulist", "0-7\n");
   testing::SysrootBuilder dest_parent;
   std::string dest = dest_parent.root() + "/recorded";
-  auto fs = MakeRootedFileSystem(live.root());
+  ProbeInputs machine = MakeRecordedInputs(live.root());
   std::vector<std::string> notes;
-  ASSERT_TRUE(GatherMachine(*fs, Environment{}, UserIdentity{}, "", dest, notes).ok());
+  ASSERT_TRUE(GatherMachine(machine, "", dest, notes).ok());
   Topology before = TopologyOf(live.root());
   Topology after = TopologyOf(dest);
   ASSERT_EQ(after.gpus.size(), 2u);

@@ -85,6 +85,15 @@ const VariableRule* RuleFor(std::string_view var) {
 
 }  // namespace
 
+bool IsReportedVariable(std::string_view name) {
+  return RuleFor(name) != nullptr;
+}
+
+bool IsReportedByNameOnly(std::string_view name) {
+  const VariableRule* rule = RuleFor(name);
+  return rule != nullptr && rule->keep == Keep::kNameOnly;
+}
+
 void ProbeEnvironmentVariables(const ProbeContext& ctx, Snapshot& snap) {
   snap.looked_at.push_back("environment variables");
   for (const auto& [name, value] : ctx.env.All()) {

@@ -2,6 +2,8 @@
 // probes left them empty; never overrides what the machine reported.
 #include "probe/common/knowledge_enrich.h"
 
+#include "knowledge/cuda_arch_name.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -45,14 +47,10 @@ std::string FamilyOf(const KnowledgeDb& db, const Gpu& gpu) {
   if (gpu.vendor == GpuVendor::kAmd) {
     if (const GpuTarget* t = db.FindGfxTarget(gpu.architecture)) return ToString(t->family);
   } else if (gpu.vendor == GpuVendor::kNvidia && gpu.architecture.rfind("sm_", 0) == 0) {
-    // sm_90 -> 9.0, sm_120 -> 12.0: the last digit is the minor version.
-    std::string digits = gpu.architecture.substr(3);
-    if (digits.size() >= 2) {
-      auto cc = Version::Parse(digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1));
-      if (cc)
-        if (const CudaArch* a = db.FindCudaArch(*cc)) return a->architecture;
-    }
+    if (auto name = ParseCudaArchName(gpu.architecture))
+      if (const CudaArch* a = db.FindCudaArch(name->cc)) return a->architecture;
   }
+
   return {};
 }
 
