@@ -53,8 +53,7 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
   if (!here) r.log_machine = CompareLogWithMachine(log_facts, snap);
   const bool other = r.log_machine.other_machine;
   r.windows = snap.os.family == "windows";
-  for (const LogFact& f : log_facts)  // the log's platform decides which shell the commands are for
-    if (other && f.kind == "os") r.windows = f.value == "Windows" || f.value.rfind("Windows", 0) == 0;
+  if (other) r.windows = LogSaysWindows(log_facts);  // the log's platform decides the shell of the fixes
   std::vector<ExplainMatch> ranked = matches;
   RankExplainMatches(ranked);  // most severe, then highest priority, then first appearance
   for (const ExplainMatch& m : ranked)

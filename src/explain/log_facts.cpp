@@ -134,7 +134,31 @@ size_t LogFactRowCount() {
   return sizeof(kRows) / sizeof(kRows[0]);
 }
 
+// "windows" or "linux" when the log says which (a Windows path, a portable install, a distribution, WSL).
+static const LogFact* LogOs(const std::vector<LogFact>& facts, std::string& family) {
+  for (const LogFact& f : facts) {
+    if ((f.kind == "os" && f.value.rfind("Windows", 0) == 0) || f.kind == "portable") {
+      family = "windows";
+      return &f;
+    }
+    if ((f.kind == "os" && f.value != "Windows") || f.kind == "wsl" || f.kind == "kernel") {
+      family = "linux";
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
 LogMachineCheck CompareLogWithMachine(const std::vector<LogFact>& facts, const Snapshot& snap) {
+  std::string log_os;
+  const LogFact* os = LogOs(facts, log_os);
+  if (os != nullptr && !snap.os.family.empty() && snap.os.family != log_os) {
+    LogMachineCheck out;
+    out.other_machine = true;
+    out.reason = "the log is from " + log_os + " (" + os->kind + "=" + os->value + ", line " +
+                 std::to_string(os->line) + "), this machine runs " + snap.os.family;
+    return out;
+  }
   std::vector<const LogFact*> identity;
   for (const LogFact& f : facts)
     if (f.kind == "gpu" || f.kind == "gfx" || f.kind == "sm") identity.push_back(&f);
@@ -154,6 +178,11 @@ LogMachineCheck CompareLogWithMachine(const std::vector<LogFact>& facts, const S
     here += (here.empty() ? "" : ", ") + (g.name.empty() ? g.architecture : g.name);
   out.reason += here.empty() ? ", and this machine shows no GPU" : ", this machine has " + here;
   return out;
+}
+
+bool LogSaysWindows(const std::vector<LogFact>& facts) {
+  std::string family;
+  return LogOs(facts, family) != nullptr && family == "windows";
 }
 
 }  // namespace gpudoctor

@@ -36,12 +36,16 @@ size_t LogFactRowCount();
 // At most this many distinct values per kind are kept (a log of a 64-GPU job names many GPUs).
 inline constexpr size_t kMaxLogFactValuesPerKind = 8;
 
-// Whether the log comes from another machine than `snap`: it names GPUs or targets (gpu, gfx, sm) and
-// none of them is one of the snapshot's. `reason` says which, for the report.
+// Whether the log comes from another machine than `snap`: it runs another OS than the snapshot's, or it
+// names GPUs or targets (gpu, gfx, sm) none of which is the snapshot's. `reason` says which.
 struct LogMachineCheck {
   bool other_machine = false;
   std::string reason;
 };
 LogMachineCheck CompareLogWithMachine(const std::vector<LogFact>& facts, const Snapshot& snap);
+
+// Whether the log shows it comes from Windows (a Windows path, a portable install): fixes then show
+// PowerShell.
+bool LogSaysWindows(const std::vector<LogFact>& facts);
 
 }  // namespace gpudoctor

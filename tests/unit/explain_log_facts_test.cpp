@@ -154,5 +154,25 @@ TEST(ExplainLogFacts, ReportUsesTheLogsFactsForAnotherMachineUnlessHere) {
   EXPECT_FALSE(forced.matches[0].facts.empty());  // this machine's gpu_arch, override, ... lines
 }
 
+TEST(ExplainLogFacts, AWindowsLogOnALinuxMachineGetsPowerShellFixes) {
+  const Snapshot here = MachineWith("Radeon RX 7900 XTX", "gfx1100");
+  const std::string log =
+      "C:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py\n"
+      "AssertionError: Torch not compiled with CUDA enabled\n";
+  LogScanner scanner(Catalog());
+  scanner.Feed(log);
+  scanner.Finish();
+  ExplainReport r =
+      BuildExplainReport(scanner.matches(), scanner.stats(), here, Db(), scanner.facts(), false);
+  EXPECT_TRUE(r.log_machine.other_machine);
+  EXPECT_NE(r.log_machine.reason.find("windows"), std::string::npos) << r.log_machine.reason;
+  EXPECT_TRUE(r.windows);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches[0].match.entry->id, "torch.not_compiled_with_cuda.portable");
+  EXPECT_NE(RenderExplainText(r, false).find("PS> .\\python_embeded\\python.exe -m pip install"),
+            std::string::npos)
+      << RenderExplainText(r, false);
+}
+
 }  // namespace
 }  // namespace gpudoctor
