@@ -88,7 +88,11 @@ std::string ExplainCommand::Description() const {
          "  gpudoctor explain -f train.log\n"
          "  python train.py 2>&1 | gpudoctor explain\n"
          "  gpudoctor explain -f log.txt --from snap.json   explain for the machine the snapshot came from\n"
-         "  gpudoctor explain -f log.txt --json            (schema: docs/explain-json.md)\n\n"
+         "  gpudoctor explain -f log.txt --json            (schema: docs/explain-json.md)\n"
+         "  gpudoctor explain -f log.txt --here            the log is from this machine: use its facts\n\n"
+         "The log's own facts (GPU names and targets, driver, ROCm, CUDA, torch, Python, OS, WSL, container, "
+         "portable install, application) are listed with their lines; when the log names GPUs this machine "
+         "does not have, it is explained for the log's machine, not this one.\n\n"
          "Exit codes: 0 nothing matched or only information, 1 warnings, 2 errors, 3 input unreadable.";
 }
 
@@ -97,6 +101,9 @@ void ExplainCommand::DefineFlags(FlagSet& flags) {
                        "The message to explain (several arguments are read as several lines).");
   flags.String("-f,--file", &file_, "FILE", "Read the log from FILE ('-' for standard input).");
   flags.Bool("--json", &json_, "Print the report as JSON (docs/explain-json.md).");
+  flags.Bool("--here", &here_,
+             "The log comes from this machine: use its facts even when the log names other GPUs (by default "
+             "a log that names GPUs this machine does not have is explained with the log's own facts).");
   flags.String(
       "--db", &db_, "DIR",
       "Use the knowledge base in DIR (*.toml) and the catalog in DIR/explain instead of the built-in ones.");
@@ -138,7 +145,8 @@ int ExplainCommand::Run(const CliContext& ctx) {
 
   auto snap = source_.Acquire(ctx, &*db);
   if (!snap.ok()) return ReportError(ctx.err, snap.error());
-  ExplainReport report = BuildExplainReport(scanner.matches(), scanner.stats(), *snap, *db);
+  ExplainReport report =
+      BuildExplainReport(scanner.matches(), scanner.stats(), *snap, *db, scanner.facts(), here_);
   report.tool_version = GPUDOCTOR_VERSION;
   report.input_name = input_name;
   report.machine = !source_.from.empty() ? "the machine of snapshot " + source_.from

@@ -24,6 +24,7 @@ class ExplainCommand final : public Command {
   std::string file_;
   std::string db_;
   bool json_ = false;
+  bool here_ = false;  // --here: the log is from this machine
   SnapshotOptions source_;
 };
 

@@ -42,11 +42,12 @@ bool ValidId(const std::string& id) {
 }
 
 // patterns = ["regex", { regex = "...", literal = "..." }]; each top-level alternative becomes its
-// own pattern with its own literal.
-void ReadPatterns(EntryReader& reader, bool icase, ExplainEntry& entry) {
-  const TomlNode* list = reader.Node("patterns", TomlNode::Kind::kArray, Need::kRequired);
+// own pattern with its own literal. `context` lists are read the same way.
+void ReadPatterns(EntryReader& reader, std::string_view key, Need need, bool icase,
+                  std::vector<ExplainPattern>& out) {
+  const TomlNode* list = reader.Node(key, TomlNode::Kind::kArray, need);
   if (list == nullptr) return;
-  if (list->items.empty()) reader.Error(list->line, "'patterns' is empty");
+  if (list->items.empty()) reader.Error(list->line, "'" + std::string(key) + "' is empty");
   for (const TomlNode& item : list->items) {
     std::string regex, literal;
     if (item.kind == TomlNode::Kind::kString) {
@@ -75,7 +76,7 @@ void ReadPatterns(EntryReader& reader, bool icase, ExplainEntry& entry) {
                          (compiled.error().hint.empty() ? "" : " (" + compiled.error().hint + ")"));
         continue;
       }
-      entry.patterns.push_back(std::move(compiled).value());
+      out.push_back(std::move(compiled).value());
     }
   }
 }
@@ -95,7 +96,15 @@ void ReadEntry(EntryReader& reader, const std::string& area, ExplainCatalog& cat
     e.severity = static_cast<ExplainSeverity>(*s);
   e.priority = static_cast<int>(reader.Integer("priority", Need::kOptional, -100, 100).value_or(0));
   bool icase = reader.Boolean("icase", Need::kOptional).value_or(false);
-  ReadPatterns(reader, icase, e);
+  e.refines = reader.Text("refines", Need::kOptional).value_or("");
+  if (e.refines.empty()) {
+    ReadPatterns(reader, "patterns", Need::kRequired, icase, e.patterns);
+  } else {
+    if (reader.Node("patterns", TomlNode::Kind::kArray, Need::kOptional) != nullptr)
+      reader.Error(0, "a refinement has no 'patterns': it takes over the matches of '" + e.refines + "'");
+    ReadPatterns(reader, "context", Need::kRequired, icase, e.context);
+    e.within = static_cast<uint32_t>(reader.Integer("within", Need::kOptional, 0, 100000).value_or(0));
+  }
   e.cause = reader.Text("cause", Need::kRequired).value_or("");
   e.fix = reader.Text("fix", Need::kRequired).value_or("");
   if (const TomlNode* commands = reader.Node("commands", TomlNode::Kind::kTable, Need::kOptional)) {
@@ -209,6 +218,22 @@ ExplainCatalogLoad ParseExplainCatalog(const std::vector<KnowledgeFileText>& fil
       load.errors.push_back(KnowledgeError{e.file, e.line,
                                            "entry '" + e.id + "': the id is used already at " +
                                                it->second->file + ":" + std::to_string(it->second->line)});
+  }
+  for (const ExplainEntry& e : load.catalog.entries) {
+    if (e.refines.empty()) continue;
+    auto parent = ids.find(e.refines);
+    if (parent == ids.end()) {
+      load.errors.push_back(KnowledgeError{
+          e.file, e.line, "entry '" + e.id + "' refines '" + e.refines + "', which does not exist"});
+    } else if (!parent->second->refines.empty()) {
+      load.errors.push_back(KnowledgeError{e.file, e.line,
+                                           "entry '" + e.id + "' refines '" + e.refines +
+                                               "', itself a refinement: refine the plain entry instead"});
+    } else if (parent->second->priority >= e.priority) {
+      load.errors.push_back(KnowledgeError{
+          e.file, e.line,
+          "entry '" + e.id + "' must have a higher priority than '" + e.refines + "', which it outranks"});
+    }
   }
   return load;
 }

@@ -62,6 +62,13 @@ struct ExplainEntry {
   std::vector<std::string> samples;  // real messages the entry must match (tests)
   std::string file;                  // "hip.toml"
   uint32_t line = 0;
+
+  // Context rules (docs/explain.md): a refinement has no patterns of its own. It takes over a match of
+  // the entry it refines when one of its context patterns matches a line of the same log, within
+  // `within` lines of that match (0: anywhere), and then outranks it and absorbs the context line.
+  std::string refines;                  // "hsa.out_of_resources"; "" for a plain entry
+  std::vector<ExplainPattern> context;  // evidence the refinement needs
+  uint32_t within = 0;
 };
 
 struct ExplainCatalog {

@@ -45,16 +45,21 @@ void AppendCommands(const ExplainCommands& c, bool windows, std::string& out) {
 }  // namespace
 
 ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const ScanStats& stats,
-                                 const Snapshot& snap, const KnowledgeDb& db) {
+                                 const Snapshot& snap, const KnowledgeDb& db,
+                                 const std::vector<LogFact>& log_facts, bool here) {
   ExplainReport r;
   r.stats = stats;
+  r.log_facts = log_facts;
+  if (!here) r.log_machine = CompareLogWithMachine(log_facts, snap);
+  const bool other = r.log_machine.other_machine;
   r.windows = snap.os.family == "windows";
-  for (const ExplainMatch& m : matches) r.matches.push_back(ExplainedMatch{m, FactsForMatch(m, snap, db)});
-  // Most severe first; within a severity, in order of appearance.
-  std::stable_sort(r.matches.begin(), r.matches.end(), [](const ExplainedMatch& a, const ExplainedMatch& b) {
-    return static_cast<int>(a.match.entry->severity) > static_cast<int>(b.match.entry->severity);
-  });
-  if (matches.empty()) r.summary = HelpSummary(snap);
+  if (other) r.windows = LogSaysWindows(log_facts);  // the log's platform decides the shell of the fixes
+  std::vector<ExplainMatch> ranked = matches;
+  RankExplainMatches(ranked);  // most severe, then highest priority, then first appearance
+  for (const ExplainMatch& m : ranked)
+    r.matches.push_back(other ? ExplainedMatch{m, {}, "the log's machine"}
+                              : ExplainedMatch{m, FactsForMatch(m, snap, db), ""});
+  if (matches.empty() && !other) r.summary = HelpSummary(snap);
   r.tool_version = snap.tool_version;
   return r;
 }
@@ -83,8 +88,18 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
       out += "  " + s.label + ":" + std::string(width - s.label.size() + 1, ' ') + s.value + "\n";
     return out;
   }
+  const std::string about = report.log_machine.other_machine ? "the log's machine" : report.machine;
   out += std::to_string(report.matches.size()) + " known problem" + (report.matches.size() == 1 ? "" : "s") +
-         " in " + report.input_name + " (" + lines + "), explained for " + report.machine + ":\n";
+         " in " + report.input_name + " (" + lines + "), explained for " + about + ":\n";
+  if (report.log_machine.other_machine)
+    out += "  The log is from another machine than " + report.machine + " (" + report.log_machine.reason +
+           "): the facts below are the log's; --here uses " + report.machine + "'s.\n";
+  if (!report.log_facts.empty()) {
+    out += "  The log states:";
+    for (const LogFact& f : report.log_facts)
+      out += " " + f.kind + "=" + f.value + " (line " + std::to_string(f.line) + ");";
+    out += "\n";
+  }
   for (const ExplainedMatch& em : report.matches) {
     const ExplainMatch& m = em.match;
     const ExplainEntry& e = *m.entry;
@@ -92,6 +107,9 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
            bold + e.title + reset + "  [" + e.id + "]\n";
     out += "  line " + std::to_string(m.first_line) +
            (m.count > 1 ? " (and " + std::to_string(m.count - 1) + " more)" : "") + ": " + m.excerpt + "\n";
+    if (m.context.refined != nullptr)
+      out += "  with line " + std::to_string(m.context.line) + ": " + m.context.excerpt + "\n  (refines [" +
+             m.context.refined->id + "])\n";
     if (!m.captures.empty()) {
       out += "  found:";
       for (const auto& [k, v] : m.captures) out += " " + k + "=" + v;
@@ -101,7 +119,7 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
     out += Indent("Fix: " + e.fix, "  ") + "\n";
     AppendCommands(e.commands, report.windows, out);
     if (!em.facts.empty()) {
-      out += "  On " + report.machine + ":\n";
+      out += "  On " + (em.facts_about.empty() ? report.machine : em.facts_about) + ":\n";
       for (const FactLine& f : em.facts) out += "    - " + f.text + "\n";
     }
     out += "  Source: " + e.sources.front() + "\n";
@@ -132,6 +150,11 @@ std::string RenderExplainJson(const ExplainReport& report) {
     if (!e.commands.cmd.empty()) commands["cmd"] = e.commands.cmd;
     Json facts = Json::array();
     for (const FactLine& f : em.facts) facts.push_back(Json{{"fact", f.fact}, {"text", f.text}});
+    Json context = nullptr;
+    if (em.match.context.refined != nullptr)
+      context = Json{{"refines", em.match.context.refined->id},
+                     {"line", em.match.context.line},
+                     {"excerpt", em.match.context.excerpt}};
     matches.push_back(Json{{"id", e.id},
                            {"area", e.area},
                            {"severity", ToString(e.severity)},
@@ -140,14 +163,22 @@ std::string RenderExplainJson(const ExplainReport& report) {
                            {"count", em.match.count},
                            {"excerpt", em.match.excerpt},
                            {"captures", captures},
+                           {"context", context},
                            {"cause", e.cause},
                            {"fix", e.fix},
                            {"commands", commands},
                            {"facts", facts},
+                           {"facts_about", em.facts_about.empty() ? report.machine : em.facts_about},
                            {"sources", e.sources},
                            {"catalog", e.file + ":" + std::to_string(e.line)}});
   }
   doc["matches"] = matches;
+  Json log_facts = Json::array();
+  for (const LogFact& f : report.log_facts)
+    log_facts.push_back(Json{{"kind", f.kind}, {"value", f.value}, {"line", f.line}, {"excerpt", f.excerpt}});
+  doc["log_facts"] = log_facts;
+  doc["log_machine"] =
+      Json{{"other_machine", report.log_machine.other_machine}, {"reason", report.log_machine.reason}};
   Json summary = Json::array();
   for (const SummaryLine& s : report.summary) summary.push_back(Json{{"label", s.label}, {"value", s.value}});
   doc["summary"] = summary;

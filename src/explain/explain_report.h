@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "explain/explain_facts.h"
+#include "explain/log_facts.h"
 #include "explain/log_scanner.h"
 
 namespace gpudoctor {
@@ -15,7 +16,8 @@ inline constexpr int kExplainJsonSchemaVersion = 1;
 
 struct ExplainedMatch {
   ExplainMatch match;
-  std::vector<FactLine> facts;
+  std::vector<FactLine> facts;  // about `facts_about` (empty when that is the log's machine)
+  std::string facts_about;      // report.machine, or "the log's machine"
 };
 
 struct ExplainReport {
@@ -24,13 +26,18 @@ struct ExplainReport {
   std::vector<ExplainedMatch> matches;
   std::vector<SummaryLine> summary;  // filled when nothing matched
   std::string machine;               // "this machine", "sysroot DIR", "snapshot FILE"
+  std::vector<LogFact> log_facts;    // what the log states about its own machine
+  LogMachineCheck log_machine;       // whether the log contradicts `machine`
   bool windows = false;              // show PowerShell commands rather than bash
   std::string tool_version;
 };
 
-// Builds the report: facts for each match, the help summary when there is none.
+// Builds the report: facts for each match, the help summary when there is none. The machine's facts
+// are shown only when the log does not contradict it (log_facts.h) or when `here` says it is the same
+// machine; otherwise the log's own facts stand in.
 ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const ScanStats& stats,
-                                 const Snapshot& snap, const KnowledgeDb& db);
+                                 const Snapshot& snap, const KnowledgeDb& db,
+                                 const std::vector<LogFact>& log_facts = {}, bool here = false);
 
 // 0 nothing matched or only info, 1 a warning, 2 an error (cli/command.h exit codes).
 int ExplainExitCode(const ExplainReport& report);

@@ -3,6 +3,7 @@
 #include "explain/log_scanner.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -15,6 +16,8 @@ constexpr size_t kMaxCacheEntries = 4096;      // distinct windows remembered (l
 constexpr size_t kMaxEvaluationsPerLine = 16;  // per pattern and line: bounds work on a 10 MB line
 constexpr size_t kMaxCaptureBytes = 200;
 constexpr size_t kMaxExcerptBytes = 300;
+constexpr size_t kMaxContextHits = 256;         // evidence lines kept per refinement: the first ones
+constexpr uint32_t kMaxFactEvaluations = 2048;  // per fact pattern: a log repeating a path costs no more
 
 // Length of the UTF-8 sequence starting at s[i] when it is valid and printable, else 0.
 size_t ValidSequence(std::string_view s, size_t i) {
@@ -60,21 +63,26 @@ std::string ExplainMatch::Capture(std::string_view name) const {
   return {};
 }
 
-ExplainPrefilter::ExplainPrefilter(const ExplainCatalog& c) : catalog(c) {
+ExplainPrefilter::ExplainPrefilter(const ExplainCatalog& c, bool read_facts) : catalog(c) {
   std::vector<std::string> literals;
   std::map<std::string, uint32_t> literal_ids;
-  for (size_t e = 0; e < c.entries.size(); ++e) {
-    for (size_t p = 0; p < c.entries[e].patterns.size(); ++p) {
-      const std::string& lit = c.entries[e].patterns[p].literal;
-      auto [it, fresh] = literal_ids.emplace(lit, static_cast<uint32_t>(literals.size()));
-      if (fresh) {
-        literals.push_back(lit);
-        literal_patterns.emplace_back();
-      }
-      literal_patterns[it->second].push_back(static_cast<uint32_t>(patterns.size()));
-      patterns.emplace_back(e, p);
+  auto add = [&](size_t e, size_t p, Role role, const std::string& lit) {
+    auto [it, fresh] = literal_ids.emplace(lit, static_cast<uint32_t>(literals.size()));
+    if (fresh) {
+      literals.push_back(lit);
+      literal_patterns.emplace_back();
     }
+    literal_patterns[it->second].push_back(static_cast<uint32_t>(patterns.size()));
+    patterns.push_back(PatternRef{e, p, role});
+  };
+  for (size_t e = 0; e < c.entries.size(); ++e) {
+    for (size_t p = 0; p < c.entries[e].patterns.size(); ++p)
+      add(e, p, Role::kMatch, c.entries[e].patterns[p].literal);
+    for (size_t p = 0; p < c.entries[e].context.size(); ++p)
+      add(e, p, Role::kContext, c.entries[e].context[p].literal);
   }
+  const std::vector<LogFactPattern>& facts = LogFactPatterns();
+  for (size_t f = 0; read_facts && f < facts.size(); ++f) add(0, f, Role::kFact, facts[f].pattern.literal);
   automaton = std::make_unique<LiteralAutomaton>(literals);
 }
 
@@ -84,6 +92,7 @@ LogScanner::LogScanner(const ExplainCatalog& catalog)
 LogScanner::LogScanner(std::shared_ptr<const ExplainPrefilter> prefilter)
     : prefilter_(std::move(prefilter)), catalog_(prefilter_->catalog) {
   line_state_.assign(prefilter_->patterns.size(), PatternLineState{});
+  fact_evaluations_.assign(LogFactPatterns().size(), 0);
 }
 
 LogScanner::~LogScanner() = default;
@@ -126,6 +135,7 @@ void LogScanner::Finish() {
   const uint64_t buf_end = buf_start_ + buf_.size();
   CountNewlinesUpTo(buf_end);
   stats_.lines = newlines_ + ((!buf_.empty() && buf_.back() != '\n') ? 1 : 0);
+  ApplyRefinements();
   finished_ = true;
 }
 
@@ -163,6 +173,9 @@ void LogScanner::ProcessHit(const Hit& hit, uint64_t window_end) {
   std::string_view window;
   bool have_window = false;
   for (uint32_t p : prefilter_->literal_patterns[hit.literal]) {
+    const ExplainPrefilter::PatternRef& ref = prefilter_->patterns[p];
+    if (ref.role == ExplainPrefilter::Role::kFact && fact_evaluations_[ref.index] >= kMaxFactEvaluations)
+      continue;
     PatternLineState& st = line_state_[p];
     if (st.line != line) st = PatternLineState{line, 0, 0, false};
     if (st.matched || hit.begin < st.window_end || st.evaluations >= kMaxEvaluationsPerLine) continue;
@@ -183,8 +196,14 @@ void LogScanner::ProcessHit(const Hit& hit, uint64_t window_end) {
 }
 
 bool LogScanner::EvaluatePattern(size_t pattern_index, std::string_view window) {
-  const auto [entry_index, index_in_entry] = prefilter_->patterns[pattern_index];
-  const ExplainPattern& pattern = catalog_.entries[entry_index].patterns[index_in_entry];
+  using Role = ExplainPrefilter::Role;
+  const ExplainPrefilter::PatternRef ref = prefilter_->patterns[pattern_index];
+  const size_t entry_index = ref.entry;
+  const ExplainPattern& pattern = ref.role == Role::kFact ? LogFactPatterns()[ref.index].pattern
+                                  : ref.role == Role::kContext
+                                      ? catalog_.entries[entry_index].context[ref.index]
+                                      : catalog_.entries[entry_index].patterns[ref.index];
+  if (ref.role == Role::kFact) ++fact_evaluations_[ref.index];
   const uint64_t key = std::hash<std::string_view>{}(window) ^ (0x9e3779b97f4a7c15ull * (pattern_index + 1));
   auto it = cache_.find(key);
   if (it == cache_.end() || it->second.pattern != pattern_index || it->second.window != window) {
@@ -209,6 +228,16 @@ bool LogScanner::EvaluatePattern(size_t pattern_index, std::string_view window) 
     it = cache_.insert_or_assign(key, std::move(r)).first;
   }
   if (!it->second.matched) return false;
+  if (ref.role == Role::kFact) {
+    RecordFact(LogFactPatterns()[ref.index], it->second.captures, window);
+    return true;
+  }
+  if (ref.role == Role::kContext) {
+    std::vector<ContextHit>& hits = context_hits_[entry_index];
+    if (hits.size() < kMaxContextHits && (hits.empty() || hits.back().line != current_line_))
+      hits.push_back(ContextHit{current_line_, Printable(window, kMaxExcerptBytes)});
+    return true;
+  }
   line_candidates_.push_back(Candidate{entry_index, it->second.match_length, it->second.captures,
                                        Printable(window, kMaxExcerptBytes)});
   return true;
@@ -229,11 +258,75 @@ void LogScanner::FlushLine() {
   for (const auto& [name, value] : best.captures) key += '\0' + name + '=' + value;
   auto [it, fresh] = match_index_.emplace(key, matches_.size());
   if (fresh) {
-    matches_.push_back(ExplainMatch{&entry, best.captures, current_line_, 1, best.excerpt});
+    matches_.push_back(ExplainMatch{&entry, best.captures, current_line_, 1, best.excerpt, ExplainContext{}});
   } else {
     ++matches_[it->second].count;
   }
   line_candidates_.clear();
+}
+
+void LogScanner::RecordFact(const LogFactPattern& p,
+                            const std::vector<std::pair<std::string, std::string>>& captures,
+                            std::string_view window) {
+  std::string value = p.value;
+  for (const auto& [name, v] : captures)
+    if (name == "v") value = v;
+  if (value.empty()) return;
+  size_t of_kind = 0;
+  for (const LogFact& f : facts_) {
+    if (f.kind != p.kind) continue;
+    if (f.value == value) return;
+    ++of_kind;
+  }
+  if (of_kind < kMaxLogFactValuesPerKind)
+    facts_.push_back(LogFact{p.kind, value, current_line_, Printable(window, kMaxExcerptBytes)});
+}
+
+// A refinement takes over each match of the entry it refines that has evidence close enough; among
+// several refinements the higher priority wins. The evidence line, when it was a finding of its own
+// seen only there, is absorbed: the combination says more than its parts.
+void LogScanner::ApplyRefinements() {
+  if (context_hits_.empty()) return;
+  std::vector<uint64_t> absorbed;
+  for (ExplainMatch& m : matches_) {
+    const ExplainEntry* best = nullptr;
+    const ContextHit* evidence = nullptr;
+    for (const auto& [index, hits] : context_hits_) {
+      const ExplainEntry& r = catalog_.entries[index];
+      if (r.refines != m.entry->id || (best != nullptr && best->priority >= r.priority)) continue;
+      const ContextHit* nearest = nullptr;
+      for (const ContextHit& h : hits) {
+        const uint64_t distance = h.line > m.first_line ? h.line - m.first_line : m.first_line - h.line;
+        if (r.within != 0 && distance > r.within) continue;
+        const uint64_t best_distance = nearest == nullptr
+                                           ? UINT64_MAX
+                                           : (nearest->line > m.first_line ? nearest->line - m.first_line
+                                                                           : m.first_line - nearest->line);
+        if (distance < best_distance) nearest = &h;
+      }
+      if (nearest != nullptr) {
+        best = &r;
+        evidence = nearest;
+      }
+    }
+    if (best == nullptr) continue;
+    m.context = ExplainContext{m.entry, evidence->line, evidence->excerpt};
+    m.entry = best;
+    absorbed.push_back(evidence->line);
+  }
+  std::erase_if(matches_, [&](const ExplainMatch& m) {
+    return m.context.refined == nullptr && m.count == 1 &&
+           std::find(absorbed.begin(), absorbed.end(), m.first_line) != absorbed.end();
+  });
+}
+
+void RankExplainMatches(std::vector<ExplainMatch>& matches) {
+  std::stable_sort(matches.begin(), matches.end(), [](const ExplainMatch& a, const ExplainMatch& b) {
+    if (a.entry->severity != b.entry->severity)
+      return static_cast<int>(a.entry->severity) > static_cast<int>(b.entry->severity);
+    if (a.entry->priority != b.entry->priority) return a.entry->priority > b.entry->priority;
+    return a.first_line < b.first_line;
+  });
 }
 
 void LogScanner::Trim() {
@@ -251,7 +344,7 @@ void LogScanner::Trim() {
 }
 
 std::vector<ExplainMatch> ScanText(const ExplainCatalog& catalog, std::string_view text) {
-  LogScanner scanner(catalog);
+  LogScanner scanner(std::make_shared<const ExplainPrefilter>(catalog, false));
   scanner.Feed(text);
   scanner.Finish();
   return scanner.matches();

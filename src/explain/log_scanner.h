@@ -15,6 +15,7 @@
 
 #include "explain/explain_catalog.h"
 #include "explain/literal_automaton.h"
+#include "explain/log_facts.h"
 
 namespace gpudoctor {
 
@@ -25,12 +26,20 @@ namespace gpudoctor {
 inline constexpr size_t kWindowBefore = 512;
 inline constexpr size_t kWindowAfter = 1024;
 
+// The line that made a refinement take over a match (docs/explain.md, context rules).
+struct ExplainContext {
+  const ExplainEntry* refined = nullptr;  // the entry the match had before, "" when none
+  uint64_t line = 0;                      // 1-based line of the evidence
+  std::string excerpt;                    // that line (window), printable
+};
+
 struct ExplainMatch {
   const ExplainEntry* entry = nullptr;
   std::vector<std::pair<std::string, std::string>> captures;  // named groups that matched, in pattern order
   uint64_t first_line = 0;                                    // 1-based
   uint64_t count = 0;                                         // lines where it matched
   std::string excerpt;                                        // the first matching line (window), printable
+  ExplainContext context;                                     // set when a refinement took the match over
 
   // The value of a named capture, "" when absent.
   std::string Capture(std::string_view name) const;
@@ -47,11 +56,20 @@ struct ScanStats {
 // The immutable part of the matcher, built once per catalog: the automaton over every pattern's literal
 // and which patterns each literal leads to. Shared by any number of scans (the fuzzer, the tests).
 struct ExplainPrefilter {
-  explicit ExplainPrefilter(const ExplainCatalog& catalog);
+  // `read_facts`: also find the log's own facts (log_facts.h); off for the short texts of ScanText, where
+  // the extra literals would only cost automaton construction.
+  explicit ExplainPrefilter(const ExplainCatalog& catalog, bool read_facts = true);
+
+  enum class Role { kMatch, kContext, kFact };
+  struct PatternRef {
+    size_t entry = 0;          // index in catalog.entries (kMatch, kContext)
+    size_t index = 0;          // in the entry's patterns, its context, or LogFactPatterns()
+    Role role = Role::kMatch;  // kContext: a refinement's evidence; kFact: what the log states
+  };
 
   const ExplainCatalog& catalog;
   std::unique_ptr<LiteralAutomaton> automaton;
-  std::vector<std::pair<size_t, size_t>> patterns;      // (entry index, pattern index within the entry)
+  std::vector<PatternRef> patterns;
   std::vector<std::vector<uint32_t>> literal_patterns;  // literal id -> indexes into `patterns`
 };
 
@@ -72,6 +90,8 @@ class LogScanner {
 
   // In order of first appearance.
   const std::vector<ExplainMatch>& matches() const { return matches_; }
+  // What the log states about its machine, in order of first appearance (log_facts.h).
+  const std::vector<LogFact>& facts() const { return facts_; }
   const ScanStats& stats() const { return stats_; }
 
  private:
@@ -84,6 +104,10 @@ class LogScanner {
     size_t entry_index = 0;
     size_t match_length = 0;
     std::vector<std::pair<std::string, std::string>> captures;
+    std::string excerpt;
+  };
+  struct ContextHit {
+    uint64_t line = 0;
     std::string excerpt;
   };
   struct CachedResult {
@@ -108,6 +132,9 @@ class LogScanner {
   void CountNewlinesUpTo(uint64_t absolute);
   bool EvaluatePattern(size_t pattern_index, std::string_view window);
   void FlushLine();
+  void ApplyRefinements();
+  void RecordFact(const LogFactPattern& p, const std::vector<std::pair<std::string, std::string>>& captures,
+                  std::string_view window);
   void Trim();
   std::string_view BufferRange(uint64_t begin, uint64_t end) const;
 
@@ -127,14 +154,21 @@ class LogScanner {
   std::vector<Candidate> line_candidates_;
 
   std::unordered_map<uint64_t, CachedResult> cache_;
+  std::map<size_t, std::vector<ContextHit>> context_hits_;  // refinement entry index -> evidence lines
+  std::vector<uint32_t> fact_evaluations_;                  // per fact pattern: regex runs so far
+  std::vector<LogFact> facts_;
   std::map<std::string, size_t> match_index_;  // entry id + captures -> index in matches_
   std::vector<ExplainMatch> matches_;
   ScanStats stats_;
   bool finished_ = false;
 };
 
-// Convenience for short texts (arguments, tests): one Feed and Finish.
+// Convenience for short texts (tests): one Feed and Finish; matches only, no log facts.
 std::vector<ExplainMatch> ScanText(const ExplainCatalog& catalog, std::string_view text);
+
+// The order in which findings are reported: most severe first, then the higher priority (a refinement
+// outranks the plain entries), then by first appearance. The first is the log's main diagnosis.
+void RankExplainMatches(std::vector<ExplainMatch>& matches);
 
 // Replaces bytes that are not printable UTF-8 (control bytes, NUL, invalid sequences) with '?'.
 std::string Printable(std::string_view text, size_t max_bytes);

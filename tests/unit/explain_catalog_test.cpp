@@ -40,7 +40,13 @@ TEST(ExplainCatalog, EmbeddedCatalogLoadsWithoutErrors) {
 
 TEST(ExplainCatalog, EveryPatternCompilesWithALiteral) {
   for (const auto& e : Catalog().entries) {
-    EXPECT_FALSE(e.patterns.empty()) << e.id;
+    // A refinement (docs/explain.md, context rules) has evidence patterns instead of its own.
+    EXPECT_NE(e.patterns.empty(), e.refines.empty()) << e.id;
+    EXPECT_EQ(e.context.empty(), e.refines.empty()) << e.id;
+    for (const auto& p : e.context) {
+      EXPECT_NE(p.regex, nullptr) << e.id << ": " << p.text;
+      EXPECT_GE(p.literal.size(), kMinLiteralLength) << e.id << ": " << p.text;
+    }
     for (const auto& p : e.patterns) {
       EXPECT_NE(p.regex, nullptr) << e.id << ": " << p.text;
       EXPECT_GE(p.literal.size(), kMinLiteralLength) << e.id << ": " << p.text;

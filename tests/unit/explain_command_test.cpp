@@ -77,5 +77,24 @@ TEST(ExplainCommand, UnreadableFileExitsThree) {
   EXPECT_NE(r.stderr_text.find("cannot read"), std::string::npos) << r.stderr_text;
 }
 
+// A log pasted from another machine (it names a GPU the RX 6700 XT fixture does not have) is explained
+// with the log's facts; --here says it is this machine after all.
+TEST(ExplainCommand, ALogFromAnotherMachineIsExplainedWithItsOwnFacts) {
+  const std::string log =
+      "YOLOv5 torch-1.12.1+rocm5.1.1 CUDA:0 (AMD Radeon RX 6800 XT, 16368MiB)\n"
+      "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n";
+  auto other = RunExplain({"--sysroot", kMachine, "--json"}, log);
+  auto doc = nlohmann::json::parse(other.stdout_text);
+  EXPECT_TRUE(doc["log_machine"]["other_machine"].get<bool>()) << other.stdout_text;
+  EXPECT_EQ(doc["matches"][0]["facts_about"], "the log's machine");
+  ASSERT_GE(doc["log_facts"].size(), 2u);
+  EXPECT_EQ(doc["log_facts"][0]["line"], 1);
+
+  auto here = RunExplain({"--sysroot", kMachine, "--json", "--here"}, log);
+  auto forced = nlohmann::json::parse(here.stdout_text);
+  EXPECT_FALSE(forced["log_machine"]["other_machine"].get<bool>());
+  EXPECT_FALSE(forced["matches"][0]["facts"].empty());
+}
+
 }  // namespace
 }  // namespace gpudoctor

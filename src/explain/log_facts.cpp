@@ -1,0 +1,188 @@
+// The table of fact patterns (see log_facts.h) and the check of a log against a machine.
+#include "explain/log_facts.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include "explain/explain_pattern.h"
+
+namespace gpudoctor {
+namespace {
+
+struct Row {
+  const char* kind;
+  const char* regex;    // ECMAScript; the value is the named capture `v`, unless `value` is set
+  const char* literal;  // lower-case text every match contains (the prefilter key)
+  bool icase;
+  const char* value;
+};
+
+// Literals are chosen so that nearly every hit is a match: a fact pattern costs a regex run per hit.
+const Row kRows[] = {
+    // GPUs as rocminfo, deviceQuery, nvidia-smi, torch and the applications name them.
+    {"gpu", R"(Marketing Name:\s+(?<v>[^\n]{3,80}?)\s*$)", "marketing name:", false, ""},
+    {"gpu", R"((?<v>(?:NVIDIA )?GeForce (?:RTX|GTX|GT) ?[0-9]{3,4}(?: Ti| SUPER| Laptop GPU)*))", "geforce ",
+     false, ""},
+    {"gpu",
+     R"((?<v>(?:NVIDIA )?(?:Tesla |RTX )?(?:A100|H100|H200|B200|L40S?|A6000|V100|T4|P40|A800|H800)\b[^\s,)]{0,12}))",
+     "nvidia ", false, ""},
+    {"gpu",
+     R"((?<v>(?:AMD )?Radeon (?:RX |Pro |PRO |AI PRO )?[A-Z]?[0-9]{3,4}[A-Z]{0,2}(?: XTX| XT| GRE| XT)?))",
+     "radeon ", false, ""},
+    {"gpu", R"((?<v>(?:AMD )?Instinct MI[0-9]{2,3}[A-Z]?))", "instinct mi", false, ""},
+    // Targets.
+    {"gfx", R"((?<v>gfx[0-9]{2,4}[a-f]?)(?![0-9a-z]))", "gfx", false, ""},
+    {"sm", R"(\b(?<v>sm_[0-9]{2,3}a?)\b)", "sm_", false, ""},
+    {"sm", R"(CUDA Capability Major/Minor version number:\s+(?<v>[0-9]+\.[0-9]+))", "capability major/minor",
+     false, ""},
+    // PCI vendor:device ids as the kernel and rocminfo print them.
+    {"pci_id", R"(\b(?<v>(?:1002|10de):[0-9a-f]{4})\b)", "1002:", true, ""},
+    {"pci_id", R"(\b(?<v>10de:[0-9a-f]{4})\b)", "10de:", true, ""},
+    // Drivers and runtimes.
+    {"driver", R"(Driver Version:\s+(?<v>[0-9]+\.[0-9]+(?:\.[0-9]+)?))", "driver version:", false, ""},
+    {"driver", R"(Nvidia driver version:\s+(?<v>[0-9]+\.[0-9]+(?:\.[0-9]+)?))", "nvidia driver version",
+     false, ""},
+    {"driver", R"(Adrenalin(?: Edition)?\s+(?<v>[0-9]{2}\.[0-9]{1,2}\.[0-9]{1,2}))", "adrenalin", true, ""},
+    {"cuda", R"(CUDA Version:\s+(?<v>[0-9]+\.[0-9]+))", "cuda version:", false, ""},
+    {"cuda", R"(CUDA used to build PyTorch:\s+(?<v>[0-9]+\.[0-9]+))", "cuda used to build pytorch", false,
+     ""},
+    {"cuda", R"(\+cu(?<v>[0-9]{3}))", "+cu", false, ""},
+    {"rocm", R"(ROCM used to build PyTorch:\s+(?<v>[0-9]+\.[0-9]+(?:\.[0-9]+)?))",
+     "rocm used to build pytorch", false, ""},
+    {"rocm", R"(\+rocm(?<v>[0-9]+\.[0-9]+(?:\.[0-9]+)?))", "+rocm", false, ""},
+    {"rocm", R"(compute-rocm-rel-(?<v>[0-9]+\.[0-9]+))", "compute-rocm-rel-", false, ""},
+    {"rocm", R"(/opt/rocm-(?<v>[0-9]+\.[0-9]+\.[0-9]+))", "/opt/rocm-", false, ""},
+    {"rocm", R"(rocminfo-rocm-(?<v>[0-9]+\.[0-9]+\.[0-9]+))", "rocminfo-rocm-", false, ""},
+    // torch and Python.
+    {"torch", R"(PyTorch version:\s+(?<v>[0-9]+\.[0-9]+\.[0-9]+[^\s]*))", "pytorch version:", false, ""},
+    {"torch", R"(pytorch version:\s+(?<v>[0-9]+\.[0-9]+\.[0-9]+[^\s]*))", "pytorch version:", false, ""},
+    {"torch", R"(\btorch==(?<v>[0-9]+\.[0-9]+\.[0-9]+[^\s,;)]*))", "torch==", false, ""},
+    {"torch", R"(\btorch-(?<v>[0-9]+\.[0-9]+\.[0-9]+(?:\+[a-z0-9.]+)?))", "torch-", false, ""},
+    {"torch", R"(\btorch \((?<v>[0-9]+\.[0-9]+\.[0-9]+[^\s)]*)\))", "torch (", false, ""},
+    {"python", R"(Python version:\s+(?<v>3\.[0-9]{1,2}(?:\.[0-9]{1,2})?))", "python version:", false, ""},
+    {"python", R"(\bPython[- ](?<v>3\.[0-9]{1,2}\.[0-9]{1,2})\b)", "python", false, ""},
+    {"python", R"([/\\](?:lib|Lib)[/\\]python(?<v>3\.[0-9]{1,2})[/\\])", "python3.", true, ""},
+    {"python", R"(\bPython(?<v>3[0-9]{1,2})[/\\])", "python3", false, ""},
+    // Operating system and kernel.
+    {"os", R"((?<v>Ubuntu [0-9]{2}\.[0-9]{2}(?:\.[0-9])?))", "ubuntu ", false, ""},
+    {"os", R"((?<v>Windows 1[01]))", "windows 1", false, ""},
+    {"os", R"(Platform: (?<v>Windows|Linux))", "platform: ", false, ""},
+    {"os", R"((?<v>Fedora(?: Linux)? [0-9]{2}))", "fedora ", false, ""},
+    {"os", R"((?<v>Arch ?Linux))", "archlinux", true, ""},
+    {"os", R"((?<v>Debian(?: GNU/Linux)? [0-9]{1,2}))", "debian ", false, ""},
+    {"os", R"([A-Z]:\\Users\\)", ":\\users\\", false, "Windows"},
+    {"os", R"([A-Z]:\\Program Files)", ":\\program files", false, "Windows"},
+    {"kernel", R"(Linux-(?<v>[0-9]+\.[0-9]+\.[0-9]+[^\s-]*(?:-[a-z0-9]+)*?)-x86_64)", "linux-", true, ""},
+    {"kernel", R"(Kernel version:?\s+(?<v>[0-9]+\.[0-9]+\.[0-9]+[^\s]*))", "kernel version", true, ""},
+    {"kernel", R"(\b(?<v>[0-9]+\.[0-9]+\.[0-9]+-[0-9]+-generic)\b)", "-generic", false, ""},
+    // Markers.
+    {"wsl", R"(microsoft-standard)", "microsoft-standard", true, "yes"},
+    {"wsl", R"(/usr/lib/wsl/lib)", "/usr/lib/wsl/lib", false, "yes"},
+    {"wsl", R"(\bWSL ?[12]\b)", "wsl", false, "yes"},
+    {"container", R"(\b(?:docker|podman|nvidia-docker) run\b)", " run ", false, "yes"},
+    {"container", R"(/\.dockerenv)", "/.dockerenv", false, "yes"},
+    {"portable", R"(python_embeded)", "python_embeded", false, "yes"},
+    {"portable", R"(python_standalone)", "python_standalone", false, "yes"},
+    {"zluda", R"(ZLUDA)", "zluda", true, "yes"},
+    // The application.
+    {"app", R"(\b(?<v>ComfyUI)\b)", "comfyui", false, ""},
+    {"app", R"(\b(?<v>stable-diffusion-webui)\b)", "stable-diffusion-webui", false, ""},
+    {"app", R"(\b(?<v>Fooocus)\b)", "fooocus", false, ""},
+    {"app", R"(\b(?<v>vllm)\b)", "vllm", true, ""},
+    {"app", R"(\b(?<v>ollama)\b)", "ollama", true, ""},
+    {"app", R"(\b(?<v>llama_new_context|llama\.cpp))", "llama", false, ""},
+    {"app", R"(\b(?<v>text-generation-webui)\b)", "text-generation-webui", false, ""},
+    {"app", R"(\b(?<v>rocminfo)\b)", "rocminfo", false, ""},
+    {"app", R"(\b(?<v>all_reduce_perf)\b)", "all_reduce_perf", false, ""},
+};
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+bool Contains(const std::string& hay, const std::string& needle) {
+  return !needle.empty() && Lower(hay).find(Lower(needle)) != std::string::npos;
+}
+
+}  // namespace
+
+const std::vector<LogFactPattern>& LogFactPatterns() {
+  static const std::vector<LogFactPattern> table = [] {
+    std::vector<LogFactPattern> out;
+    for (const Row& row : kRows) {
+      auto named = RewriteNamedGroups(row.regex);
+      if (!named.ok()) continue;  // the table is tested: every row compiles
+      LogFactPattern p;
+      p.kind = row.kind;
+      p.value = row.value;
+      p.pattern.text = row.regex;
+      p.pattern.literal = row.literal;
+      p.pattern.group_names = named->group_names;
+      auto flags = std::regex::ECMAScript | std::regex::optimize;
+      if (row.icase) flags |= std::regex::icase;
+      p.pattern.regex = std::make_shared<const std::regex>(named->regex, flags);
+      out.push_back(std::move(p));
+    }
+    return out;
+  }();
+  return table;
+}
+
+size_t LogFactRowCount() {
+  return sizeof(kRows) / sizeof(kRows[0]);
+}
+
+// "windows" or "linux" when the log says which (a Windows path, a portable install, a distribution, WSL).
+static const LogFact* LogOs(const std::vector<LogFact>& facts, std::string& family) {
+  for (const LogFact& f : facts) {
+    if ((f.kind == "os" && f.value.rfind("Windows", 0) == 0) || f.kind == "portable") {
+      family = "windows";
+      return &f;
+    }
+    if ((f.kind == "os" && f.value != "Windows") || f.kind == "wsl" || f.kind == "kernel") {
+      family = "linux";
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+LogMachineCheck CompareLogWithMachine(const std::vector<LogFact>& facts, const Snapshot& snap) {
+  std::string log_os;
+  const LogFact* os = LogOs(facts, log_os);
+  if (os != nullptr && !snap.os.family.empty() && snap.os.family != log_os) {
+    LogMachineCheck out;
+    out.other_machine = true;
+    out.reason = "the log is from " + log_os + " (" + os->kind + "=" + os->value + ", line " +
+                 std::to_string(os->line) + "), this machine runs " + snap.os.family;
+    return out;
+  }
+  std::vector<const LogFact*> identity;
+  for (const LogFact& f : facts)
+    if (f.kind == "gpu" || f.kind == "gfx" || f.kind == "sm") identity.push_back(&f);
+  if (identity.empty()) return {};
+  for (const LogFact* f : identity) {
+    for (const Gpu& g : snap.gpus) {
+      if (f->kind == "gpu" && (Contains(g.name, f->value) || Contains(f->value, g.name))) return {};
+      if (f->kind != "gpu" && !g.architecture.empty() && Lower(g.architecture) == Lower(f->value)) return {};
+    }
+  }
+  LogMachineCheck out;
+  out.other_machine = true;
+  out.reason =
+      "the log names " + identity.front()->value + " (line " + std::to_string(identity.front()->line) + ")";
+  std::string here;
+  for (const Gpu& g : snap.gpus)
+    here += (here.empty() ? "" : ", ") + (g.name.empty() ? g.architecture : g.name);
+  out.reason += here.empty() ? ", and this machine shows no GPU" : ", this machine has " + here;
+  return out;
+}
+
+bool LogSaysWindows(const std::vector<LogFact>& facts) {
+  std::string family;
+  return LogOs(facts, family) != nullptr && family == "windows";
+}
+
+}  // namespace gpudoctor

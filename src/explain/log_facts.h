@@ -1,0 +1,51 @@
+// What a log says about the machine it came from: GPU names, gfx/sm targets, PCI ids, driver, ROCm,
+// CUDA, torch and Python versions, OS and kernel, WSL/container/portable markers and the application,
+// each with the first line that states it. Found in the scanner's one pass (the fact patterns ride in
+// the same literal automaton as the catalog); explain uses them to tell whose facts it shows.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "explain/explain_catalog.h"
+#include "snapshot/snapshot.h"
+
+namespace gpudoctor {
+
+struct LogFact {
+  std::string kind;     // "gpu", "gfx", "sm", "pci_id", "driver", "rocm", "cuda", "torch", "python", "os",
+                        // "kernel", "wsl", "container", "portable", "zluda", "app"
+  std::string value;    // "Radeon RX 6600", "gfx1032", "2.7.1+cu128", "yes"
+  uint64_t line = 0;    // 1-based line that first states it
+  std::string excerpt;  // that line (window), printable
+};
+
+// One way a fact is written: the regex's `v` capture is the value, or `value` when it is fixed.
+struct LogFactPattern {
+  std::string kind;
+  ExplainPattern pattern;
+  std::string value;
+};
+
+// The built-in table, compiled once; LogFactRowCount() is the number of rows written (tests check that
+// every row compiled).
+const std::vector<LogFactPattern>& LogFactPatterns();
+size_t LogFactRowCount();
+
+// At most this many distinct values per kind are kept (a log of a 64-GPU job names many GPUs).
+inline constexpr size_t kMaxLogFactValuesPerKind = 8;
+
+// Whether the log comes from another machine than `snap`: it runs another OS than the snapshot's, or it
+// names GPUs or targets (gpu, gfx, sm) none of which is the snapshot's. `reason` says which.
+struct LogMachineCheck {
+  bool other_machine = false;
+  std::string reason;
+};
+LogMachineCheck CompareLogWithMachine(const std::vector<LogFact>& facts, const Snapshot& snap);
+
+// Whether the log shows it comes from Windows (a Windows path, a portable install): fixes then show
+// PowerShell.
+bool LogSaysWindows(const std::vector<LogFact>& facts);
+
+}  // namespace gpudoctor

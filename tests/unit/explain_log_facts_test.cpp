@@ -1,0 +1,178 @@
+// The log's own facts (log_facts.h): what a pasted log says about its machine, each with its line, and
+// whether that machine is the one explain runs on. Logs here are excerpts of the corpus.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "explain/explain_catalog.h"
+#include "explain/explain_report.h"
+#include "explain/log_facts.h"
+#include "explain/log_scanner.h"
+#include "knowledge/knowledge_loader.h"
+
+namespace gpudoctor {
+namespace {
+
+const ExplainCatalog& Catalog() {
+  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
+  return catalog;
+}
+
+const KnowledgeDb& Db() {
+  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
+  return db;
+}
+
+std::vector<LogFact> FactsOf(const std::string& log) {
+  LogScanner scanner(Catalog());
+  scanner.Feed(log);
+  scanner.Finish();
+  return scanner.facts();
+}
+
+const LogFact* Find(const std::vector<LogFact>& facts, const std::string& kind) {
+  for (const LogFact& f : facts)
+    if (f.kind == kind) return &f;
+  return nullptr;
+}
+
+Snapshot MachineWith(const std::string& name, const std::string& arch) {
+  Snapshot snap;
+  Gpu g;
+  g.vendor = GpuVendor::kAmd;
+  g.name = name;
+  g.architecture = arch;
+  g.pci_address = "0000:03:00.0";
+  snap.gpus.push_back(g);
+  snap.os.family = "linux";
+  return snap;
+}
+
+const char* kCollectEnv = R"(PyTorch version: 2.8.0.dev20250529+rocm6.4
+Is debug build: False
+ROCM used to build PyTorch: 6.4.43482-0f2d60242
+
+OS: Ubuntu 24.04.1 LTS (x86_64)
+Python version: 3.12.3 (main, Feb  4 2025, 14:48:35) [GCC 13.3.0] (64-bit runtime)
+Python platform: Linux-6.6.87.1-microsoft-standard-WSL2-x86_64-with-glibc2.39
+RuntimeError: No HIP GPUs are available
+)";
+
+TEST(ExplainLogFacts, EveryRowOfTheTableCompiles) {
+  EXPECT_EQ(LogFactPatterns().size(), LogFactRowCount());
+  for (const LogFactPattern& p : LogFactPatterns()) EXPECT_GE(p.pattern.literal.size(), 3u) << p.pattern.text;
+}
+
+TEST(ExplainLogFacts, ReadsVersionsPlatformAndMarkersWithTheirLines) {
+  auto facts = FactsOf(kCollectEnv);
+  const LogFact* torch = Find(facts, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->value, "2.8.0.dev20250529+rocm6.4");
+  EXPECT_EQ(torch->line, 1u);
+  ASSERT_NE(Find(facts, "rocm"), nullptr);
+  EXPECT_EQ(Find(facts, "rocm")->value, "6.4");  // from +rocm6.4 on line 1, first seen
+  ASSERT_NE(Find(facts, "os"), nullptr);
+  EXPECT_EQ(Find(facts, "os")->value, "Ubuntu 24.04.1");
+  EXPECT_EQ(Find(facts, "os")->line, 5u);
+  ASSERT_NE(Find(facts, "python"), nullptr);
+  EXPECT_EQ(Find(facts, "python")->value, "3.12.3");
+  ASSERT_NE(Find(facts, "wsl"), nullptr);
+  EXPECT_EQ(Find(facts, "wsl")->line, 7u);
+  ASSERT_NE(Find(facts, "kernel"), nullptr);
+  EXPECT_EQ(Find(facts, "kernel")->value.rfind("6.6.87.1", 0), 0u);
+}
+
+TEST(ExplainLogFacts, ReadsGpusTargetsAndApplications) {
+  auto facts = FactsOf(
+      "YOLOv5 v6.2-13-gc0e7a77 Python-3.8.10 torch-1.12.1+rocm5.1.1 CUDA:0 (AMD Radeon RX 6800 XT, "
+      "16368MiB)\n"
+      "MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx1030_36.kdb Performance may "
+      "degrade.\n"
+      "C:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py\n");
+  ASSERT_NE(Find(facts, "gpu"), nullptr);
+  EXPECT_EQ(Find(facts, "gpu")->value, "AMD Radeon RX 6800 XT");
+  ASSERT_NE(Find(facts, "gfx"), nullptr);
+  EXPECT_EQ(Find(facts, "gfx")->value, "gfx1030");
+  EXPECT_EQ(Find(facts, "gfx")->line, 2u);
+  ASSERT_NE(Find(facts, "torch"), nullptr);
+  EXPECT_EQ(Find(facts, "torch")->value, "1.12.1+rocm5.1.1");
+  ASSERT_NE(Find(facts, "portable"), nullptr);
+  EXPECT_EQ(Find(facts, "portable")->line, 3u);
+  ASSERT_NE(Find(facts, "app"), nullptr);
+  EXPECT_EQ(Find(facts, "app")->value, "ComfyUI");
+}
+
+TEST(ExplainLogFacts, KeepsAFewValuesPerKindOnAHugeLog) {
+  std::string log;
+  for (int i = 0; i < 5000; ++i)
+    log += "rank " + std::to_string(i) + " on gfx" + std::to_string(900 + i) + "\n";
+  auto facts = FactsOf(log);
+  size_t gfx = 0;
+  for (const LogFact& f : facts) gfx += f.kind == "gfx" ? 1 : 0;
+  EXPECT_EQ(gfx, kMaxLogFactValuesPerKind);
+}
+
+TEST(ExplainLogFacts, ALogNamingOtherGpusIsFromAnotherMachine) {
+  const Snapshot here = MachineWith("Radeon RX 7900 XTX", "gfx1100");
+  auto other = CompareLogWithMachine(FactsOf("HIP error on gfx1032 (AMD Radeon RX 6600)\n"), here);
+  EXPECT_TRUE(other.other_machine);
+  EXPECT_NE(other.reason.find("Radeon RX 7900 XTX"), std::string::npos);
+  EXPECT_FALSE(CompareLogWithMachine(FactsOf("the kernel for gfx1100 failed\n"), here).other_machine);
+  EXPECT_FALSE(CompareLogWithMachine(FactsOf("AMD Radeon RX 7900 XTX hung\n"), here).other_machine);
+  EXPECT_FALSE(
+      CompareLogWithMachine(FactsOf("No HIP GPUs are available\n"), here).other_machine);  // no names
+}
+
+TEST(ExplainLogFacts, ReportUsesTheLogsFactsForAnotherMachineUnlessHere) {
+  const Snapshot here = MachineWith("Radeon RX 7900 XTX", "gfx1100");
+  const std::string log =
+      "device gfx1032\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n";
+  LogScanner scanner(Catalog());
+  scanner.Feed(log);
+  scanner.Finish();
+  ExplainReport other =
+      BuildExplainReport(scanner.matches(), scanner.stats(), here, Db(), scanner.facts(), false);
+  ASSERT_EQ(other.matches.size(), 1u);
+  EXPECT_TRUE(other.log_machine.other_machine);
+  EXPECT_TRUE(other.matches[0].facts.empty());
+  EXPECT_EQ(other.matches[0].facts_about, "the log's machine");
+  auto json = nlohmann::json::parse(RenderExplainJson(other));
+  ASSERT_EQ(json["log_facts"].size(), 1u);
+  EXPECT_EQ(json["log_facts"][0]["kind"], "gfx");
+  EXPECT_EQ(json["log_facts"][0]["value"], "gfx1032");
+  EXPECT_EQ(json["log_facts"][0]["line"], 1);
+  EXPECT_EQ(json["matches"][0]["facts_about"], "the log's machine");
+  EXPECT_TRUE(json["log_machine"]["other_machine"].get<bool>());
+  EXPECT_NE(RenderExplainText(other, false).find("The log is from another machine"), std::string::npos);
+
+  ExplainReport forced =
+      BuildExplainReport(scanner.matches(), scanner.stats(), here, Db(), scanner.facts(), true);
+  EXPECT_FALSE(forced.log_machine.other_machine);
+  EXPECT_FALSE(forced.matches[0].facts.empty());  // this machine's gpu_arch, override, ... lines
+}
+
+TEST(ExplainLogFacts, AWindowsLogOnALinuxMachineGetsPowerShellFixes) {
+  const Snapshot here = MachineWith("Radeon RX 7900 XTX", "gfx1100");
+  const std::string log =
+      "C:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py\n"
+      "AssertionError: Torch not compiled with CUDA enabled\n";
+  LogScanner scanner(Catalog());
+  scanner.Feed(log);
+  scanner.Finish();
+  ExplainReport r =
+      BuildExplainReport(scanner.matches(), scanner.stats(), here, Db(), scanner.facts(), false);
+  EXPECT_TRUE(r.log_machine.other_machine);
+  EXPECT_NE(r.log_machine.reason.find("windows"), std::string::npos) << r.log_machine.reason;
+  EXPECT_TRUE(r.windows);
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches[0].match.entry->id, "torch.not_compiled_with_cuda.portable");
+  EXPECT_NE(RenderExplainText(r, false).find("PS> .\\python_embeded\\python.exe -m pip install"),
+            std::string::npos)
+      << RenderExplainText(r, false);
+}
+
+}  // namespace
+}  // namespace gpudoctor
