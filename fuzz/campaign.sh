@@ -12,7 +12,8 @@
 #                                                            (default: work/ beside this script)
 #   -j  targets run at once                                  (default: the number of cores)
 #   -t  seconds per target (a crash restarts the target until the time is up, at most 5 crashes a target)
-#   -r  runs per target instead (the smoke run; from an empty work folder it does the same work each time)
+#   -r  runs per target instead (the smoke run; from an empty work folder it does the same work each time);
+#       with -t too, a target stops at whichever comes first
 #   -R  replay DIR/<target>/* (inputs that once crashed) before fuzzing; a failing replay counts as a crash
 #   -m  minimize every crash found (-minimize_crash=1), written beside it as <crash>.min
 # Exit status: 0 when no target crashed, 1 otherwise.
@@ -21,7 +22,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 bin_dir="$here/bin" seeds_dir="$here/seeds" work="$here/work" dicts="$here/dicts" targets_file="$here/targets.txt"
 jobs="$(nproc 2>/dev/null || echo 2)" seconds="" runs="" regressions="" minimize=0
 
-usage() { sed -n '6,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
+usage() { sed -n '6,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
 while getopts "b:s:w:j:t:r:R:mh" opt; do
   case "$opt" in
     b) bin_dir="$OPTARG" ;; s) seeds_dir="$OPTARG" ;; w) work="$OPTARG" ;; j) jobs="$OPTARG" ;;
@@ -68,6 +69,7 @@ run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS
     local budget=()
     if [ -n "$runs" ]; then
       budget=(-runs="$runs" -seed=1)  # from an empty work folder, the same work every time
+      [ -n "$seconds" ] && budget+=(-max_total_time="$seconds")  # ... up to a time limit
     else
       local left=$((seconds - (SECONDS - start)))
       [ "$left" -gt 0 ] || break
