@@ -111,11 +111,12 @@ run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS
 }
 
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  while read -r t _; do
-    case "$t" in '' | '#'*) continue ;; esac
-    [ -x "$bin_dir/$t" ] && targets+=("$t")
-  done < "$targets_file"
+if [ ${#targets[@]} -eq 0 ]; then  # every fuzz binary, listed in targets.txt or not (a new one is never skipped)
+  for exe in "$bin_dir"/*_fuzz; do
+    [ -x "$exe" ] || continue
+    targets+=("$(basename "$exe")")
+    [ -n "$(max_len_of "$(basename "$exe")")" ] || echo "warning: $(basename "$exe") has no line in $targets_file" >&2
+  done
 fi
 [ ${#targets[@]} -gt 0 ] || { echo "campaign.sh: no fuzz target found in $bin_dir" >&2; exit 3; }
 
