@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
-FUZZ_RUNS="${FUZZ_RUNS:-4000}"  # inputs per fuzz target in the test command's smoke run
+FUZZ_RUNS="${FUZZ_RUNS:-4000}"     # inputs per fuzz target in the test command's smoke run ...
+FUZZ_SECONDS="${FUZZ_SECONDS:-15}"  # ... or this many seconds, whichever comes first
 
 # Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
 RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev zlib1g-dev)
@@ -93,14 +94,14 @@ run_gtest() {  # run_gtest LABEL XML COMMAND...
 }
 
 # The fuzz smoke run of the test command: every target replays the inputs that once crashed it
-# (tests/fixtures/fuzz_regressions/<target>/), then runs FUZZ_RUNS inputs from its seeds, JOBS targets at once.
-# The same work every time (a fresh work folder, a fixed -seed), so its time is steady (fuzz/campaign.sh).
+# (tests/fixtures/fuzz_regressions/<target>/), then runs FUZZ_RUNS inputs from its seeds (at most FUZZ_SECONDS),
+# JOBS targets at once: the same work every time (a fresh work folder, a fixed -seed; fuzz/campaign.sh).
 run_fuzzers() {
   fuzz/gather_seeds.sh build/fuzz/seeds >/dev/null
   rm -rf build/fuzz/smoke
-  log "fuzz: every target, ${FUZZ_RUNS} runs each, ${JOBS} at a time"
-  fuzz/campaign.sh -b build/fuzz/fuzz -s build/fuzz/seeds -w build/fuzz/smoke -j "$JOBS" -r "$FUZZ_RUNS" \
-    -R tests/fixtures/fuzz_regressions >&2 || true
+  log "fuzz: every target, ${FUZZ_RUNS} runs or ${FUZZ_SECONDS} s each, ${JOBS} at a time"
+  fuzz/campaign.sh -b build/fuzz/fuzz -s build/fuzz/seeds -w build/fuzz/smoke -j "$JOBS" \
+    -r "$FUZZ_RUNS" -t "$FUZZ_SECONDS" -R tests/fixtures/fuzz_regressions >&2 || true
   local stats name crashes
   for stats in build/fuzz/smoke/stats/*; do
     [ -f "$stats" ] || continue

@@ -12,16 +12,18 @@
 #                                                            (default: work/ beside this script)
 #   -j  targets run at once                                  (default: the number of cores)
 #   -t  seconds per target (a crash restarts the target until the time is up, at most 5 crashes a target)
-#   -r  runs per target instead (the smoke run; from an empty work folder it does the same work each time)
+#   -r  runs per target instead (the smoke run; from an empty work folder it does the same work each time);
+#       with -t too, a target stops at whichever comes first
 #   -R  replay DIR/<target>/* (inputs that once crashed) before fuzzing; a failing replay counts as a crash
-#   -m  minimize every crash found (-minimize_crash=1), written beside it as <crash>.min
+#   -m  replay every crash found, then minimize it (-minimize_crash=1) into <crash>.min; one that does not fail
+#       again (a timeout on a loaded machine) is renamed <crash>.unreproduced and not counted
 # Exit status: 0 when no target crashed, 1 otherwise.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin_dir="$here/bin" seeds_dir="$here/seeds" work="$here/work" dicts="$here/dicts" targets_file="$here/targets.txt"
 jobs="$(nproc 2>/dev/null || echo 2)" seconds="" runs="" regressions="" minimize=0
 
-usage() { sed -n '6,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
+usage() { sed -n '6,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
 while getopts "b:s:w:j:t:r:R:mh" opt; do
   case "$opt" in
     b) bin_dir="$OPTARG" ;; s) seeds_dir="$OPTARG" ;; w) work="$OPTARG" ;; j) jobs="$OPTARG" ;;
@@ -64,10 +66,12 @@ run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS
     fi
   fi
 
+  local found=0  # crashes found while fuzzing (the rest: saved inputs that failed again)
   while :; do
     local budget=()
     if [ -n "$runs" ]; then
       budget=(-runs="$runs" -seed=1)  # from an empty work folder, the same work every time
+      [ -n "$seconds" ] && budget+=(-max_total_time="$seconds")  # ... up to a time limit
     else
       local left=$((seconds - (SECONDS - start)))
       [ "$left" -gt 0 ] || break
@@ -81,29 +85,38 @@ run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS
     [ "${figures[1]}" -gt "$cov" ] && cov="${figures[1]}"
     [ "${figures[2]}" -gt "$ft" ] && ft="${figures[2]}"
     [ "$rc" -eq 0 ] && break
-    n_crashes=$((n_crashes + 1))
+    n_crashes=$((n_crashes + 1)) found=$((found + 1))
     [ -n "$runs" ] || [ "$n_crashes" -ge 5 ] && break
   done
   rm -f "$segment"
 
   if [ "$minimize" -eq 1 ]; then
-    local c
+    # A timeout on a loaded machine may not come back: replay each input first, keep only what fails again.
+    local c replay_failures=$((n_crashes - found)) reproduced=0
     for c in "$crashes"*; do
-      case "$c" in *.min) continue ;; esac
+      case "$c" in *.min | *.unreproduced) continue ;; esac
       [ -f "$c" ] || continue
-      "$exe" -minimize_crash=1 -max_total_time=60 -exact_artifact_path="$c.min" "$c" >> "$log" 2>&1 || true
+      if "$exe" -timeout=30 "$c" >> "$log" 2>&1; then
+        mv "$c" "$c.unreproduced"
+        echo "$t: $c did not fail again (renamed .unreproduced)" >> "$log"
+        continue
+      fi
+      [ -f "$c.min" ] || "$exe" -minimize_crash=1 -max_total_time=60 -exact_artifact_path="$c.min" "$c" >> "$log" 2>&1
       [ -f "$c.min" ] || cp "$c" "$c.min"
+      reproduced=$((reproduced + 1))
     done
+    n_crashes=$((replay_failures + reproduced))
   fi
   echo "$total_runs $(($(date +%s%3N) - start_ms)) $cov $ft $n_crashes" > "$work/stats/$t"
 }
 
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  while read -r t _; do
-    case "$t" in '' | '#'*) continue ;; esac
-    [ -x "$bin_dir/$t" ] && targets+=("$t")
-  done < "$targets_file"
+if [ ${#targets[@]} -eq 0 ]; then  # every fuzz binary, listed in targets.txt or not (a new one is never skipped)
+  for exe in "$bin_dir"/*_fuzz; do
+    [ -x "$exe" ] || continue
+    targets+=("$(basename "$exe")")
+    [ -n "$(max_len_of "$(basename "$exe")")" ] || echo "warning: $(basename "$exe") has no line in $targets_file" >&2
+  done
 fi
 [ ${#targets[@]} -gt 0 ] || { echo "campaign.sh: no fuzz target found in $bin_dir" >&2; exit 3; }
 
