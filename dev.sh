@@ -2,6 +2,7 @@
 # gpudoctor's developer entry point. The README's two commands are:
 #   ./dev.sh run     install what is missing, build, run gpudoctor on this machine
 #   ./dev.sh test    install what is missing, build every configuration, run every test
+# and `./dev.sh package` writes the wheels, the .deb and the Windows zip into build/packages.
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,7 +15,9 @@ RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusp
 TEST_PACKAGES=(googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5
                clang-format  # the source layout check (.clang-format at the root)
                chromium  # chromium: the HTML report's browser test
-               openmpi-bin libopenmpi3)  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
+               openmpi-bin libopenmpi3  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
+               python3 python3-venv)  # the packages' test: the wheel installed into a fresh venv
+PACKAGE_PACKAGES=(g++-mingw-w64-x86-64-posix googletest python3 python3-venv)  # the .exe (its build configures the tests too); make_wheel.py; its test
 
 log() { printf '\n== %s\n' "$*" >&2; }
 
@@ -47,6 +50,34 @@ cmd_run() {
   build release
   log "running gpudoctor $*"
   exec ./build/release/src/gpudoctor "$@"
+}
+
+# Writes the wheels, the .deb and the Windows zip from a Linux and a Windows build (docs/packaging.md).
+make_packages() {  # make_packages LINUX_BUILD WINDOWS_BUILD OUT
+  local linux="$1" windows="$2" out="$PWD/$3" version
+  version=$(sed -n 's/^project(gpudoctor VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+  local license=()
+  [ -f LICENSE ] && license=(--license-file LICENSE)
+  rm -rf "$out" && mkdir -p "$out"
+  packaging/check_portable.sh "$linux/src/gpudoctor" &&
+    python3 packaging/make_wheel.py --binary "$linux/src/gpudoctor" --platform manylinux_2_34_x86_64 \
+      --version "$version" --readme README.md "${license[@]}" --out "$out" &&
+    python3 packaging/make_wheel.py --binary "$windows/src/gpudoctor.exe" --platform win_amd64 \
+      --version "$version" --readme README.md "${license[@]}" --out "$out" &&
+    python3 packaging/make_zip.py --exe "$windows/src/gpudoctor.exe" --version "$version" --readme README.md \
+      "${license[@]}" --out "$out" &&
+    (cd "$linux" && cpack -G DEB -B "$out/cpack" >/dev/null) && mv "$out"/cpack/*.deb "$out"/ && rm -rf "$out/cpack" &&
+    ls "$out"/*.deb
+}
+
+cmd_package() {
+  install_missing "${RUN_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}"
+  build release
+  build windows --target gpudoctor
+  log "packages"
+  make_packages build/release build/windows build/packages
+  log "testing the packages"
+  packaging/test_packages.sh build/packages
 }
 
 PASSED=0
@@ -132,6 +163,14 @@ cmd_test() {
   export WINEPREFIX="$PWD/build/windows/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
   run_gtest "windows (mingw-w64, under wine)" build/windows/results.xml wine ./build/windows/tests/gpudoctor_tests.exe
 
+  # The packaging scripts on the builds above (the release build's packages are `./dev.sh package`'s).
+  log "packages (from the dev and windows builds), installed and run"
+  if make_packages build/dev build/windows build/dev/packages && packaging/test_packages.sh build/dev/packages; then
+    PASSED=$((PASSED + 1))
+  else
+    FAILED=$((FAILED + 1)); FAILURES+=("packages")
+  fi
+
   build fuzz
   run_fuzzers
 
@@ -146,6 +185,7 @@ cmd_test() {
 case "${1:-}" in
   run) shift; cmd_run "$@" ;;
   test) shift; cmd_test "$@" ;;
-  deps) install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" ;;
-  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh deps" >&2; exit 3 ;;
+  package) shift; cmd_package "$@" ;;
+  deps) install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}" ;;
+  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh deps" >&2; exit 3 ;;
 esac

@@ -3,10 +3,12 @@
 #include "cli/check_command.h"
 #include "cli/collectives_command.h"
 #include "cli/command.h"
+#include "cli/completions_command.h"
 #include "cli/explain_command.h"
 #include "cli/fleet_command.h"
 #include "cli/gather_command.h"
 #include "cli/info_command.h"
+#include "cli/man_command.h"
 #include "cli/report_command.h"
 #include "cli/targets_command.h"
 #include "cli/topo_command.h"
@@ -27,6 +29,8 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<TopoCommand>());
   list.push_back(std::make_unique<CollectivesCommand>());
   list.push_back(std::make_unique<FleetCommand>());
+  list.push_back(std::make_unique<CompletionsCommand>());
+  list.push_back(std::make_unique<ManCommand>());
   return list;
 }
 
