@@ -4,11 +4,13 @@
 #include "cli/collectives_command.h"
 #include "cli/command.h"
 #include "cli/db_command.h"
+#include "cli/completions_command.h"
 #include "cli/explain_command.h"
 #include "cli/fleet_command.h"
 #include "cli/gather_command.h"
 #include "cli/info_command.h"
 #include "cli/port_command.h"
+#include "cli/man_command.h"
 #include "cli/report_command.h"
 #include "cli/targets_command.h"
 #include "cli/topo_command.h"
@@ -31,6 +33,8 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<CollectivesCommand>());
   list.push_back(std::make_unique<FleetCommand>());
   list.push_back(std::make_unique<DbCommand>());
+  list.push_back(std::make_unique<CompletionsCommand>());
+  list.push_back(std::make_unique<ManCommand>());
   return list;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/output.h"
+#include "cli/version_text.h"
 #include "cli/worker_jobs.h"
 #include "platform/terminal.h"
 #include "worker/worker_request.h"
@@ -82,7 +83,9 @@ int Main(int argc, char** argv) {
                ": what your GPUs can do for deep learning, and how to fix what stops them.\n"
                "Reads the hardware first, so it works before any GPU software is installed.",
                "gpudoctor"};
-  app.set_version_flag("--version", std::string("gpudoctor ") + GPUDOCTOR_VERSION);
+  app.set_version_flag(
+      "--version", [] { return VersionText(); },
+      "Print the version (git describe of the build) and the knowledge base's as-of date");
   app.footer(kFooter);
   app.require_subcommand(0, 1);
   std::vector<std::pair<CLI::App*, Command*>> subs;

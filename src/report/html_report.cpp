@@ -10,6 +10,7 @@
 #include "report/html_escape.h"
 #include "report/html_parts.h"
 #include "report/html_results.h"
+#include "snapshot/pci_id.h"
 
 namespace gpudoctor {
 namespace {
@@ -242,12 +243,16 @@ std::string MachineSection(const HtmlReportInput& in) {
   if (s.gpus.empty()) {
     out += "<p class=\"absent\">No GPU was found.</p>\n";
   } else {
-    HtmlTable t("gpus", {"#", "PCI", "Vendor", "Name", "Arch", "Family", "Type", "VRAM", "CUs/SMs", "Driver",
-                         "Link"});
+    HtmlTable t("gpus", {"#", "PCI", "ID", "Vendor", "Name", "Arch", "Family", "Type", "VRAM", "CUs/SMs",
+                         "Driver", "Link"});
     size_t i = 0;
     for (const auto& g : s.gpus) {
       const std::string type = g.integrated ? (*g.integrated ? "integrated" : "discrete") : "n/a";
-      t.AddRow({std::to_string(i++), OrNa(g.pci_address), VendorLabel(g.vendor), OrNa(g.name),
+      const PciDevice* pci = nullptr;
+      for (const auto& d : s.pci_devices)
+        if (d.address == g.pci_address) pci = &d;
+      t.AddRow({std::to_string(i++), OrNa(g.pci_address),
+                pci ? PciIdPair(pci->vendor_id, pci->device_id) : "n/a", VendorLabel(g.vendor), OrNa(g.name),
                 OrNa(g.architecture), OrNa(g.family), type, BytesOrNa(g.vram_bytes),
                 g.compute_units ? std::to_string(*g.compute_units) : "n/a",
                 g.driver.empty() ? "none" : g.driver, LinkText(s, g.pci_address)});

@@ -8,6 +8,7 @@
 #include "report/info_text_python.h"
 #include "report/info_text_windows.h"
 #include "report/table.h"
+#include "snapshot/pci_id.h"
 
 namespace gpudoctor {
 namespace {
@@ -110,12 +111,14 @@ std::string GpuSection(const Snapshot& s, const TextStyle& style) {
     for (const auto& l : s.looked_at) out += "    - " + l + "\n";
     return out;
   }
-  TextTable t({"#", "PCI", "Vendor", "Name", "Arch", "Family", "Type", "VRAM", "CUs/SMs", "Driver", "Link"});
+  TextTable t(
+      {"#", "PCI", "ID", "Vendor", "Name", "Arch", "Family", "Type", "VRAM", "CUs/SMs", "Driver", "Link"});
   size_t i = 0;
   for (const auto& g : s.gpus) {
     const PciDevice* pci = FindPci(s, g.pci_address);
     std::string type = g.integrated ? (*g.integrated ? "integrated" : "discrete") : "n/a";
-    t.AddRow({std::to_string(i++), OrNa(g.pci_address), VendorLabel(g.vendor), OrNa(g.name),
+    t.AddRow({std::to_string(i++), OrNa(g.pci_address),
+              pci ? PciIdPair(pci->vendor_id, pci->device_id) : "n/a", VendorLabel(g.vendor), OrNa(g.name),
               OrNa(g.architecture), OrNa(g.family), type, BytesOrNa(g.vram_bytes), NumOrNa(g.compute_units),
               g.driver.empty() ? "none" : g.driver, pci ? LinkText(pci->link) : "n/a"});
   }

@@ -4,6 +4,7 @@
 
 #include "core/strings.h"
 #include "report/table.h"
+#include "snapshot/pci_id.h"
 
 namespace gpudoctor {
 namespace {
@@ -69,14 +70,15 @@ std::string SystemSection(const Snapshot& s, const TextStyle& style) {
 std::string AdapterSection(const Snapshot& s, const TextStyle& style) {
   const WindowsInfo& w = s.windows;
   if (w.adapters.empty()) return Heading("Display adapters: none found", style);
-  TextTable t({"#", "PCI", "Name", "Driver", "Version", "Release", "Dedicated", "Shared", "From"});
+  TextTable t({"#", "PCI", "ID", "Name", "Driver", "Version", "Release", "Dedicated", "Shared", "From"});
   size_t i = 0;
   for (const auto& a : w.adapters) {
     std::string name = OrNa(a.description);
     if (a.software) name += " (software)";
-    t.AddRow({std::to_string(i++), a.pci_address.empty() ? "n/a" : a.pci_address, name,
-              OrNa(a.driver_service), OrNa(a.driver_version), OrNa(a.release),
-              Bytes(a.dedicated_video_memory_bytes), Bytes(a.shared_system_memory_bytes), a.sources});
+    t.AddRow({std::to_string(i++), a.pci_address.empty() ? "n/a" : a.pci_address,
+              PciIdPair(a.vendor_id, a.device_id), name, OrNa(a.driver_service), OrNa(a.driver_version),
+              OrNa(a.release), Bytes(a.dedicated_video_memory_bytes), Bytes(a.shared_system_memory_bytes),
+              a.sources});
   }
   return Heading("Display adapters (" + std::to_string(w.adapters.size()) + ")", style) + t.Render();
 }

@@ -15,7 +15,7 @@
 namespace gpudoctor {
 
 // Bump on any incompatible change; docs/snapshot-schema.md describes each version.
-inline constexpr int kSnapshotSchemaVersion = 1;
+inline constexpr int kSnapshotSchemaVersion = 2;
 
 enum class GpuVendor { kUnknown, kAmd, kNvidia, kIntel, kOther };
 

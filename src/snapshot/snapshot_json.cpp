@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "snapshot/pci_id_json.h"
 #include "snapshot/windows_json.h"
 
 namespace gpudoctor {
@@ -22,6 +23,10 @@ Json Opt(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
+Json OptPciId(const std::optional<uint32_t>& id) {
+  return id ? Json(PciIdHex(*id)) : Json(nullptr);
+}
+
 Json LinkToJson(const PcieLink& l) {
   return Json{{"current_speed_gts", Opt(l.current_speed_gts)},
               {"current_width", Opt(l.current_width)},
@@ -31,10 +36,11 @@ Json LinkToJson(const PcieLink& l) {
 
 Json PciToJson(const PciDevice& d) {
   return Json{{"address", d.address},
-              {"vendor_id", d.vendor_id},
-              {"device_id", d.device_id},
-              {"subsystem_vendor_id", Opt(d.subsystem_vendor_id)},
-              {"subsystem_device_id", Opt(d.subsystem_device_id)},
+              {"pci_id", PciIdPair(d.vendor_id, d.device_id)},
+              {"vendor_id", PciIdHex(d.vendor_id)},
+              {"device_id", PciIdHex(d.device_id)},
+              {"subsystem_vendor_id", OptPciId(d.subsystem_vendor_id)},
+              {"subsystem_device_id", OptPciId(d.subsystem_device_id)},
               {"revision", Opt(d.revision)},
               {"class_code", d.class_code},
               {"driver", d.driver},
@@ -61,8 +67,8 @@ Json KfdToJson(const KfdNode& n) {
               {"simd_per_cu", Opt(n.simd_per_cu)},
               {"compute_units", Opt(n.compute_units)},
               {"vram_bytes", Opt(n.vram_bytes)},
-              {"vendor_id", Opt(n.vendor_id)},
-              {"device_id", Opt(n.device_id)},
+              {"vendor_id", OptPciId(n.vendor_id)},
+              {"device_id", OptPciId(n.device_id)},
               {"location_id", Opt(n.location_id)},
               {"domain", Opt(n.domain)},
               {"pci_address", n.pci_address},
@@ -224,6 +230,18 @@ class Reader {
     T tmp{};
     if (Assign(key, *v, tmp)) out = tmp;
   }
+  // A PCI id: a hex string (schema 2) or a number (schema 1), see snapshot/pci_id_json.h.
+  void GetPciId(const char* key, std::optional<uint32_t>& out) {
+    const Json* v = Find(key);
+    if (!v || v->is_null()) return;
+    out = PciIdFromJson(*v);
+    if (!out) Fail(key, "a PCI id in hex (\"73df\")");
+  }
+  void GetPciId(const char* key, uint32_t& out) {
+    std::optional<uint32_t> id;
+    GetPciId(key, id);
+    if (id) out = *id;
+  }
   const Json* Child(const char* key, bool want_array) {
     const Json* v = Find(key);
     if (!v || v->is_null()) return nullptr;
@@ -331,10 +349,10 @@ void ReadLink(Reader& r, PcieLink& l) {
 
 void ReadPci(Reader& r, PciDevice& d) {
   r.Get("address", d.address);
-  r.Get("vendor_id", d.vendor_id);
-  r.Get("device_id", d.device_id);
-  r.Get("subsystem_vendor_id", d.subsystem_vendor_id);
-  r.Get("subsystem_device_id", d.subsystem_device_id);
+  r.GetPciId("vendor_id", d.vendor_id);
+  r.GetPciId("device_id", d.device_id);
+  r.GetPciId("subsystem_vendor_id", d.subsystem_vendor_id);
+  r.GetPciId("subsystem_device_id", d.subsystem_device_id);
   r.Get("revision", d.revision);
   r.Get("class_code", d.class_code);
   r.Get("driver", d.driver);
@@ -364,8 +382,8 @@ void ReadKfd(Reader& r, KfdNode& n) {
   r.Get("simd_per_cu", n.simd_per_cu);
   r.Get("compute_units", n.compute_units);
   r.Get("vram_bytes", n.vram_bytes);
-  r.Get("vendor_id", n.vendor_id);
-  r.Get("device_id", n.device_id);
+  r.GetPciId("vendor_id", n.vendor_id);
+  r.GetPciId("device_id", n.device_id);
   r.Get("location_id", n.location_id);
   r.Get("domain", n.domain);
   r.Get("pci_address", n.pci_address);
@@ -572,7 +590,7 @@ std::string SnapshotToJson(const Snapshot& s) {
   Json env = Json::object();
   for (const auto& [k, v] : s.environment) env[k] = v;
   Json doc{{"schema", "gpudoctor.snapshot"},
-           {"schema_version", s.schema_version},
+           {"schema_version", kSnapshotSchemaVersion},  // what is written is always this version's form
            {"tool_version", s.tool_version},
            {"sysroot", s.sysroot},
            {"live_machine", s.live_machine},

@@ -5,6 +5,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "snapshot/pci_id_json.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -15,13 +17,18 @@ Json Opt(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
+Json OptPciId(const std::optional<uint32_t>& id) {
+  return id ? Json(PciIdHex(*id)) : Json(nullptr);
+}
+
 Json AdapterToJson(const WindowsAdapter& a) {
   return Json{{"description", a.description},
               {"pci_address", a.pci_address},
-              {"vendor_id", a.vendor_id},
-              {"device_id", a.device_id},
-              {"subsystem_vendor_id", Opt(a.subsystem_vendor_id)},
-              {"subsystem_device_id", Opt(a.subsystem_device_id)},
+              {"pci_id", PciIdPair(a.vendor_id, a.device_id)},
+              {"vendor_id", PciIdHex(a.vendor_id)},
+              {"device_id", PciIdHex(a.device_id)},
+              {"subsystem_vendor_id", OptPciId(a.subsystem_vendor_id)},
+              {"subsystem_device_id", OptPciId(a.subsystem_device_id)},
               {"revision", Opt(a.revision)},
               {"dedicated_video_memory_bytes", Opt(a.dedicated_video_memory_bytes)},
               {"dedicated_system_memory_bytes", Opt(a.dedicated_system_memory_bytes)},
@@ -95,6 +102,18 @@ class Fields {
       }
     }
   }
+  // A PCI id: a hex string (schema 2) or a number (schema 1), see snapshot/pci_id_json.h.
+  void GetPciId(const char* key, std::optional<uint32_t>& out) {
+    if (const Json* v = Find(key)) {
+      out = PciIdFromJson(*v);
+      if (!out) Fail(key, "a PCI id in hex (\"73df\")");
+    }
+  }
+  void GetPciId(const char* key, uint32_t& out) {
+    std::optional<uint32_t> id;
+    GetPciId(key, id);
+    if (id) out = *id;
+  }
   const Json* Array(const char* key) {
     const Json* v = Find(key);
     if (v && !v->is_array()) {
@@ -122,10 +141,10 @@ class Fields {
 void ReadAdapter(Fields& f, WindowsAdapter& a) {
   f.Get("description", a.description);
   f.Get("pci_address", a.pci_address);
-  f.Get("vendor_id", a.vendor_id);
-  f.Get("device_id", a.device_id);
-  f.Get("subsystem_vendor_id", a.subsystem_vendor_id);
-  f.Get("subsystem_device_id", a.subsystem_device_id);
+  f.GetPciId("vendor_id", a.vendor_id);
+  f.GetPciId("device_id", a.device_id);
+  f.GetPciId("subsystem_vendor_id", a.subsystem_vendor_id);
+  f.GetPciId("subsystem_device_id", a.subsystem_device_id);
   f.Get("revision", a.revision);
   f.Get("dedicated_video_memory_bytes", a.dedicated_video_memory_bytes);
   f.Get("dedicated_system_memory_bytes", a.dedicated_system_memory_bytes);

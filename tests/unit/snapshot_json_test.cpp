@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 namespace gpudoctor {
 namespace {
 
@@ -81,6 +83,43 @@ TEST(SnapshotJson, MissingValuesAreNull) {
   EXPECT_NE(json.find("\"total_bytes\": null"), std::string::npos);
 }
 
+// Issue 19: PCI ids are written as lspci shows them, and schema 1's decimal ids still load.
+TEST(SnapshotJson, PciIdsAreHexStrings) {
+  auto doc = nlohmann::ordered_json::parse(SnapshotToJson(Sample()));
+  EXPECT_EQ(doc["schema_version"], 2);
+  const auto& d = doc["pci_devices"][0];
+  EXPECT_EQ(d["pci_id"], "1002:744c");
+  EXPECT_EQ(d["vendor_id"], "1002");
+  EXPECT_EQ(d["device_id"], "744c");
+  EXPECT_TRUE(d["subsystem_vendor_id"].is_null());
+}
+
+TEST(SnapshotJson, SchemaOneDecimalIdsStillLoad) {
+  auto s = SnapshotFromJson(R"({"schema": "gpudoctor.snapshot", "schema_version": 1,
+      "pci_devices": [{"address": "0000:03:00.0", "vendor_id": 4098, "device_id": 29772,
+                       "subsystem_vendor_id": 4098, "subsystem_device_id": null}],
+      "amd": {"kfd_nodes": [{"node_id": 1, "vendor_id": 4098, "device_id": 29772}]}})",
+                            "old.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->schema_version, 1);
+  EXPECT_EQ(s->pci_devices.at(0).vendor_id, 0x1002u);
+  EXPECT_EQ(s->pci_devices.at(0).device_id, 0x744cu);
+  EXPECT_EQ(s->pci_devices.at(0).subsystem_vendor_id, 0x1002u);
+  EXPECT_FALSE(s->pci_devices.at(0).subsystem_device_id.has_value());
+  EXPECT_EQ(s->amd.kfd_nodes.at(0).device_id, 0x744cu);
+  // Written again, it is a version 2 document.
+  EXPECT_NE(SnapshotToJson(*s).find("\"pci_id\": \"1002:744c\""), std::string::npos);
+}
+
+TEST(SnapshotJson, HexIdsInAnyCaseAndWithAPrefixLoad) {
+  auto s = SnapshotFromJson(
+      R"({"schema": "gpudoctor.snapshot", "pci_devices": [{"vendor_id": "0x10DE", "device_id": "2335"}]})",
+      "x");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->pci_devices.at(0).vendor_id, 0x10deu);
+  EXPECT_EQ(s->pci_devices.at(0).device_id, 0x2335u);
+}
+
 struct BadCase {
   const char* name;
   const char* json;
@@ -109,6 +148,12 @@ INSTANTIATE_TEST_SUITE_P(
                 "snapshot.gpus[0].compute_units"},
         BadCase{"TooLarge", "{\"schema\":\"gpudoctor.snapshot\",\"gpus\":[{\"kfd_node\":99999999999}]}",
                 "snapshot.gpus[0].kfd_node"},
+        BadCase{"PciIdNotHex",
+                "{\"schema\":\"gpudoctor.snapshot\",\"pci_devices\":[{\"device_id\":\"73zz\"}]}",
+                "snapshot.pci_devices[0].device_id"},
+        BadCase{"PciIdTooLarge",
+                "{\"schema\":\"gpudoctor.snapshot\",\"pci_devices\":[{\"vendor_id\":70000}]}",
+                "snapshot.pci_devices[0].vendor_id"},
         BadCase{"ArrayOfNumbers", "{\"schema\":\"gpudoctor.snapshot\",\"pci_devices\":[1]}",
                 "snapshot.pci_devices[0]"}),
     [](const auto& tc) { return std::string(tc.param.name); });
