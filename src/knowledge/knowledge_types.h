@@ -325,6 +325,8 @@ struct OverridePitfall {
   std::string problem;
   std::string fix;
   std::vector<std::string> symptoms;
+  // The GPU's own code (a native build) is wrong too: no install route is safe for it.
+  bool native_wrong = false;
   Provenance provenance;
   bool operator==(const OverridePitfall&) const = default;
 };

@@ -112,6 +112,12 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "GPUs older than every maintained wheel (GCN before gfx900, NVIDIA below compute capability 5.0) "
        "cannot run current PyTorch.",
        "https://pytorch.org/get-started/locally/"},
+      {"hardware.gpu_wrong_results", Layer::kHardware,
+       "Whether overrides.toml marks the GPU's own code as computing wrong results (native_wrong: gfx1033, "
+       "the Steam Deck).",
+       "There ROCm trains to wrong numbers without an error, with borrowed gfx103X code and with a native "
+       "build alike, so no install route is offered: the CPU build or another GPU is the honest way out.",
+       "https://github.com/unslothai/unsloth/pull/8412"},
       {"hardware.route", Layer::kHardware,
        "Which install route fits this GPU on this OS: official pytorch.org ROCm or CUDA wheels, AMD's "
        "Windows "
