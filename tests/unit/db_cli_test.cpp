@@ -76,8 +76,10 @@ TEST(DbCli, ShowPrintsAsOfOriginAndCounts) {
 TEST(DbCli, LintAcceptsTodaysDataFolder) {
   auto r = Gpudoctor({"db", "lint", kData});
   ASSERT_TRUE(r.exit_code.has_value());
-  EXPECT_LE(*r.exit_code, 1) << r.stdout_text << r.stderr_text;  // 1: entries without a checked date
+  // Clean: every entry, gpus_*.toml included, has its source and checked date (0, not 1 for warnings).
+  EXPECT_EQ(*r.exit_code, 0) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.stdout_text.find("error:"), std::string::npos) << r.stdout_text;
+  EXPECT_EQ(r.stdout_text.find("warning:"), std::string::npos) << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("0 error(s)"), std::string::npos) << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("usable with --db"), std::string::npos) << r.stdout_text;
 }
