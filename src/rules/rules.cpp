@@ -199,6 +199,11 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "data/overrides.toml"},
       {"runtime.override_unverified", Layer::kRuntime,
        "An override is set but the build's targets are unknown.", "", "data/overrides.toml"},
+      {"runtime.driver_branch_drops_gpu", Layer::kRuntime,
+       "Whether the NVIDIA driver's branch is newer than the last branch for the GPU's architecture "
+       "(cuda_drivers.toml last_for: R580 for Maxwell, Pascal and Volta).",
+       "Branches after R580 no longer support those GPUs; every driver upgrade advice for them names R580.",
+       "https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html"},
       {"runtime.cuda_driver_too_old", Layer::kRuntime,
        "The NVIDIA driver against the minor-version-compatibility floor of the CUDA PyTorch was built with.",
        "Below it, `torch.cuda.is_available()` is False (\"The NVIDIA driver on your system is too old\").",
