@@ -61,6 +61,8 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
                               : ExplainedMatch{m, FactsForMatch(m, snap, db), ""});
   if (matches.empty() && !other) r.summary = HelpSummary(snap);
   r.tool_version = snap.tool_version;
+  r.knowledge_as_of = db.AsOf();
+  r.knowledge_origin = db.origin;
   return r;
 }
 
@@ -76,6 +78,8 @@ int ExplainExitCode(const ExplainReport& report) {
 std::string RenderExplainText(const ExplainReport& report, bool color) {
   const std::string reset = color ? "\x1b[0m" : "", bold = color ? "\x1b[1m" : "";
   std::string out;
+  if (!report.knowledge_as_of.empty())
+    out += "knowledge base as of " + report.knowledge_as_of + " (" + report.knowledge_origin + ")\n";
   const std::string lines =
       std::to_string(report.stats.lines) + (report.stats.lines == 1 ? " line" : " lines");
   if (report.matches.empty()) {
@@ -138,6 +142,9 @@ std::string RenderExplainJson(const ExplainReport& report) {
                       {"regex_runs", report.stats.regex_runs},
                       {"regex_failures", report.stats.regex_failures}};
   doc["machine"] = report.machine;
+  doc["knowledge"] =
+      Json{{"as_of", report.knowledge_as_of.empty() ? Json(nullptr) : Json(report.knowledge_as_of)},
+           {"origin", report.knowledge_origin.empty() ? Json(nullptr) : Json(report.knowledge_origin)}};
   doc["exit_code"] = ExplainExitCode(report);
   Json matches = Json::array();
   for (const ExplainedMatch& em : report.matches) {

@@ -30,6 +30,8 @@ struct ExplainReport {
   LogMachineCheck log_machine;       // whether the log contradicts `machine`
   bool windows = false;              // show PowerShell commands rather than bash
   std::string tool_version;
+  std::string knowledge_as_of;   // the knowledge base's newest `checked` date, "" when none
+  std::string knowledge_origin;  // "embedded", "DIR over embedded"
 };
 
 // Builds the report: facts for each match, the help summary when there is none. The machine's facts

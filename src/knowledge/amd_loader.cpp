@@ -182,10 +182,14 @@ void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db) {
   p.problem = r.Text("problem", Need::kRequired).value_or("");
   p.fix = r.Text("fix", Need::kRequired).value_or("");
   p.symptoms = r.TextList("symptoms", Need::kOptional);
+  p.native_wrong = r.Boolean("native_wrong", Need::kOptional).value_or(false);
   p.provenance = r.ReadProvenance();
   r.Finish();
   if (p.when == PitfallWhen::kListed && (p.gfx.empty() || p.values.empty())) {
     r.Error(0, "a 'listed' pitfall needs gfx and values");
+  }
+  if (p.native_wrong && p.when != PitfallWhen::kListed) {
+    r.Error(0, "native_wrong needs a 'listed' pitfall (it names the GPUs whose own code is wrong)");
   }
   if (!p.id.empty()) db.override_pitfalls.push_back(std::move(p));
 }

@@ -174,6 +174,12 @@ const OverridePitfall* KnowledgeDb::FindPitfall(std::string_view id) const {
   return FindIf(override_pitfalls, [&](const OverridePitfall& p) { return p.id == id; });
 }
 
+const OverridePitfall* KnowledgeDb::FindNativeWrongPitfall(std::string_view gfx) const {
+  return FindIf(override_pitfalls, [&](const OverridePitfall& p) {
+    return p.native_wrong && std::find(p.gfx.begin(), p.gfx.end(), gfx) != p.gfx.end();
+  });
+}
+
 std::string KnowledgeDb::AsOf() const {
   std::string newest;
   VisitProvenance([&](std::string_view, const Provenance& p) {

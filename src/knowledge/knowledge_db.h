@@ -93,6 +93,8 @@ struct KnowledgeDb {
 
   const OverrideRule* FindOverrideRule(std::string_view gfx) const;
   const OverridePitfall* FindPitfall(std::string_view id) const;
+  // The pitfall saying that even `gfx`'s own code computes wrong results (gfx1033), or nullptr.
+  const OverridePitfall* FindNativeWrongPitfall(std::string_view gfx) const;
 
   // Calls `fn` with the section name ("amd_device") and provenance of every entry.
   void VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const;

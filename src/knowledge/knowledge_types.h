@@ -153,6 +153,8 @@ struct NvidiaDriverBranch {
   std::string kind;    // "LTSB", "production"
   uint32_t cuda_major = 0;
   std::string eol;  // "2028-08"
+  // Architectures (as [[cuda_arch]] names them) for which this is the last branch: newer drop them.
+  std::vector<std::string> last_for;
   Provenance provenance;
   bool operator==(const NvidiaDriverBranch&) const = default;
 };
@@ -325,6 +327,8 @@ struct OverridePitfall {
   std::string problem;
   std::string fix;
   std::vector<std::string> symptoms;
+  // The GPU's own code (a native build) is wrong too: no install route is safe for it.
+  bool native_wrong = false;
   Provenance provenance;
   bool operator==(const OverridePitfall&) const = default;
 };

@@ -133,6 +133,8 @@ void ParseNvidiaDriverBranch(EntryReader& r, KnowledgeDb& db) {
   b.kind = r.Text("kind", Need::kRequired).value_or("");
   b.cuda_major = static_cast<uint32_t>(r.Integer("cuda_major", Need::kRequired, 1, 99).value_or(0));
   b.eol = r.Date("eol", Need::kOptional).value_or("");
+  b.last_for = r.TextList("last_for", Need::kOptional);
+  if (!b.last_for.empty() && b.branch.size() < 2) r.Error(0, "last_for needs a branch such as \"R580\"");
   b.provenance = r.ReadProvenance();
   r.Finish();
   if (!b.branch.empty()) db.nvidia_driver_branches.push_back(std::move(b));

@@ -128,9 +128,35 @@ void Identity(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& ou
   out.push_back(std::move(f));
 }
 
+// A GPU on which ROCm computes wrong results, with borrowed code and with its own (gfx1033): no route
+// is offered, since an install that runs without an error would train to wrong numbers.
+void WrongResults(const RuleContext& ctx, const GpuView& g, const OverridePitfall& wrong,
+                  std::vector<Finding>& out) {
+  Finding f = MakeFinding(
+      "hardware.gpu_wrong_results", Layer::kHardware, Severity::kError, g.label,
+      "ROCm computes wrong results on this GPU (" + g.gfx + "): no PyTorch install for it can be trusted");
+  f.evidence.push_back(wrong.problem);
+  for (const auto& s : wrong.symptoms) f.evidence.push_back("symptom: " + s);
+  f.evidence.push_back("required a GPU whose code gives right results, found " + g.gfx +
+                       " (overrides.toml: " + wrong.id + "; the native build and the override both fail)");
+  f.fix_summary = "train on the CPU-only build, or on another GPU; no GPU route is offered for " + g.gfx;
+  if (const TorchRoute* cpu = ctx.db.FindRoute("cpu")) {
+    f.fix.push_back(
+        FixAction::PerShell(ForEnvironment(FillPlaceholders(cpu->install, "cpu", "", "", ""), nullptr)));
+  }
+  f.link = FirstSource(wrong.provenance);
+  out.push_back(std::move(f));
+}
+
 void Route(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
   if (g.vendor == GpuVendor::kNvidia && !g.cc) return;  // unknown GPU: said above
   if (g.vendor == GpuVendor::kAmd && g.gfx.empty()) return;
+  if (g.vendor == GpuVendor::kAmd) {
+    if (const OverridePitfall* wrong = ctx.db.FindNativeWrongPitfall(g.gfx)) {
+      WrongResults(ctx, g, *wrong, out);
+      return;
+    }
+  }
   auto routes = RoutesFor(ctx, g);
   if (routes.empty()) {
     Finding f =

@@ -295,6 +295,9 @@ ShellCommands ForEnvironment(ShellCommands c, const PythonEnv* env) {
 
 std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu) {
   std::vector<RouteChoice> out;
+  // A GPU whose own code computes wrong results (gfx1033) has no safe route: an install command would
+  // lead the user into silent wrong training (hardware.gpu_wrong_results says why).
+  if (gpu.vendor == GpuVendor::kAmd && ctx.db.FindNativeWrongPitfall(gpu.gfx)) return out;
   const RouteOs os = ToRouteOs(ctx.platform);
   for (const auto& r : ctx.db.torch_routes) {
     if (r.status == RouteStatus::kSuperseded || r.id == "cpu") continue;

@@ -112,6 +112,12 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "GPUs older than every maintained wheel (GCN before gfx900, NVIDIA below compute capability 5.0) "
        "cannot run current PyTorch.",
        "https://pytorch.org/get-started/locally/"},
+      {"hardware.gpu_wrong_results", Layer::kHardware,
+       "Whether overrides.toml marks the GPU's own code as computing wrong results (native_wrong: gfx1033, "
+       "the Steam Deck).",
+       "There ROCm trains to wrong numbers without an error, with borrowed gfx103X code and with a native "
+       "build alike, so no install route is offered: the CPU build or another GPU is the honest way out.",
+       "https://github.com/unslothai/unsloth/pull/8412"},
       {"hardware.route", Layer::kHardware,
        "Which install route fits this GPU on this OS: official pytorch.org ROCm or CUDA wheels, AMD's "
        "Windows "
@@ -193,6 +199,11 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "data/overrides.toml"},
       {"runtime.override_unverified", Layer::kRuntime,
        "An override is set but the build's targets are unknown.", "", "data/overrides.toml"},
+      {"runtime.driver_branch_drops_gpu", Layer::kRuntime,
+       "Whether the NVIDIA driver's branch is newer than the last branch for the GPU's architecture "
+       "(cuda_drivers.toml last_for: R580 for Maxwell, Pascal and Volta).",
+       "Branches after R580 no longer support those GPUs; every driver upgrade advice for them names R580.",
+       "https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html"},
       {"runtime.cuda_driver_too_old", Layer::kRuntime,
        "The NVIDIA driver against the minor-version-compatibility floor of the CUDA PyTorch was built with.",
        "Below it, `torch.cuda.is_available()` is False (\"The NVIDIA driver on your system is too old\").",

@@ -22,7 +22,53 @@ std::optional<Version> RocmVersion(const std::string& text) {
   return Version::Parse(std::string_view(text).substr(0, text.find('-')));
 }
 
+// An NVIDIA GPU whose architecture a driver branch is the last for (Pascal: R580), with that branch.
+struct LastBranch {
+  const NvidiaDriverBranch* branch = nullptr;
+  const GpuView* gpu = nullptr;
+  std::string architecture;  // "Pascal"
+  uint32_t number = 0;       // 580
+};
+
+std::optional<LastBranch> LastBranchOf(const RuleContext& ctx) {
+  for (const auto& g : ctx.gpus) {
+    if (g.vendor != GpuVendor::kNvidia || !g.cc) continue;
+    const CudaArch* arch = ctx.db.FindCudaArch(*g.cc);
+    if (!arch) continue;
+    for (const auto& b : ctx.db.nvidia_driver_branches) {
+      if (!Contains(b.last_for, arch->architecture)) continue;
+      auto number = Version::Parse(std::string_view(b.branch).substr(1));  // "R580" -> 580
+      if (number) return LastBranch{&b, &g, arch->architecture, number->major()};
+    }
+  }
+  return std::nullopt;
+}
+
+// Installs the newest driver of `last`'s branch, since a plain upgrade would leave the GPU behind.
+void AddBranchDriverInstall(const RuleContext& ctx, const LastBranch& last, Finding& f) {
+  const std::string n = std::to_string(last.number);
+  const std::string& distro = ctx.snap.os.distro_id;
+  if (ctx.platform == Platform::kWindows) {
+    f.fix.push_back(FixAction::Manual("download the newest " + last.branch->branch + " (" + n +
+                                      ".xx) driver for your GPU from https://www.nvidia.com/drivers"));
+  } else if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
+    f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" + n));
+  } else {
+    f.fix.push_back(FixAction::Manual("install the " + n +
+                                      " branch of the NVIDIA driver packaged for your "
+                                      "distribution (not a newer one)"));
+  }
+  f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
+}
+
 void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
+  if (auto last = LastBranchOf(ctx)) {
+    f.fix_summary += " within the " + last->branch->branch + " branch (the last for " + last->architecture +
+                     ": newer branches drop it)";
+    AddBranchDriverInstall(ctx, *last, f);
+    f.link = FirstSource(last->branch->provenance);
+    return;
+  }
   const std::string& distro = ctx.snap.os.distro_id;
   if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
     f.fix.push_back(FixAction::Bash("sudo ubuntu-drivers install"));
@@ -266,6 +312,27 @@ void AddWheelForInstalledDriver(const RuleContext& ctx, Finding& f) {
   AddReinstall(ctx, choice, f);
 }
 
+// A driver of a branch newer than the last one for the GPU's architecture (Pascal on 590): the driver
+// does not support the GPU.
+void NvidiaDriverBranchForGpu(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.nvidia_driver) return;
+  auto last = LastBranchOf(ctx);
+  if (!last || ctx.nvidia_driver->major() <= last->number) return;
+  const std::string driver = ctx.nvidia_driver->ToString();
+  Finding f =
+      MakeFinding("runtime.driver_branch_drops_gpu", Layer::kRuntime, Severity::kError, last->gpu->label,
+                  "NVIDIA driver " + driver + " does not support " + last->architecture +
+                      " GPUs: " + last->branch->branch + " is the last branch for them");
+  f.evidence.push_back("required a driver of branch " + last->branch->branch + " or older for " +
+                       last->architecture + " (compute capability " + last->gpu->cc->ToString() +
+                       "), found " + driver);
+  f.fix_summary = "install the newest " + last->branch->branch + " driver (" + std::to_string(last->number) +
+                  ".xx); stay on that branch";
+  AddBranchDriverInstall(ctx, *last, f);
+  f.link = FirstSource(last->branch->provenance);
+  out.push_back(std::move(f));
+}
+
 void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.HasVendor(GpuVendor::kNvidia) || !ctx.torch || !ctx.torch->cuda || !ctx.nvidia_driver) return;
   const Version& cuda = *ctx.torch->cuda;
@@ -328,6 +395,7 @@ std::vector<Finding> RuntimeRules(const RuleContext& ctx) {
   KernelVersion(ctx, out);
   SystemRocm(ctx, out);
   OverrideRules(ctx, out);
+  NvidiaDriverBranchForGpu(ctx, out);
   NvidiaDriverForCuda(ctx, out);
   return out;
 }

@@ -400,7 +400,7 @@ std::vector<Finding> WindowsRules(const RuleContext& ctx) {
                               [](const RouteChoice& c) { return c.route->id == "amd-windows-wheels"; });
       if (amd != routes.end()) {
         AmdWheels(ctx, g, *amd, out);
-      } else {
+      } else if (!ctx.db.FindNativeWrongPitfall(g.gfx)) {  // else hardware.gpu_wrong_results says it
         AmdOtherRoutes(ctx, g, routes, out);
       }
       HipSdks(ctx, g, out);

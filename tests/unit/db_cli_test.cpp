@@ -1,5 +1,5 @@
 // Issue 13: `gpudoctor db show` / `db lint DIR` through the real binary, `--db DIR` as an overlay over
-// the built-in data, and the knowledge base's as-of date in `check --json`.
+// the built-in data, and the knowledge base's as-of date in `check` and `explain` (text and JSON).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -76,8 +76,10 @@ TEST(DbCli, ShowPrintsAsOfOriginAndCounts) {
 TEST(DbCli, LintAcceptsTodaysDataFolder) {
   auto r = Gpudoctor({"db", "lint", kData});
   ASSERT_TRUE(r.exit_code.has_value());
-  EXPECT_LE(*r.exit_code, 1) << r.stdout_text << r.stderr_text;  // 1: entries without a checked date
+  // Clean: every entry, gpus_*.toml included, has its source and checked date (0, not 1 for warnings).
+  EXPECT_EQ(*r.exit_code, 0) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.stdout_text.find("error:"), std::string::npos) << r.stdout_text;
+  EXPECT_EQ(r.stdout_text.find("warning:"), std::string::npos) << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("0 error(s)"), std::string::npos) << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("usable with --db"), std::string::npos) << r.stdout_text;
 }
@@ -165,6 +167,20 @@ TEST(DbCli, CheckJsonCarriesTheAsOfDate) {
   EXPECT_EQ(doc["knowledge"]["origin"], "embedded");
   auto text = Gpudoctor({"check", "--sysroot", kFixtures + "mi300x-8gpu-node"});
   EXPECT_NE(text.stdout_text.find("knowledge base as of " + db.AsOf() + " (embedded)"), std::string::npos)
+      << text.stdout_text;
+}
+
+TEST(DbCli, ExplainShowsTheAsOfDateLikeCheck) {
+  KnowledgeDb db = Embedded();
+  ASSERT_FALSE(db.AsOf().empty());
+  const std::string machine = kFixtures + "rx6700xt-desktop";
+  auto r = Gpudoctor({"explain", "--json", "--sysroot", machine, "hipErrorNotReady"});
+  ASSERT_TRUE(r.exit_code.has_value());
+  auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["knowledge"]["as_of"], db.AsOf());
+  EXPECT_EQ(doc["knowledge"]["origin"], "embedded");
+  auto text = Gpudoctor({"explain", "--sysroot", machine, "hipErrorNotReady"});
+  EXPECT_EQ(text.stdout_text.rfind("knowledge base as of " + db.AsOf() + " (embedded)\n", 0), 0u)
       << text.stdout_text;
 }
 

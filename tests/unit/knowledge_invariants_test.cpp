@@ -122,8 +122,6 @@ TEST(KnowledgeProvenance, EveryRefreshedEntryHasACheckedDateAndAsOfIsTheNewest) 
   std::string newest;
   size_t dated = 0;
   db->VisitProvenance([&](std::string_view section, const Provenance& p) {
-    // data/gpus_*.toml get their dates with the GPU-id refresh (issue 13 items 5-6).
-    if (p.origin.file.rfind("gpus_", 0) == 0) return;
     EXPECT_FALSE(p.checked.empty()) << p.origin.file << ":" << p.origin.line << " " << section
                                     << " has no checked date";
     if (p.checked > newest) newest = p.checked;

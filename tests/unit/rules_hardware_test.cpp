@@ -135,5 +135,61 @@ TEST(RuleCatalogue, EveryIdTheRulesProduceIsExplained) {
   }
 }
 
+// Every install or fix command of every finding, in every shell, joined.
+std::string AllCommands(const std::vector<Finding>& fs) {
+  std::string out;
+  for (const auto& f : fs)
+    for (const auto& a : f.fix)
+      out += a.commands.bash + "\n" + a.commands.powershell + "\n" + a.commands.cmd + "\n" + a.value + "\n";
+  return out;
+}
+
+// Issue 13: on the Steam Deck (gfx1033) AMD's native gfx1033 build trains to wrong results as the
+// borrowed gfx1030 code does (unsloth PR 8412), so even with no override set check offers no GPU
+// route (TheRock lists gfx1033): an error with the evidence, and the CPU build as the way out.
+TEST(HardwareRules, Gfx1033GetsNoRouteEvenWithoutAnOverride) {
+  Snapshot s = Linux();
+  AddAmd(s, 0x163F, 0xAE, "gfx1033", 1, true);
+  AddTorch(s, "2.9.1+cpu");
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "hardware.gpu_wrong_results");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  std::string evidence;
+  for (const auto& e : f->evidence) evidence += e + "\n";
+  EXPECT_NE(evidence.find("native gfx1033 build"), std::string::npos) << evidence;
+  EXPECT_NE(evidence.find("gfx1033-wrong-results"), std::string::npos) << evidence;
+  EXPECT_EQ(f->link, "https://github.com/unslothai/unsloth/pull/8412");
+  EXPECT_NE(BashFix(*f).find("whl/cpu"), std::string::npos) << BashFix(*f);
+  EXPECT_FALSE(Has(fs, "hardware.route")) << Ids(fs);
+  EXPECT_FALSE(Has(fs, "hardware.gpu_not_usable")) << Ids(fs);
+  const std::string commands = AllCommands(fs);
+  EXPECT_EQ(commands.find("gfx1033"), std::string::npos) << commands;
+  EXPECT_EQ(commands.find("rocm"), std::string::npos) << commands;
+  EXPECT_EQ(commands.find("HSA_OVERRIDE"), std::string::npos) << commands;
+  // gfx1030, the same family without the pitfall, keeps its route.
+  Snapshot d = Linux();
+  AddAmd(d, 0x73BF, 0xC1, "gfx1030", 16);
+  EXPECT_TRUE(Has(RunRules(d), "hardware.route")) << Ids(RunRules(d));
+  EXPECT_FALSE(Has(RunRules(d), "hardware.gpu_wrong_results"));
+}
+
+// The same on native Windows: no TheRock, ZLUDA or WSL2 door is offered for gfx1033.
+TEST(HardwareRules, Gfx1033GetsNoRouteOnWindows) {
+  Snapshot s;
+  s.os.family = "windows";
+  s.os.windows_build = 26100;
+  s.os.distro_name = "Windows 11 Pro";
+  s.memory.total_bytes = 16ull << 30;
+  AddAmd(s, 0x163F, 0xAE, "gfx1033", 1, true, "amdkmdag");
+  s.amd = {};
+  auto fs = RunRules(s);
+  ASSERT_TRUE(Has(fs, "hardware.gpu_wrong_results")) << Ids(fs);
+  EXPECT_FALSE(Has(fs, "windows.amd_therock")) << Ids(fs);
+  const std::string commands = AllCommands(fs);
+  EXPECT_EQ(commands.find("gfx1033"), std::string::npos) << commands;
+  EXPECT_EQ(commands.find("nightlies"), std::string::npos) << commands;
+}
+
 }  // namespace
 }  // namespace gpudoctor

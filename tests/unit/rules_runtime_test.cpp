@@ -170,5 +170,40 @@ TEST(RuntimeRules, OverrideNeverOnANativeTarget) {
   }
 }
 
+// Issue 13: R580 is the last driver branch for Maxwell, Pascal and Volta (cuda_drivers.toml last_for).
+// A newer branch on a GTX 1080 is an error whose fix names R580; a Turing card on it is fine.
+TEST(RuntimeRules, DriverNewerThanR580OnPascalIsAnError) {
+  Snapshot s = Linux();
+  AddNvidia(s, 0x1B80, 6, 1, "590.44.01");
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "runtime.driver_branch_drops_gpu");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_NE(f->title.find("Pascal"), std::string::npos) << f->title;
+  EXPECT_NE(f->fix_summary.find("R580"), std::string::npos) << f->fix_summary;
+  EXPECT_NE(BashFix(*f).find("nvidia-driver-580"), std::string::npos) << BashFix(*f);
+  // On the last branch itself: no finding.
+  Snapshot ok = Linux();
+  AddNvidia(ok, 0x1B80, 6, 1, "580.105.08");
+  EXPECT_FALSE(Has(RunRules(ok), "runtime.driver_branch_drops_gpu"));
+  // Turing (RTX 2080, 7.5) is not dropped by 590.
+  Snapshot turing = Linux();
+  AddNvidia(turing, 0x1E87, 7, 5, "590.44.01");
+  EXPECT_FALSE(Has(RunRules(turing), "runtime.driver_branch_drops_gpu"));
+}
+
+// A plain "update the driver" advice on a Pascal card says to stay on R580.
+TEST(RuntimeRules, DriverUpdateAdviceOnPascalNamesR580) {
+  Snapshot s = Linux();
+  AddNvidia(s, 0x1B80, 6, 1, "470.256.02");
+  AddTorch(s, "2.7.1+cu126", "12.6");
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "runtime.cuda_driver_too_old");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_NE(f->fix_summary.find("R580 branch"), std::string::npos) << f->fix_summary;
+  EXPECT_NE(BashFix(*f).find("nvidia-driver-580"), std::string::npos) << BashFix(*f);
+  EXPECT_EQ(BashFix(*f).find("ubuntu-drivers install"), std::string::npos) << BashFix(*f);
+}
+
 }  // namespace
 }  // namespace gpudoctor
