@@ -8,6 +8,7 @@
 #include "cli/version_text.h"
 #include "core/build_version.h"
 #include "knowledge/knowledge_as_of.h"
+#include "knowledge/knowledge_loader.h"
 #include "platform/process.h"
 
 namespace gpudoctor {
@@ -32,6 +33,16 @@ TEST(KnowledgeAsOf, OnlyTheKeysThemselvesWithAWholeDateCount) {
             std::nullopt);
   EXPECT_EQ(AsOf({"checked = 2026-1-01\nchecked = true\n"}), std::nullopt);
   EXPECT_EQ(AsOf({}), std::nullopt);
+}
+
+// --version scans the files for speed; check, info and db show ask the loaded database. Both must name the
+// same day, or the tool would tell two ages of its own data.
+TEST(KnowledgeAsOf, TheQuickScanAgreesWithTheLoadedDatabase) {
+  auto db = LoadEmbeddedKnowledge();
+  ASSERT_TRUE(db.ok()) << db.error().message;
+  auto scanned = EmbeddedKnowledgeAsOf();
+  ASSERT_TRUE(scanned.has_value());
+  EXPECT_EQ(*scanned, db->AsOf());
 }
 
 TEST(VersionText, NamesTheBuildAndTheKnowledgeDate) {
