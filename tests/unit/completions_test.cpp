@@ -2,6 +2,9 @@
 // visible flag is in each, hidden test flags in none, and the bash script really completes in bash.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
+
 #include "cli/completions.h"
 #include "cli/flag_table.h"
 #include "cli/man_page.h"
@@ -15,10 +18,12 @@ const std::vector<CommandSpec>& Specs() {
   return specs;
 }
 
-const CommandSpec& Spec(const std::string& name) {
+// By value: GCC 13's -Wdangling-reference takes a temporary bound to a reference parameter of a function that
+// returns a reference for a dangling result, although the result lives in Specs()'s static vector.
+const CommandSpec& Spec(std::string_view name) {
   for (const auto& c : Specs())
     if (c.name == name) return c;
-  throw std::runtime_error("no command " + name);
+  throw std::runtime_error("no command " + std::string(name));
 }
 
 TEST(FlagTable, RecordsWhatTheCommandsDeclare) {
