@@ -53,9 +53,10 @@ run() {  # run NAME THREADS -> prints seconds and max RSS KiB
   end=$(date +%s.%N)
   # 0, 1 and 2 are reports (warnings, errors found in the code); 3 is the tool failing.
   if [ "$rc" -ge 3 ]; then echo "gpudoctor port failed (exit $rc):" >&2; cat "$WORK/$name.err" >&2; exit 1; fi
-  local secs; secs=$(echo "$end - $start" | bc -l)
+  local secs rss; secs=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')  # awk: bc is not everywhere
+  rss=$(tail -n 1 "$WORK/$name.rss")
   printf '%-22s %8.3f s  %10.0f lines/s  peak %6.1f MiB\n' "$name ($threads thread(s))" "$secs" \
-    "$(echo "$TOTAL / $secs" | bc -l)" "$(echo "$(tail -n 1 "$WORK/$name.rss") / 1024" | bc -l)"
+    "$(awk -v t="$TOTAL" -v s="$secs" 'BEGIN { print t / s }')" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
 }
 
 echo "gpudoctor port: $TOTAL lines in $(find "$WORK/src" -name '*.cu' | wc -l) files"
