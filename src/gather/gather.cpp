@@ -296,9 +296,10 @@ std::string ReadmeText(const std::string& root, const UserIdentity& identity,
 Status WriteRecordedInputs(const ProbeInputs& machine, const RecordedAccesses& seen, const Snapshot& snap,
                            const std::string& nvml_json, TreeWriter& out, std::vector<std::string>& notes) {
   const std::string dir = kRecordedInputsDir;
-  std::string environ = GatheredEnvironText(machine.env, IsGatheredVariable, notes);
-  if (!machine.env.Has("PWD") && !machine.cwd.empty()) environ += "PWD=" + machine.cwd + "\n";
-  out.File(dir + "/environ", environ);
+  // Not `environ`: the Windows C runtime defines that name as a macro.
+  std::string environ_text = GatheredEnvironText(machine.env, IsGatheredVariable, notes);
+  if (!machine.env.Has("PWD") && !machine.cwd.empty()) environ_text += "PWD=" + machine.cwd + "\n";
+  out.File(dir + "/environ", environ_text);
   out.File(dir + "/identity.json", RecordedIdentityToJson(machine.identity));
   if (std::string nodes = DevNodes(seen); !nodes.empty()) out.File(dir + "/devnodes", nodes);
   if (!nvml_json.empty()) out.File(dir + "/nvml.json", nvml_json);
