@@ -87,6 +87,10 @@ int Main(int argc, char** argv) {
       "--version", [] { return VersionText(); },
       "Print the version (git describe of the build) and the knowledge base's as-of date");
   app.footer(kFooter);
+  // CLI11 reads `/x` as an option on Windows by default: a path given as an argument (`db lint /c/data` from
+  // Git Bash, a Unix path under wine) would be refused. gpudoctor's options are `--x` and `-x` everywhere.
+  // Set before the subcommands are added: they inherit it.
+  app.allow_windows_style_options(false);
   app.require_subcommand(0, 1);
   std::vector<std::pair<CLI::App*, Command*>> subs;
   for (auto& c : commands) {
