@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (scanner.stats().bytes != text.size()) __builtin_trap();
   gpudoctor::Snapshot snap;
   gpudoctor::ExplainReport report =
-      gpudoctor::BuildExplainReport(scanner.matches(), scanner.stats(), snap, Data().db);
+      gpudoctor::BuildExplainReport(scanner.matches(), scanner.stats(), snap, Data().db, scanner.facts());
   (void)gpudoctor::RenderExplainText(report, data[0] % 2 == 0);
   (void)gpudoctor::RenderExplainJson(report);
   return 0;

@@ -93,6 +93,11 @@ std::string ExplainCommand::Description() const {
          "The log's own facts (GPU names and targets, driver, ROCm, CUDA, torch, Python, OS, WSL, container, "
          "portable install, application) are listed with their lines; when the log names GPUs this machine "
          "does not have, it is explained for the log's machine, not this one.\n\n"
+         "A fix that depends on the GPU's gfx target (a missing code object, an invalid ISA) names the "
+         "HSA_OVERRIDE_GFX_VERSION value or the build the knowledge base records for the target the log "
+         "states "
+         "(this machine's with --here), no override where none is safe, and how to find the target when the "
+         "log does not say; it never guesses a value.\n\n"
          "Exit codes: 0 nothing matched or only information, 1 warnings, 2 errors, 3 input unreadable.";
 }
 

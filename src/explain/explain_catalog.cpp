@@ -130,6 +130,7 @@ void ReadEntry(EntryReader& reader, const std::string& area, ExplainCatalog& cat
       e.facts.push_back(kFactValues[it - kFactNames.begin()]);
     }
   }
+  e.fix_for_target = reader.Boolean("fix_for_target", Need::kOptional).value_or(false);
   Provenance p = reader.ReadProvenance();
   e.sources = p.sources;
   e.samples = reader.TextList("samples", Need::kRequired);

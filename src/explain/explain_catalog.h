@@ -58,6 +58,9 @@ struct ExplainEntry {
   std::string fix;
   ExplainCommands commands;
   std::vector<ExplainFact> facts;
+  // The fix depends on the GPU's gfx target (target_fix.h): the report adds the override value or the
+  // build for the target the log states, or how to find the target.
+  bool fix_for_target = false;
   std::vector<std::string> sources;
   std::vector<std::string> samples;  // real messages the entry must match (tests)
   std::string file;                  // "hip.toml"

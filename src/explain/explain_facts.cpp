@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/strings.h"
+#include "explain/target_fix.h"
 #include "knowledge/cuda_arch_name.h"
 #include "knowledge/torch_wheel_lookup.h"
 
@@ -147,15 +148,8 @@ void OverrideFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
   }
 }
 
-int StatusRank(RouteStatus s) {
-  return static_cast<int>(s);
-}
-
-bool RouteFitsOs(const TorchRoute& r, OsKind os) {
-  RouteOs want = os == OsKind::kWindows ? RouteOs::kWindows
-                 : os == OsKind::kWsl   ? RouteOs::kWsl
-                                        : RouteOs::kLinux;
-  return std::find(r.os.begin(), r.os.end(), want) != r.os.end();
+RouteOs RouteOsOf(OsKind os) {
+  return os == OsKind::kWindows ? RouteOs::kWindows : os == OsKind::kWsl ? RouteOs::kWsl : RouteOs::kLinux;
 }
 
 void AmdWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std::string>& out) {
@@ -174,14 +168,7 @@ void AmdWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
     for (const TheRockFamily* f : db.FindTheRockFamilies(gfx))
       families += (families.empty() ? "" : ", ") + f->name;
     if (!families.empty()) out.push_back("TheRock builds " + gfx + " in the families " + families);
-    std::vector<const TorchRoute*> routes;
-    for (const TorchRoute& r : db.torch_routes) {
-      if (r.vendor != RouteVendor::kAmd || !RouteFitsOs(r, os)) continue;
-      if (r.gfx_any || std::find(r.gfx.begin(), r.gfx.end(), gfx) != r.gfx.end()) routes.push_back(&r);
-    }
-    std::stable_sort(routes.begin(), routes.end(), [](const TorchRoute* a, const TorchRoute* b) {
-      return StatusRank(a->status) < StatusRank(b->status);
-    });
+    std::vector<const TorchRoute*> routes = AmdRoutesCarrying(db, gfx, RouteOsOf(os));
     if (routes.size() > 2) routes.resize(2);
     for (const TorchRoute* r : routes) {
       std::string cmd = FillRouteCommand(*r, shell, gfx, db);

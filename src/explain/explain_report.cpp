@@ -56,9 +56,19 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
   if (other) r.windows = LogSaysWindows(log_facts);  // the log's platform decides the shell of the fixes
   std::vector<ExplainMatch> ranked = matches;
   RankExplainMatches(ranked);  // most severe, then highest priority, then first appearance
-  for (const ExplainMatch& m : ranked)
-    r.matches.push_back(other ? ExplainedMatch{m, {}, "the log's machine"}
-                              : ExplainedMatch{m, FactsForMatch(m, snap, db), ""});
+  const TargetMachineUse use = here    ? TargetMachineUse::kMachineFirst
+                               : other ? TargetMachineUse::kLogOnly
+                                       : TargetMachineUse::kLogThenMachine;
+  for (const ExplainMatch& m : ranked) {
+    ExplainedMatch em = other ? ExplainedMatch{m, {}, "the log's machine", {}}
+                              : ExplainedMatch{m, FactsForMatch(m, snap, db), "", {}};
+    if (m.entry->fix_for_target) {
+      for (const FixTarget& t : ChooseFixTargets(m, log_facts, snap, use, db))
+        em.target_fixes.push_back(FixForTarget(t, r.windows, db));
+      if (em.target_fixes.empty()) em.target_fixes.push_back(FixForUnknownTarget(r.windows));
+    }
+    r.matches.push_back(std::move(em));
+  }
   if (matches.empty() && !other) r.summary = HelpSummary(snap);
   r.tool_version = snap.tool_version;
   r.knowledge_as_of = db.AsOf();
@@ -122,6 +132,13 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
     out += Indent("Cause: " + e.cause, "  ") + "\n";
     out += Indent("Fix: " + e.fix, "  ") + "\n";
     AppendCommands(e.commands, report.windows, out);
+    for (const TargetFix& t : em.target_fixes) {
+      out += Indent((t.gfx.empty() ? "Target unknown: " : "For " + t.gfx + " (from " + t.from + "): ") +
+                        t.advice,
+                    "  ") +
+             "\n";
+      AppendCommands(t.commands, report.windows, out);
+    }
     if (!em.facts.empty()) {
       out += "  On " + (em.facts_about.empty() ? report.machine : em.facts_about) + ":\n";
       for (const FactLine& f : em.facts) out += "    - " + f.text + "\n";
@@ -157,6 +174,16 @@ std::string RenderExplainJson(const ExplainReport& report) {
     if (!e.commands.cmd.empty()) commands["cmd"] = e.commands.cmd;
     Json facts = Json::array();
     for (const FactLine& f : em.facts) facts.push_back(Json{{"fact", f.fact}, {"text", f.text}});
+    Json target_fixes = Json::array();
+    for (const TargetFix& t : em.target_fixes) {
+      Json cmds = Json::object();
+      if (!t.commands.bash.empty()) cmds["bash"] = t.commands.bash;
+      if (!t.commands.powershell.empty()) cmds["powershell"] = t.commands.powershell;
+      target_fixes.push_back(Json{{"gfx", t.gfx.empty() ? Json(nullptr) : Json(t.gfx)},
+                                  {"from", t.from.empty() ? Json(nullptr) : Json(t.from)},
+                                  {"advice", t.advice},
+                                  {"commands", cmds}});
+    }
     Json context = nullptr;
     if (em.match.context.refined != nullptr)
       context = Json{{"refines", em.match.context.refined->id},
@@ -174,6 +201,7 @@ std::string RenderExplainJson(const ExplainReport& report) {
                            {"cause", e.cause},
                            {"fix", e.fix},
                            {"commands", commands},
+                           {"target_fixes", target_fixes},
                            {"facts", facts},
                            {"facts_about", em.facts_about.empty() ? report.machine : em.facts_about},
                            {"sources", e.sources},

@@ -9,6 +9,7 @@
 #include "explain/explain_facts.h"
 #include "explain/log_facts.h"
 #include "explain/log_scanner.h"
+#include "explain/target_fix.h"
 
 namespace gpudoctor {
 
@@ -18,6 +19,9 @@ struct ExplainedMatch {
   ExplainMatch match;
   std::vector<FactLine> facts;  // about `facts_about` (empty when that is the log's machine)
   std::string facts_about;      // report.machine, or "the log's machine"
+  // For an entry whose fix depends on the GPU's target: one fix per target the log (or the machine, as
+  // the log allows) states, or one saying how to find the target.
+  std::vector<TargetFix> target_fixes;
 };
 
 struct ExplainReport {

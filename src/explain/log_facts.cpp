@@ -64,6 +64,9 @@ const Row kRows[] = {
     {"python", R"(\bPython[- ](?<v>3\.[0-9]{1,2}\.[0-9]{1,2})\b)", "python", false, ""},
     {"python", R"([/\\](?:lib|Lib)[/\\]python(?<v>3\.[0-9]{1,2})[/\\])", "python3.", true, ""},
     {"python", R"(\bPython(?<v>3[0-9]{1,2})[/\\])", "python3", false, ""},
+    // An override set in the log: the target it selects is not the GPU's own.
+    {"override", R"(HSA_OVERRIDE_GFX_VERSION\s*=\s*["']?(?<v>[0-9]{1,2}\.[0-9]{1,3}\.[0-9]{1,3}))",
+     "hsa_override_gfx_version", true, ""},
     // Operating system and kernel.
     {"os", R"((?<v>Ubuntu [0-9]{2}\.[0-9]{2}(?:\.[0-9])?))", "ubuntu ", false, ""},
     {"os", R"((?<v>Windows 1[01]))", "windows 1", false, ""},

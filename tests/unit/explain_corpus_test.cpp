@@ -11,12 +11,15 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "explain/explain_catalog.h"
+#include "explain/explain_report.h"
 #include "explain/log_scanner.h"
+#include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
 namespace {
@@ -109,8 +112,30 @@ const ExplainCatalog& Catalog() {
   return catalog;
 }
 
-std::string FixText(const ExplainEntry& e) {
-  return Lower(e.fix + "\n" + e.commands.bash + "\n" + e.commands.powershell + "\n" + e.commands.cmd);
+const KnowledgeDb& Db() {
+  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
+  return db;
+}
+
+// The fix as the report gives it: the entry's text and commands, and the fix for the GPU target the log
+// states (target_fix.h).
+std::string FixText(const ExplainedMatch& m) {
+  const ExplainEntry& e = *m.match.entry;
+  std::string text = e.fix + "\n" + e.commands.bash + "\n" + e.commands.powershell + "\n" + e.commands.cmd;
+  for (const TargetFix& t : m.target_fixes)
+    text += "\n" + t.advice + "\n" + t.commands.bash + "\n" + t.commands.powershell;
+  return Lower(text);
+}
+
+// The report for a log pasted into a machine with no GPU (the log's own facts decide, as for a user who
+// pastes a log from another machine).
+ExplainReport Explain(const std::string& log) {
+  static const auto prefilter = std::make_shared<const ExplainPrefilter>(Catalog());
+  LogScanner scanner(prefilter);
+  scanner.Feed(log);
+  scanner.Finish();
+  Snapshot empty;
+  return BuildExplainReport(scanner.matches(), scanner.stats(), empty, Db(), scanner.facts());
 }
 
 TEST(ExplainCorpus, HasTheRealLogsItPromises) {
@@ -134,11 +159,12 @@ TEST(ExplainCorpus, ShareRightPerFamilyAndNoFindingOnHealthyLogs) {
   Tally all;
   std::string misses;
   for (const CorpusCase& c : LoadCorpus()) {
-    std::vector<ExplainMatch> matches = ScanText(Catalog(), c.log);
-    RankExplainMatches(matches);
+    const ExplainReport report = Explain(c.log);
+    const std::vector<ExplainedMatch>& matches = report.matches;
     if (c.expect == "none") {
-      for (const ExplainMatch& m : matches)
-        ADD_FAILURE() << c.file << ": a healthy log got " << m.entry->id << " at line " << m.first_line;
+      for (const ExplainedMatch& m : matches)
+        ADD_FAILURE() << c.file << ": a healthy log got " << m.match.entry->id << " at line "
+                      << m.match.first_line;
       continue;
     }
     Tally& t = per_family[c.family];
@@ -147,10 +173,10 @@ TEST(ExplainCorpus, ShareRightPerFamilyAndNoFindingOnHealthyLogs) {
     std::string why;
     if (matches.empty()) {
       why = "nothing matched";
-    } else if (matches.front().entry->id != c.expect) {
-      why = "diagnosed " + matches.front().entry->id;
+    } else if (matches.front().match.entry->id != c.expect) {
+      why = "diagnosed " + matches.front().match.entry->id;
     } else {
-      const std::string fix = FixText(*matches.front().entry);
+      const std::string fix = FixText(matches.front());
       for (const std::string& w : c.fix_words)
         if (fix.find(w) == std::string::npos) why += (why.empty() ? "fix lacks '" : ", '") + w + "'";
     }
