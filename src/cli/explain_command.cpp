@@ -97,7 +97,12 @@ std::string ExplainCommand::Description() const {
          "HSA_OVERRIDE_GFX_VERSION value or the build the knowledge base records for the target the log "
          "states "
          "(this machine's with --here), no override where none is safe, and how to find the target when the "
-         "log does not say; it never guesses a value.\n\n"
+         "log does not say; it never guesses a value. A fix that is installing the right PyTorch build is "
+         "filled "
+         "from the log's facts: the variant for its GPU (cuXXX for the compute capability and driver, the "
+         "ROCm "
+         "build for the gfx target), a release with wheels for its Python, in its OS's shell (PowerShell, a "
+         "portable install's own python.exe).\n\n"
          "Exit codes: 0 nothing matched or only information, 1 warnings, 2 errors, 3 input unreadable.";
 }
 

@@ -22,6 +22,7 @@ namespace {
 constexpr size_t kMaxErrorsInMessage = 12;
 
 const std::vector<std::string_view> kSeverityNames = {"info", "warning", "error"};
+const std::vector<std::string_view> kWheelFixNames = {"install", "reinstall"};
 const std::vector<std::string_view> kFactNames = {
     "gpu_arch", "allocator", "driver", "override", "wheel", "vram", "os", "device_access", "visible_devices"};
 const ExplainFact kFactValues[] = {
@@ -131,6 +132,8 @@ void ReadEntry(EntryReader& reader, const std::string& area, ExplainCatalog& cat
     }
   }
   e.fix_for_target = reader.Boolean("fix_for_target", Need::kOptional).value_or(false);
+  if (auto w = reader.Choice("wheel_fix", Need::kOptional, kWheelFixNames))
+    e.wheel_fix = static_cast<ExplainEntry::WheelFixKind>(*w + 1);
   Provenance p = reader.ReadProvenance();
   e.sources = p.sources;
   e.samples = reader.TextList("samples", Need::kRequired);

@@ -61,6 +61,10 @@ struct ExplainEntry {
   // The fix depends on the GPU's gfx target (target_fix.h): the report adds the override value or the
   // build for the target the log states, or how to find the target.
   bool fix_for_target = false;
+  // The fix is installing the PyTorch build for the log's GPU and Python (wheel_fix.h): the report fills
+  // the command from the knowledge base. kReinstall: the wrong build is installed, pip must replace it.
+  enum class WheelFixKind { kNone, kInstall, kReinstall };
+  WheelFixKind wheel_fix = WheelFixKind::kNone;
   std::vector<std::string> sources;
   std::vector<std::string> samples;  // real messages the entry must match (tests)
   std::string file;                  // "hip.toml"

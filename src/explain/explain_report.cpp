@@ -53,20 +53,28 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
   if (!here) r.log_machine = CompareLogWithMachine(log_facts, snap);
   const bool other = r.log_machine.other_machine;
   r.windows = snap.os.family == "windows";
-  if (other) r.windows = LogSaysWindows(log_facts);  // the log's platform decides the shell of the fixes
+  if (other || snap.os.family.empty())
+    r.windows = LogSaysWindows(log_facts);  // the log's platform decides the shell of the fixes
+  bool portable = false;
+  for (const LogFact& f : log_facts) portable = portable || f.kind == "portable";
   std::vector<ExplainMatch> ranked = matches;
   RankExplainMatches(ranked);  // most severe, then highest priority, then first appearance
   const TargetMachineUse use = here    ? TargetMachineUse::kMachineFirst
                                : other ? TargetMachineUse::kLogOnly
                                        : TargetMachineUse::kLogThenMachine;
   for (const ExplainMatch& m : ranked) {
-    ExplainedMatch em = other ? ExplainedMatch{m, {}, "the log's machine", {}}
-                              : ExplainedMatch{m, FactsForMatch(m, snap, db), "", {}};
+    ExplainedMatch em;
+    em.match = m;
+    em.facts_about = other ? "the log's machine" : "";
+    if (!other) em.facts = FactsForMatch(m, snap, db);
     if (m.entry->fix_for_target) {
       for (const FixTarget& t : ChooseFixTargets(m, log_facts, snap, use, db))
         em.target_fixes.push_back(FixForTarget(t, r.windows, db));
       if (em.target_fixes.empty()) em.target_fixes.push_back(FixForUnknownTarget(r.windows));
     }
+    if (m.entry->wheel_fix != ExplainEntry::WheelFixKind::kNone)
+      em.wheel_fix = WheelFixFor(m, log_facts, snap, use, FixPlatform{r.windows, r.windows && portable},
+                                 m.entry->wheel_fix == ExplainEntry::WheelFixKind::kReinstall, db);
     r.matches.push_back(std::move(em));
   }
   if (matches.empty() && !other) r.summary = HelpSummary(snap);
@@ -131,7 +139,15 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
     }
     out += Indent("Cause: " + e.cause, "  ") + "\n";
     out += Indent("Fix: " + e.fix, "  ") + "\n";
-    AppendCommands(e.commands, report.windows, out);
+    // A command filled from the log's facts replaces the entry's general one.
+    const bool filled = em.wheel_fix && (report.windows ? !em.wheel_fix->commands.powershell.empty()
+                                                        : !em.wheel_fix->commands.bash.empty());
+    if (em.wheel_fix)
+      out += Indent((em.wheel_fix->gpu.empty() ? "For Python " + em.wheel_fix->python + ": " : "") +
+                        em.wheel_fix->advice,
+                    "  ") +
+             "\n";
+    AppendCommands(filled ? em.wheel_fix->commands : e.commands, report.windows, out);
     for (const TargetFix& t : em.target_fixes) {
       out += Indent((t.gfx.empty() ? "Target unknown: " : "For " + t.gfx + " (from " + t.from + "): ") +
                         t.advice,
@@ -184,6 +200,18 @@ std::string RenderExplainJson(const ExplainReport& report) {
                                   {"advice", t.advice},
                                   {"commands", cmds}});
     }
+    Json wheel_fix = nullptr;
+    if (em.wheel_fix) {
+      const WheelFix& w = *em.wheel_fix;
+      Json cmds = Json::object();
+      if (!w.commands.bash.empty()) cmds["bash"] = w.commands.bash;
+      if (!w.commands.powershell.empty()) cmds["powershell"] = w.commands.powershell;
+      auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
+      wheel_fix = Json{
+          {"gpu", or_null(w.gpu)},     {"variant", or_null(w.variant)}, {"index_url", or_null(w.index_url)},
+          {"torch", or_null(w.torch)}, {"python", or_null(w.python)},   {"advice", w.advice},
+          {"commands", cmds}};
+    }
     Json context = nullptr;
     if (em.match.context.refined != nullptr)
       context = Json{{"refines", em.match.context.refined->id},
@@ -202,6 +230,7 @@ std::string RenderExplainJson(const ExplainReport& report) {
                            {"fix", e.fix},
                            {"commands", commands},
                            {"target_fixes", target_fixes},
+                           {"wheel_fix", wheel_fix},
                            {"facts", facts},
                            {"facts_about", em.facts_about.empty() ? report.machine : em.facts_about},
                            {"sources", e.sources},

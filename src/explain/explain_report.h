@@ -10,6 +10,7 @@
 #include "explain/log_facts.h"
 #include "explain/log_scanner.h"
 #include "explain/target_fix.h"
+#include "explain/wheel_fix.h"
 
 namespace gpudoctor {
 
@@ -22,6 +23,8 @@ struct ExplainedMatch {
   // For an entry whose fix depends on the GPU's target: one fix per target the log (or the machine, as
   // the log allows) states, or one saying how to find the target.
   std::vector<TargetFix> target_fixes;
+  // For an entry whose fix is installing the right build: the command for the log's GPU, Python and OS.
+  std::optional<WheelFix> wheel_fix;
 };
 
 struct ExplainReport {

@@ -9,6 +9,7 @@
 
 #include "knowledge/id_range_guess.h"
 #include "knowledge/knowledge_db.h"
+#include "knowledge/torch_wheel_lookup.h"  // BestCudaWheel
 #include "rules/finding.h"
 #include "rules/rules.h"
 #include "snapshot/snapshot.h"
@@ -95,12 +96,6 @@ TorchView MakeTorchView(const PythonEnv& env, const KnowledgeDb& db);
 // The best route for a GPU on this platform (official first, then preview, nightly, community,
 // legacy), and the alternatives after it. Empty when none fits.
 std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu);
-// The best CUDA wheel for a GPU: within `torch_series` when given (same release), else the newest
-// release; among those, the newest CUDA whose driver floor `driver` meets (when known) and whose code
-// runs on `cc` as a cubin. nullptr when none.
-const TorchWheel* BestCudaWheel(const KnowledgeDb& db, const Version& cc,
-                                const std::optional<Version>& driver,
-                                const std::optional<Version>& torch_series, bool windows);
 // Fills {variant} {gfx} {family} {rocm} in a route's commands.
 ShellCommands FillPlaceholders(const InstallCommands& commands, const std::string& variant,
                                const std::string& gfx, const std::string& family, const std::string& rocm);
