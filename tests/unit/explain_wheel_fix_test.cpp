@@ -11,6 +11,7 @@
 #include "explain/explain_catalog.h"
 #include "explain/explain_report.h"
 #include "explain/log_scanner.h"
+#include "explain/target_fix.h"
 #include "knowledge/knowledge_loader.h"
 #include "knowledge/torch_wheel_lookup.h"
 
@@ -176,6 +177,34 @@ TEST(ExplainWheelFix, JsonCarriesTheFilledCommand) {
   EXPECT_NE(fix["commands"]["bash"].get<std::string>().find(fix["variant"].get<std::string>()),
             std::string::npos);
   EXPECT_TRUE(doc["matches"][0]["target_fixes"].empty());
+}
+
+// DirectML on an AMD GPU: AMD's Windows wheels where the knowledge base says they carry the target, and
+// no such claim where they do not (RDNA2).
+TEST(ExplainWheelFix, DirectMlOnAGpuAmdsWindowsWheelsCarry) {
+  ExplainReport r = Report(
+      "C:\\Users\\me\\sd>python launch.py --use-directml\nDevice: AMD Radeon RX 7900 XTX\n"
+      "RuntimeError: Device type privateuseone is not supported for torch.Generator() api.\n");
+  const ExplainedMatch& m = First(r);
+  EXPECT_EQ(m.match.entry->id, "torch.directml_unsupported");
+  ASSERT_TRUE(m.wheel_fix.has_value());
+  std::vector<const TorchRoute*> routes = AmdRoutesCarrying(Db(), "gfx1100", RouteOs::kWindows);
+  ASSERT_FALSE(routes.empty());
+  EXPECT_NE(m.wheel_fix->advice.find(routes.front()->name), std::string::npos) << m.wheel_fix->advice;
+  EXPECT_NE(m.wheel_fix->commands.powershell.find("gfx1100"), std::string::npos)
+      << m.wheel_fix->commands.powershell;
+
+  ExplainReport rdna2 = Report(
+      "C:\\Users\\me\\sd>python launch.py --use-directml\nDevice: AMD Radeon RX 6700 XT\n"
+      "RuntimeError: Device type privateuseone is not supported for torch.Generator() api.\n");
+  ASSERT_TRUE(First(rdna2).wheel_fix.has_value());
+  EXPECT_EQ(AmdRoutesCarrying(Db(), "gfx1031", RouteOs::kWindows).empty(),
+            First(rdna2).wheel_fix->commands.powershell.empty());
+  if (First(rdna2).wheel_fix->commands.powershell.empty()) {
+    EXPECT_NE(First(rdna2).wheel_fix->advice.find("No recorded PyTorch build carries gfx1031 on Windows"),
+              std::string::npos)
+        << First(rdna2).wheel_fix->advice;
+  }
 }
 
 }  // namespace
