@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -82,9 +83,11 @@ bool ParseCase(const stdfs::path& path, const std::string& family, CorpusCase& c
   return error.empty();
 }
 
-std::vector<CorpusCase> LoadCorpus() {
+// The training corpus, or (`folder` = "explain_heldout") the held-out set: logs written from threads the
+// catalog was never tuned on, scored apart (tests/fixtures/explain_heldout/README.md).
+std::vector<CorpusCase> LoadCorpus(const std::string& folder = "explain_corpus") {
   std::vector<CorpusCase> cases;
-  const stdfs::path root = stdfs::path(GPUDOCTOR_SOURCE_DIR) / "tests/fixtures/explain_corpus";
+  const stdfs::path root = stdfs::path(GPUDOCTOR_SOURCE_DIR) / "tests/fixtures" / folder;
   std::vector<stdfs::path> files;
   for (const auto& e : stdfs::recursive_directory_iterator(root))
     if (e.is_regular_file() && e.path().extension() == ".log") files.push_back(e.path());
@@ -151,25 +154,31 @@ TEST(ExplainCorpus, HasTheRealLogsItPromises) {
   }
 }
 
-TEST(ExplainCorpus, ShareRightPerFamilyAndNoFindingOnHealthyLogs) {
-  struct Tally {
-    size_t right = 0, total = 0;
-  };
+struct Tally {
+  size_t right = 0, total = 0;
+};
+
+struct Score {
   std::map<std::string, Tally> per_family;
   Tally all;
-  std::string misses;
-  for (const CorpusCase& c : LoadCorpus()) {
+  std::string misses;        // one line per problem log diagnosed wrong or with a fix lacking words
+  std::string false_alarms;  // one line per finding on a healthy log
+};
+
+Score ScoreCases(const std::vector<CorpusCase>& cases) {
+  Score score;
+  for (const CorpusCase& c : cases) {
     const ExplainReport report = Explain(c.log);
     const std::vector<ExplainedMatch>& matches = report.matches;
     if (c.expect == "none") {
       for (const ExplainedMatch& m : matches)
-        ADD_FAILURE() << c.file << ": a healthy log got " << m.match.entry->id << " at line "
-                      << m.match.first_line;
+        score.false_alarms += "  " + c.file + ": a healthy log got " + m.match.entry->id + " at line " +
+                              std::to_string(m.match.first_line) + "\n";
       continue;
     }
-    Tally& t = per_family[c.family];
+    Tally& t = score.per_family[c.family];
     ++t.total;
-    ++all.total;
+    ++score.all.total;
     std::string why;
     if (matches.empty()) {
       why = "nothing matched";
@@ -182,18 +191,45 @@ TEST(ExplainCorpus, ShareRightPerFamilyAndNoFindingOnHealthyLogs) {
     }
     if (why.empty()) {
       ++t.right;
-      ++all.right;
+      ++score.all.right;
     } else {
-      misses += "  " + c.file + " (expect " + c.expect + "): " + why + "\n";
+      score.misses += "  " + c.file + " (expect " + c.expect + "): " + why + "\n";
     }
   }
-  std::cout << "[ explain corpus ] share right per family:\n";
-  for (const auto& [family, t] : per_family)
+  return score;
+}
+
+void Print(const std::string& name, const Score& score) {
+  std::cout << "[ " << name << " ] share right per family:\n";
+  for (const auto& [family, t] : score.per_family)
     std::cout << "  " << family << ": " << t.right << "/" << t.total << "\n";
-  std::cout << "  all: " << all.right << "/" << all.total << "\n";
-  if (!misses.empty()) std::cout << "[ explain corpus ] misses:\n" << misses;
-  ASSERT_GT(all.total, 0u);
-  EXPECT_GE(static_cast<double>(all.right) / static_cast<double>(all.total), kMinShareRight) << misses;
+  std::cout << "  all: " << score.all.right << "/" << score.all.total << "\n";
+  if (!score.misses.empty()) std::cout << "[ " << name << " ] misses:\n" << score.misses;
+  if (!score.false_alarms.empty()) std::cout << "[ " << name << " ] false alarms:\n" << score.false_alarms;
+}
+
+TEST(ExplainCorpus, ShareRightPerFamilyAndNoFindingOnHealthyLogs) {
+  const Score score = ScoreCases(LoadCorpus());
+  Print("explain corpus", score);
+  EXPECT_TRUE(score.false_alarms.empty()) << score.false_alarms;
+  ASSERT_GT(score.all.total, 0u);
+  EXPECT_GE(static_cast<double>(score.all.right) / static_cast<double>(score.all.total), kMinShareRight)
+      << score.misses;
+}
+
+// The held-out set is measured, not tuned to: its share is printed (and recorded in the commit that changes
+// it); the test holds it to its promised size and to well-formed cases with real thread URLs.
+TEST(ExplainCorpus, HeldOutSetIsScoredApart) {
+  const auto cases = LoadCorpus("explain_heldout");
+  size_t healthy = 0;
+  for (const auto& c : cases) healthy += c.expect == "none" ? 1 : 0;
+  EXPECT_GE(cases.size() - healthy, 20u);
+  EXPECT_GE(healthy, 5u);
+  std::set<std::string> training_urls;
+  for (const auto& c : LoadCorpus()) training_urls.insert(c.url);
+  for (const auto& c : cases)
+    EXPECT_EQ(training_urls.count(c.url), 0u) << c.file << " is also in the training set";
+  Print("explain held-out", ScoreCases(cases));
 }
 
 }  // namespace
