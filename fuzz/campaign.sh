@@ -4,13 +4,15 @@
 # number of runs from the seeds), `./dev.sh fuzz` (a timed campaign, corpora kept) and a long campaign from the
 # packed binaries on another machine (./dev.sh fuzz-pack; there this script sits beside bin/, seeds/, dicts/).
 #
-#   campaign.sh [-b BIN_DIR] [-s SEEDS_DIR] [-w WORK_DIR] [-j JOBS] [-t SECONDS | -r RUNS] [-R REGRESSIONS_DIR]
-#               [-m] [TARGET...]
+#   campaign.sh [-b BIN_DIR] [-s SEEDS_DIR] [-w WORK_DIR] [-j JOBS] [-p PROCS] [-t SECONDS | -r RUNS]
+#               [-R REGRESSIONS_DIR] [-m] [TARGET...]
 #   -b  folder of the <target> binaries                      (default: bin/ beside this script)
 #   -s  folder of seed corpora, one folder per target        (default: seeds/ beside this script)
 #   -w  work folder: corpus/<target> (kept between runs), crashes/<target>, logs/<target>.log, stats/<target>
 #                                                            (default: work/ beside this script)
 #   -j  targets run at once                                  (default: the number of cores)
+#   -p  libFuzzer processes per target, over one shared corpus (default 1); with -r each does RUNS/PROCS runs
+#       (seeds 1..PROCS) and the table sums them: a slow target reaches its runs on a many-core machine
 #   -t  seconds per target (a crash restarts the target until the time is up, at most 5 crashes a target)
 #   -r  runs per target instead (the smoke run; from an empty work folder it does the same work each time);
 #       with -t too, a target stops at whichever comes first
@@ -21,12 +23,12 @@
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin_dir="$here/bin" seeds_dir="$here/seeds" work="$here/work" dicts="$here/dicts" targets_file="$here/targets.txt"
-jobs="$(nproc 2>/dev/null || echo 2)" seconds="" runs="" regressions="" minimize=0
+jobs="$(nproc 2>/dev/null || echo 2)" procs=1 seconds="" runs="" regressions="" minimize=0
 
-usage() { sed -n '6,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
-while getopts "b:s:w:j:t:r:R:mh" opt; do
+usage() { sed -n '6,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
+while getopts "b:s:w:j:p:t:r:R:mh" opt; do
   case "$opt" in
-    b) bin_dir="$OPTARG" ;; s) seeds_dir="$OPTARG" ;; w) work="$OPTARG" ;; j) jobs="$OPTARG" ;;
+    b) bin_dir="$OPTARG" ;; s) seeds_dir="$OPTARG" ;; w) work="$OPTARG" ;; j) jobs="$OPTARG" ;; p) procs="$OPTARG" ;;
     t) seconds="$OPTARG" ;; r) runs="$OPTARG" ;; R) regressions="$OPTARG" ;; m) minimize=1 ;; *) usage ;;
   esac
 done
@@ -44,6 +46,36 @@ log_figures() {
        END { if (runs == "") runs = last; printf "%d %d %d\n", runs, cov, ft }' "$1"
 }
 
+# fuzz_process NAME K: one libFuzzer process of a target (K of PROCS); writes stats/NAME.pK as "RUNS COV FT CRASHES".
+# Reads run_target's args, dirs, log and start.
+fuzz_process() {
+  local t="$1" k="$2" exe="$bin_dir/$1" segment="$work/logs/$1.segment$2"
+  local p_runs=0 p_cov=0 p_ft=0 p_crashes=0
+  while :; do
+    local budget=()
+    if [ -n "$runs" ]; then
+      budget=(-runs="$(((runs + procs - 1) / procs))" -seed="$k")  # from an empty work folder, the same work every time
+      [ -n "$seconds" ] && budget+=(-max_total_time="$seconds")  # ... up to a time limit
+    else
+      local left=$((seconds - (SECONDS - start)))
+      [ "$left" -gt 0 ] || break
+      budget=(-max_total_time="$left")
+    fi
+    local rc=0
+    "$exe" "${args[@]}" "${budget[@]}" "${dirs[@]}" > "$segment" 2>&1 || rc=$?
+    { flock 9; cat "$segment" >> "$log"; } 9>> "$log"
+    local figures; read -r -a figures <<< "$(log_figures "$segment")"
+    p_runs=$((p_runs + figures[0]))
+    [ "${figures[1]}" -gt "$p_cov" ] && p_cov="${figures[1]}"
+    [ "${figures[2]}" -gt "$p_ft" ] && p_ft="${figures[2]}"
+    [ "$rc" -eq 0 ] && break
+    p_crashes=$((p_crashes + 1))
+    [ -n "$runs" ] || [ "$p_crashes" -ge 5 ] && break
+  done
+  rm -f "$segment"
+  echo "$p_runs $p_cov $p_ft $p_crashes" > "$work/stats/$t.p$k"
+}
+
 run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS MILLISECONDS COV FT CRASHES"
   local t="$1" exe="$bin_dir/$1" log="$work/logs/$1.log" crashes="$work/crashes/$1/"
   local corpus="$work/corpus/$1" seeds="$seeds_dir/$1"
@@ -56,7 +88,7 @@ run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS
   local dirs=("$corpus")
   [ -d "$seeds" ] && dirs+=("$seeds")
   local start=$SECONDS start_ms; start_ms=$(date +%s%3N)
-  local total_runs=0 n_crashes=0 cov=0 ft=0 segment="$work/logs/$t.segment"
+  local total_runs=0 n_crashes=0 cov=0 ft=0
 
   if [ -n "$regressions" ] && [ -d "$regressions/$t" ]; then
     local inputs=("$regressions/$t"/*)
@@ -66,29 +98,18 @@ run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS
     fi
   fi
 
-  local found=0  # crashes found while fuzzing (the rest: saved inputs that failed again)
-  while :; do
-    local budget=()
-    if [ -n "$runs" ]; then
-      budget=(-runs="$runs" -seed=1)  # from an empty work folder, the same work every time
-      [ -n "$seconds" ] && budget+=(-max_total_time="$seconds")  # ... up to a time limit
-    else
-      local left=$((seconds - (SECONDS - start)))
-      [ "$left" -gt 0 ] || break
-      budget=(-max_total_time="$left")
-    fi
-    local rc=0
-    "$exe" "${args[@]}" "${budget[@]}" "${dirs[@]}" > "$segment" 2>&1 || rc=$?
-    cat "$segment" >> "$log"
-    local figures; read -r -a figures <<< "$(log_figures "$segment")"
-    total_runs=$((total_runs + figures[0]))
-    [ "${figures[1]}" -gt "$cov" ] && cov="${figures[1]}"
-    [ "${figures[2]}" -gt "$ft" ] && ft="${figures[2]}"
-    [ "$rc" -eq 0 ] && break
-    n_crashes=$((n_crashes + 1)) found=$((found + 1))
-    [ -n "$runs" ] || [ "$n_crashes" -ge 5 ] && break
+  local k
+  for ((k = 1; k <= procs; k++)); do fuzz_process "$t" "$k" & done
+  wait
+  local found=0 p_runs p_cov p_ft p_crashes  # found: crashes found while fuzzing (the rest: saved inputs that failed again)
+  for ((k = 1; k <= procs; k++)); do
+    read -r p_runs p_cov p_ft p_crashes < "$work/stats/$t.p$k" || p_crashes=1
+    rm -f "$work/stats/$t.p$k"
+    total_runs=$((total_runs + p_runs)) found=$((found + p_crashes))
+    [ "$p_cov" -gt "$cov" ] && cov="$p_cov"
+    [ "$p_ft" -gt "$ft" ] && ft="$p_ft"
   done
-  rm -f "$segment"
+  n_crashes=$((n_crashes + found))
 
   if [ "$minimize" -eq 1 ]; then
     # A timeout on a loaded machine may not come back: replay each input first, keep only what fails again.
