@@ -18,6 +18,20 @@ struct Edit {
   std::string text;
 };
 
+// Source text as one line for a message: each run of white space becomes one space.
+std::string OneLine(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (!space)
+      out += c;
+    else if (!out.empty() && out.back() != ' ')
+      out += ' ';
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 bool IsKeywordBeforeCall(std::string_view word) {
   static const std::set<std::string_view> kWords = {"return", "else",   "new",      "delete",    "throw",
                                                     "case",   "sizeof", "decltype", "co_return", "do"};
@@ -207,9 +221,16 @@ class Translator {
       }
     }
     const uint32_t from = code_[open + 1].offset;
-    const uint32_t to = comma == close ? code_[close].offset : code_[comma + 1].offset;
-    std::string mask(src_.substr(from, (comma == close ? code_[close].offset : code_[comma].offset) - from));
-    edits_.push_back(Edit{from, to - from, ""});
+    // Up to the comma and the blanks after it: a comment or a line break after the comma stays.
+    uint32_t to = comma == close ? code_[close].offset : code_[comma].offset + 1;
+    while (comma != close && to < code_[comma + 1].offset && (src_[to] == ' ' || src_[to] == '\t')) ++to;
+    std::string_view mask_text =
+        src_.substr(from, (comma == close ? code_[close].offset : code_[comma].offset) - from);
+    std::string mask = OneLine(mask_text);
+    // A mask written over several lines keeps its line breaks, so every later line keeps its number.
+    std::string_view dropped = src_.substr(from, to - from);
+    edits_.push_back(
+        Edit{from, to - from, std::string(std::count(dropped.begin(), dropped.end(), '\n'), '\n')});
     std::string lower = mask;
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return std::tolower(c); });

@@ -18,8 +18,16 @@ __global__ void vote(const int* x, int* out, unsigned active) {
   // CHECK: int n = __popc(__ballot(x[lane] > 0));
   float y = __shfl_xor_sync(__activemask(), 1.0f, 1);
   // CHECK: float y = __shfl_xor(1.0f, 1);
+  float z = __shfl_up_sync(active,  // FINDING: mask_dropped
+                           y, 1);
+  // CHECK: float z = __shfl_up(
+  // CHECK: y, 1);
+  float w = __shfl_sync(active  // FINDING: mask_dropped
+                        | 1u, z, 0);
+  // CHECK: float w = __shfl(
+  // CHECK: z, 0);
   __syncwarp();
   // CHECK: __builtin_amdgcn_wave_barrier();
-  out[warp] = n + ballot + (int)y;
+  out[warp] = n + ballot + (int)(y + z + w);
 }
-// CONVERTED: headers=1 warp=5
+// CONVERTED: headers=1 warp=7
