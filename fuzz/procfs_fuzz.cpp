@@ -49,6 +49,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (auto m = ParseMemInfo(text); m.ok()) Check(m->total_bytes % 1024 == 0);
   if (auto v = ParseNvidiaProcVersion(text); v.ok()) Check(LooksLikeVersion(*v));
+  // A flavour is only ever read from an "NVRM version: ... Kernel Module" line; "open" needs the word Open.
+  NvidiaKernelModule module = NvidiaKernelModuleFromProcVersion(text);
+  if (module != NvidiaKernelModule::kUnknown)
+    Check(text.find("NVRM version:") != std::string_view::npos &&
+          text.find("Kernel Module") != std::string_view::npos);
+  if (module == NvidiaKernelModule::kOpen) Check(text.find("Open") != std::string_view::npos);
   (void)KernelVersionTextMentionsWsl(text);
   (void)KernelReleaseFromVersionText(text);
   (void)ContainerFromCgroup(text);

@@ -323,9 +323,15 @@ def generate_amd(amdgpu, pci, curated, known_gfx, checked, left_out):
         lines.append("gfx = " + toml_string(gfx))
         if integrated:
             lines.append("integrated = true")
-        by_name = OrderedDict()
+        # amdgpu.ids may give one revision two names (1002:6646 rev 0x80: R9 M385 and R9 M470X): one
+        # revision entry with both names, as a revision is listed once.
+        rev_names = OrderedDict()
         for rev, name in names:
-            by_name.setdefault(name, []).append(rev)
+            if name not in rev_names.setdefault(rev, []):
+                rev_names[rev].append(name)
+        by_name = OrderedDict()
+        for rev, rev_list in rev_names.items():
+            by_name.setdefault(" / ".join(rev_list), []).append(rev)
         lines.append("revisions = [")
         for name, revs in by_name.items():
             rev_text = "0x%02X" % revs[0] if len(revs) == 1 else "[" + ", ".join("0x%02X" % r for r in revs) + "]"

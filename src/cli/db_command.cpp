@@ -39,10 +39,10 @@ std::string SummaryText(const KnowledgeSummary& s) {
   out += "  Origin   " + s.origin + "\n";
   out += "  Files    " + std::to_string(s.files.size()) + "\n";
   out += "  Entries  " + std::to_string(s.entries) + "\n\n";
-  out += "  section                 entries  unconfirmed  no checked date\n";
+  out += "  section                   entries  unconfirmed  no checked date\n";
   for (const SectionCount& c : s.sections) {
     std::string name = c.section;
-    name.resize(std::max<size_t>(name.size(), 22), ' ');
+    name.resize(std::max<size_t>(name.size(), 24), ' ');  // the longest: nvidia_open_modules_only
     auto num = [](size_t n, size_t width) {
       std::string t = std::to_string(n);
       return std::string(width > t.size() ? width - t.size() : 0, ' ') + t;

@@ -15,7 +15,8 @@ struct FamilyName {
   GfxFamily family;
   std::string_view name;
 };
-constexpr std::array<FamilyName, 15> kFamilies{{
+constexpr std::array<FamilyName, 16> kFamilies{{
+    {GfxFamily::kGcn1, "GCN1"},
     {GfxFamily::kGcn2, "GCN2"},
     {GfxFamily::kGcn3, "GCN3"},
     {GfxFamily::kGcn4, "GCN4"},
@@ -68,7 +69,8 @@ void ParseGfxTarget(EntryReader& r, KnowledgeDb& db) {
   GpuTarget t;
   t.name = r.Text("name", Need::kRequired).value_or("");
   if (auto f = r.Choice("family", Need::kRequired, FamilyNames())) t.family = kFamilies[*f].family;
-  t.kfd_version = static_cast<uint32_t>(r.Integer("kfd_version", Need::kRequired, 1, 999999).value_or(0));
+  // Absent for targets KFD never reports (Southern Islands, most Sea Islands chips, Stoney).
+  t.kfd_version = static_cast<uint32_t>(r.Integer("kfd_version", Need::kOptional, 1, 999999).value_or(0));
   t.gc_ip = r.TextList("gc_ip", Need::kOptional);
   for (const std::string& ip : t.gc_ip) {
     if (!Version::Parse(ip)) r.Error(0, "gc_ip '" + ip + "' is not a version such as \"10.3.2\"");

@@ -62,7 +62,9 @@ class Checker {
 
 void Checker::Duplicates() {
   Unique(db_.gfx_targets, "gfx target", [](const GpuTarget& t) { return t.name; });
-  Unique(db_.gfx_targets, "kfd_version", [](const GpuTarget& t) { return std::to_string(t.kfd_version); });
+  Unique(db_.gfx_targets, "kfd_version", [](const GpuTarget& t) {
+    return t.kfd_version == 0 ? "none:" + t.name : std::to_string(t.kfd_version);
+  });
   Unique(db_.amd_devices, "AMD device", [](const AmdPciDevice& d) { return HexId(d.device_id); });
   Unique(db_.amd_models, "AMD model", [](const AmdGpuModel& m) { return m.name; });
   Unique(db_.cuda_archs, "compute capability", [](const CudaArch& a) { return a.cc.ToString(); });
@@ -71,6 +73,8 @@ void Checker::Duplicates() {
   Unique(db_.cuda_toolkit_drivers, "CUDA toolkit",
          [](const CudaToolkitDriver& c) { return c.cuda.ToString(); });
   Unique(db_.nvidia_driver_branches, "driver branch", [](const NvidiaDriverBranch& b) { return b.branch; });
+  Unique(db_.nvidia_open_modules_only, "open-modules-only architecture",
+         [](const NvidiaOpenModulesOnly& o) { return o.architecture; });
   Unique(db_.rocm_releases, "ROCm series", [](const RocmRelease& r) { return r.series.ToString(); });
   Unique(db_.hip_sdks_windows, "HIP SDK", [](const HipSdkWindows& h) { return h.version.ToString(); });
   Unique(db_.rocm_wsl, "WSL note", [](const RocmWslNote& w) { return w.id; });
@@ -100,7 +104,7 @@ void Checker::GfxTargets() {
   for (const GpuTarget& t : db_.gfx_targets) {
     const Origin& at = t.provenance.origin;
     auto decoded = GfxNameFromKfdVersion(t.kfd_version);
-    if (decoded != t.name) {
+    if (t.kfd_version != 0 && decoded != t.name) {
       Add(at, "kfd_version " + std::to_string(t.kfd_version) + " decodes to '" + decoded.value_or("?") +
                   "', not '" + t.name + "'");
     }
@@ -135,6 +139,19 @@ void Checker::References() {
   for (const NvidiaGpuModel& g : db_.nvidia_gpus) {
     if (db_.FindCudaArch(g.cc) == nullptr)
       Add(g.provenance.origin, "cc " + g.cc.ToString() + " is not a [[cuda_arch]]");
+  }
+  auto known_architecture = [&](const std::string& name) {
+    return std::any_of(db_.cuda_archs.begin(), db_.cuda_archs.end(),
+                       [&](const CudaArch& a) { return a.architecture == name; });
+  };
+  for (const NvidiaDriverBranch& b : db_.nvidia_driver_branches) {
+    for (const std::string& a : b.last_for)
+      if (!known_architecture(a))
+        Add(b.provenance.origin, "last_for names '" + a + "', which no [[cuda_arch]] has");
+  }
+  for (const NvidiaOpenModulesOnly& o : db_.nvidia_open_modules_only) {
+    if (!known_architecture(o.architecture))
+      Add(o.provenance.origin, "architecture '" + o.architecture + "' is not one a [[cuda_arch]] names");
   }
   for (const KernelFloor& k : db_.kernel_floors) GfxList(k.provenance.origin, k.gfx, "gfx");
   for (const RocmRelease& r : db_.rocm_releases) {

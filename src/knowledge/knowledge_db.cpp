@@ -79,6 +79,7 @@ const GpuTarget* KnowledgeDb::FindGfxTarget(std::string_view name) const {
 }
 
 const GpuTarget* KnowledgeDb::FindGfxTargetByKfdVersion(uint32_t kfd_version) const {
+  if (kfd_version == 0) return nullptr;  // a CPU node, or a target KFD has no version for
   return FindIf(gfx_targets, [&](const GpuTarget& t) { return t.kfd_version == kfd_version; });
 }
 
@@ -200,6 +201,7 @@ void KnowledgeDb::VisitProvenance(const std::function<void(std::string_view, con
   each("cuda_minor_compat", cuda_minor_compat);
   each("cuda_toolkit_driver", cuda_toolkit_drivers);
   each("nvidia_driver_branch", nvidia_driver_branches);
+  each("nvidia_open_modules_only", nvidia_open_modules_only);
   each("rocm_release", rocm_releases);
   each("kernel_floor", kernel_floors);
   each("hip_sdk_windows", hip_sdks_windows);

@@ -53,6 +53,7 @@ struct KnowledgeDb {
   std::vector<CudaMinorCompat> cuda_minor_compat;
   std::vector<CudaToolkitDriver> cuda_toolkit_drivers;
   std::vector<NvidiaDriverBranch> nvidia_driver_branches;
+  std::vector<NvidiaOpenModulesOnly> nvidia_open_modules_only;
   std::vector<RocmRelease> rocm_releases;
   std::vector<KernelFloor> kernel_floors;
   std::vector<HipSdkWindows> hip_sdks_windows;

@@ -32,6 +32,7 @@ struct Provenance {
 // ---- AMD -----------------------------------------------------------------------------------------
 
 enum class GfxFamily {
+  kGcn1,
   kGcn2,
   kGcn3,
   kGcn4,
@@ -55,7 +56,7 @@ std::optional<GfxFamily> GfxFamilyFromString(std::string_view s);
 struct GpuTarget {
   std::string name;  // "gfx1031"
   GfxFamily family = GfxFamily::kGcn2;
-  uint32_t kfd_version = 0;        // 100301, as KFD topology reports it
+  uint32_t kfd_version = 0;        // 100301, as KFD topology reports it; 0: KFD has no such target
   std::vector<std::string> gc_ip;  // "10.3.2"
   std::string generic;             // "gfx10-3-generic", "" when none
   std::string override_value;      // HSA_OVERRIDE_GFX_VERSION that borrows a sibling ("10.3.0"), "" when none
@@ -157,6 +158,14 @@ struct NvidiaDriverBranch {
   std::vector<std::string> last_for;
   Provenance provenance;
   bool operator==(const NvidiaDriverBranch&) const = default;
+};
+
+// An architecture (as [[cuda_arch]] names it) that only NVIDIA's open kernel modules drive: with the
+// proprietary flavour loaded the GPU fails to initialize (Blackwell).
+struct NvidiaOpenModulesOnly {
+  std::string architecture;  // "Blackwell"
+  Provenance provenance;
+  bool operator==(const NvidiaOpenModulesOnly&) const = default;
 };
 
 // ---- ROCm ----------------------------------------------------------------------------------------

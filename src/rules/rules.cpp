@@ -148,7 +148,8 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "nouveau has no CUDA: PyTorch sees no GPU until NVIDIA's driver replaces it.",
        "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/"},
       {"runtime.driver_radeon", Layer::kRuntime, "An AMD GPU bound to the legacy radeon driver.",
-       "ROCm works only with amdgpu; Southern/Sea Islands cards need kernel parameters to switch.",
+       "ROCm works only with amdgpu; Sea Islands cards KFD drives (Kaveri, Hawaii) need kernel parameters to "
+       "switch. On targets KFD has no device for (gfx600-602, gfx702-705) it is only information.",
        "https://wiki.archlinux.org/title/AMDGPU"},
       {"runtime.driver_vfio", Layer::kRuntime, "A GPU bound to vfio-pci (reserved for PCI passthrough).",
        "The host OS cannot use a GPU handed to virtual machines.",
@@ -157,7 +158,8 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "Without a driver no runtime can reach the GPU.",
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html"},
       {"runtime.kfd_missing", Layer::kRuntime, "/dev/kfd exists on a Linux machine with amdgpu bound.",
-       "ROCm talks to the GPU only through /dev/kfd.",
+       "ROCm talks to the GPU only through /dev/kfd. On a GPU KFD has no device for (gfx600-602, gfx702-705, "
+       "gfx810: no kfd_version in gfx_targets.toml) it is only information: no ROCm can use that GPU.",
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html"},
       {"runtime.device_access", Layer::kRuntime,
        "Whether this user can open /dev/kfd and the render nodes (groups render and video).",
@@ -204,6 +206,12 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "(cuda_drivers.toml last_for: R580 for Maxwell, Pascal and Volta).",
        "Branches after R580 no longer support those GPUs; every driver upgrade advice for them names R580.",
        "https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html"},
+      {"runtime.nvidia_needs_open_modules", Layer::kRuntime,
+       "A GPU only NVIDIA's open kernel modules drive (cuda_drivers.toml nvidia_open_modules_only: "
+       "Blackwell) under the proprietary module, read from /proc/driver/nvidia/version.",
+       "The proprietary flavour cannot initialize Blackwell (dmesg: \"requires use of the NVIDIA open kernel "
+       "modules\", nvidia-smi: \"No devices were found\"). Fix: the -open package of the same branch.",
+       "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html"},
       {"runtime.cuda_driver_too_old", Layer::kRuntime,
        "The NVIDIA driver against the minor-version-compatibility floor of the CUDA PyTorch was built with.",
        "Below it, `torch.cuda.is_available()` is False (\"The NVIDIA driver on your system is too old\").",

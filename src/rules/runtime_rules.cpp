@@ -106,6 +106,12 @@ void KernelDrivers(const RuleContext& ctx, std::vector<Finding>& out) {
                       "The open-source nouveau driver is bound: CUDA needs NVIDIA's driver");
       f.fix_summary = "install NVIDIA's driver (it blacklists nouveau), then reboot";
       AddNvidiaDriverInstall(ctx, f);
+    } else if (drv == "radeon" && g.target && g.target->kfd_version == 0) {
+      // Southern Islands and the Sea Islands chips KFD has no device for: amdgpu brings no ROCm either.
+      f = MakeFinding("runtime.driver_radeon", Layer::kRuntime, Severity::kInfo, g.label,
+                      "The legacy radeon driver is bound; amdgpu would not bring ROCm to " + g.gfx +
+                          " either (KFD has no support for it)");
+      f.link = "https://github.com/torvalds/linux/blob/master/drivers/gpu/drm/amd/amdkfd/kfd_device.c";
     } else if (drv == "radeon") {
       f = MakeFinding("runtime.driver_radeon", Layer::kRuntime, Severity::kError, g.label,
                       "The legacy radeon driver is bound: ROCm needs amdgpu");
@@ -159,6 +165,28 @@ void ComputeNodes(const RuleContext& ctx, std::vector<Finding>& out) {
   for (const auto& n : ctx.snap.amd.device_nodes) {
     if (n.path == "/dev/kfd") kfd = &n;
     if (n.exists && n.accessible && !*n.accessible) denied.push_back(&n);
+  }
+  // A target KFD has no device for (Southern Islands, Bonaire, Kabini, Stoney: no kfd_version in
+  // gfx_targets.toml): no /dev/kfd is expected, and no module option brings ROCm to it.
+  const GpuView* without_kfd = nullptr;
+  bool all_without_kfd = true;
+  for (const auto& g : ctx.gpus) {
+    if (g.vendor != GpuVendor::kAmd || !g.pci || g.pci->driver != "amdgpu") continue;
+    if (g.target && g.target->kfd_version == 0) {
+      if (!without_kfd) without_kfd = &g;
+    } else {
+      all_without_kfd = false;
+    }
+  }
+  if ((!kfd || !kfd->exists) && without_kfd && all_without_kfd) {
+    Finding f = MakeFinding("runtime.kfd_missing", Layer::kRuntime, Severity::kInfo, without_kfd->label,
+                            "The amdgpu compute interface (KFD) has no support for " + without_kfd->gfx +
+                                ": no ROCm release can use this GPU");
+    f.evidence.push_back("required a GPU that KFD drives, found " + without_kfd->gfx +
+                         ", which KFD's device table (kfd_device.c) does not list");
+    f.link = "https://github.com/torvalds/linux/blob/master/drivers/gpu/drm/amd/amdkfd/kfd_device.c";
+    out.push_back(std::move(f));
+    return;
   }
   if (!kfd || !kfd->exists) {
     Finding f = MakeFinding("runtime.kfd_missing", Layer::kRuntime, Severity::kError, "/dev/kfd",
@@ -286,9 +314,16 @@ void KernelVersion(const RuleContext& ctx, std::vector<Finding>& out) {
   }
 }
 
+// Whether `driver` lies beyond the last branch of the machine's GPU (a Pascal card and a driver 590): no
+// driver that GPU can run reaches it, so advice must never ask for it.
+bool BeyondLastBranch(const std::optional<LastBranch>& last, const Version& driver) {
+  return last && driver.major() > last->number;
+}
+
 // The other way out of a driver too old for the wheel: keep the driver and install the wheel built for
-// it (the same torch series when one fits the GPU and the driver, else the newest that does).
-void AddWheelForInstalledDriver(const RuleContext& ctx, Finding& f) {
+// it (the same torch series when one fits the GPU and the driver, else the newest that does). `only_way`:
+// no driver update can help (the GPU's last branch does not reach the wheel's CUDA).
+void AddWheelForInstalledDriver(const RuleContext& ctx, Finding& f, bool only_way = false) {
   auto gpu = std::find_if(ctx.gpus.begin(), ctx.gpus.end(),
                           [](const GpuView& g) { return g.vendor == GpuVendor::kNvidia && g.cc; });
   const TorchRoute* route = ctx.db.FindRoute("pytorch-cuda");
@@ -297,13 +332,14 @@ void AddWheelForInstalledDriver(const RuleContext& ctx, Finding& f) {
   const TorchWheel* wheel = BestCudaWheel(ctx.db, *gpu->cc, ctx.nvidia_driver, ctx.torch->version, windows);
   if (!wheel) wheel = BestCudaWheel(ctx.db, *gpu->cc, ctx.nvidia_driver, std::nullopt, windows);
   if (!wheel) return;
-  f.evidence.push_back("or keep driver " + ctx.nvidia_driver->ToString() + ": PyTorch " +
-                       wheel->torch.ToString() + " " + wheel->variant + " (CUDA " + wheel->cuda->ToString() +
-                       ") runs on it and carries " + SmName(*gpu->cc) + " code");
-  f.fix_summary +=
-      ", or keep the driver and install PyTorch " + wheel->torch.ToString() + " " + wheel->variant;
-  f.fix.push_back(FixAction::Manual("or, keeping the driver, replace PyTorch with the " + wheel->variant +
-                                    " build made for it:"));
+  f.evidence.push_back(std::string(only_way ? "keep driver " : "or keep driver ") +
+                       ctx.nvidia_driver->ToString() + ": PyTorch " + wheel->torch.ToString() + " " +
+                       wheel->variant + " (CUDA " + wheel->cuda->ToString() + ") runs on it and carries " +
+                       SmName(*gpu->cc) + " code");
+  f.fix_summary += (only_way ? ": PyTorch " : ", or keep the driver and install PyTorch ") +
+                   wheel->torch.ToString() + " " + wheel->variant;
+  f.fix.push_back(FixAction::Manual(std::string(only_way ? "keeping the driver" : "or, keeping the driver") +
+                                    ", replace PyTorch with the " + wheel->variant + " build made for it:"));
   RouteChoice choice;
   choice.route = route;
   choice.wheel = wheel;
@@ -333,6 +369,63 @@ void NvidiaDriverBranchForGpu(const RuleContext& ctx, std::vector<Finding>& out)
   out.push_back(std::move(f));
 }
 
+// The -open packaging of the installed branch, for the user's distribution (NVIDIA's driver installation
+// guide, "Kernel Modules"; Ubuntu's and Debian's own package names).
+void AddOpenModulesInstall(const RuleContext& ctx, Finding& f) {
+  const std::string& distro = ctx.snap.os.distro_id;
+  const std::string branch = ctx.nvidia_driver ? std::to_string(ctx.nvidia_driver->major()) : "";
+  if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
+    f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" +
+                                    (branch.empty() ? "<branch>" : branch) + "-open"));
+  } else if (distro == "debian") {
+    f.fix.push_back(FixAction::Bash("sudo apt install nvidia-open-kernel-dkms"));
+  } else if (distro == "rhel" || distro == "rocky" || distro == "almalinux" || distro == "ol" ||
+             distro == "amzn") {
+    f.fix.push_back(
+        FixAction::Manual("with NVIDIA's CUDA repository; on release 8 and 9 first: sudo dnf module enable "
+                          "nvidia-driver:open-dkms"));
+    f.fix.push_back(FixAction::Bash("sudo dnf install nvidia-open"));
+  } else {
+    f.fix.push_back(FixAction::Manual(
+        "install the open kernel module package of your distribution's NVIDIA driver (usually named "
+        "\"nvidia-open\" or \"...-open\"), or rerun NVIDIA's installer with --kernel-module-type=open"));
+  }
+  f.fix.push_back(
+      FixAction::Manual("reboot, then check: /proc/driver/nvidia/version says \"Open Kernel Module\""));
+}
+
+// A GPU only the open kernel modules drive (Blackwell) under the proprietary module: it fails to
+// initialize ("RmInitAdapter failed", nvidia-smi finds no device) whatever the driver version.
+void NvidiaOpenModules(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.platform != Platform::kLinux || ctx.snap.nvidia.kernel_module != NvidiaKernelModule::kProprietary)
+    return;
+  for (const auto& g : ctx.gpus) {
+    if (g.vendor != GpuVendor::kNvidia || !g.cc) continue;
+    const CudaArch* arch = ctx.db.FindCudaArch(*g.cc);
+    if (!arch) continue;
+    auto only =
+        std::find_if(ctx.db.nvidia_open_modules_only.begin(), ctx.db.nvidia_open_modules_only.end(),
+                     [&](const NvidiaOpenModulesOnly& o) { return o.architecture == arch->architecture; });
+    if (only == ctx.db.nvidia_open_modules_only.end()) continue;
+    const std::string driver = ctx.snap.nvidia.driver_version.value_or("of unknown version");
+    Finding f = MakeFinding("runtime.nvidia_needs_open_modules", Layer::kRuntime, Severity::kError, g.label,
+                            arch->architecture +
+                                " GPUs need NVIDIA's open kernel modules; the proprietary "
+                                "module is loaded and cannot drive this GPU");
+    f.evidence.push_back("required the open kernel module flavour for " + arch->architecture +
+                         " (compute capability " + g.cc->ToString() + "), found the proprietary one: " +
+                         "/proc/driver/nvidia/version names an \"NVIDIA UNIX <arch> Kernel Module\" " +
+                         driver + ", not an \"Open Kernel Module\"");
+    f.evidence.push_back("the kernel log says why: sudo dmesg | grep -i \"open kernel modules\"");
+    f.fix_summary =
+        "replace the proprietary kernel modules with the open ones of the same driver branch, then reboot";
+    AddOpenModulesInstall(ctx, f);
+    f.link = FirstSource(only->provenance);
+    out.push_back(std::move(f));
+    return;  // one finding: the module is the machine's, not the GPU's
+  }
+}
+
 void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.HasVendor(GpuVendor::kNvidia) || !ctx.torch || !ctx.torch->cuda || !ctx.nvidia_driver) return;
   const Version& cuda = *ctx.torch->cuda;
@@ -350,8 +443,24 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
                                 " PyTorch was built with");
     f.evidence.push_back("required driver >= " + floor.ToString() + " for any CUDA " +
                          std::to_string(cuda.major()) + ".x runtime, found " + driver);
+    auto last = LastBranchOf(ctx);
+    if (BeyondLastBranch(last, floor)) {
+      // Issue 13: never "update to X within R580" with X above 580; the older wheel is the way out.
+      f.evidence.push_back("no driver of " + last->branch->branch + ", the last branch for " +
+                           last->architecture + ", reaches " + floor.ToString());
+      f.fix_summary =
+          "keep an " + last->branch->branch + " driver and install a PyTorch built for an older CUDA";
+      AddWheelForInstalledDriver(ctx, f, /*only_way=*/true);
+      f.link = FirstSource(last->branch->provenance);
+      out.push_back(std::move(f));
+      return;
+    }
+    // The toolkit's own driver when the GPU's branch reaches it, else the floor (minor-version
+    // compatibility).
+    std::optional<Version> target = toolkit;
+    if (target && BeyondLastBranch(last, *target)) target = floor;
     f.fix_summary =
-        "update the NVIDIA driver" + (toolkit ? " to " + toolkit->ToString() + " or newer" : std::string());
+        "update the NVIDIA driver" + (target ? " to " + target->ToString() + " or newer" : std::string());
     AddNvidiaDriverInstall(ctx, f);
     f.link = FirstSource(floors->minor_compat->provenance);
     AddWheelForInstalledDriver(ctx, f);
@@ -368,6 +477,19 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
                         cuda.ToString() + " and runs only through minor-version compatibility");
     f.evidence.push_back("required CUDA " + cuda.ToString() + " support (driver " +
                          (toolkit ? toolkit->ToString() : "of that toolkit") + "), found CUDA " + max);
+    auto last = LastBranchOf(ctx);
+    if (toolkit && BeyondLastBranch(last, *toolkit)) {
+      // The GPU's last branch never supports this CUDA fully: stay on it, and for full support use a wheel
+      // of an older CUDA.
+      f.evidence.push_back("no driver of " + last->branch->branch + ", the last branch for " +
+                           last->architecture + ", reaches " + toolkit->ToString());
+      f.fix_summary = "stay on " + last->branch->branch +
+                      "; for PTX and the newer features use a PyTorch built for CUDA " + max + " or older";
+      AddWheelForInstalledDriver(ctx, f, /*only_way=*/true);
+      f.link = FirstSource(last->branch->provenance);
+      out.push_back(std::move(f));
+      return;
+    }
     f.fix_summary = "update the driver so PTX and newer features of CUDA " + cuda.ToString() + " work";
     AddNvidiaDriverInstall(ctx, f);
     f.link = floors->toolkit ? FirstSource(floors->toolkit->provenance)
@@ -396,6 +518,7 @@ std::vector<Finding> RuntimeRules(const RuleContext& ctx) {
   SystemRocm(ctx, out);
   OverrideRules(ctx, out);
   NvidiaDriverBranchForGpu(ctx, out);
+  NvidiaOpenModules(ctx, out);
   NvidiaDriverForCuda(ctx, out);
   return out;
 }

@@ -139,10 +139,15 @@ struct LibraryProbe {
   std::string detail;       // the dlerror / API error text, missing symbols
 };
 
+// Which flavour of NVIDIA kernel module is loaded, as its /proc/driver/nvidia/version line says. Only the
+// open flavour drives Blackwell; only the proprietary one drives Maxwell, Pascal and Volta.
+enum class NvidiaKernelModule { kUnknown, kOpen, kProprietary };
+
 struct NvidiaInfo {
   std::optional<std::string> driver_version;  // "580.159.03" from /proc/driver/nvidia/version or NVML
   std::string driver_version_source;
-  std::optional<uint32_t> cuda_driver_version;  // 13000 = CUDA 13.0 (cuDriverGetVersion)
+  NvidiaKernelModule kernel_module = NvidiaKernelModule::kUnknown;  // from /proc/driver/nvidia/version
+  std::optional<uint32_t> cuda_driver_version;                      // 13000 = CUDA 13.0 (cuDriverGetVersion)
   std::vector<NvidiaDevice> devices;
   std::vector<LibraryProbe> libraries;
 };
@@ -299,5 +304,7 @@ const char* ToString(GpuVendor v);     // "amd", "nvidia": as the JSON writes it
 const char* VendorLabel(GpuVendor v);  // "AMD", "NVIDIA": as reports show it
 GpuVendor GpuVendorFromString(const std::string& s);
 GpuVendor GpuVendorFromPciId(uint32_t vendor_id);
+const char* ToString(NvidiaKernelModule m);                             // "open", "proprietary", "unknown"
+NvidiaKernelModule NvidiaKernelModuleFromString(const std::string& s);  // kUnknown for anything else
 
 }  // namespace gpudoctor

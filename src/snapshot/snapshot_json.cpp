@@ -584,6 +584,9 @@ std::string SnapshotToJson(const Snapshot& s) {
            {"device_nodes", Array(s.amd.device_nodes, AccessToJson)}};
   Json nvidia{{"driver_version", Opt(s.nvidia.driver_version)},
               {"driver_version_source", s.nvidia.driver_version_source},
+              {"kernel_module", s.nvidia.kernel_module == NvidiaKernelModule::kUnknown
+                                    ? Json(nullptr)
+                                    : Json(ToString(s.nvidia.kernel_module))},
               {"cuda_driver_version", Opt(s.nvidia.cuda_driver_version)},
               {"devices", Array(s.nvidia.devices, NvDeviceToJson)},
               {"libraries", Array(s.nvidia.libraries, LibToJson)}};
@@ -687,6 +690,10 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
     Reader n(*nv, "snapshot.nvidia", &error);
     n.Get("driver_version", s.nvidia.driver_version);
     n.Get("driver_version_source", s.nvidia.driver_version_source);
+    // Absent before issue 13, null when unknown; a value this version does not know reads as unknown.
+    std::optional<std::string> kernel_module;
+    n.Get("kernel_module", kernel_module);
+    if (kernel_module) s.nvidia.kernel_module = NvidiaKernelModuleFromString(*kernel_module);
     n.Get("cuda_driver_version", s.nvidia.cuda_driver_version);
     ReadArray(n, "devices", s.nvidia.devices, ReadNvDevice);
     ReadArray(n, "libraries", s.nvidia.libraries, ReadLib);

@@ -1,4 +1,4 @@
-// Vendor names and PCI vendor ids.
+// Vendor names and PCI vendor ids, and the names of the NVIDIA kernel module flavours.
 #include "snapshot/snapshot.h"
 
 namespace gpudoctor {
@@ -54,6 +54,24 @@ GpuVendor GpuVendorFromPciId(uint32_t vendor_id) {
     default:
       return GpuVendor::kOther;
   }
+}
+
+const char* ToString(NvidiaKernelModule m) {
+  switch (m) {
+    case NvidiaKernelModule::kOpen:
+      return "open";
+    case NvidiaKernelModule::kProprietary:
+      return "proprietary";
+    case NvidiaKernelModule::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+NvidiaKernelModule NvidiaKernelModuleFromString(const std::string& s) {
+  if (s == "open") return NvidiaKernelModule::kOpen;
+  if (s == "proprietary") return NvidiaKernelModule::kProprietary;
+  return NvidiaKernelModule::kUnknown;
 }
 
 }  // namespace gpudoctor

@@ -158,6 +158,13 @@ INSTANTIATE_TEST_SUITE_P(
                  {"runtime.driver_missing", Severity::kError},
                  {"framework.torch_ok", Severity::kOk}},
                 {"hardware.gpu_unknown", "hardware.gpu_name_unknown"}},
+        // RTX 5090 (Blackwell) on the proprietary kernel module of driver 580 (issue 13): only the open
+        // modules drive it; the fix is the -open package of the same branch, not a newer driver.
+        Verdict{
+            "rtx5090-desktop",
+            Severity::kError,
+            {{"runtime.nvidia_needs_open_modules", Severity::kError}, {"hardware.gpu_known", Severity::kOk}},
+            {"runtime.driver_branch_drops_gpu", "runtime.driver_missing"}},
         Verdict{"wsl2-guest",
                 Severity::kInfo,
                 {{"hardware.wsl_gpu_paravirtual", Severity::kInfo}},
@@ -249,6 +256,81 @@ TEST(CheckRecordedFixes, Gtx1080OnThePypiCu130Default) {
   const Finding* f = FindId(fs, "runtime.cuda_driver_too_old");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_NE(f->fix_summary.find("install PyTorch 2.11 cu126"), std::string::npos) << f->fix_summary;
+}
+
+// Issue 13: the RTX 5090 machine's fix is Ubuntu's -open package of the installed branch, and the
+// evidence names the flavour read from /proc/driver/nvidia/version.
+TEST(CheckRecordedFixes, Rtx5090OnTheProprietaryModuleGetsTheOpenPackage) {
+  auto fs = RunRules(ProbeRecorded("rtx5090-desktop"));
+  const Finding* f = FindId(fs, "runtime.nvidia_needs_open_modules");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_NE(f->subject.find("RTX 5090"), std::string::npos) << f->subject;
+  EXPECT_NE(BashFix(*f).find("sudo apt install nvidia-driver-580-open"), std::string::npos) << BashFix(*f);
+  EXPECT_NE(f->evidence.front().find("proprietary"), std::string::npos) << f->evidence.front();
+  EXPECT_NE(f->evidence.front().find("580.95.05"), std::string::npos) << f->evidence.front();
+  EXPECT_NE(f->evidence.front().find("Blackwell"), std::string::npos) << f->evidence.front();
+}
+
+// The same machine with the open flavour loaded, or a Pascal card on the proprietary one: no such finding.
+TEST(CheckRecordedFixes, OpenModulesFindingOnlyForBlackwellOnTheProprietaryModule) {
+  Snapshot open = ProbeRecorded("rtx5090-desktop");
+  ASSERT_EQ(open.nvidia.kernel_module, NvidiaKernelModule::kProprietary);
+  open.nvidia.kernel_module = NvidiaKernelModule::kOpen;
+  EXPECT_FALSE(Has(RunRules(open), "runtime.nvidia_needs_open_modules"));
+  Snapshot pascal = ProbeRecorded("gtx1080-desktop");
+  ASSERT_EQ(pascal.nvidia.kernel_module, NvidiaKernelModule::kProprietary);
+  EXPECT_FALSE(Has(RunRules(pascal), "runtime.nvidia_needs_open_modules"));
+}
+
+// Issue 13 gap 2: on a Pascal card, no advice may ask for a driver above R580, its last branch.
+void ExpectNoDriverAboveR580(const std::vector<Finding>& fs) {
+  for (const Finding& f : fs) {
+    std::string text = f.fix_summary + "\n" + BashFix(f);
+    for (const FixAction& a : f.fix) text += "\n" + a.text;
+    for (size_t i = 0; i + 3 <= text.size(); ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(text[i])) ||
+          (i > 0 && std::isalnum(static_cast<unsigned char>(text[i - 1]))))
+        continue;
+      size_t end = i;
+      while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+      if (end - i != 3 || end >= text.size() || text[end] != '.') continue;  // "595.45.04", "590.xx"
+      EXPECT_LE(std::stoi(text.substr(i, 3)), 580) << f.id << ": " << text;
+    }
+  }
+}
+
+// Driver 570 and torch 2.12+cu132 (CUDA 13.2, whose toolkit driver is 595): the update stays within R580
+// (580 runs any 13.x through minor-version compatibility), and the cu126 build is the other way out.
+TEST(CheckRecordedFixes, Gtx1080DriverAdviceStaysWithinR580) {
+  auto fs = RunRules(WithTorch(ProbeRecorded("gtx1080-desktop"), "2.12.0+cu132", "13.2", ""));
+  const Finding* f = FindId(fs, "runtime.cuda_driver_too_old");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_NE(f->fix_summary.find("within the R580 branch"), std::string::npos) << f->fix_summary;
+  EXPECT_EQ(f->fix_summary.find("595"), std::string::npos) << f->fix_summary;
+  EXPECT_NE(f->fix_summary.find("cu126"), std::string::npos) << f->fix_summary;
+  ExpectNoDriverAboveR580(fs);
+}
+
+// Driver 580.95.05 (CUDA 13.0) and torch 2.12+cu132: no R580 driver supports CUDA 13.2 fully, so the
+// advice is to stay on R580 with a wheel of an older CUDA, never "update the driver".
+TEST(CheckRecordedFixes, Gtx1080OnR580WithACuda132WheelIsNotToldToUpdate) {
+  Snapshot snap = WithTorch(ProbeRecorded("gtx1080-desktop"), "2.12.0+cu132", "13.2", "");
+  snap.nvidia.driver_version = "580.95.05";
+  snap.nvidia.cuda_driver_version = 13000;
+  auto fs = RunRules(snap);
+  const Finding* f = FindId(fs, "runtime.cuda_driver_older_than_wheel");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->fix_summary.find("update"), std::string::npos) << f->fix_summary;
+  EXPECT_NE(f->fix_summary.find("stay on R580"), std::string::npos) << f->fix_summary;
+  EXPECT_NE(BashFix(*f).find("download.pytorch.org/whl/cu126"), std::string::npos) << BashFix(*f);
+  EXPECT_FALSE(Has(fs, "runtime.driver_branch_drops_gpu")) << Ids(fs);
+  ExpectNoDriverAboveR580(fs);
+}
+
+// The recorded machine as it is (driver 570, cu128) and on the PyPI cu130 default: no advice above R580.
+TEST(CheckRecordedFixes, Gtx1080NeverToldToInstallADriverAboveR580) {
+  ExpectNoDriverAboveR580(RunRules(ProbeRecorded("gtx1080-desktop")));
+  ExpectNoDriverAboveR580(RunRules(WithTorch(ProbeRecorded("gtx1080-desktop"), "2.11.0+cu130", "13.0", "")));
 }
 
 // The RX 6700 XT machine without its HSA_OVERRIDE_GFX_VERSION: the rocm6.2 libtorch_hip.so read from the

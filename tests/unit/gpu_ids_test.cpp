@@ -60,6 +60,13 @@ TEST(GpuIds, AmdIdsOfAmdgpuIdsHaveTheirTarget) {
       {0x74B6, std::nullopt, "gfx942"},  // Instinct MI308X
       {0x75B3, std::nullopt, "gfx950"},  // Instinct MI355X VF
       {0x731E, 0xC6, "gfx1010"},         // RX 5700 XTB
+      // Southern / Sea Islands and Stoney (issue 13 gap 3): in since their targets are in gfx_targets.toml.
+      {0x6798, std::nullopt, "gfx600"},  // Tahiti: HD 7970 / R9 280X
+      {0x6810, std::nullopt, "gfx601"},  // Curacao (Pitcairn): R9 270X
+      {0x6611, std::nullopt, "gfx602"},  // Oland: R7 240
+      {0x9830, std::nullopt, "gfx703"},  // Kabini APU
+      {0x665C, std::nullopt, "gfx704"},  // Bonaire: HD 7790 / R7 360
+      {0x98E4, std::nullopt, "gfx810"},  // Stoney APU
   };
   for (const AmdCase& c : cases) {
     auto m = db.FindAmdModel(c.device_id, c.revision);
@@ -69,6 +76,48 @@ TEST(GpuIds, AmdIdsOfAmdgpuIdsHaveTheirTarget) {
   auto xtb = db.FindAmdModel(0x731E, 0xC6);
   EXPECT_EQ(xtb->name, "Radeon RX 5700XTB");
   EXPECT_TRUE(xtb->revision_known);
+}
+
+// Issue 13 gap 3: a Southern Islands card (R9 280X, gfx600) is named, KFD's missing support is
+// information rather than a fix to chase, and the verdict is that no ROCm/PyTorch build runs on it.
+TEST(GpuIds, SouthernIslandsCardIsNamedAndHasNoRoute) {
+  Snapshot s = Linux();
+  PciDevice d;
+  d.address = "0000:01:00.0";
+  d.vendor_id = 0x1002;
+  d.device_id = 0x6798;
+  d.revision = 0x00;
+  d.class_code = 0x030000;
+  d.driver = "amdgpu";
+  s.pci_devices.push_back(d);
+  Gpu g;
+  g.pci_address = d.address;
+  g.vendor = GpuVendor::kAmd;
+  g.driver = "amdgpu";
+  s.gpus.push_back(g);
+  auto fs = RunRules(s);
+  const Finding* known = FindId(fs, "hardware.gpu_known");
+  ASSERT_NE(known, nullptr) << Ids(fs);
+  EXPECT_NE(known->title.find("gfx600"), std::string::npos) << known->title;
+  EXPECT_NE(known->evidence.front().find("Tahiti"), std::string::npos) << known->evidence.front();
+  const Finding* none = FindId(fs, "hardware.gpu_not_usable");
+  ASSERT_NE(none, nullptr) << Ids(fs);
+  EXPECT_EQ(none->severity, Severity::kError);
+  EXPECT_NE(none->evidence.front().find("gfx600"), std::string::npos) << none->evidence.front();
+  const Finding* kfd = FindId(fs, "runtime.kfd_missing");
+  ASSERT_NE(kfd, nullptr) << Ids(fs);
+  EXPECT_EQ(kfd->severity, Severity::kInfo);
+  EXPECT_TRUE(kfd->fix.empty());
+  EXPECT_FALSE(Has(fs, "hardware.gpu_name_unknown")) << Ids(fs);
+
+  // Under the radeon driver: switching to amdgpu would not help, so it is information, not a fix.
+  s.pci_devices[0].driver = "radeon";
+  s.gpus[0].driver = "radeon";
+  auto radeon = RunRules(s);
+  const Finding* drv = FindId(radeon, "runtime.driver_radeon");
+  ASSERT_NE(drv, nullptr) << Ids(radeon);
+  EXPECT_EQ(drv->severity, Severity::kInfo);
+  EXPECT_TRUE(drv->fix.empty());
 }
 
 KnowledgeLoad ParseChip(const std::string& body) {

@@ -194,7 +194,10 @@ TEST(KnowledgeData, EveryGfxNamedExists) {
     for (const std::string& g : r.gfx) EXPECT_TRUE(known(g)) << g;
   }
   for (const GpuTarget& t : db.gfx_targets) {
-    EXPECT_EQ(GfxNameFromKfdVersion(t.kfd_version), t.name);
+    // kfd_version 0: a target KFD has no device for (Southern Islands, Bonaire, Kabini, Stoney).
+    if (t.kfd_version != 0) {
+      EXPECT_EQ(GfxNameFromKfdVersion(t.kfd_version), t.name);
+    }
     if (t.override_value.empty()) continue;
     auto target = GfxNameFromOverride(t.override_value);
     ASSERT_TRUE(target) << t.name;
@@ -402,6 +405,45 @@ TEST(KnowledgeLoaderErrors, KernelFloorNeedsAVersionAndKnownTargets) {
   errors = LoadErrors(other.dir());
   EXPECT_NE(errors.find("gfx names 'gfx1159', which is not in gfx_targets.toml"), std::string::npos)
       << errors;
+}
+
+// Issue 13: the architectures only the open kernel modules drive name a known [[cuda_arch]] architecture;
+// a misspelt one, or a last_for naming none, is an error at its line.
+TEST(KnowledgeData, OpenModulesOnlyForBlackwell) {
+  KnowledgeDb db = LoadOrDie();
+  ASSERT_EQ(db.nvidia_open_modules_only.size(), 1u);
+  EXPECT_EQ(db.nvidia_open_modules_only[0].architecture, "Blackwell");
+  EXPECT_EQ(db.nvidia_open_modules_only[0].provenance.checked, "2026-12-03");
+
+  TempDataDir tmp;
+  uint32_t line =
+      tmp.Edit("cuda_drivers.toml", "architecture = \"Blackwell\"", "architecture = \"Blackwel\"");
+  std::string errors = LoadErrors(tmp.dir());
+  EXPECT_NE(errors.find(tmp.path("cuda_drivers.toml").string() + ":" + std::to_string(line - 1)),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("architecture 'Blackwel' is not one a [[cuda_arch]] names"), std::string::npos)
+      << errors;
+
+  TempDataDir other;
+  other.Edit("cuda_drivers.toml", "last_for = [\"Maxwell\", \"Pascal\", \"Volta\"]",
+             "last_for = [\"Maxwell\", \"Pascal\", \"Volt\"]");
+  errors = LoadErrors(other.dir());
+  EXPECT_NE(errors.find("last_for names 'Volt', which no [[cuda_arch]] has"), std::string::npos) << errors;
+}
+
+// Issue 13: Southern Islands, Bonaire/Kabini and Stoney are known targets without a KFD version, so an
+// unrelated KFD node never matches them.
+TEST(KnowledgeData, TargetsWithoutKfd) {
+  KnowledgeDb db = LoadOrDie();
+  for (const char* name : {"gfx600", "gfx601", "gfx602", "gfx702", "gfx703", "gfx704", "gfx705", "gfx810"}) {
+    const GpuTarget* t = db.FindGfxTarget(name);
+    ASSERT_NE(t, nullptr) << name;
+    EXPECT_EQ(t->kfd_version, 0u) << name;
+  }
+  EXPECT_EQ(db.FindGfxTarget("gfx600")->family, GfxFamily::kGcn1);
+  EXPECT_EQ(db.FindGfxTargetByKfdVersion(0), nullptr);
+  EXPECT_EQ(db.FindGfxTargetByKfdVersion(70001)->name, "gfx701");
 }
 
 TEST(KnowledgeData, KernelFloorForStrixHalo) {

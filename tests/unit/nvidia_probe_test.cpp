@@ -55,10 +55,30 @@ TEST(NvidiaProcVersion, ParsesProprietaryAndOpenModules) {
   EXPECT_FALSE(ParseNvidiaProcVersion("GCC version: 12.2.0\n").ok());
 }
 
+// Issue 13: Blackwell needs the open flavour, so the probe tells the two apart by the NVRM line.
+TEST(NvidiaProcVersion, TellsTheOpenModuleFromTheProprietaryOne) {
+  EXPECT_EQ(NvidiaKernelModuleFromProcVersion(kProprietaryVersion), NvidiaKernelModule::kProprietary);
+  EXPECT_EQ(NvidiaKernelModuleFromProcVersion(kOpenVersion), NvidiaKernelModule::kOpen);
+  EXPECT_EQ(NvidiaKernelModuleFromProcVersion("NVRM version: NVIDIA UNIX aarch64 Kernel Module  580.95.05\n"),
+            NvidiaKernelModule::kProprietary);
+  EXPECT_EQ(NvidiaKernelModuleFromProcVersion(
+                "NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  580.95.05  Release Build\n"),
+            NvidiaKernelModule::kOpen);
+  // "Open" after the module words (a build host name) does not make it open.
+  EXPECT_EQ(NvidiaKernelModuleFromProcVersion(
+                "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  (Open-builder)\n"),
+            NvidiaKernelModule::kProprietary);
+  EXPECT_EQ(NvidiaKernelModuleFromProcVersion(""), NvidiaKernelModule::kUnknown);
+  EXPECT_EQ(NvidiaKernelModuleFromProcVersion("GCC version: 12.2.0\n"), NvidiaKernelModule::kUnknown);
+  EXPECT_EQ(NvidiaKernelModuleFromProcVersion("NVRM version: something else 1.2\n"),
+            NvidiaKernelModule::kUnknown);
+}
+
 TEST(NvidiaProbe, ReadsDriverVersionFromProc) {
   ProbeSysroot root;
   root.Write("/proc/driver/nvidia/version", kOpenVersion);
   Snapshot snap = root.Run(ProbeNvidia);
+  EXPECT_EQ(snap.nvidia.kernel_module, NvidiaKernelModule::kOpen);
   EXPECT_EQ(snap.nvidia.driver_version, "580.65.06");
   EXPECT_EQ(snap.nvidia.driver_version_source, "/proc/driver/nvidia/version");
   EXPECT_TRUE(LookedAt(snap, "/proc/driver/nvidia/version"));

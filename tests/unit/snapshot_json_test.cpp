@@ -47,6 +47,7 @@ Snapshot Sample() {
   s.amd.device_nodes.push_back({"/dev/kfd", true, false, "not in group render", "render"});
   s.nvidia.driver_version = "580.159.03";
   s.nvidia.cuda_driver_version = 13000;
+  s.nvidia.kernel_module = NvidiaKernelModule::kProprietary;
   s.nvidia.devices.push_back({0, "NVIDIA H200", "GPU-1", "0000:17:00.0", 150754820096ull, 9, 0});
   s.nvidia.libraries.push_back({"nvml", "loaded", "/usr/lib/libnvidia-ml.so.1", ""});
   s.runtimes.push_back({"rocm", "/opt/rocm-6.2.4", "6.2.4", ".info/version"});
@@ -74,7 +75,30 @@ TEST(SnapshotJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(b->pci_devices.at(0).numa_node, -1);
   EXPECT_EQ(b->gpus.at(0).vendor, GpuVendor::kAmd);
   EXPECT_EQ(b->nvidia.devices.at(0).cc_major, 9u);
+  EXPECT_EQ(b->nvidia.kernel_module, NvidiaKernelModule::kProprietary);
   EXPECT_FALSE(b->cpu.physical_cores.has_value());
+}
+
+// Issue 13: nvidia.kernel_module is new; snapshots written before it (no key), with it unknown (null) or
+// with a flavour this version does not know all load, as "unknown".
+TEST(SnapshotJson, NvidiaKernelModuleIsOptional) {
+  for (const char* nvidia : {R"({"driver_version": "580.95.05"})", R"({"kernel_module": null})",
+                             R"({"kernel_module": "hybrid"})"}) {
+    auto s = SnapshotFromJson(
+        std::string(R"({"schema": "gpudoctor.snapshot", "schema_version": 2, "nvidia": )") + nvidia + "}",
+        "old.json");
+    ASSERT_TRUE(s.ok()) << nvidia << ": " << s.error().message;
+    EXPECT_EQ(s->nvidia.kernel_module, NvidiaKernelModule::kUnknown) << nvidia;
+  }
+  auto open = SnapshotFromJson(
+      R"({"schema": "gpudoctor.snapshot", "schema_version": 2, "nvidia": {"kernel_module": "open"}})",
+      "new.json");
+  ASSERT_TRUE(open.ok()) << open.error().message;
+  EXPECT_EQ(open->nvidia.kernel_module, NvidiaKernelModule::kOpen);
+  EXPECT_FALSE(SnapshotFromJson(
+                   R"({"schema": "gpudoctor.snapshot", "schema_version": 2, "nvidia": {"kernel_module": 1}})",
+                   "bad.json")
+                   .ok());
 }
 
 TEST(SnapshotJson, MissingValuesAreNull) {

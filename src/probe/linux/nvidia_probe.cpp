@@ -22,6 +22,7 @@ void ReadKernelModuleVersion(const ProbeContext& ctx, Snapshot& snap) {
     snap.warnings.push_back(text.error().message);
     return;
   }
+  snap.nvidia.kernel_module = NvidiaKernelModuleFromProcVersion(*text);
   auto version = ParseNvidiaProcVersion(*text);
   if (!version.ok()) {
     snap.warnings.push_back(std::string(kProcNvidiaVersion) + ": " + version.error().message);

@@ -196,6 +196,22 @@ Result<std::string> ParseNvidiaProcVersion(std::string_view text) {
   return EnvError("no \"NVRM version:\" line found");
 }
 
+NvidiaKernelModule NvidiaKernelModuleFromProcVersion(std::string_view text) {
+  for (auto line : SplitLines(text)) {
+    size_t pos = line.find("NVRM version:");
+    if (pos == std::string_view::npos) continue;
+    // The words before the version number: "NVIDIA UNIX Open Kernel Module for x86_64".
+    std::string_view rest = line.substr(pos + 13);
+    size_t module = rest.find("Kernel Module");
+    if (module == std::string_view::npos) return NvidiaKernelModule::kUnknown;
+    for (auto word : Words(rest.substr(0, module))) {
+      if (word == "Open") return NvidiaKernelModule::kOpen;
+    }
+    return NvidiaKernelModule::kProprietary;
+  }
+  return NvidiaKernelModule::kUnknown;
+}
+
 bool KernelVersionTextMentionsWsl(std::string_view proc_version) {
   std::string lower = ToLower(proc_version);
   return lower.find("microsoft") != std::string::npos || lower.find("wsl") != std::string::npos;

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/result.h"
+#include "snapshot/snapshot.h"
 
 namespace gpudoctor {
 
@@ -46,6 +47,11 @@ Result<MemSummary> ParseMemInfo(std::string_view text);
 
 // The kernel module version from /proc/driver/nvidia/version ("580.159.03").
 Result<std::string> ParseNvidiaProcVersion(std::string_view text);
+
+// The module's flavour from the same line: "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64 ..."
+// is the open one, "NVRM version: NVIDIA UNIX x86_64 Kernel Module ..." (or aarch64) the proprietary one
+// (the driver README's chapter "Open Linux Kernel Modules" shows both). kUnknown when there is no such line.
+NvidiaKernelModule NvidiaKernelModuleFromProcVersion(std::string_view text);
 
 // True when /proc/version names a WSL kernel ("microsoft" or "WSL", any case).
 bool KernelVersionTextMentionsWsl(std::string_view proc_version);
