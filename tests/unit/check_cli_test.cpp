@@ -47,8 +47,8 @@ TEST(CheckCli, JsonIsAVersionedDocument) {
   EXPECT_EQ(r.exit_code, 2);
   auto doc = nlohmann::json::parse(r.stdout_text, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << r.stdout_text;
-  EXPECT_EQ(doc["schema"], "gpudoctor.check");
-  EXPECT_EQ(doc["schema_version"], 1);
+  EXPECT_EQ(doc["schema"], "gpudoctor.check/1");
+  EXPECT_FALSE(doc.contains("schema_version"));
   EXPECT_EQ(doc["exit_code"], 2);
   EXPECT_EQ(doc["verdict"], "error");
   ASSERT_EQ(doc["layers"].size(), 4u);

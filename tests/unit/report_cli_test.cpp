@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "gates/verify_json.h"
 #include "platform/process.h"
-#include "report/report_inputs.h"
 
 namespace gpudoctor {
 namespace {
@@ -128,10 +128,10 @@ TEST(ReportCli, ReadsWhatVerifyWritesToday) {
   auto r = Gpudoctor({"verify", "--json", "--fake-script", script, "--inject", "wrong-result",
                       "--sustain-seconds", "0.3", "--gate-timeout", "20"});
   EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
-  auto doc = ParseVerifyJson(r.stdout_text, "verify output");
+  auto doc = VerifyReportFromJson(r.stdout_text, "verify output");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
   size_t failed = 0;
-  for (const auto& g : doc->gates) failed += g.status == GateOutcome::kFail;
+  for (const auto& g : doc->gates) failed += g.status == GateStatus::kFail;
   EXPECT_EQ(failed, 1u);
   EXPECT_FALSE(doc->gates.empty());
 }
