@@ -49,25 +49,15 @@ BenchDevice ReadDevice(const JsonReader& r) {
   r.String("arch", d.arch);
   r.String("pci_address", d.pci_address);
   r.String("backend", d.backend);
-  std::optional<uint64_t> memory;
-  r.Unsigned("memory_total_bytes", memory);
-  d.memory_total_bytes = memory.value_or(0);
-  std::optional<int64_t> units;
-  r.Integer("compute_units", units);
-  if (units && (*units < 0 || *units > UINT32_MAX)) r.Fail(r.PathOf("compute_units"), "number out of range");
-  if (units && r.ok()) d.compute_units = static_cast<uint32_t>(*units);
+  r.IntegerAs("memory_total_bytes", d.memory_total_bytes);
+  r.OptionalIntegerAs("compute_units", d.compute_units);
   return d;
 }
 
 BenchFinding ReadFinding(const JsonReader& r) {
   BenchFinding f;
   r.String("id", f.id);
-  std::string severity = "info";
-  r.String("severity", severity);
-  if (auto s = SeverityFromString(severity))
-    f.severity = *s;
-  else
-    r.Fail(r.PathOf("severity"), "\"" + severity + "\" is not ok, info, warning or error");
+  r.Enum("severity", f.severity, SeverityFromString, "ok, info, warning or error");
   r.String("title", f.title);
   r.Strings("evidence", f.evidence);
   r.String("fix", f.fix);
@@ -112,14 +102,7 @@ BenchResult BenchResultFromJson(const JsonReader& e) {
   e.Number("peak", b.peak);
   e.Number("percent_of_peak", b.percent_of_peak);
   e.String("peak_source", b.peak_source);
-  std::string verdict;
-  e.String("verdict", verdict, true);
-  if (e.ok()) {
-    if (auto v = BenchVerdictFromString(verdict))
-      b.verdict = *v;
-    else
-      e.Fail(e.PathOf("verdict"), "\"" + verdict + "\" is not ok, low, failed or skipped");
-  }
+  e.Enum("verdict", b.verdict, BenchVerdictFromString, "ok, low, failed or skipped", true);
   std::string check;
   e.String("check", check, true);
   if (e.ok() && !ReadCheck(check, b))
@@ -186,12 +169,7 @@ Result<BenchReport> BenchReportFromJson(std::string_view text, const std::string
     peaks.String("link", b.link_now);
     peaks.String("link_max", b.link_max);
   }
-  std::string level = "quick";
-  r.String("level", level);
-  if (auto l = BenchLevelFromString(level))
-    b.level = *l;
-  else
-    r.Fail("level", "\"" + level + "\" is not quick or standard");
+  r.Enum("level", b.level, BenchLevelFromString, "quick or standard");
   r.Number("duration_s", b.duration_s);
   r.ForEachObject("benchmarks", true,
                   [&](const JsonReader& e) { b.benchmarks.push_back(BenchResultFromJson(e)); });

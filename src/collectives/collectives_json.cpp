@@ -19,18 +19,9 @@ std::optional<Launcher> LauncherFromString(std::string_view s) {
   return std::nullopt;
 }
 
-// Hosts in the order their first rank appears, with their rank counts.
 Json HostsJson(const CollectivesReport& r) {
-  std::vector<std::pair<std::string, int>> hosts;
-  for (const auto& rank : r.ranks) {
-    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == rank.host; });
-    if (it == hosts.end())
-      hosts.emplace_back(rank.host, 1);
-    else
-      ++it->second;
-  }
   Json out = Json::array();
-  for (const auto& [host, count] : hosts) out.push_back({{"host", host}, {"ranks", count}});
+  for (const auto& [host, count] : RanksPerHost(r)) out.push_back({{"host", host}, {"ranks", count}});
   return out;
 }
 
@@ -84,6 +75,18 @@ void ReadOptions(const JsonReader& r, CollectiveOptions& o) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, int>> RanksPerHost(const CollectivesReport& r) {
+  std::vector<std::pair<std::string, int>> hosts;
+  for (const auto& rank : r.ranks) {
+    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == rank.host; });
+    if (it == hosts.end())
+      hosts.emplace_back(rank.host, 1);
+    else
+      ++it->second;
+  }
+  return hosts;
+}
 
 Json RankHostEntryToJson(const RankHost& h) {
   return {{"rank", h.rank},
@@ -166,12 +169,7 @@ Result<CollectivesReport> CollectivesReportFromJson(std::string_view text, const
   JsonReader r(doc, "", &error);
   CollectivesReport c;
   r.String("mode", c.mode);
-  std::string launcher = "none";
-  r.String("launcher", launcher);
-  if (auto l = LauncherFromString(launcher))
-    c.launcher = *l;
-  else
-    r.Fail("launcher", "\"" + launcher + "\" is not none, mpirun, srun or mpich");
+  r.Enum("launcher", c.launcher, LauncherFromString, "none, mpirun, srun or mpich");
   r.String("mpi_library", c.mpi_library);
   r.IntegerAs("world_size", c.world_size);
   r.String("backend", c.backend);

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "collectives/collectives_runner.h"
 #include "core/json_reader.h"
@@ -20,6 +22,9 @@ inline constexpr int64_t kCollectivesSchemaMajor = 1;  // "gpudoctor.collectives
 std::string CollectivesReportToJson(const CollectivesReport& report);
 // `origin` names the text in messages ("node017.collectives.json").
 Result<CollectivesReport> CollectivesReportFromJson(std::string_view text, const std::string& origin);
+
+// The hosts in the order their first rank appears, with their rank counts (the document's "hosts").
+std::vector<std::pair<std::string, int>> RanksPerHost(const CollectivesReport& report);
 
 // One entry of "ranks" (also the host half of the record an MPI rank sends to rank 0).
 JsonValue RankHostEntryToJson(const RankHost& host);

@@ -35,19 +35,6 @@ const char* FactorText(CollectiveOp op) {
   }
 }
 
-// Hosts in the order their first rank appears, with their rank counts.
-std::vector<std::pair<std::string, int>> Hosts(const CollectivesReport& r) {
-  std::vector<std::pair<std::string, int>> hosts;
-  for (const auto& rank : r.ranks) {
-    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == rank.host; });
-    if (it == hosts.end())
-      hosts.emplace_back(rank.host, 1);
-    else
-      ++it->second;
-  }
-  return hosts;
-}
-
 std::string MatrixText(const P2pMatrix& m, const std::vector<std::vector<double>>& values, int digits) {
   std::vector<std::string> header = {""};
   for (size_t i = 0; i < m.devices.size(); ++i) header.push_back("GPU" + std::to_string(i));
@@ -65,7 +52,7 @@ std::string MatrixText(const P2pMatrix& m, const std::vector<std::vector<double>
 
 std::string RenderCollectivesText(const CollectivesReport& r) {
   std::string out;
-  auto hosts = Hosts(r);
+  auto hosts = RanksPerHost(r);
   out += "Collectives: " + std::to_string(r.world_size) + (r.world_size == 1 ? " rank" : " ranks") + " on " +
          std::to_string(hosts.size()) + (hosts.size() == 1 ? " host" : " hosts") + " (" +
          (r.mode == "mpi" ? std::string("MPI, started by ") + ToString(r.launcher)

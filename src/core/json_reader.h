@@ -72,6 +72,32 @@ class JsonReader {
     out = static_cast<T>(*v);
   }
 
+  // The same into an optional: absent or null leaves it empty.
+  template <typename T>
+  void OptionalIntegerAs(std::string_view key, std::optional<T>& out) const {
+    const JsonValue* j = Find(key, false);
+    if (!j || j->is_null()) return;
+    T v{};
+    IntegerAs(key, v);
+    if (ok()) out = v;
+  }
+
+  // An enumerated value: a string that `from_string` (giving std::optional<E>) knows; `allowed` lists the
+  // values for the message ("pass, fail or skip"). Absent or null leaves `out` as it was.
+  template <typename E, typename FromString>
+  void Enum(std::string_view key, E& out, FromString from_string, std::string_view allowed,
+            bool required = false) const {
+    const JsonValue* j = Find(key, required);
+    if (!j || j->is_null()) return;
+    std::string text;
+    String(key, text);
+    if (!ok()) return;
+    if (auto v = from_string(text))
+      out = *v;
+    else
+      Fail(PathOf(key), "\"" + text + "\" is not " + std::string(allowed));
+  }
+
   // An array or object member (an error when it is something else); nullptr when absent or null.
   const JsonValue* Array(std::string_view key, bool required) const;
   const JsonValue* Object(std::string_view key, bool required) const;

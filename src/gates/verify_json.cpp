@@ -58,13 +58,8 @@ DeviceInfo ReadDevice(const JsonReader& r) {
   r.String("name", d.name);
   r.String("pci_address", d.pci_address);
   r.String("arch", d.arch);
-  std::optional<uint64_t> memory;
-  r.Unsigned("memory_total_bytes", memory);
-  d.memory_total_bytes = memory.value_or(0);
-  std::optional<int64_t> units;
-  r.Integer("compute_units", units);
-  if (units && (*units < 0 || *units > UINT32_MAX)) r.Fail(r.PathOf("compute_units"), "number out of range");
-  if (units && r.ok()) d.compute_units = static_cast<uint32_t>(*units);
+  r.IntegerAs("memory_total_bytes", d.memory_total_bytes);
+  r.OptionalIntegerAs("compute_units", d.compute_units);
   return d;
 }
 
@@ -84,15 +79,7 @@ BackendLibrary ReadLibrary(const JsonReader& r) {
 GateResult ReadGate(const JsonReader& r) {
   GateResult g;
   r.String("gate", g.gate, true);
-  std::string status;
-  r.String("status", status, true);
-  if (r.ok()) {
-    auto parsed = GateStatusFromString(status);
-    if (!parsed)
-      r.Fail(r.PathOf("status"), "\"" + status + "\" is not pass, fail or skip");
-    else
-      g.status = *parsed;
-  }
+  r.Enum("status", g.status, GateStatusFromString, "pass, fail or skip", true);
   r.String("summary", g.summary);
   r.String("hint", g.hint);
   r.Number("elapsed_ms", g.elapsed_ms);
@@ -148,12 +135,7 @@ Result<VerifyReport> VerifyReportFromJson(std::string_view text, const std::stri
   JsonReader r(doc, "", &error);
   VerifyReport v;
   r.String("tool_version", v.tool_version);
-  std::string level = "quick";
-  r.String("level", level);
-  if (auto parsed_level = VerifyLevelFromString(level))
-    v.level = *parsed_level;
-  else
-    r.Fail("level", "\"" + level + "\" is not quick, standard or long");
+  r.Enum("level", v.level, VerifyLevelFromString, "quick, standard or long");
   r.String("backend", v.backend);
   r.String("runtime_version", v.runtime_version);
   if (const Json* d = r.Object("device", false)) v.device = ReadDevice(JsonReader(*d, "device", &error));

@@ -107,15 +107,7 @@ Json MachineToJson(const CheckMachine& m) {
 
 FixAction ReadAction(const JsonReader& r) {
   FixAction a;
-  std::string kind;
-  r.String("kind", kind, true);
-  if (!r.ok()) return a;
-  auto parsed = ActionKindFromString(kind);
-  if (!parsed) {
-    r.Fail(r.PathOf("kind"), "\"" + kind + "\" is not set_env, unset_env, command or manual");
-    return a;
-  }
-  a.kind = *parsed;
+  r.Enum("kind", a.kind, ActionKindFromString, "set_env, unset_env, command or manual", true);
   r.String("name", a.name);
   r.String("value", a.value);
   r.String("text", a.text);
@@ -131,18 +123,8 @@ FixAction ReadAction(const JsonReader& r) {
 Finding ReadFinding(const JsonReader& r) {
   Finding f;
   r.String("id", f.id, true);
-  std::string layer = "hardware", severity = "info";
-  r.String("layer", layer);
-  r.String("severity", severity, true);
-  if (!r.ok()) return f;
-  if (auto l = LayerFromString(layer))
-    f.layer = *l;
-  else
-    r.Fail(r.PathOf("layer"), "\"" + layer + "\" is not hardware, runtime, framework or environment");
-  if (auto s = SeverityFromString(severity))
-    f.severity = *s;
-  else
-    r.Fail(r.PathOf("severity"), "\"" + severity + "\" is not ok, info, warning or error");
+  r.Enum("layer", f.layer, LayerFromString, "hardware, runtime, framework or environment");
+  r.Enum("severity", f.severity, SeverityFromString, "ok, info, warning or error", true);
   r.String("subject", f.subject);
   r.String("title", f.title);
   r.Strings("evidence", f.evidence);
@@ -267,12 +249,7 @@ Result<CheckReport> CheckReportFromJson(std::string_view text, const std::string
   CheckReport c;
   r.String("tool_version", c.tool_version);
   r.IntegerAs("exit_code", c.exit_code);
-  std::string shell = "bash";
-  r.String("shell", shell);
-  if (auto s = ShellFromString(shell))
-    c.shell = *s;
-  else
-    r.Fail("shell", "\"" + shell + "\" is not bash, powershell or cmd");
+  r.Enum("shell", c.shell, ShellFromString, "bash, powershell or cmd");
   if (const JsonValue* m = r.Object("machine", false))
     c.machine = ReadMachine(JsonReader(*m, "machine", &error));
   if (const JsonValue* k = r.Object("knowledge", false)) {
