@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_json.h"
 #include "core/strings.h"
 #include "worker/worker_protocol.h"
 
@@ -13,10 +14,6 @@ namespace gpudoctor {
 namespace {
 
 using nlohmann::json;
-
-json Number(std::optional<double> v) {
-  return v && std::isfinite(*v) ? json(*v) : json(nullptr);
-}
 
 template <typename T>
 json Opt(const std::optional<T>& v) {
@@ -27,25 +24,6 @@ template <typename T>
 std::optional<T> ReadOpt(const json& j, const char* key) {
   if (!j.contains(key) || j[key].is_null()) return std::nullopt;
   return j[key].get<T>();
-}
-
-json EntryObject(const BenchResult& r) {
-  json points = json::array();
-  for (const auto& p : r.points) points.push_back({{"x", p.x}, {"value", Number(p.value)}});
-  return {{"id", r.spec.id},
-          {"group", r.spec.group},
-          {"title", r.spec.title},
-          {"unit", r.spec.unit},
-          {"higher_is_better", r.spec.higher_is_better},
-          {"x_label", r.spec.x_label},
-          {"x_unit", r.spec.x_unit},
-          {"points", points},
-          {"best", Number(r.best)},
-          {"peak", Number(r.peak)},
-          {"percent_of_peak", Number(r.percent_of_peak)},
-          {"verdict", ToString(r.verdict)},
-          {"check", CheckText(r)},
-          {"note", r.note}};
 }
 
 json TelemetryObject(const Telemetry& t) {
@@ -87,30 +65,16 @@ Telemetry TelemetryFromObject(const json& j) {
   return t;
 }
 
-BenchResult ResultFromObject(const json& j) {
-  BenchResult r;
-  r.spec.id = j.at("id").get<std::string>();
-  r.spec.group = j.value("group", "");
-  r.spec.title = j.value("title", "");
-  r.spec.unit = j.value("unit", "");
-  r.spec.higher_is_better = j.value("higher_is_better", true);
-  r.spec.x_label = j.value("x_label", "");
-  r.spec.x_unit = j.value("x_unit", "");
-  for (const auto& p : j.value("points", json::array()))
-    r.points.push_back({p.value("x", 0.0), p.contains("value") && p["value"].is_number()
-                                               ? p["value"].get<double>()
-                                               : std::nan("")});
-  r.best = ReadOpt<double>(j, "best");
-  r.note = j.value("note", "");
-  std::string check = j.value("check", "not run");
-  if (check == "passed") {
-    r.check = BenchCheck::kPassed;
-  } else if (StartsWith(check, "failed")) {
-    r.check = BenchCheck::kFailed;
-    r.check_detail = check.size() > 8 ? check.substr(8) : "";
-  }
-  r.run = BenchRunFromString(j.value("run", "measured")).value_or(BenchRun::kError);
-  r.elapsed_ms = j.value("elapsed_ms", 0.0);
+// The worker's result line: the document's entry (bench_json.h) plus how the run went.
+Result<BenchResult> ResultFromObject(const json& j) {
+  std::string error;
+  JsonReader line(j, "result", &error);
+  BenchResult r = BenchResultFromJson(line);
+  std::string run = "measured";
+  line.String("run", run);
+  line.Number("elapsed_ms", r.elapsed_ms);
+  if (!error.empty()) return InternalError("malformed benchmark result: " + error);
+  r.run = BenchRunFromString(run).value_or(BenchRun::kError);
   return r;
 }
 
@@ -155,12 +119,8 @@ Result<BenchWorkerRequest> BenchRequestFromWorker(const WorkerRequest& w) {
   return r;
 }
 
-std::string BenchEntryJson(const BenchResult& r) {
-  return Dump(EntryObject(r));
-}
-
 std::string BenchResultLine(const BenchResult& r) {
-  json j = EntryObject(r);
+  json j = BenchResultToJson(r);
   j["type"] = "result";  // "id" is the entry's own
   j["run"] = ToString(r.run);
   j["elapsed_ms"] = r.elapsed_ms;

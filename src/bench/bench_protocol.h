@@ -38,8 +38,6 @@ struct BenchWorkerRequest {
 WorkerRequest ToWorkerRequest(const BenchWorkerRequest& request);
 Result<BenchWorkerRequest> BenchRequestFromWorker(const WorkerRequest& request);
 
-// One benchmark's entry as docs/bench-json.md shows it (used by the report too).
-std::string BenchEntryJson(const BenchResult& r);  // one JSON object, compact
 // The worker's lines.
 std::string BenchResultLine(const BenchResult& r);
 std::string BenchTelemetryLine(const BenchTelemetry& t);

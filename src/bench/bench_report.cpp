@@ -1,20 +1,17 @@
-// Text, JSON and CSV renderings of a bench run (see bench_report.h).
+// Text and CSV renderings of a bench run (see bench_report.h).
 #include "bench/bench_report.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 #include "bench/bench_protocol.h"
 #include "bench/bench_support.h"
 #include "core/strings.h"
-#include "report/table.h"
+#include "core/text_table.h"
 
 namespace gpudoctor {
 namespace {
-
-using nlohmann::json;
 
 std::string Figure(double v) {
   if (!std::isfinite(v)) return "n/a";
@@ -173,45 +170,6 @@ std::string RenderBenchText(const BenchReport& r, bool color) {
   bool low = verdict.find("LOW") != std::string::npos;
   out += "\n" + Paint(verdict, bad ? "\033[31m" : low ? "\033[33m" : "\033[32m", color) + "\n";
   return out;
-}
-
-std::string RenderBenchJson(const BenchReport& r) {
-  json j;
-  j["schema"] = std::string(kBenchSchema);
-  j["tool_version"] = r.tool_version;
-  if (r.device) {
-    j["device"] = {{"index", r.device->index},
-                   {"name", r.device->name},
-                   {"arch", r.device->arch},
-                   {"pci_address", r.device->pci_address},
-                   {"backend", r.device->backend}};
-  } else {
-    j["device"] = nullptr;
-  }
-  j["runtime_version"] = r.runtime_version;
-  j["peaks"] = {{"model", r.peak_model},
-                {"matched_by", r.peak_model_source},
-                {"link", r.link_now},
-                {"link_max", r.link_max}};
-  j["level"] = ToString(r.level);
-  j["duration_s"] = std::round(r.duration_s * 100) / 100;
-  json benchmarks = json::array();
-  for (const auto& b : r.benchmarks) {
-    json e = json::parse(BenchEntryJson(b));
-    e["peak_source"] = b.peak_source;
-    benchmarks.push_back(std::move(e));
-  }
-  j["benchmarks"] = benchmarks;
-  json findings = json::array();
-  for (const auto& f : r.findings)
-    findings.push_back({{"id", f.id},
-                        {"severity", ToString(f.severity)},
-                        {"title", f.title},
-                        {"evidence", f.evidence},
-                        {"fix", f.fix}});
-  j["findings"] = findings;
-  j["exit_code"] = r.exit_code;
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 std::string RenderBenchCsv(const BenchReport& r) {

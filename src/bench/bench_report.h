@@ -1,6 +1,6 @@
 // Renderings of a bench run: aligned text tables per group (best figure, peak, % of peak, verdict, check,
-// the sweep in one line), JSON (docs/bench-json.md, schema "gpudoctor.bench/1") and CSV (one row per sweep
-// point, RFC 4180 quoting).
+// the sweep in one line) and CSV (one row per sweep point, RFC 4180 quoting). The JSON document is the
+// type's codec, bench/bench_json.h.
 #pragma once
 
 #include <string>
@@ -10,7 +10,6 @@
 namespace gpudoctor {
 
 std::string RenderBenchText(const BenchReport& report, bool color);
-std::string RenderBenchJson(const BenchReport& report);
 std::string RenderBenchCsv(const BenchReport& report);
 // One line saying how the run went ("17 benchmarks ran, results checked; 2 low" / "FAILED: ...").
 std::string BenchVerdictLine(const BenchReport& report);

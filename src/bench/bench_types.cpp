@@ -13,6 +13,27 @@ std::optional<BenchLevel> BenchLevelFromString(std::string_view s) {
   return std::nullopt;
 }
 
+const char* ToString(BenchVerdict v) {
+  switch (v) {
+    case BenchVerdict::kOk:
+      return "ok";
+    case BenchVerdict::kLow:
+      return "low";
+    case BenchVerdict::kFailed:
+      return "failed";
+    case BenchVerdict::kSkipped:
+      return "skipped";
+  }
+  return "skipped";
+}
+
+std::optional<BenchVerdict> BenchVerdictFromString(std::string_view s) {
+  for (BenchVerdict v :
+       {BenchVerdict::kOk, BenchVerdict::kLow, BenchVerdict::kFailed, BenchVerdict::kSkipped})
+    if (s == ToString(v)) return v;
+  return std::nullopt;
+}
+
 const char* ToString(BenchRun r) {
   switch (r) {
     case BenchRun::kMeasured:

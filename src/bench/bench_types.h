@@ -11,21 +11,28 @@
 #include <vector>
 
 #include "gpu/backend.h"
-#include "report/report_inputs.h"
 #include "rules/finding.h"
 
 namespace gpudoctor {
-
-// The JSON's schema name, kBenchSchema ("gpudoctor.bench/1"), is report/report_inputs.h's too.
 
 // quick: under 15 s on an H200; standard: under a minute.
 enum class BenchLevel { kQuick, kStandard };
 const char* ToString(BenchLevel level);  // "quick", "standard"
 std::optional<BenchLevel> BenchLevelFromString(std::string_view s);
 
-// BenchVerdict ("ok", "low", "failed", "skipped"), BenchCheck (the benchmark's own check of its results:
-// passed, failed, not run) and BenchPoint (x, value) are the JSON schema's own types, defined once in
-// report/report_inputs.h, which reads the documents `bench --json` writes.
+// A figure set against the card's peak (bench_spec.h).
+enum class BenchVerdict { kOk, kLow, kFailed, kSkipped };
+const char* ToString(BenchVerdict v);  // "ok", "low", "failed", "skipped"
+std::optional<BenchVerdict> BenchVerdictFromString(std::string_view s);
+
+// The benchmark's own check of its results (against an analytic or CPU reference).
+enum class BenchCheck { kPassed, kFailed, kNotRun };
+
+// One point of a sweep: the size or count at x, the best of the repetitions there (NaN: none measured).
+struct BenchPoint {
+  double x = 0;
+  double value = 0;
+};
 
 // How the worker's run of one benchmark ended.
 enum class BenchRun {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "bench/bench_json.h"
 #include "bench/bench_report.h"
 #include "bench/bench_runner.h"
 #include "cli/output.h"
@@ -107,7 +108,7 @@ int BenchCommand::Run(const CliContext& ctx) {
       WriteAll(ctx.err,
                "gpudoctor bench: FAILED: " + b.spec.id + ": wrong results: " + b.check_detail + "\n");
   bool color = ctx.stdout_is_tty && !ctx.env.Has("NO_COLOR");
-  std::string text = json_  ? RenderBenchJson(report)
+  std::string text = json_  ? BenchReportToJson(report)
                      : csv_ ? RenderBenchCsv(report)
                             : RenderBenchText(report, color);
   WriteAll(ctx.out, text);

@@ -4,6 +4,7 @@
 
 #include "cli/output.h"
 #include "collectives/collective_request.h"
+#include "collectives/collectives_json.h"
 #include "collectives/collectives_report.h"
 #include "collectives/collectives_runner.h"
 #include "core/strings.h"
@@ -126,7 +127,7 @@ int CollectivesCommand::Run(const CliContext& ctx) {
   bool json = json_;
   CollectivesReport report =
       RunCollectives(request, ctx.env, *self, snapshot, [&ctx, json](const CollectivesReport& r) {
-        WriteAll(ctx.out, json ? RenderCollectivesJson(r) : RenderCollectivesText(r));
+        WriteAll(ctx.out, json ? CollectivesReportToJson(r) : RenderCollectivesText(r));
       });
   return report.exit_code;
 }

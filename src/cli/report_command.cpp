@@ -9,10 +9,12 @@
 #include <filesystem>
 #include <system_error>
 
+#include "bench/bench_json.h"
 #include "cli/output.h"
+#include "core/json_reader.h"
+#include "gates/verify_json.h"
 #include "knowledge/knowledge_loader.h"
 #include "report/html_report.h"
-#include "report/report_inputs.h"
 #include "rules/rules.h"
 #include "rules/shell.h"
 
@@ -30,6 +32,26 @@ std::string UtcNow() {
                 static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
                 static_cast<int>(t.hours().count()), static_cast<int>(t.minutes().count()));
   return buf;
+}
+
+// The flag of `report` that takes a document of `kind`; "" for a kind it does not take.
+std::string FlagFor(std::string_view kind) {
+  if (kind == "verify") return "--verify";
+  if (kind == "bench") return "--bench";
+  if (kind == "snapshot") return "--from";
+  return "";
+}
+
+// A document of another kind that `report` takes, given to `flag`: the error that names the right flag.
+std::optional<Error> GivenToTheWrongFlag(const std::string& text, const std::string& origin,
+                                         std::string_view wanted_kind) {
+  auto doc = ParseJsonObject(text, origin, "");
+  if (!doc.ok()) return std::nullopt;  // the codec says what is wrong with it
+  const DocumentSchema schema = ReadDocumentSchema(*doc);
+  const std::string flag = FlagFor(schema.kind);
+  if (schema.kind == wanted_kind || flag.empty()) return std::nullopt;
+  return UserError(origin + ": not " + DescribeDocumentKind(wanted_kind) + ": it is " +
+                   DescribeDocumentKind(schema.kind) + " (give it with " + flag + ")");
 }
 
 }  // namespace
@@ -80,7 +102,8 @@ int ReportCommand::Run(const CliContext& ctx) {
   if (!verify_.empty()) {
     auto text = ReadUserFile(verify_, 64u << 20);
     if (!text.ok()) return ReportError(ctx.err, text.error().With("--verify"));
-    auto doc = ParseVerifyJson(*text, verify_);
+    if (auto wrong = GivenToTheWrongFlag(*text, verify_, "verify")) return ReportError(ctx.err, *wrong);
+    auto doc = VerifyReportFromJson(*text, verify_);
     if (!doc.ok()) return ReportError(ctx.err, doc.error());
     input.verify = std::move(*doc);
     input.verify_origin = verify_;
@@ -88,7 +111,8 @@ int ReportCommand::Run(const CliContext& ctx) {
   if (!bench_.empty()) {
     auto text = ReadUserFile(bench_, 64u << 20);
     if (!text.ok()) return ReportError(ctx.err, text.error().With("--bench"));
-    auto doc = ParseBenchJson(*text, bench_);
+    if (auto wrong = GivenToTheWrongFlag(*text, bench_, "bench")) return ReportError(ctx.err, *wrong);
+    auto doc = BenchReportFromJson(*text, bench_);
     if (!doc.ok()) return ReportError(ctx.err, doc.error());
     input.bench = std::move(*doc);
     input.bench_origin = bench_;

@@ -5,6 +5,7 @@
 #include "cli/output.h"
 #include "core/strings.h"
 #include "gates/device_choice.h"
+#include "gates/verify_json.h"
 #include "gates/verify_report.h"
 #include "gates/verify_runner.h"
 #include "platform/process.h"
@@ -98,7 +99,7 @@ int VerifyCommand::Run(const CliContext& ctx) {
   };
   VerifyReport report = RunVerify(request, snapshot, ctx.env, executor, progress);
   bool color = ctx.stdout_is_tty && !ctx.env.Has("NO_COLOR");
-  WriteAll(ctx.out, json_ ? RenderVerifyJson(report) : RenderVerifyText(report, color));
+  WriteAll(ctx.out, json_ ? VerifyReportToJson(report) : RenderVerifyText(report, color));
   return report.exit_code;
 }
 

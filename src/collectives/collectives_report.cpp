@@ -1,4 +1,4 @@
-// Text and JSON of a CollectivesReport, and the MPI ranks' records (see collectives_report.h).
+// The text of a CollectivesReport, and the MPI ranks' records (see collectives_report.h).
 #include "collectives/collectives_report.h"
 
 #include <algorithm>
@@ -8,8 +8,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "collectives/collectives_json.h"
+#include "core/json_reader.h"
 #include "core/strings.h"
-#include "report/table.h"
+#include "core/text_table.h"
 
 namespace gpudoctor {
 namespace {
@@ -33,36 +35,6 @@ const char* FactorText(CollectiveOp op) {
   }
 }
 
-Json RankHostJson(const RankHost& h) {
-  return {{"rank", h.rank},
-          {"host", h.host},
-          {"local_rank", h.local_rank},
-          {"gpus_visible", h.gpus_visible},
-          {"device", h.device >= 0 ? Json(h.device) : Json(nullptr)},
-          {"device_name", h.device_name.empty() ? Json(nullptr) : Json(h.device_name)},
-          {"pci_address", h.pci_address.empty() ? Json(nullptr) : Json(h.pci_address)},
-          {"status", h.status},
-          {"reason", h.reason.empty() ? Json(nullptr) : Json(h.reason)}};
-}
-
-std::string Text(const Json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// Hosts in the order their first rank appears, with their rank counts.
-std::vector<std::pair<std::string, int>> Hosts(const CollectivesReport& r) {
-  std::vector<std::pair<std::string, int>> hosts;
-  for (const auto& rank : r.ranks) {
-    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& h) { return h.first == rank.host; });
-    if (it == hosts.end())
-      hosts.emplace_back(rank.host, 1);
-    else
-      ++it->second;
-  }
-  return hosts;
-}
-
 std::string MatrixText(const P2pMatrix& m, const std::vector<std::vector<double>>& values, int digits) {
   std::vector<std::string> header = {""};
   for (size_t i = 0; i < m.devices.size(); ++i) header.push_back("GPU" + std::to_string(i));
@@ -80,7 +52,7 @@ std::string MatrixText(const P2pMatrix& m, const std::vector<std::vector<double>
 
 std::string RenderCollectivesText(const CollectivesReport& r) {
   std::string out;
-  auto hosts = Hosts(r);
+  auto hosts = RanksPerHost(r);
   out += "Collectives: " + std::to_string(r.world_size) + (r.world_size == 1 ? " rank" : " ranks") + " on " +
          std::to_string(hosts.size()) + (hosts.size() == 1 ? " host" : " hosts") + " (" +
          (r.mode == "mpi" ? std::string("MPI, started by ") + ToString(r.launcher)
@@ -134,56 +106,8 @@ std::string RenderCollectivesText(const CollectivesReport& r) {
   return out;
 }
 
-std::string RenderCollectivesJson(const CollectivesReport& r) {
-  Json doc = Json::object();
-  doc["schema"] = kCollectivesSchema;
-  doc["schema_version"] = kCollectivesSchemaVersion;
-  doc["mode"] = r.mode;
-  doc["launcher"] = ToString(r.launcher);
-  doc["mpi_library"] = r.mpi_library.empty() ? Json(nullptr) : Json(r.mpi_library);
-  doc["world_size"] = r.world_size;
-  doc["backend"] = r.backend.empty() ? Json(nullptr) : Json(r.backend);
-  doc["library"] = r.library.empty() ? Json(nullptr) : Json(r.library);
-  Json hosts = Json::array();
-  for (const auto& [host, count] : Hosts(r)) hosts.push_back({{"host", host}, {"ranks", count}});
-  doc["hosts"] = std::move(hosts);
-  Json ranks = Json::array();
-  for (const auto& h : r.ranks) ranks.push_back(RankHostJson(h));
-  doc["ranks"] = std::move(ranks);
-  Json ops = Json::array();
-  for (auto op : r.options.ops) ops.push_back(ToString(op));
-  doc["options"] = {
-      {"ops", std::move(ops)},      {"min_bytes", r.options.min_bytes}, {"max_bytes", r.options.max_bytes},
-      {"factor", r.options.factor}, {"iters", r.options.iters},         {"warmup", r.options.warmup},
-      {"datatype", "float32"}};
-  Json rows = Json::array();
-  for (const auto& row : r.rows) {
-    rows.push_back({{"op", ToString(row.op)},
-                    {"size_bytes", row.size_bytes},
-                    {"count", row.count},
-                    {"time_us", row.time_us},
-                    {"algbw_gbs", row.algbw_gbs},
-                    {"busbw_gbs", row.busbw_gbs},
-                    {"busbw_factor", BusBandwidthFactor(row.op, r.world_size)},
-                    {"wrong", row.wrong},
-                    {"checked", row.checked},
-                    {"ranks_reporting", row.ranks_reporting},
-                    {"error", row.error.empty() ? Json(nullptr) : Json(row.error)}});
-  }
-  doc["collectives"] = {{"status", r.collectives_status},
-                        {"reason", r.collectives_reason.empty() ? Json(nullptr) : Json(r.collectives_reason)},
-                        {"results", std::move(rows)}};
-  Json p2p = {{"status", r.p2p_status},
-              {"reason", r.p2p_reason.empty() ? Json(nullptr) : Json(r.p2p_reason)}};
-  p2p["matrix"] = r.p2p ? Json::parse(P2pMatrixToJson(*r.p2p)) : Json(nullptr);
-  doc["p2p"] = std::move(p2p);
-  doc["warnings"] = r.warnings;
-  doc["exit_code"] = r.exit_code;
-  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
-}
-
 std::string RankHostToJson(const RankHost& h, const RankReport* report) {
-  Json doc = {{"host", RankHostJson(h)}};
+  Json doc = {{"host", RankHostEntryToJson(h)}};
   doc["report"] = report ? Json::parse(RankReportToJson(*report)) : Json(nullptr);
   return doc.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
@@ -193,17 +117,9 @@ Result<std::pair<RankHost, std::optional<RankReport>>> RankHostFromJson(const st
     Json doc = Json::parse(text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("host") || !doc["host"].is_object())
       return EnvError("not a rank record");
-    const Json& j = doc["host"];
-    RankHost h;
-    h.rank = j.value("rank", 0);
-    h.host = Text(j, "host");
-    h.local_rank = j.value("local_rank", 0);
-    h.gpus_visible = j.value("gpus_visible", 0);
-    h.device = j.contains("device") && j["device"].is_number_integer() ? j["device"].get<int>() : -1;
-    h.device_name = Text(j, "device_name");
-    h.pci_address = Text(j, "pci_address");
-    h.status = Text(j, "status");
-    h.reason = Text(j, "reason");
+    std::string error;
+    RankHost h = RankHostEntryFromJson(JsonReader(doc["host"], "host", &error));
+    if (!error.empty()) return EnvError("malformed rank record: " + error);
     std::optional<RankReport> report;
     if (doc.contains("report") && doc["report"].is_object()) {
       auto r = RankReportFromJson(doc["report"].dump());

@@ -21,9 +21,6 @@
 
 namespace gpudoctor {
 
-inline constexpr const char* kCollectivesSchema = "gpudoctor.collectives";
-inline constexpr int kCollectivesSchemaVersion = 1;
-
 enum class LauncherChoice { kAuto, kLocal, kMpi };
 
 struct CollectivesRequest {

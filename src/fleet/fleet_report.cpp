@@ -5,7 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "report/table.h"
+#include "core/text_table.h"
 
 namespace gpudoctor {
 namespace {

@@ -1,138 +1,136 @@
-// Reading one report into NodeFacts (see node_report.h), with nlohmann/json; every exception stays here.
+// Reading one report into NodeFacts (see node_report.h): the document's schema says which codec reads it
+// (the same that wrote it: report/check_json.h, snapshot/snapshot_json.h, gates/verify_json.h,
+// bench/bench_json.h, collectives/collectives_json.h), and the facts are picked from the typed report.
 #include "fleet/node_report.h"
 
 #include <cmath>
 #include <exception>
-#include <nlohmann/json.hpp>
 
+#include "bench/bench_json.h"
+#include "collectives/collectives_json.h"
+#include "core/json_reader.h"
 #include "core/strings.h"
+#include "gates/verify_json.h"
+#include "report/check_json.h"
+#include "snapshot/snapshot_json.h"
 
 namespace gpudoctor {
 namespace {
 
-using Json = nlohmann::json;
 constexpr size_t kMaxItems = 10000;
 constexpr size_t kMaxText = 256;
 
-std::string Str(const Json& obj, const char* key) {
-  if (!obj.is_object()) return {};
-  auto it = obj.find(key);
-  if (it == obj.end() || !it->is_string()) return {};
-  return it->get<std::string>().substr(0, kMaxText);
-}
-
-const Json* Member(const Json& obj, const char* key) {
-  if (!obj.is_object()) return nullptr;
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
-const Json* Array(const Json& obj, const char* key) {
-  const Json* m = Member(obj, key);
-  return m && m->is_array() ? m : nullptr;
-}
-
-std::optional<double> Number(const Json& obj, const char* key) {
-  const Json* m = Member(obj, key);
-  if (!m || !m->is_number()) return std::nullopt;
-  double v = m->get<double>();
-  if (!std::isfinite(v)) return std::nullopt;
-  return v;
+// Text from a file goes into tables and JSON of many nodes: bounded.
+std::string Bounded(const std::string& s) {
+  return s.substr(0, kMaxText);
 }
 
 void SetVersion(NodeFacts& n, const char* key, const std::string& value) {
-  if (!value.empty()) n.versions[key] = value;
+  if (!value.empty()) n.versions[key] = Bounded(value);
 }
 
 bool LowerIsBetter(const std::string& unit) {
   return unit == "ms" || unit == "us" || unit == "s" || unit == "C";
 }
 
-void ReadCheck(const Json& doc, NodeFacts& n) {
-  const Json* machine = Member(doc, "machine");
-  if (machine) {
-    n.host = Str(*machine, "host_name");
-    SetVersion(n, "nvidia_driver", Str(*machine, "nvidia_driver"));
-    if (const Json* torch = Array(*machine, "torch"); torch && !torch->empty())
-      SetVersion(n, "torch", Str((*torch)[0], "version"));
+void AddFigure(NodeFacts& n, std::string id, double value, const std::string& unit, bool higher_is_better) {
+  if (std::isfinite(value)) n.figures.push_back({Bounded(id), value, Bounded(unit), higher_is_better});
+}
+
+void FromCheck(const CheckReport& c, NodeFacts& n) {
+  n.host = Bounded(c.machine.host_name);
+  if (c.machine.nvidia_driver) SetVersion(n, "nvidia_driver", *c.machine.nvidia_driver);
+  if (!c.machine.torch.empty()) SetVersion(n, "torch", c.machine.torch.front().version);
+  for (size_t i = 0; i < c.findings.size() && i < kMaxItems; ++i) {
+    const Finding& f = c.findings[i];
+    if (f.severity == Severity::kError) n.check_errors.push_back(Bounded(f.id) + ": " + Bounded(f.title));
   }
-  if (const Json* findings = Array(doc, "findings")) {
-    for (size_t i = 0; i < findings->size() && i < kMaxItems; ++i) {
-      const Json& f = (*findings)[i];
-      if (Str(f, "severity") == "error") n.check_errors.push_back(Str(f, "id") + ": " + Str(f, "title"));
+}
+
+void FromSnapshot(const Snapshot& s, NodeFacts& n) {
+  n.host = Bounded(s.host_name);
+  if (s.nvidia.driver_version) SetVersion(n, "nvidia_driver", *s.nvidia.driver_version);
+  if (s.amd.amdgpu_module_version) SetVersion(n, "amdgpu", *s.amd.amdgpu_module_version);
+  for (const auto& r : s.runtimes)
+    if (r.kind == "rocm" && !n.versions.count("rocm")) SetVersion(n, "rocm", r.version);
+  for (const auto& e : s.python_envs)
+    if (e.torch && !n.versions.count("torch")) SetVersion(n, "torch", e.torch->version);
+}
+
+void FromVerify(const VerifyReport& v, NodeFacts& n) {
+  SetVersion(n, "runtime", v.runtime_version);
+  for (size_t i = 0; i < v.gates.size() && i < kMaxItems; ++i) {
+    const GateResult& g = v.gates[i];
+    if (g.status == GateStatus::kFail)
+      n.failures.push_back("verify gate " + Bounded(g.gate) + " failed: " + Bounded(g.summary));
+    if (g.status != GateStatus::kPass || g.figures.empty() || g.figures.front().unit.empty()) continue;
+    const GateFigure& f = g.figures.front();
+    AddFigure(n, "verify." + g.gate, f.value, f.unit, !LowerIsBetter(f.unit));
+  }
+}
+
+void FromBench(const BenchReport& b, NodeFacts& n) {
+  SetVersion(n, "runtime", b.runtime_version);
+  for (size_t i = 0; i < b.benchmarks.size() && i < kMaxItems; ++i) {
+    const BenchResult& r = b.benchmarks[i];
+    const bool failed = r.verdict == BenchVerdict::kFailed || r.check == BenchCheck::kFailed;
+    if (failed) n.failures.push_back("bench " + Bounded(r.spec.id) + " failed: " + Bounded(CheckText(r)));
+    if (!r.best || failed || r.verdict == BenchVerdict::kSkipped) continue;
+    AddFigure(n, r.spec.id, *r.best, r.spec.unit, r.spec.higher_is_better);
+  }
+}
+
+void FromCollectives(const CollectivesReport& c, NodeFacts& n) {
+  std::string host;
+  for (const auto& rank : c.ranks) {
+    if (host.empty()) host = rank.host;
+    if (rank.host != host) {
+      host.clear();  // ranks on several hosts: not one node's report
+      break;
     }
   }
-}
-
-void ReadSnapshot(const Json& doc, NodeFacts& n) {
-  n.host = Str(doc, "host_name");
-  if (const Json* nv = Member(doc, "nvidia")) SetVersion(n, "nvidia_driver", Str(*nv, "driver_version"));
-  if (const Json* amd = Member(doc, "amd")) SetVersion(n, "amdgpu", Str(*amd, "amdgpu_module_version"));
-  if (const Json* runtimes = Array(doc, "runtimes")) {
-    for (size_t i = 0; i < runtimes->size() && i < kMaxItems; ++i) {
-      const Json& r = (*runtimes)[i];
-      if (Str(r, "kind") == "rocm" && !n.versions.count("rocm")) SetVersion(n, "rocm", Str(r, "version"));
-    }
-  }
-  if (const Json* envs = Array(doc, "python_envs")) {
-    for (size_t i = 0; i < envs->size() && i < kMaxItems && !n.versions.count("torch"); ++i)
-      if (const Json* torch = Member((*envs)[i], "torch")) SetVersion(n, "torch", Str(*torch, "version"));
-  }
-}
-
-void ReadVerify(const Json& doc, NodeFacts& n) {
-  n.host = Str(doc, "host_name");
-  SetVersion(n, "runtime", Str(doc, "runtime_version"));
-  const Json* gates = Array(doc, "gates");
-  for (size_t i = 0; gates && i < gates->size() && i < kMaxItems; ++i) {
-    const Json& g = (*gates)[i];
-    std::string gate = Str(g, "gate"), status = Str(g, "status");
-    if (status == "fail") n.failures.push_back("verify gate " + gate + " failed: " + Str(g, "summary"));
-    const Json* figures = Array(g, "figures");
-    if (status != "pass" || !figures || figures->empty()) continue;
-    auto value = Number((*figures)[0], "value");
-    std::string unit = Str((*figures)[0], "unit");
-    if (value && !unit.empty()) n.figures.push_back({"verify." + gate, *value, unit, !LowerIsBetter(unit)});
-  }
-}
-
-void ReadBench(const Json& doc, NodeFacts& n) {
-  n.host = Str(doc, "host_name");
-  if (n.host.empty()) n.host = Str(doc, "host");
-  SetVersion(n, "runtime", Str(doc, "runtime_version"));
-  const Json* benchmarks = Array(doc, "benchmarks");
-  for (size_t i = 0; benchmarks && i < benchmarks->size() && i < kMaxItems; ++i) {
-    const Json& b = (*benchmarks)[i];
-    std::string id = Str(b, "id"), verdict = Str(b, "verdict"), check = Str(b, "check");
-    if (id.empty()) continue;
-    if (verdict == "failed" || StartsWith(check, "failed"))
-      n.failures.push_back("bench " + id + " failed" + (check.empty() ? "" : ": " + check));
-    auto best = Number(b, "best");
-    if (!best || verdict == "failed" || verdict == "skipped") continue;
-    const Json* hib = Member(b, "higher_is_better");
-    n.figures.push_back({id, *best, Str(b, "unit"), !(hib && hib->is_boolean() && !hib->get<bool>())});
-  }
-}
-
-void ReadCollectives(const Json& doc, NodeFacts& n) {
-  if (const Json* hosts = Array(doc, "hosts"); hosts && hosts->size() == 1) n.host = Str((*hosts)[0], "host");
-  std::string library = Str(doc, "library");
-  SetVersion(n, "collectives_library", library.substr(0, library.find(" (")));
-  const Json* c = Member(doc, "collectives");
-  if (!c) return;
-  if (Str(*c, "status") == "failed") n.failures.push_back("collectives failed: " + Str(*c, "reason"));
-  const Json* results = Array(*c, "results");
-  std::map<std::string, std::pair<double, double>> largest;  // op -> (size, busbw)
-  for (size_t i = 0; results && i < results->size() && i < kMaxItems; ++i) {
-    const Json& r = (*results)[i];
-    auto size = Number(r, "size_bytes"), busbw = Number(r, "busbw_gbs");
-    std::string op = Str(r, "op");
-    if (!size || !busbw || op.empty()) continue;
-    auto& slot = largest[op];
-    if (*size >= slot.first) slot = {*size, *busbw};
+  n.host = Bounded(host);
+  SetVersion(n, "collectives_library", c.library.substr(0, c.library.find(" (")));
+  if (c.collectives_status == "failed")
+    n.failures.push_back("collectives failed: " + Bounded(c.collectives_reason));
+  std::map<CollectiveOp, std::pair<double, double>> largest;  // op -> (size, busbw)
+  for (size_t i = 0; i < c.rows.size() && i < kMaxItems; ++i) {
+    const CollectiveRow& r = c.rows[i];
+    auto& slot = largest[r.op];
+    if (static_cast<double>(r.size_bytes) >= slot.first)
+      slot = {static_cast<double>(r.size_bytes), r.busbw_gbs};
   }
   for (const auto& [op, v] : largest)
-    n.figures.push_back({"collectives." + op + ".busbw", v.second, "GB/s", true});
+    AddFigure(n, std::string("collectives.") + ToString(op) + ".busbw", v.second, "GB/s", true);
+}
+
+// Reads `text` with the codec of `kind` into `n`; the codec's error when it does not read.
+Result<bool> ReadWithCodec(const std::string& kind, std::string_view text, const std::string& origin,
+                           NodeFacts& n) {
+  if (kind == "check") {
+    auto c = CheckReportFromJson(text, origin);
+    if (!c.ok()) return c.error();
+    FromCheck(*c, n);
+  } else if (kind == "snapshot") {
+    auto s = SnapshotFromJson(text, origin);
+    if (!s.ok()) return s.error();
+    FromSnapshot(*s, n);
+  } else if (kind == "verify") {
+    auto v = VerifyReportFromJson(text, origin);
+    if (!v.ok()) return v.error();
+    FromVerify(*v, n);
+  } else if (kind == "bench") {
+    auto b = BenchReportFromJson(text, origin);
+    if (!b.ok()) return b.error();
+    FromBench(*b, n);
+  } else if (kind == "collectives") {
+    auto c = CollectivesReportFromJson(text, origin);
+    if (!c.ok()) return c.error();
+    FromCollectives(*c, n);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -149,42 +147,26 @@ std::string HostFromFileName(std::string_view file_name) {
 }
 
 Result<NodeFacts> ParseNodeReport(std::string_view text, std::string_view file_name) {
+  const std::string origin(file_name);
   try {
-    Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded()) return UserError(std::string(file_name) + ": not valid JSON");
-    if (!doc.is_object()) return UserError(std::string(file_name) + ": not a JSON object");
+    auto doc = ParseJsonObject(text, origin, "");
+    if (!doc.ok()) return doc.error();
+    const DocumentSchema schema = ReadDocumentSchema(*doc);
     NodeFacts n;
-    n.files.push_back(std::string(file_name));
-    std::string schema = Str(doc, "schema");
-    std::string kind;
-    if (schema == "gpudoctor.check") {
-      kind = "check";
-      ReadCheck(doc, n);
-    } else if (schema == "gpudoctor.snapshot") {
-      kind = "snapshot";
-      ReadSnapshot(doc, n);
-    } else if (StartsWith(schema, "gpudoctor.bench")) {
-      kind = "bench";
-      ReadBench(doc, n);
-    } else if (schema == "gpudoctor.collectives") {
-      kind = "collectives";
-      ReadCollectives(doc, n);
-    } else if (schema.empty() && Array(doc, "gates") && Member(doc, "schema_version")) {
-      kind = "verify";
-      ReadVerify(doc, n);
-    } else {
-      return UserError(std::string(file_name) +
-                       ": not a gpudoctor check, info, verify, bench or collectives report" +
-                       (schema.empty() ? "" : " (schema \"" + schema.substr(0, 64) + "\")"));
-    }
-    n.kinds.push_back(kind);
+    n.files.push_back(origin);
+    auto read = ReadWithCodec(schema.kind, text, origin, n);
+    if (!read.ok()) return read.error();
+    if (!*read)
+      return UserError(origin + ": not a gpudoctor check, info, verify, bench or collectives report" +
+                       (schema.name.empty() ? "" : " (schema \"" + schema.name.substr(0, 64) + "\")"));
+    n.kinds.push_back(schema.kind);
     if (n.host.empty()) {
       n.host = HostFromFileName(file_name);
       n.host_from_file_name = true;
     }
     return n;
   } catch (const std::exception& e) {
-    return UserError(std::string(file_name) + ": unreadable (" + e.what() + ")");
+    return UserError(origin + ": unreadable (" + e.what() + ")");
   }
 }
 

@@ -1,11 +1,13 @@
 // One node's facts out of one of gpudoctor's JSON reports, whatever command wrote it: `check --json`
-// ("gpudoctor.check"), `info --json` ("gpudoctor.snapshot"), `verify --json` (the document with "gates"),
-// `bench --json` ("gpudoctor.bench/1"), `collectives --json` ("gpudoctor.collectives"). What `fleet merge`
-// compares: the versions (driver, ROCm, runtime, framework), the figures (a benchmark's best, a gate's
+// ("gpudoctor.check/1"), `info --json` ("gpudoctor.snapshot/2"), `verify --json` ("gpudoctor.verify/1"),
+// `bench --json` ("gpudoctor.bench/1"), `collectives --json` ("gpudoctor.collectives/1"), or the forms of
+// the release before those names (docs/json-schemas.md); each is read by its own type's codec. What `fleet
+// merge` compares: the versions (driver, ROCm, runtime, framework), the figures (a benchmark's best, a gate's
 // headline figure, a collective's busbw at its largest size), the failures (failed gates and benchmarks) and
 // the check errors. The host is the document's own host name where it has one, else the file's name without
 // its folder and its ".json" / ".check" / ".verify" / ".bench" / ".info" / ".collectives" endings
-// (`srun ... --output=%N.verify.json` names files by node). Outside data: never throws (fuzzed).
+// (`srun ... --output=%N.verify.json` names files by node); a collectives run is one node's when all its
+// ranks are on one host. Outside data: never throws (fuzzed).
 #pragma once
 
 #include <map>

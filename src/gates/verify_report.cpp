@@ -1,16 +1,13 @@
-// Text and JSON renderings of a verify run (see verify_report.h).
+// The text rendering of a verify run (see verify_report.h); its JSON is verify_json.h's.
 #include "gates/verify_report.h"
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "core/strings.h"
 
 namespace gpudoctor {
 namespace {
-
-using nlohmann::json;
 
 std::string Seconds(double ms) {
   char b[32];
@@ -45,15 +42,6 @@ std::string Colored(const std::string& text, GateStatus st, bool color) {
 std::string DeviceLine(const DeviceInfo& d) {
   return "#" + std::to_string(d.index) + " " + d.name + " (" + (d.arch.empty() ? "arch n/a" : d.arch) + ", " +
          FormatBytes(d.memory_total_bytes) + ") at " + d.pci_address;
-}
-
-json DeviceJson(const DeviceInfo& d) {
-  return {{"index", d.index},
-          {"name", d.name},
-          {"pci_address", d.pci_address},
-          {"arch", d.arch},
-          {"memory_total_bytes", d.memory_total_bytes},
-          {"compute_units", d.compute_units ? json(*d.compute_units) : json(nullptr)}};
 }
 
 }  // namespace
@@ -133,53 +121,6 @@ std::string RenderVerifyText(const VerifyReport& r, bool color) {
   if (!r.advice.empty()) out += "\nWhat to do: " + r.advice + "\n";
   out += "\n" + VerifyVerdict(r) + " in " + Seconds(r.elapsed_ms) + ".\n";
   return out;
-}
-
-std::string RenderVerifyJson(const VerifyReport& r) {
-  json gates = json::array();
-  for (const auto& g : r.gates) {
-    json figures = json::array();
-    for (const auto& f : g.figures)
-      figures.push_back({{"label", f.label}, {"value", f.value}, {"unit", f.unit}});
-    auto id = GateIdFromName(g.gate);
-    gates.push_back({{"gate", g.gate},
-                     {"title", id ? SpecOf(*id).title : ""},
-                     {"status", ToString(g.status)},
-                     {"summary", g.summary},
-                     {"hint", g.hint.empty() ? json(nullptr) : json(g.hint)},
-                     {"elapsed_ms", g.status == GateStatus::kSkip ? json(nullptr) : json(g.elapsed_ms)},
-                     {"figures", figures},
-                     {"details", g.details},
-                     {"findings", g.findings}});
-  }
-  json libraries = json::array();
-  for (const auto& l : r.libraries)
-    libraries.push_back({{"role", l.role},
-                         {"name", l.name},
-                         {"status", l.status},
-                         {"path", l.path.empty() ? json(nullptr) : json(l.path)},
-                         {"origin", l.origin.empty() ? json(nullptr) : json(l.origin)},
-                         {"where", l.where.empty() ? json(nullptr) : json(l.where)},
-                         {"version", l.version.empty() ? json(nullptr) : json(l.version)},
-                         {"detail", l.detail}});
-  json devices = json::array();
-  for (const auto& d : r.devices) devices.push_back(DeviceJson(d));
-  json j = {{"schema_version", kVerifyJsonSchemaVersion},
-            {"tool_version", GPUDOCTOR_VERSION},
-            {"level", ToString(r.level)},
-            {"backend", r.backend.empty() ? json(nullptr) : json(r.backend)},
-            {"runtime_version", r.runtime_version.empty() ? json(nullptr) : json(r.runtime_version)},
-            {"device", r.device ? DeviceJson(*r.device) : json(nullptr)},
-            {"devices", devices},
-            {"libraries", libraries},
-            {"gates", gates},
-            {"findings", r.findings},
-            {"advice", r.advice.empty() ? json(nullptr) : json(r.advice)},
-            {"inject", r.inject},
-            {"elapsed_ms", r.elapsed_ms},
-            {"verdict", VerifyVerdict(r)},
-            {"exit_code", r.exit_code}};
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace gpudoctor

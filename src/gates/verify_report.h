@@ -1,5 +1,5 @@
-// Rendering a VerifyReport: the gate table as text (pass / fail / skip, time, the headline figure, the
-// reason) and the JSON document (schema in docs/verify-json.md).
+// Rendering a VerifyReport as text: the gate table (pass / fail / skip, time, the headline figure, the
+// reason) and the verdict line. The JSON document is the type's codec, gates/verify_json.h.
 #pragma once
 
 #include <string>
@@ -8,13 +8,10 @@
 
 namespace gpudoctor {
 
-inline constexpr int kVerifyJsonSchemaVersion = 1;
-
 // "all 12 gates passed", "1 gate failed: kernel", "no usable GPU: ...".
 std::string VerifyVerdict(const VerifyReport& report);
 
 std::string RenderVerifyText(const VerifyReport& report, bool color);
-std::string RenderVerifyJson(const VerifyReport& report);
 
 // One progress line for stderr while the gates run: "  kernel      pass   0.6 s".
 std::string RenderGateProgress(const GateResult& result);

@@ -178,6 +178,7 @@ VerifyReport RunVerify(const VerifyRequest& request, const Snapshot& snapshot, c
                        GateExecutor& executor, const GateProgress& progress) {
   auto start = Clock::now();
   VerifyReport report;
+  report.tool_version = GPUDOCTOR_VERSION;
   report.level = request.options.level;
   report.inject = ToString(request.options.inject);
   GateRecorder recorder(report, progress);

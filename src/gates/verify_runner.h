@@ -46,7 +46,8 @@ struct VerifyRequest {
 };
 
 struct VerifyReport {
-  std::string backend;  // "cuda", "hip", "fake", "" when none loaded
+  std::string tool_version;  // the gpudoctor that ran it
+  std::string backend;       // "cuda", "hip", "fake", "" when none loaded
   std::string runtime_version;
   VerifyLevel level = VerifyLevel::kQuick;
   std::optional<DeviceInfo> device;  // the device the gates ran on

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/strings.h"
+#include "gates/verify_report.h"
 #include "report/check_text.h"
 #include "report/html_escape.h"
 #include "report/html_parts.h"
@@ -169,8 +170,8 @@ std::string SummarySection(const HtmlReportInput& in) {
     out += Card("muted", "verify", "Verify", "not included");
   } else {
     size_t failed = 0;
-    for (const auto& g : in.verify->gates) failed += g.status == GateOutcome::kFail;
-    std::string text = in.verify->verdict.empty() ? Plural(failed, "gate") + " failed" : in.verify->verdict;
+    for (const auto& g : in.verify->gates) failed += g.status == GateStatus::kFail;
+    std::string text = VerifyVerdict(*in.verify);
     out += Card(failed || !in.verify->device ? "bad" : "good", "verify", "Verify", text);
   }
 

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "report/report_inputs.h"
+#include "bench/bench_types.h"
+#include "gates/verify_runner.h"
 #include "rules/finding.h"
 #include "rules/shell.h"
 #include "snapshot/snapshot.h"
@@ -20,9 +21,9 @@ struct HtmlReportInput {
   std::string machine_source;     // "this machine", "recorded machine DIR", "snapshot file FILE"
   std::vector<Finding> findings;  // any order; shown worst first
   Shell shell = Shell::kBash;     // the shell the fixes are written for
-  std::optional<VerifyDocument> verify;
+  std::optional<VerifyReport> verify;
   std::string verify_origin;  // the file it came from
-  std::optional<BenchDocument> bench;
+  std::optional<BenchReport> bench;
   std::string bench_origin;
   std::string generated_at;     // "2026-12-02 21:40 UTC"; "" leaves it out
   std::string knowledge_as_of;  // the knowledge base's as-of date ("2026-12-03"); "" leaves it out

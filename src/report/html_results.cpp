@@ -1,12 +1,14 @@
-// Renders the verify and bench sections of the HTML report from the documents read by
-// report_inputs.cpp. Nothing here measures or judges: the verdicts, checks and peaks are the files'
-// own; this file lays them out, groups the sweeps into charts and makes failures impossible to miss.
+// Renders the verify and bench sections of the HTML report from the reports read back by their codecs
+// (gates/verify_json.h, bench/bench_json.h). Nothing here measures or judges: the verdicts, checks and peaks
+// are the files' own; this file lays them out, groups the sweeps into charts and makes failures impossible to
+// miss.
 #include "report/html_results.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "core/strings.h"
+#include "gates/verify_report.h"
 #include "report/chart_scale.h"
 #include "report/html_escape.h"
 #include "report/html_parts.h"
@@ -49,23 +51,23 @@ std::string List(const std::vector<std::string>& items, std::string_view cls = {
 
 // ---- verify ----
 
-std::string GateBadge(GateOutcome g) {
+std::string GateBadge(GateStatus g) {
   switch (g) {
-    case GateOutcome::kPass:
+    case GateStatus::kPass:
       return Badge(BadgeKind::kGood, "pass");
-    case GateOutcome::kFail:
+    case GateStatus::kFail:
       return Badge(BadgeKind::kBad, "FAIL");
-    case GateOutcome::kSkip:
+    case GateStatus::kSkip:
       return Badge(BadgeKind::kMuted, "skip");
   }
   return Badge(BadgeKind::kMuted, "skip");
 }
 
-std::string GateFigures(const VerifyGateEntry& g) {
+std::string GateFigures(const GateResult& g) {
   if (g.figures.empty()) return "-";
   std::string out;
   for (size_t i = 0; i < g.figures.size(); ++i) {
-    const VerifyFigure& f = g.figures[i];
+    const GateFigure& f = g.figures[i];
     std::string line = EscapeHtml(f.label.empty() ? "" : f.label + ": ") +
                        Element(i == 0 ? "strong" : "span", "", Figure(f.value, f.unit));
     out += (i ? "<br>" : "") + line;
@@ -73,7 +75,13 @@ std::string GateFigures(const VerifyGateEntry& g) {
   return out;
 }
 
-std::string GateDetail(const VerifyGateEntry& g) {
+// The gate's title from its spec; "" for a gate this gpudoctor does not know (a newer file).
+std::string GateTitle(const GateResult& g) {
+  auto id = GateIdFromName(g.gate);
+  return id ? SpecOf(*id).title : "";
+}
+
+std::string GateDetail(const GateResult& g) {
   std::string out = EscapeHtml(g.summary);
   if (!g.hint.empty())
     out += "<div class=\"hint\">" + Element("strong", "", "What to do: ") + EscapeHtml(g.hint) + "</div>";
@@ -100,24 +108,20 @@ std::string VerdictBadge(BenchVerdict v) {
   return Badge(BadgeKind::kMuted, "skipped");
 }
 
-std::string CheckCell(const BenchEntry& b) {
+std::string CheckCell(const BenchResult& b) {
   switch (b.check) {
     case BenchCheck::kPassed:
       return Badge(BadgeKind::kGood, "passed");
     case BenchCheck::kNotRun:
       return Badge(BadgeKind::kMuted, "not run");
-    case BenchCheck::kFailed: {
-      std::string_view why = b.check_text;
-      if (why.rfind("failed", 0) == 0) why = Trim(why.substr(std::string_view("failed").size()));
-      if (!why.empty() && why.front() == ':') why = Trim(why.substr(1));
+    case BenchCheck::kFailed:
       return Badge(BadgeKind::kBad, "FAILED") +
-             (why.empty() ? "" : " " + Element("span", "check-failed", why));
-    }
+             (b.check_detail.empty() ? "" : " " + Element("span", "check-failed", b.check_detail));
   }
-  return EscapeHtml(b.check_text);
+  return EscapeHtml(CheckText(b));
 }
 
-std::optional<double> PercentOfPeak(const BenchEntry& b) {
+std::optional<double> PercentOfPeak(const BenchResult& b) {
   if (b.percent_of_peak && std::isfinite(*b.percent_of_peak)) return b.percent_of_peak;
   if (b.best && b.peak && std::isfinite(*b.best) && std::isfinite(*b.peak) && *b.peak > 0)
     return *b.best / *b.peak * 100;
@@ -132,15 +136,22 @@ std::pair<std::string, std::string> SplitTitle(const std::string& title) {
           std::string(Trim(std::string_view(title).substr(colon + 1)))};
 }
 
-std::string SeverityBadge(const std::string& severity) {
-  if (severity == "error") return Badge(BadgeKind::kBad, "error");
-  if (severity == "warning") return Badge(BadgeKind::kWarn, "warning");
-  if (severity == "ok") return Badge(BadgeKind::kGood, "ok");
-  return Badge(BadgeKind::kInfo, severity.empty() ? "info" : severity);
+std::string SeverityBadge(Severity severity) {
+  switch (severity) {
+    case Severity::kError:
+      return Badge(BadgeKind::kBad, "error");
+    case Severity::kWarning:
+      return Badge(BadgeKind::kWarn, "warning");
+    case Severity::kOk:
+      return Badge(BadgeKind::kGood, "ok");
+    case Severity::kInfo:
+      break;
+  }
+  return Badge(BadgeKind::kInfo, "info");
 }
 
-std::string BenchFindingCard(const BenchFindingEntry& f) {
-  const std::string sev = f.severity.empty() ? "info" : f.severity;
+std::string BenchFindingCard(const BenchFinding& f) {
+  const std::string sev = ToString(f.severity);
   std::string out = "<article class=\"finding sev-" + EscapeHtmlAttribute(sev) + "\">";
   out += "<h4>" + SeverityBadge(f.severity) + " " + EscapeHtml(f.title.empty() ? f.id : f.title) + "</h4>";
   if (!f.id.empty()) out += Element("p", "finding-id", "id: " + f.id);
@@ -158,11 +169,12 @@ std::string BenchGroupBlock(const BenchChartGroup& g) {
     out += "<p class=\"absent\">Nothing was measured in this group, so there is no chart.</p>\n";
   HtmlTable t("bench-table",
               {"Benchmark", "Best", "Spec peak", "% of peak", "Verdict", "Result check", "Note"});
-  for (const BenchEntry* b : g.entries) {
+  for (const BenchResult* b : g.entries) {
     auto pct = PercentOfPeak(*b);
     std::string pct_text = pct ? FormatFigure(*pct) + " %" : "n/a";
-    t.AddRow({Raw{EscapeHtml(b->title) + "<br>" + Element("code", "", b->id)}, Figure(b->best, b->unit),
-              Figure(b->peak, b->unit), pct_text, Raw{VerdictBadge(b->verdict)}, Raw{CheckCell(*b)}, b->note},
+    t.AddRow({Raw{EscapeHtml(b->spec.title) + "<br>" + Element("code", "", b->spec.id)},
+              Figure(b->best, b->spec.unit), Figure(b->peak, b->spec.unit), pct_text,
+              Raw{VerdictBadge(b->verdict)}, Raw{CheckCell(*b)}, b->note},
              b->check == BenchCheck::kFailed || b->verdict == BenchVerdict::kFailed ? "failed"
              : b->verdict == BenchVerdict::kLow                                     ? "low"
                                                                                     : "");
@@ -178,7 +190,7 @@ std::vector<BenchChartGroup> SplitOutliers(std::vector<BenchChartGroup> groups) 
   std::vector<BenchChartGroup> out;
   for (auto& g : groups) {
     std::vector<double> bests;
-    for (const BenchEntry* b : g.entries)
+    for (const BenchResult* b : g.entries)
       if (b->best && std::isfinite(*b->best) && *b->best > 0) bests.push_back(*b->best);
     if (bests.size() < 3) {
       out.push_back(std::move(g));
@@ -188,7 +200,7 @@ std::vector<BenchChartGroup> SplitOutliers(std::vector<BenchChartGroup> groups) 
     const double median = bests[bests.size() / 2];
     BenchChartGroup kept{g.group, "", {}, false};
     std::vector<BenchChartGroup> alone;
-    for (const BenchEntry* b : g.entries) {
+    for (const BenchResult* b : g.entries) {
       if (b->best && std::isfinite(*b->best) && *b->best > kOutlierFactor * median)
         alone.push_back({g.group, "", {b}, false});
       else
@@ -202,10 +214,11 @@ std::vector<BenchChartGroup> SplitOutliers(std::vector<BenchChartGroup> groups) 
 
 }  // namespace
 
-std::vector<BenchChartGroup> GroupBenchmarks(const BenchDocument& bench) {
+std::vector<BenchChartGroup> GroupBenchmarks(const BenchReport& bench) {
   std::vector<BenchChartGroup> groups;
   std::vector<std::string> keys;
-  for (const auto& b : bench.benchmarks) {
+  for (const auto& result : bench.benchmarks) {
+    const BenchSpec& b = result.spec;
     const std::string key = b.group + '\x1f' + b.unit + '\x1f' + b.x_unit;
     size_t i = 0;
     while (i < keys.size() && keys[i] != key) ++i;
@@ -213,29 +226,29 @@ std::vector<BenchChartGroup> GroupBenchmarks(const BenchDocument& bench) {
       keys.push_back(key);
       groups.push_back({b.group, "", {}, false});
     }
-    groups[i].entries.push_back(&b);
+    groups[i].entries.push_back(&result);
   }
   groups = SplitOutliers(std::move(groups));
   for (auto& g : groups) {
-    for (const BenchEntry* b : g.entries)
+    for (const BenchResult* b : g.entries)
       for (const auto& p : b->points) g.drawable |= std::isfinite(p.value) && std::isfinite(p.x) && p.x > 0;
-    std::string prefix = SplitTitle(g.entries.front()->title).first;
-    for (const BenchEntry* b : g.entries)
-      if (SplitTitle(b->title).first != prefix) prefix.clear();
+    std::string prefix = SplitTitle(g.entries.front()->spec.title).first;
+    for (const BenchResult* b : g.entries)
+      if (SplitTitle(b->spec.title).first != prefix) prefix.clear();
     g.title = prefix;
     if (g.title.empty()) {
       g.title = g.group;  // "transfer" -> "Transfer"
       if (!g.title.empty() && g.title[0] >= 'a' && g.title[0] <= 'z')
         g.title[0] = static_cast<char>(g.title[0] - 32);
     }
-    if (g.entries.size() == 1) g.title = g.entries.front()->title;
+    if (g.entries.size() == 1) g.title = g.entries.front()->spec.title;
   }
   return groups;
 }
 
 ChartSpec BenchChartSpec(const BenchChartGroup& g) {
   ChartSpec spec;
-  const BenchEntry& first = *g.entries.front();
+  const BenchSpec& first = g.entries.front()->spec;
   spec.title = g.title + (first.unit.empty() ? "" : " (" + first.unit + ")");
   spec.x_label = first.x_label;
   spec.x_unit = first.x_unit;
@@ -243,14 +256,14 @@ ChartSpec BenchChartSpec(const BenchChartGroup& g) {
   spec.higher_is_better = first.higher_is_better;
   const bool shared_prefix = g.entries.size() > 1 && !SplitTitle(first.title).first.empty() &&
                              SplitTitle(first.title).first == g.title;
-  for (const BenchEntry* b : g.entries) {
+  for (const BenchResult* b : g.entries) {
     // A benchmark without a point to draw (skipped) is in the table, not in the legend.
     bool any = false;
     for (const auto& p : b->points) any |= std::isfinite(p.value) && std::isfinite(p.x) && p.x > 0;
     if (!any) continue;
     ChartSeries s;
-    s.name = shared_prefix ? SplitTitle(b->title).second : b->title;
-    if (s.name.empty()) s.name = b->id;
+    s.name = shared_prefix ? SplitTitle(b->spec.title).second : b->spec.title;
+    if (s.name.empty()) s.name = b->spec.id;
     for (const auto& p : b->points) s.points.emplace_back(p.x, p.value);
     if (b->peak && std::isfinite(*b->peak)) s.peak = b->peak;
     s.failed = b->check == BenchCheck::kFailed;
@@ -259,14 +272,14 @@ ChartSpec BenchChartSpec(const BenchChartGroup& g) {
   return spec;
 }
 
-std::vector<const BenchEntry*> FailedBenchChecks(const BenchDocument& bench) {
-  std::vector<const BenchEntry*> out;
+std::vector<const BenchResult*> FailedBenchChecks(const BenchReport& bench) {
+  std::vector<const BenchResult*> out;
   for (const auto& b : bench.benchmarks)
     if (b.check == BenchCheck::kFailed) out.push_back(&b);
   return out;
 }
 
-std::string RenderVerifySection(const std::optional<VerifyDocument>& verify, const std::string& origin,
+std::string RenderVerifySection(const std::optional<VerifyReport>& verify, const std::string& origin,
                                 const Snapshot& snapshot) {
   std::string out =
       "<section id=\"verify\" class=\"report-section\">\n<h2>Verify: quality gates on the GPU</h2>\n";
@@ -274,13 +287,13 @@ std::string RenderVerifySection(const std::optional<VerifyDocument>& verify, con
     return out +
            AbsentNote("verify results", "gpudoctor verify --json > verify.json", "--verify verify.json") +
            "</section>\n";
-  const VerifyDocument& v = *verify;
+  const VerifyReport& v = *verify;
   std::vector<std::string> failed;
   size_t passed = 0, skipped = 0;
   for (const auto& g : v.gates) {
-    if (g.status == GateOutcome::kFail) failed.push_back(g.gate + ": " + g.summary);
-    passed += g.status == GateOutcome::kPass;
-    skipped += g.status == GateOutcome::kSkip;
+    if (g.status == GateStatus::kFail) failed.push_back(g.gate + ": " + g.summary);
+    passed += g.status == GateStatus::kPass;
+    skipped += g.status == GateStatus::kSkip;
   }
   if (!failed.empty())
     out += Alarm(std::to_string(failed.size()) + (failed.size() == 1 ? " gate FAILED" : " gates FAILED"),
@@ -291,10 +304,10 @@ std::string RenderVerifySection(const std::optional<VerifyDocument>& verify, con
 
   std::vector<std::pair<std::string, std::string>> facts = {{"From", origin}};
   if (v.device) {
-    const VerifyDeviceEntry& d = *v.device;
+    const DeviceInfo& d = *v.device;
     std::string dev =
         "#" + std::to_string(d.index) + " " + d.name + " (" + (d.arch.empty() ? "arch n/a" : d.arch);
-    if (d.memory_total_bytes) dev += ", " + FormatBytes(*d.memory_total_bytes);
+    if (d.memory_total_bytes) dev += ", " + FormatBytes(d.memory_total_bytes);
     dev += ") at " + d.pci_address;
     facts.push_back({"Device", dev});
   } else {
@@ -302,11 +315,11 @@ std::string RenderVerifySection(const std::optional<VerifyDocument>& verify, con
   }
   facts.push_back({"Backend", (v.backend.empty() ? "none" : v.backend) +
                                   (v.runtime_version.empty() ? "" : ", " + v.runtime_version)});
-  facts.push_back({"Level", v.level.empty() ? "n/a" : v.level});
+  facts.push_back({"Level", ToString(v.level)});
   facts.push_back({"Gates", std::to_string(passed) + " passed, " + std::to_string(failed.size()) +
                                 " failed, " + std::to_string(skipped) + " skipped, in " +
                                 Millis(v.elapsed_ms)});
-  if (!v.verdict.empty()) facts.push_back({"Verdict", v.verdict});
+  facts.push_back({"Verdict", VerifyVerdict(v)});
   if (!v.tool_version.empty()) facts.push_back({"Made by", "gpudoctor " + v.tool_version});
   out += FactList(facts);
   if (v.device && !v.device->pci_address.empty() && !OnThisMachine(snapshot, v.device->pci_address))
@@ -316,12 +329,13 @@ std::string RenderVerifySection(const std::optional<VerifyDocument>& verify, con
 
   HtmlTable t("gates", {"Gate", "Result", "Figures", "Time", "What was measured, or why not"});
   for (const auto& g : v.gates) {
-    t.AddRow({Raw{Element("code", "", g.gate) + (g.title.empty() ? "" : "<br>" + EscapeHtml(g.title))},
-              Raw{GateBadge(g.status)}, Raw{g.status == GateOutcome::kSkip ? "-" : GateFigures(g)},
-              g.status == GateOutcome::kSkip ? "-" : Millis(g.elapsed_ms), Raw{GateDetail(g)}},
-             g.status == GateOutcome::kFail   ? "failed"
-             : g.status == GateOutcome::kSkip ? "skipped"
-                                              : "");
+    const std::string title = GateTitle(g);
+    t.AddRow({Raw{Element("code", "", g.gate) + (title.empty() ? "" : "<br>" + EscapeHtml(title))},
+              Raw{GateBadge(g.status)}, Raw{g.status == GateStatus::kSkip ? "-" : GateFigures(g)},
+              g.status == GateStatus::kSkip ? "-" : Millis(g.elapsed_ms), Raw{GateDetail(g)}},
+             g.status == GateStatus::kFail   ? "failed"
+             : g.status == GateStatus::kSkip ? "skipped"
+                                             : "");
   }
   out += t.Render();
   if (!v.findings.empty())
@@ -331,7 +345,7 @@ std::string RenderVerifySection(const std::optional<VerifyDocument>& verify, con
   return out + "</section>\n";
 }
 
-std::string RenderBenchSection(const std::optional<BenchDocument>& bench, const std::string& origin,
+std::string RenderBenchSection(const std::optional<BenchReport>& bench, const std::string& origin,
                                const Snapshot& snapshot) {
   std::string out =
       "<section id=\"bench\" class=\"report-section\">\n<h2>Bench: how fast this GPU is, against its "
@@ -339,10 +353,10 @@ std::string RenderBenchSection(const std::optional<BenchDocument>& bench, const 
   if (!bench)
     return out + AbsentNote("bench results", "gpudoctor bench --json > bench.json", "--bench bench.json") +
            "</section>\n";
-  const BenchDocument& b = *bench;
+  const BenchReport& b = *bench;
   std::vector<std::string> failed;
-  for (const BenchEntry* e : FailedBenchChecks(b))
-    failed.push_back(e->title + " (" + e->id + "): " + e->check_text);
+  for (const BenchResult* e : FailedBenchChecks(b))
+    failed.push_back(e->spec.title + " (" + e->spec.id + "): " + CheckText(*e));
   if (!failed.empty())
     out += Alarm("RESULT CHECK FAILED: " + std::to_string(failed.size()) +
                      (failed.size() == 1 ? " benchmark computed wrong results"
@@ -351,22 +365,23 @@ std::string RenderBenchSection(const std::optional<BenchDocument>& bench, const 
                  failed);
   size_t counts[4] = {0, 0, 0, 0};
   for (const auto& e : b.benchmarks) ++counts[static_cast<int>(e.verdict)];
-  std::string dev = b.device.name.empty() ? "n/a" : b.device.name;
-  if (!b.device.arch.empty()) dev += " (" + b.device.arch + ")";
-  if (!b.device.pci_address.empty()) dev += " at " + b.device.pci_address;
+  const BenchDevice device = b.device.value_or(BenchDevice{});
+  std::string dev = device.name.empty() ? "n/a" : device.name;
+  if (!device.arch.empty()) dev += " (" + device.arch + ")";
+  if (!device.pci_address.empty()) dev += " at " + device.pci_address;
   std::vector<std::pair<std::string, std::string>> facts = {
       {"From", origin},
       {"Device", dev},
-      {"Backend", b.device.backend.empty() ? "n/a" : b.device.backend},
-      {"Level", b.level.empty() ? "n/a" : b.level},
+      {"Backend", device.backend.empty() ? "n/a" : device.backend},
+      {"Level", ToString(b.level)},
       {"Benchmarks", std::to_string(b.benchmarks.size()) + ": " + std::to_string(counts[0]) + " ok, " +
                          std::to_string(counts[1]) + " low, " + std::to_string(counts[2]) + " failed, " +
                          std::to_string(counts[3]) + " skipped"}};
-  if (b.duration_s && std::isfinite(*b.duration_s))
-    facts.push_back({"Duration", FormatFigure(*b.duration_s) + " s"});
+  if (std::isfinite(b.duration_s) && b.duration_s > 0)
+    facts.push_back({"Duration", FormatFigure(b.duration_s) + " s"});
   if (!b.tool_version.empty()) facts.push_back({"Made by", "gpudoctor " + b.tool_version});
   out += FactList(facts);
-  if (!b.device.pci_address.empty() && !OnThisMachine(snapshot, b.device.pci_address))
+  if (!device.pci_address.empty() && !OnThisMachine(snapshot, device.pci_address))
     out += "<p class=\"note\">This file was measured on a device (" + EscapeHtml(dev) +
            ") that is not among the GPUs of the machine summary above: it comes from another machine.</p>\n";
   if (!b.findings.empty()) {

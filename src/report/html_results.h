@@ -8,31 +8,32 @@
 #include <string>
 #include <vector>
 
-#include "report/report_inputs.h"
+#include "bench/bench_types.h"
+#include "gates/verify_runner.h"
 #include "report/svg_chart.h"
 #include "snapshot/snapshot.h"
 
 namespace gpudoctor {
 
 // The <section id="verify"> element; `verify` absent gives the section with how to add it.
-std::string RenderVerifySection(const std::optional<VerifyDocument>& verify, const std::string& origin,
+std::string RenderVerifySection(const std::optional<VerifyReport>& verify, const std::string& origin,
                                 const Snapshot& snapshot);
 
 // The <section id="bench"> element, likewise.
-std::string RenderBenchSection(const std::optional<BenchDocument>& bench, const std::string& origin,
+std::string RenderBenchSection(const std::optional<BenchReport>& bench, const std::string& origin,
                                const Snapshot& snapshot);
 
 // Benchmarks drawn in one chart: the same group, unit and x unit, in the file's order.
 struct BenchChartGroup {
   std::string group;
   std::string title;  // "Device memory" (the titles' common part before ':'), else the group
-  std::vector<const BenchEntry*> entries;
+  std::vector<const BenchResult*> entries;
   bool drawable = false;  // at least one point has a finite value: a chart is drawn
 };
-std::vector<BenchChartGroup> GroupBenchmarks(const BenchDocument& bench);
+std::vector<BenchChartGroup> GroupBenchmarks(const BenchReport& bench);
 ChartSpec BenchChartSpec(const BenchChartGroup& group);
 
 // The benchmarks whose result check failed.
-std::vector<const BenchEntry*> FailedBenchChecks(const BenchDocument& bench);
+std::vector<const BenchResult*> FailedBenchChecks(const BenchReport& bench);
 
 }  // namespace gpudoctor

@@ -5,9 +5,9 @@
 #include <cstdio>
 
 #include "core/strings.h"
+#include "core/text_table.h"
 #include "report/info_text_python.h"
 #include "report/info_text_windows.h"
-#include "report/table.h"
 #include "snapshot/pci_id.h"
 
 namespace gpudoctor {

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "report/table.h"
+#include "core/text_table.h"
 
 namespace gpudoctor {
 namespace {

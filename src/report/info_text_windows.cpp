@@ -3,7 +3,7 @@
 #include "report/info_text_windows.h"
 
 #include "core/strings.h"
-#include "report/table.h"
+#include "core/text_table.h"
 #include "snapshot/pci_id.h"
 
 namespace gpudoctor {

@@ -3,6 +3,7 @@
 // rules/shell.h renders for bash, PowerShell or cmd. Plain data; renderers live in report/.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,10 +13,12 @@ namespace gpudoctor {
 // Ordered: a larger value is worse.
 enum class Severity { kOk, kInfo, kWarning, kError };
 const char* ToString(Severity s);  // "ok", "info", "warning", "error"
+std::optional<Severity> SeverityFromString(std::string_view s);
 
 // The doctor's four layers, in the order `check` shows them.
 enum class Layer { kHardware, kRuntime, kFramework, kEnvironment };
-const char* ToString(Layer l);    // "hardware", "runtime", "framework", "environment"
+const char* ToString(Layer l);  // "hardware", "runtime", "framework", "environment"
+std::optional<Layer> LayerFromString(std::string_view s);
 const char* LayerTitle(Layer l);  // "Hardware", "Driver/runtime", "Framework", "Environment"
 
 // One command line per shell; an empty entry means "not available in that shell".

@@ -23,6 +23,12 @@ const char* ToString(Severity s) {
   return "ok";
 }
 
+std::optional<Severity> SeverityFromString(std::string_view s) {
+  for (Severity v : {Severity::kOk, Severity::kInfo, Severity::kWarning, Severity::kError})
+    if (s == ToString(v)) return v;
+  return std::nullopt;
+}
+
 const char* ToString(Layer l) {
   switch (l) {
     case Layer::kHardware:
@@ -35,6 +41,12 @@ const char* ToString(Layer l) {
       return "environment";
   }
   return "hardware";
+}
+
+std::optional<Layer> LayerFromString(std::string_view s) {
+  for (Layer l : {Layer::kHardware, Layer::kRuntime, Layer::kFramework, Layer::kEnvironment})
+    if (s == ToString(l)) return l;
+  return std::nullopt;
 }
 
 const char* LayerTitle(Layer l) {

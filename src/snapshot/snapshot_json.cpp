@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_reader.h"
 #include "snapshot/pci_id_json.h"
 #include "snapshot/windows_json.h"
 
@@ -552,19 +553,6 @@ void ReadPythonEnv(Reader& r, PythonEnv& e) {
 }  // namespace
 
 // The line of the first syntax error (parsed again with exceptions, on the error path only).
-size_t JsonErrorLine(std::string_view text) {
-  try {
-    Json ignored = Json::parse(text.begin(), text.end());
-    (void)ignored;
-  } catch (const nlohmann::json::parse_error& e) {
-    size_t end = std::min(text.size(), e.byte > 0 ? e.byte - 1 : 0);
-    return 1 + static_cast<size_t>(
-                   std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-  } catch (const std::exception&) {
-  }
-  return 1;
-}
-
 std::string SnapshotToJson(const Snapshot& s) {
   Json os{{"family", s.os.family},
           {"distro_id", s.os.distro_id},
@@ -592,8 +580,7 @@ std::string SnapshotToJson(const Snapshot& s) {
               {"libraries", Array(s.nvidia.libraries, LibToJson)}};
   Json env = Json::object();
   for (const auto& [k, v] : s.environment) env[k] = v;
-  Json doc{{"schema", "gpudoctor.snapshot"},
-           {"schema_version", kSnapshotSchemaVersion},  // what is written is always this version's form
+  Json doc{{"schema", SchemaName("snapshot", kSnapshotSchemaVersion)},  // always this version's form
            {"tool_version", s.tool_version},
            {"sysroot", s.sysroot},
            {"live_machine", s.live_machine},
@@ -627,14 +614,30 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
     return UserError(origin + ":" + std::to_string(JsonErrorLine(text)) + ": not valid JSON",
                      "pass a file written by `gpudoctor info --save FILE`");
   if (!doc.is_object()) return UserError(origin + ": a snapshot must be a JSON object");
+  // "gpudoctor.snapshot/2"; before the convention "gpudoctor.snapshot" with "schema_version" (json_reader.h).
   auto schema = doc.find("schema");
-  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != "gpudoctor.snapshot")
-    return UserError(origin + ": not a gpudoctor snapshot (\"schema\" is not \"gpudoctor.snapshot\")",
+  std::optional<std::string> name;
+  if (schema != doc.end() && schema->is_string()) name = schema->get<std::string>();
+  auto version = doc.find("schema_version");
+  const DocumentSchema kind = SchemaFromFields(name ? &*name : nullptr,
+                                               version != doc.end() && version->is_number_integer()
+                                                   ? std::optional(version->get<int64_t>())
+                                                   : std::nullopt,
+                                               false);
+  if (kind.kind != "snapshot")
+    return UserError(origin + ": not a gpudoctor snapshot (\"schema\" is not \"" +
+                         SchemaName("snapshot", kSnapshotSchemaVersion) + "\")",
                      "pass a file written by `gpudoctor info --save FILE`");
   std::string error;
   Snapshot s;
   Reader r(doc, "snapshot", &error);
-  r.Get("schema_version", s.schema_version);
+  if (kind.name.find('/') == std::string::npos)
+    r.Get("schema_version", s.schema_version);  // the old form; absent: this version's
+  else if (kind.major >= 1)
+    s.schema_version = static_cast<int>(std::min<int64_t>(kind.major, kSnapshotSchemaVersion + 1));
+  else
+    return UserError(origin + ": snapshot schema \"" + kind.name + "\" names no valid version",
+                     "pass a file written by `gpudoctor info --save FILE`");
   if (error.empty() && s.schema_version > kSnapshotSchemaVersion)
     return UserError(origin + ": snapshot schema version " + std::to_string(s.schema_version) +
                          " is newer than this gpudoctor understands (" +

@@ -14,8 +14,5 @@ namespace gpudoctor {
 std::string SnapshotToJson(const Snapshot& snapshot);
 // `origin` names the input in error messages (a file path, "stdin").
 Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& origin);
-// The line (from 1) of the first JSON syntax error in `text`; 1 when it parses. For the error path:
-// it parses the text again.
-size_t JsonErrorLine(std::string_view text);
 
 }  // namespace gpudoctor

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/table.h"
+#include "core/text_table.h"
 #include "topo/topology_builder.h"
 
 namespace gpudoctor {

@@ -1,12 +1,13 @@
-// The renderings of a bench run: the JSON of docs/bench-json.md field by field (and read back by the report's
-// own parser), the CSV with one row per sweep point and quoting, and the text tables with LOW / FAILED.
+// The renderings of a bench run: the JSON of docs/bench-json.md field by field (and read back by the same
+// codec, bench/bench_json.h), the CSV with one row per sweep point and quoting, and the text tables with LOW
+// / FAILED.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_json.h"
 #include "bench/bench_report.h"
 #include "bench_test_util.h"
-#include "report/report_inputs.h"
 
 namespace gpudoctor {
 namespace {
@@ -54,14 +55,16 @@ BenchReport SampleReport() {
 }
 
 TEST(BenchRender, JsonHasTheDocumentedShape) {
-  auto j = nlohmann::json::parse(RenderBenchJson(SampleReport()));
+  auto j = nlohmann::json::parse(BenchReportToJson(SampleReport()));
   EXPECT_EQ(j["schema"], "gpudoctor.bench/1");
   EXPECT_EQ(j["tool_version"], "0.1.0");
   EXPECT_EQ(j["device"], (nlohmann::json{{"index", 0},
                                          {"name", "NVIDIA H200"},
                                          {"arch", "sm_90"},
                                          {"pci_address", "0000:17:00.0"},
-                                         {"backend", "cuda"}}));
+                                         {"backend", "cuda"},
+                                         {"memory_total_bytes", 150ull << 30},
+                                         {"compute_units", 132}}));
   EXPECT_EQ(j["level"], "quick");
   EXPECT_EQ(j["peaks"]["model"], "H200");
   EXPECT_EQ(j["peaks"]["link"], "PCIe 5.0 x16 (NVML under load)");
@@ -94,19 +97,20 @@ TEST(BenchRender, JsonHasTheDocumentedShape) {
   EXPECT_EQ(j["findings"][0]["evidence"][0], "transfer.d2d: failed: ...");
 
   BenchReport none;
-  auto empty = nlohmann::json::parse(RenderBenchJson(none));
+  auto empty = nlohmann::json::parse(BenchReportToJson(none));
   EXPECT_TRUE(empty["device"].is_null());
   EXPECT_TRUE(empty["benchmarks"].empty());
 }
 
 TEST(BenchRender, TheReportCommandReadsTheJsonBack) {
-  auto doc = ParseBenchJson(RenderBenchJson(SampleReport()), "bench.json");
+  auto doc = BenchReportFromJson(BenchReportToJson(SampleReport()), "bench.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
-  EXPECT_EQ(doc->device.name, "NVIDIA H200");
+  ASSERT_TRUE(doc->device.has_value());
+  EXPECT_EQ(doc->device->name, "NVIDIA H200");
   ASSERT_EQ(doc->benchmarks.size(), 4u);
   EXPECT_EQ(doc->benchmarks[1].verdict, BenchVerdict::kLow);
-  EXPECT_FALSE(doc->benchmarks[2].higher_is_better);
-  EXPECT_EQ(doc->benchmarks[3].check_text.rfind("failed: ", 0), 0u);
+  EXPECT_FALSE(doc->benchmarks[2].spec.higher_is_better);
+  EXPECT_EQ(doc->benchmarks[3].check_detail, "at 1.0 GiB: 3 8-byte words wrong, first at byte offset 0x40");
 }
 
 TEST(BenchRender, CsvHasOneRowPerPointAndQuotes) {

@@ -285,7 +285,7 @@ TEST(CollectivesCli, WithoutAGpuTheGpuPartsAreSkippedWithAReason) {
   auto r = RunCommand({GPUDOCTOR_BINARY_PATH, "collectives", "--launcher", "local", "--json"}, 60);
   auto doc = nlohmann::json::parse(r.stdout_text, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << r.stdout_text << r.stderr_text;
-  EXPECT_EQ(doc["schema"], "gpudoctor.collectives");
+  EXPECT_EQ(doc["schema"], "gpudoctor.collectives/1");
   if (doc["collectives"]["status"] != "skipped") GTEST_SKIP() << "this machine has a usable GPU";
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(doc["mode"], "local");

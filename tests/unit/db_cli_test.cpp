@@ -7,31 +7,22 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli_test_util.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/process.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::FreshTempDir;
+using testing::Gpudoctor;
+
 namespace stdfs = std::filesystem;
 const std::string kData = std::string(GPUDOCTOR_SOURCE_DIR) + "/data";
 const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 
-ProcessResult Gpudoctor(std::vector<std::string> args) {
-  ProcessRequest req;
-  req.argv = {GPUDOCTOR_BINARY_PATH};
-  req.argv.insert(req.argv.end(), args.begin(), args.end());
-  req.timeout = std::chrono::milliseconds(20000);
-  req.extra_env["NO_COLOR"] = "1";
-  auto r = RunProcess(req);
-  EXPECT_TRUE(r.ok());
-  return r.ok() ? *r : ProcessResult{};
-}
-
 stdfs::path CopyOfData(const std::string& name) {
-  stdfs::path p = stdfs::temp_directory_path() / ("gpudoctor_db_cli_" + name);
-  stdfs::remove_all(p);
-  stdfs::create_directories(p);
+  stdfs::path p = FreshTempDir("db_cli_" + name);
   for (const auto& e : stdfs::directory_iterator(kData))
     if (e.is_regular_file() && e.path().extension() == ".toml")
       stdfs::copy_file(e.path(), p / e.path().filename());
@@ -129,9 +120,7 @@ TEST(DbCli, LintNamesFileAndLineOfAMalformedFolderAndChangesNothing) {
 
 TEST(DbCli, DbFolderIsAnOverlayOverTheBuiltInData) {
   KnowledgeDb db = Embedded();
-  stdfs::path dir = stdfs::temp_directory_path() / "gpudoctor_db_cli_overlay";
-  stdfs::remove_all(dir);
-  stdfs::create_directories(dir);
+  stdfs::path dir = FreshTempDir("db_cli_overlay");
   // One file only: the other files stay the built-in ones.
   std::string companions = ReadFile(kData + "/torch_companions.toml");
   companions +=

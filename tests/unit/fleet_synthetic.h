@@ -81,19 +81,22 @@ inline std::vector<SyntheticReport> SyntheticFleet() {
                           {"higher_is_better", true},
                           {"verdict", i == 17 ? "low" : "ok"},
                           {"check", "passed"},
-                          {"best", (i == 17 ? 2800.0 : 4000.0) * Spread(i, 3)}});
+                          {"best", (i == 17 ? 2800.0 : 4000.0) * Spread(i, 3)},
+                          {"points", Json::array()}});
     benchmarks.push_back({{"id", "gemm.fp32"},
                           {"unit", "TFLOP/s"},
                           {"higher_is_better", true},
                           {"verdict", "ok"},
                           {"check", "passed"},
-                          {"best", 51.0 * Spread(i, 4)}});
+                          {"best", 51.0 * Spread(i, 4)},
+                          {"points", Json::array()}});
     benchmarks.push_back({{"id", "latency.launch"},
                           {"unit", "us"},
                           {"higher_is_better", false},
                           {"verdict", "ok"},
                           {"check", "passed"},
-                          {"best", 2.5 * Spread(i, 5)}});
+                          {"best", 2.5 * Spread(i, 5)},
+                          {"points", Json::array()}});
     Json bench = {{"schema", "gpudoctor.bench/1"},
                   {"device", {{"index", 0}, {"name", "NVIDIA H100 80GB HBM3"}, {"backend", "cuda"}}},
                   {"runtime_version", "CUDA driver API 12.8"},

@@ -9,11 +9,16 @@
 #include <set>
 #include <tuple>
 
+#include "bench/bench_json.h"
+#include "collectives/collectives_json.h"
 #include "fleet/fleet_analysis.h"
 #include "fleet/fleet_report.h"
 #include "fleet/node_report.h"
 #include "fleet_synthetic.h"
+#include "gates/verify_json.h"
 #include "platform/process.h"
+#include "report/check_json.h"
+#include "snapshot/snapshot_json.h"
 
 namespace gpudoctor {
 namespace {
@@ -115,7 +120,8 @@ TEST(FleetReports, ReadsEachKind) {
   EXPECT_EQ(snapshot->versions.count("nvidia_driver"), 0u);
 
   auto collectives =
-      ParseNodeReport(R"j({"schema": "gpudoctor.collectives", "hosts": [{"host": "a", "ranks": 8}],
+      ParseNodeReport(R"j({"schema": "gpudoctor.collectives", "hosts": [{"host": "a", "ranks": 2}],
+      "ranks": [{"rank": 0, "host": "a"}, {"rank": 1, "host": "a"}],
       "library": "NCCL 2.27.3 (/usr/lib/libnccl.so.2, system)",
       "collectives": {"status": "ran", "results": [
         {"op": "all_reduce", "size_bytes": 1024, "busbw_gbs": 1.0},
@@ -138,6 +144,73 @@ TEST(FleetReports, ReadsEachKind) {
   EXPECT_FALSE(ParseNodeReport("{\"schema\": \"something.else\"}", "s.json").ok());
   EXPECT_FALSE(ParseNodeReport("[]", "a.json").ok());
   EXPECT_FALSE(ParseNodeReport("{", "b.json").ok());
+}
+
+// Today's documents, as the commands' own codecs write them, read through the same codecs.
+TEST(FleetReports, ReadsWhatTheCommandsWriteToday) {
+  VerifyReport v;
+  v.runtime_version = "CUDA driver API 13.0";
+  GateResult copy;
+  copy.gate = "copy";
+  copy.status = GateStatus::kPass;
+  copy.figures = {{"H2D", 55.0, "GB/s"}};
+  GateResult memtest;
+  memtest.gate = "memtest";
+  memtest.status = GateStatus::kFail;
+  memtest.summary = "3 words differ";
+  v.gates = {copy, memtest};
+  auto verify = ParseNodeReport(VerifyReportToJson(v), "out/node007.verify.json");
+  ASSERT_TRUE(verify.ok()) << verify.error().message;
+  EXPECT_EQ(verify->kinds, std::vector<std::string>{"verify"});
+  EXPECT_EQ(verify->host, "node007");
+  EXPECT_EQ(verify->versions.at("runtime"), "CUDA driver API 13.0");
+  ASSERT_EQ(verify->figures.size(), 1u);
+  EXPECT_EQ(verify->figures[0].id, "verify.copy");
+  EXPECT_EQ(verify->failures, std::vector<std::string>{"verify gate memtest failed: 3 words differ"});
+
+  BenchReport b;
+  BenchResult triad;
+  triad.spec = {"memory.triad", "memory", "Device memory: triad", "GB/s", "array size", "bytes", true};
+  triad.best = 4300;
+  b.benchmarks = {triad};
+  auto bench = ParseNodeReport(BenchReportToJson(b), "node007.bench.json");
+  ASSERT_TRUE(bench.ok()) << bench.error().message;
+  ASSERT_EQ(bench->figures.size(), 1u);
+  EXPECT_DOUBLE_EQ(bench->figures[0].value, 4300);
+
+  Snapshot s;
+  s.host_name = "gpu-node-007";
+  s.nvidia.driver_version = "580.95.05";
+  auto snapshot = ParseNodeReport(SnapshotToJson(s), "x.json");
+  ASSERT_TRUE(snapshot.ok()) << snapshot.error().message;
+  EXPECT_EQ(snapshot->host, "gpu-node-007");
+  EXPECT_EQ(snapshot->versions.at("nvidia_driver"), "580.95.05");
+
+  Finding f;
+  f.id = "runtime.device_access";
+  f.severity = Severity::kError;
+  f.title = "cannot open /dev/kfd";
+  auto check = ParseNodeReport(RenderCheckJson(s, {f}, Shell::kBash, 2), "c.json");
+  ASSERT_TRUE(check.ok()) << check.error().message;
+  EXPECT_EQ(check->host, "gpu-node-007");
+  EXPECT_EQ(check->check_errors, std::vector<std::string>{"runtime.device_access: cannot open /dev/kfd"});
+
+  CollectivesReport c;
+  c.library = "RCCL 2.21.5 (/opt/rocm/lib/librccl.so.1, sdk)";
+  c.ranks = {RankHost{0, "mi300-01", 0, 8, 0, "", "", "ran", ""},
+             RankHost{1, "mi300-01", 1, 8, 1, "", "", "ran", ""}};
+  c.rows = {CollectiveRow{CollectiveOp::kAllReduce, 1 << 30, 1 << 28, 9000, 119, 209, 0, 1, 2, ""}};
+  auto collectives = ParseNodeReport(CollectivesReportToJson(c), "c.json");
+  ASSERT_TRUE(collectives.ok()) << collectives.error().message;
+  EXPECT_EQ(collectives->host, "mi300-01");
+  EXPECT_EQ(collectives->versions.at("collectives_library"), "RCCL 2.21.5");
+  ASSERT_EQ(collectives->figures.size(), 1u);
+  EXPECT_EQ(collectives->figures[0].id, "collectives.all_reduce.busbw");
+
+  // A document its codec refuses is not read, with the codec's message.
+  auto newer = ParseNodeReport(R"({"schema": "gpudoctor.bench/9", "benchmarks": []})", "n.json");
+  ASSERT_FALSE(newer.ok());
+  EXPECT_NE(newer.error().message.find("newer than this gpudoctor reads"), std::string::npos);
 }
 
 TEST(FleetCli, MergesAFolderOfReports) {

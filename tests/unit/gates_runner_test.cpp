@@ -10,6 +10,7 @@
 #include "gates/device_choice.h"
 #include "gates/device_match.h"
 #include "gates/gate_protocol.h"
+#include "gates/verify_json.h"
 #include "gates/verify_report.h"
 #include "gates/verify_runner.h"
 #include "worker/worker_protocol.h"
@@ -401,8 +402,8 @@ TEST(VerifyReport, TextAndJsonCarryEveryGate) {
   std::string text = RenderVerifyText(report, false);
   EXPECT_NE(text.find("gemm_fp16  fail"), std::string::npos) << text;
   EXPECT_NE(text.find("1 gate failed: gemm_fp16"), std::string::npos);
-  auto j = nlohmann::json::parse(RenderVerifyJson(report));
-  EXPECT_EQ(j["schema_version"], kVerifyJsonSchemaVersion);
+  auto j = nlohmann::json::parse(VerifyReportToJson(report));
+  EXPECT_EQ(j["schema"], "gpudoctor.verify/1");
   EXPECT_EQ(j["exit_code"], 1);
   EXPECT_EQ(j["gates"].size(), AllGates().size());
   EXPECT_EQ(j["gates"][8]["gate"], "gemm_fp16");

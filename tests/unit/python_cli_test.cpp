@@ -7,24 +7,16 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.h"
 #include "platform/process.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::Gpudoctor;
+
 namespace stdfs = std::filesystem;
 const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-
-ProcessResult Gpudoctor(std::vector<std::string> args) {
-  ProcessRequest req;
-  req.argv = {GPUDOCTOR_BINARY_PATH};
-  req.argv.insert(req.argv.end(), args.begin(), args.end());
-  req.timeout = std::chrono::milliseconds(60000);
-  req.extra_env["NO_COLOR"] = "1";
-  auto r = RunProcess(req);
-  EXPECT_TRUE(r.ok());
-  return r.ok() ? *r : ProcessResult{};
-}
 
 class PythonCli : public ::testing::Test {
  protected:

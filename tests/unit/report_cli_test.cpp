@@ -8,35 +8,21 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli_test_util.h"
+#include "gates/verify_json.h"
 #include "platform/process.h"
-#include "report/report_inputs.h"
 
 namespace gpudoctor {
 namespace {
+
+using testing::FreshTempDir;
+using testing::Gpudoctor;
 
 namespace stdfs = std::filesystem;
 const std::string kSource = GPUDOCTOR_SOURCE_DIR;
 const std::string kMachine = kSource + "/tests/fixtures/sysroot/h100-sxm-server";
 const std::string kBench = kSource + "/tests/fixtures/reports/bench-h200-synthetic.json";
 const std::string kVerify = kSource + "/tests/fixtures/reports/verify-fake-wrong-result.json";
-
-ProcessResult Gpudoctor(std::vector<std::string> args) {
-  ProcessRequest req;
-  req.argv = {GPUDOCTOR_BINARY_PATH};
-  req.argv.insert(req.argv.end(), args.begin(), args.end());
-  req.timeout = std::chrono::milliseconds(60000);
-  req.extra_env["NO_COLOR"] = "1";
-  auto r = RunProcess(req);
-  EXPECT_TRUE(r.ok());
-  return r.ok() ? *r : ProcessResult{};
-}
-
-stdfs::path TempDir(const std::string& name) {
-  stdfs::path p = stdfs::temp_directory_path() / ("gpudoctor_report_cli_" + name);
-  stdfs::remove_all(p);
-  stdfs::create_directories(p);
-  return p;
-}
 
 std::string Slurp(const stdfs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -46,7 +32,7 @@ std::string Slurp(const stdfs::path& path) {
 }
 
 TEST(ReportCli, WritesTheWholePageAndNeverOverwritesWithoutForce) {
-  stdfs::path dir = TempDir("write");
+  stdfs::path dir = FreshTempDir("report_cli_write");
   const std::string out = (dir / "report.html").string();
   auto r = Gpudoctor({"report", "-o", out, "--sysroot", kMachine, "--verify", kVerify, "--bench", kBench});
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
@@ -85,7 +71,7 @@ TEST(ReportCli, NeedsAnOutputFile) {
 }
 
 TEST(ReportCli, BadInputFilesAreExit3AndWriteNothing) {
-  stdfs::path dir = TempDir("bad");
+  stdfs::path dir = FreshTempDir("report_cli_bad");
   const std::string out = (dir / "report.html").string();
   const std::string broken = (dir / "broken.json").string();
   std::ofstream(broken) << "{\n  \"schema\": \"gpudoctor.bench/1\",\n  \"benchmarks\": [\n";
@@ -120,7 +106,7 @@ TEST(ReportCli, HelpHasExamples) {
 
 // What `gpudoctor verify --json` writes today must stay readable by the report.
 TEST(ReportCli, ReadsWhatVerifyWritesToday) {
-  stdfs::path dir = TempDir("verify");
+  stdfs::path dir = FreshTempDir("report_cli_verify");
   const std::string script = (dir / "fake.json").string();
   std::ofstream(script)
       << R"({"devices": [{"name": "Fake GPU", "pci_address": "0000:03:00.0", "arch": "sm_90",
@@ -128,10 +114,10 @@ TEST(ReportCli, ReadsWhatVerifyWritesToday) {
   auto r = Gpudoctor({"verify", "--json", "--fake-script", script, "--inject", "wrong-result",
                       "--sustain-seconds", "0.3", "--gate-timeout", "20"});
   EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
-  auto doc = ParseVerifyJson(r.stdout_text, "verify output");
+  auto doc = VerifyReportFromJson(r.stdout_text, "verify output");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
   size_t failed = 0;
-  for (const auto& g : doc->gates) failed += g.status == GateOutcome::kFail;
+  for (const auto& g : doc->gates) failed += g.status == GateStatus::kFail;
   EXPECT_EQ(failed, 1u);
   EXPECT_FALSE(doc->gates.empty());
 }

@@ -80,71 +80,60 @@ std::vector<Finding> Findings() {
   return {ok, warn, bad};
 }
 
-VerifyDocument Verify() {
-  VerifyDocument v;
-  v.level = "quick";
+VerifyReport Verify() {
+  VerifyReport v;
+  v.level = VerifyLevel::kQuick;
   v.backend = "cuda";
   v.runtime_version = "CUDA driver API 13.0";
-  v.device = VerifyDeviceEntry{0, "NVIDIA H200", "0000:00:06.0", "sm_90", 150ull << 30, 132};
-  VerifyGateEntry pass{"copy",
-                       "Host<->device copies",
-                       GateOutcome::kPass,
-                       "256 MiB both ways intact",
-                       "",
-                       812.0,
-                       {{"H2D", 54.9, "GB/s"}, {"D2H", 55.2, "GB/s"}},
-                       {"pinned buffers"},
-                       {}};
-  VerifyGateEntry fail{"kernel",
-                       "Runtime-compiled kernel",
-                       GateOutcome::kFail,
-                       "wrong result at index 7 <x>",
-                       "reinstall the driver",
-                       95.0,
-                       {},
-                       {},
-                       {}};
-  VerifyGateEntry skip{"memtest",
-                       "Memory test",
-                       GateOutcome::kSkip,
-                       "skipped: needs kernel (failed)",
-                       "",
-                       std::nullopt,
-                       {},
-                       {},
-                       {}};
+  v.device = DeviceInfo{0, "NVIDIA H200", "0000:00:06.0", "sm_90", 150ull << 30, 132};
+  GateResult pass;
+  pass.gate = "copy";
+  pass.status = GateStatus::kPass;
+  pass.summary = "256 MiB both ways intact";
+  pass.elapsed_ms = 812.0;
+  pass.figures = {{"H2D", 54.9, "GB/s"}, {"D2H", 55.2, "GB/s"}};
+  pass.details = {"pinned buffers"};
+  GateResult fail;
+  fail.gate = "kernel";
+  fail.status = GateStatus::kFail;
+  fail.summary = "wrong result at index 7 <x>";
+  fail.hint = "reinstall the driver";
+  fail.elapsed_ms = 95.0;
+  GateResult skip;
+  skip.gate = "memtest";
+  skip.status = GateStatus::kSkip;
+  skip.summary = "skipped: needs kernel (failed)";
   v.gates = {pass, fail, skip};
-  v.verdict = "1 gate failed: kernel (1 passed, 1 skipped)";
   v.inject = "none";
+  v.exit_code = 1;
   return v;
 }
 
-BenchEntry Entry(std::string id, std::string group, std::string title, std::string unit,
-                 std::vector<BenchPoint> pts, std::optional<double> peak,
-                 BenchCheck check = BenchCheck::kPassed) {
-  BenchEntry e;
-  e.id = std::move(id);
-  e.group = std::move(group);
-  e.title = std::move(title);
-  e.unit = std::move(unit);
-  e.x_label = "array size";
-  e.x_unit = "bytes";
+BenchResult Entry(std::string id, std::string group, std::string title, std::string unit,
+                  std::vector<BenchPoint> pts, std::optional<double> peak,
+                  BenchCheck check = BenchCheck::kPassed) {
+  BenchResult e;
+  e.spec.id = std::move(id);
+  e.spec.group = std::move(group);
+  e.spec.title = std::move(title);
+  e.spec.unit = std::move(unit);
+  e.spec.x_label = "array size";
+  e.spec.x_unit = "bytes";
   e.points = std::move(pts);
   e.peak = peak;
   double best = 0;
   for (const auto& p : e.points) best = std::max(best, p.value);
   e.best = best;
   e.check = check;
-  e.check_text = check == BenchCheck::kFailed ? "failed: sum differs <by 3%>" : "passed";
+  if (check == BenchCheck::kFailed) e.check_detail = "sum differs <by 3%>";
   e.verdict = check == BenchCheck::kFailed ? BenchVerdict::kFailed : BenchVerdict::kOk;
   return e;
 }
 
-BenchDocument Bench() {
-  BenchDocument b;
-  b.schema = "gpudoctor.bench/1";
-  b.device = {0, "NVIDIA H200", "sm_90", "0000:00:06.0", "cuda"};
-  b.level = "quick";
+BenchReport Bench() {
+  BenchReport b;
+  b.device = BenchDevice{0, "NVIDIA H200", "sm_90", "0000:00:06.0", "cuda", 0, std::nullopt};
+  b.level = BenchLevel::kQuick;
   const std::vector<BenchPoint> sweep = {{1 << 20, 800}, {1 << 24, 3400}, {1 << 30, 4268}};
   b.benchmarks.push_back(Entry("memory.copy", "memory", "Device memory: copy", "GB/s", sweep, 4800));
   b.benchmarks.push_back(Entry("memory.triad", "memory", "Device memory: triad", "GB/s", sweep, 4800));
@@ -152,18 +141,20 @@ BenchDocument Bench() {
       Entry("memory.dot", "memory", "Device memory: dot", "GB/s", sweep, 4800, BenchCheck::kFailed));
   b.benchmarks.push_back(Entry("transfer.h2d_pinned", "transfer", "Host to device: pinned", "GB/s",
                                {{65536, 11}, {1 << 30, 55}}, 63));
-  BenchEntry skipped =
+  BenchResult skipped =
       Entry("transfer.peer", "transfer", "Peer to peer", "GB/s", {}, std::nullopt, BenchCheck::kNotRun);
   skipped.verdict = BenchVerdict::kSkipped;
-  skipped.check_text = "not run";
   skipped.best.reset();
   b.benchmarks.push_back(skipped);
-  BenchEntry nothing = Entry("launch.submit", "launch", "Kernel launch: submit", "\xC2\xB5s", {},
-                             std::nullopt, BenchCheck::kNotRun);
+  BenchResult nothing = Entry("launch.submit", "launch", "Kernel launch: submit", "\xC2\xB5s", {},
+                              std::nullopt, BenchCheck::kNotRun);
   nothing.verdict = BenchVerdict::kSkipped;
   b.benchmarks.push_back(nothing);
-  b.findings.push_back(
-      {"bench.pcie_downtrained", "warning", "PCIe link <down-trained>", {"16 GT/s of 32"}, "reseat"});
+  b.findings.push_back({"bench.pcie_downtrained",
+                        Severity::kWarning,
+                        "PCIe link <down-trained>",
+                        {"16 GT/s of 32"},
+                        "reseat"});
   return b;
 }
 
@@ -280,7 +271,7 @@ TEST(ReportHtml, BenchChartsGroupSweepsAndShoutAboutFailedChecks) {
 }
 
 TEST(ReportHtml, GroupingFollowsGroupAndUnit) {
-  BenchDocument b = Bench();
+  BenchReport b = Bench();
   b.benchmarks.push_back(
       Entry("memory.latency", "memory", "Device memory: latency", "ns", {{4096, 500}}, std::nullopt));
   auto groups = GroupBenchmarks(b);
@@ -303,7 +294,7 @@ TEST(ReportHtml, GroupingFollowsGroupAndUnit) {
 
 TEST(ReportHtml, AFigureFarAboveItsGroupGetsAChartOfItsOwn) {
   // As measured on the H200: device-to-device copies at 2.1 TB/s beside PCIe transfers at 15-55 GB/s.
-  BenchDocument b;
+  BenchReport b;
   b.benchmarks = {
       Entry("transfer.h2d_pinned", "transfer", "Host to device, pinned", "GB/s", {{1 << 30, 55.5}}, 63),
       Entry("transfer.h2d_pageable", "transfer", "Host to device, pageable", "GB/s", {{1 << 30, 16.4}}, 63),
@@ -318,7 +309,7 @@ TEST(ReportHtml, AFigureFarAboveItsGroupGetsAChartOfItsOwn) {
   EXPECT_EQ(groups[0].entries.size(), 3u);
   EXPECT_EQ(groups[0].title, "Transfer");
   ASSERT_EQ(groups[1].entries.size(), 1u);
-  EXPECT_EQ(groups[1].entries[0]->id, "transfer.d2d");
+  EXPECT_EQ(groups[1].entries[0]->spec.id, "transfer.d2d");
   EXPECT_EQ(groups[1].title, "Device to device");
   EXPECT_TRUE(groups[1].drawable);
   EXPECT_EQ(groups[2].entries.size(), 4u);  // fp32 to fp8 is a 26x spread, but none is 20x the median

@@ -110,7 +110,8 @@ TEST(SnapshotJson, MissingValuesAreNull) {
 // Issue 19: PCI ids are written as lspci shows them, and schema 1's decimal ids still load.
 TEST(SnapshotJson, PciIdsAreHexStrings) {
   auto doc = nlohmann::ordered_json::parse(SnapshotToJson(Sample()));
-  EXPECT_EQ(doc["schema_version"], 2);
+  EXPECT_EQ(doc["schema"], "gpudoctor.snapshot/2");
+  EXPECT_FALSE(doc.contains("schema_version"));
   const auto& d = doc["pci_devices"][0];
   EXPECT_EQ(d["pci_id"], "1002:744c");
   EXPECT_EQ(d["vendor_id"], "1002");

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.h"
 #include "gather/gather.h"
 #include "platform/process.h"
 #include "probe/machine_probe.h"
@@ -19,6 +20,8 @@
 
 namespace gpudoctor {
 namespace {
+
+using testing::Gpudoctor;
 
 const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 
@@ -280,16 +283,6 @@ TEST(TopoGather, RecordingKeepsTheTopology) {
   EXPECT_EQ(after.gpus[1].pci_bridges, before.gpus[1].pci_bridges);
   EXPECT_EQ(after.gpus[0].cpu_affinity, "0-7");
   ASSERT_EQ(after.numa_nodes.size(), 1u);
-}
-
-ProcessResult Gpudoctor(std::vector<std::string> args) {
-  ProcessRequest req;
-  req.argv = {GPUDOCTOR_BINARY_PATH};
-  req.argv.insert(req.argv.end(), args.begin(), args.end());
-  req.timeout = std::chrono::milliseconds(20000);
-  auto r = RunProcess(req);
-  EXPECT_TRUE(r.ok());
-  return r.ok() ? *r : ProcessResult{};
 }
 
 TEST(TopoCli, JsonIsAVersionedDocumentAndNoGpuIsExitTwo) {

@@ -1,5 +1,5 @@
 // Column alignment for text reports.
-#include "report/table.h"
+#include "core/text_table.h"
 
 #include <algorithm>
 

@@ -1,0 +1,56 @@
+// libFuzzer target for the codecs of gpudoctor's result documents (gates/verify_json.h, bench/bench_json.h,
+// report/check_json.h, collectives/collectives_json.h): any bytes, read as each kind of document, must never
+// crash, hang or throw, and a refusal always has a message. A document that reads is written again, and what
+// is written must read back (the codecs are each other's inverse; collectives' P2P matrix keeps its own
+// reader, so there only the writing is checked); a verify or bench report is also rendered into its HTML
+// report section (charts included), whose markup must stay valid UTF-8 without a forbidden character and
+// without any markup from the input (no "<script", no "<img"). The input is the file as saved, so the saved
+// reports under tests/fixtures/reports are seeds as they are (fuzz/targets.txt).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "bench/bench_json.h"
+#include "collectives/collectives_json.h"
+#include "gates/verify_json.h"
+#include "report/check_json.h"
+#include "report/html_escape.h"
+#include "report/html_results.h"
+
+namespace {
+
+void CheckMarkup(const std::string& html) {
+  if (gpudoctor::SanitizeUtf8(html) != html) __builtin_trap();
+  if (html.find("<script") != std::string::npos || html.find("<img") != std::string::npos) __builtin_trap();
+}
+
+// Reads `text` with `from`; what reads must write and read back.
+template <typename From, typename To, typename Use>
+void ReadWriteRead(std::string_view text, From from, To to, Use use) {
+  auto doc = from(text, "fuzz.json");
+  if (!doc.ok()) {
+    if (doc.error().message.empty()) __builtin_trap();
+    return;
+  }
+  if (!from(to(*doc), "again.json").ok()) __builtin_trap();
+  use(*doc);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace gpudoctor;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  Snapshot snapshot;
+  ReadWriteRead(text, VerifyReportFromJson, VerifyReportToJson,
+                [&](const VerifyReport& r) { CheckMarkup(RenderVerifySection(r, "fuzz.json", snapshot)); });
+  ReadWriteRead(text, BenchReportFromJson, BenchReportToJson,
+                [&](const BenchReport& r) { CheckMarkup(RenderBenchSection(r, "fuzz.json", snapshot)); });
+  ReadWriteRead(text, CheckReportFromJson, CheckReportToJson, [](const CheckReport&) {});
+  if (auto c = CollectivesReportFromJson(text, "fuzz.json"); c.ok())
+    (void)CollectivesReportToJson(*c);
+  else if (c.error().message.empty())
+    __builtin_trap();
+  return 0;
+}
