@@ -175,10 +175,13 @@ class Bench:
         failed = False
         try:
             self.run(model_name, precision, channels_last, False, batch, 1, 1)
-        except Exception as e:  # noqa: BLE001 - only out-of-memory errors are swallowed
-            if not (is_oom(e) or isinstance(e, Planted)):
-                raise
+        except Exception as e:  # noqa: BLE001
             failed = True
+            if not (is_oom(e) or isinstance(e, Planted)):
+                # A huge batch can also break a library's limits (32-bit indexing, a kernel that does not
+                # take the shape): as unusable as out of memory, but said, so it is not mistaken for one.
+                emit("skip", item="%s/%s/batch %d" % (model_name, precision, batch),
+                     reason="counted as not fitting: " + first_line(e))
         # Outside the except block, so the traceback's frames (and their tensors) are gone.
         self.free()
         return not failed
