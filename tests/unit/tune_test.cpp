@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "report/html_report.h"
+#include "report/tune_input.h"
 #include "tune/tune_advice.h"
 #include "tune/tune_child_script.h"
 #include "tune/tune_report.h"
@@ -251,6 +253,35 @@ TEST(TuneReport, JsonCarriesTheKnobTableAndProblems) {
   EXPECT_NE(text.find("generic advice (fp32, batch 32): 320 images/s (the recommendation is 3.30x)"),
             std::string::npos)
       << text;
+}
+
+// tune --json read back by `report --tune`: the knob table and the problems reach the page, escaped.
+TEST(TuneReport, HtmlReportReadsTheSavedJson) {
+  TuneRun run =
+      InterpretTuneRun("/v/bin/python", Exited(0, Fixture("planted_gpu.jsonl")), std::chrono::seconds(1));
+  TuneReportContext ctx;
+  ctx.python_env = "/home/<me>/venv";
+  auto doc = ParseTuneJson(RenderTuneJson(run, BuildTuneAdvice(run.output), ctx), "tune.json");
+  ASSERT_TRUE(doc.ok()) << doc.error().message;
+  EXPECT_EQ(doc->device, "Planted GPU");
+  ASSERT_EQ(doc->models.size(), 2u);
+  EXPECT_EQ(doc->models[0].knobs.size(), 5u);
+  EXPECT_EQ(doc->models[0].recommended_batch, 256.0);
+  EXPECT_EQ(doc->problems.size(), 2u);
+
+  HtmlReportInput in;
+  EXPECT_EQ(RenderHtmlReport(in).find("id=\"tune\""), std::string::npos);  // only when given
+  in.tune = *doc;
+  in.tune_origin = "tune.json";
+  std::string html = RenderHtmlReport(in);
+  EXPECT_NE(html.find("<section id=\"tune\""), std::string::npos);
+  EXPECT_NE(html.find("<a href=\"#tune\">Tune</a>"), std::string::npos);
+  EXPECT_NE(html.find("/home/&lt;me&gt;/venv"), std::string::npos);
+  EXPECT_NE(html.find("channels_last (model and input)"), std::string::npos);
+  EXPECT_NE(html.find("tune.loss_not_finite"), std::string::npos);
+
+  EXPECT_FALSE(ParseTuneJson("{\"kind\": \"bench\"}", "b.json").ok());
+  EXPECT_FALSE(ParseTuneJson("not json", "x").ok());
 }
 
 TEST(TuneChildScript, IsEmbeddedAndSpeaksTheProtocol) {
