@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "cli/output.h"
 #include "core/strings.h"
@@ -156,6 +158,11 @@ int TuneCommand::Run(const CliContext& ctx) {
     options.timeout = std::chrono::seconds(*s);
   }
 
+  std::error_code exists_ec;
+  if (!apply_.empty() && apply_ != "-" &&
+      std::filesystem::exists(apply_, exists_ec))  // before minutes of work
+    return ReportError(ctx.err, UserError("--apply " + apply_ + ": the file exists; it is never replaced",
+                                          "choose another file name, or remove it first"));
   auto snap = snapshot_.Acquire(ctx);
   if (!snap) return ReportError(ctx.err, snap.error());
   const PythonEnv* env = PickEnv(*snap, !snapshot_.python_envs.empty());

@@ -90,6 +90,19 @@ TEST(TuneCli, RestoreThroughTheCommand) {
   EXPECT_NE(refused->stderr_text.find("only with --apply"), std::string::npos) << refused->stderr_text;
 }
 
+TEST(TuneCli, ApplyRefusesAnExistingFileBeforeMeasuring) {
+  testing::SysrootBuilder root;
+  root.Write("/tune.env", "export MINE=1\n");
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH,   "tune",    "--python-env",
+              root.root() + "/no-env", "--apply", root.root() + "/tune.env"};
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 3) << r->stderr_text;
+  EXPECT_NE(r->stderr_text.find("never replaced"), std::string::npos) << r->stderr_text;
+  EXPECT_EQ(Read(root.root() + "/tune.env"), "export MINE=1\n");
+}
+
 TEST(TuneCli, NamedEnvironmentWithoutInterpreterIsExitTwo) {
   testing::SysrootBuilder root;
   root.Mkdir("/empty-env");
