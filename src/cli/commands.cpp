@@ -14,6 +14,7 @@
 #include "cli/report_command.h"
 #include "cli/targets_command.h"
 #include "cli/topo_command.h"
+#include "cli/tune_command.h"
 #include "cli/verify_command.h"
 
 namespace gpudoctor {
@@ -24,6 +25,7 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<InfoCommand>());
   list.push_back(std::make_unique<VerifyCommand>());
   list.push_back(std::make_unique<BenchCommand>());
+  list.push_back(std::make_unique<TuneCommand>());
   list.push_back(std::make_unique<ReportCommand>());
   list.push_back(std::make_unique<ExplainCommand>());
   list.push_back(std::make_unique<GatherCommand>());

@@ -15,6 +15,7 @@
 #include "gates/verify_json.h"
 #include "knowledge/knowledge_loader.h"
 #include "report/html_report.h"
+#include "report/tune_input.h"
 #include "rules/rules.h"
 #include "rules/shell.h"
 
@@ -60,7 +61,8 @@ std::string ReportCommand::Description() const {
   return "Write one self-contained HTML page about this machine: a summary, the machine (OS, CPU, memory, "
          "GPUs with their architecture, VRAM and driver, runtimes, Python environments and PyTorch), the "
          "findings of `gpudoctor check` with their evidence and fixes, and, from files saved earlier, the "
-         "gates of `gpudoctor verify --json` and the charts of `gpudoctor bench --json`. The page needs "
+         "gates of `gpudoctor verify --json`, the charts of `gpudoctor bench --json` and the knob tables of "
+         "`gpudoctor tune --json`. The page needs "
          "no network and runs no script: inline CSS and SVG only. Details: docs/report.md.\n\n"
          "Exit codes: 0 the report was written, 3 it was not (an existing file without --force, a missing, "
          "malformed or wrong kind of input file). The page itself carries the verdicts.\n\n"
@@ -69,6 +71,7 @@ std::string ReportCommand::Description() const {
          "  gpudoctor verify --json > verify.json\n"
          "  gpudoctor bench --json > bench.json\n"
          "  gpudoctor report -o report.html --verify verify.json --bench bench.json\n"
+         "  gpudoctor tune --json > tune.json; gpudoctor report -o report.html --tune tune.json\n"
          "  gpudoctor report -o report.html --force              replace an existing report.html\n"
          "  gpudoctor report -o - --from snap.json > report.html  a saved snapshot, page on stdout\n"
          "  gpudoctor report -o r.html --sysroot ./machine       a machine recorded with `gpudoctor gather`";
@@ -80,6 +83,8 @@ void ReportCommand::DefineFlags(FlagSet& flags) {
   flags.String("--verify", &verify_, "FILE",
                "Add the gates from FILE, written by `gpudoctor verify --json`.");
   flags.String("--bench", &bench_, "FILE", "Add the charts from FILE, written by `gpudoctor bench --json`.");
+  flags.String("--tune", &tune_, "FILE",
+               "Add the knob tables from FILE, written by `gpudoctor tune --json`.");
   flags.Bool("--force", &force_, "Let -o replace an existing file.");
   flags.Choice("--shell", &shell_, {"auto", "bash", "powershell", "cmd"},
                "Shell to write fixes for (default auto, as `check`).");
@@ -116,6 +121,14 @@ int ReportCommand::Run(const CliContext& ctx) {
     if (!doc.ok()) return ReportError(ctx.err, doc.error());
     input.bench = std::move(*doc);
     input.bench_origin = bench_;
+  }
+  if (!tune_.empty()) {
+    auto text = ReadUserFile(tune_, 64u << 20);
+    if (!text.ok()) return ReportError(ctx.err, text.error().With("--tune"));
+    auto doc = ParseTuneJson(*text, tune_);
+    if (!doc.ok()) return ReportError(ctx.err, doc.error());
+    input.tune = std::move(*doc);
+    input.tune_origin = tune_;
   }
 
   auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);

@@ -21,6 +21,7 @@ class ReportCommand final : public Command {
   std::string output_;
   std::string verify_;
   std::string bench_;
+  std::string tune_;
   std::string shell_ = "auto";
   std::string db_;
   bool force_ = false;

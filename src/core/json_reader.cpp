@@ -216,7 +216,7 @@ DocumentSchema SchemaFromFields(const std::string* schema, std::optional<int64_t
 std::string DescribeDocumentKind(std::string_view kind) {
   if (kind == "snapshot") return "a snapshot from `gpudoctor info --save`";
   if (kind == "verify" || kind == "bench" || kind == "check" || kind == "collectives" || kind == "explain" ||
-      kind == "topo" || kind == "port")
+      kind == "topo" || kind == "port" || kind == "tune")
     return "a `gpudoctor " + std::string(kind) + " --json` document";
   return "";
 }

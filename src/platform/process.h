@@ -5,9 +5,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -20,6 +22,9 @@ struct ProcessRequest {
   std::chrono::milliseconds timeout{10000};
   // Variables set on top of the parent's environment.
   std::map<std::string, std::string> extra_env;
+  // Called with each piece of stdout as it arrives (also kept in stdout_text), for progress while the
+  // child runs; pieces are not split at lines. On Windows it runs on the reader thread.
+  std::function<void(std::string_view)> on_stdout;
 };
 
 struct ProcessResult {

@@ -11,6 +11,7 @@
 #include "report/html_escape.h"
 #include "report/html_parts.h"
 #include "report/html_results.h"
+#include "report/html_tune.h"
 #include "snapshot/pci_id.h"
 
 namespace gpudoctor {
@@ -391,12 +392,14 @@ std::string RenderHtmlReport(const HtmlReportInput& in) {
   out += EscapeHtml(meta) + "</p>\n";
   out +=
       "<nav class=\"toc\"><a href=\"#machine\">Machine</a><a href=\"#findings\">Check</a>"
-      "<a href=\"#verify\">Verify</a><a href=\"#bench\">Bench</a></nav>\n</header>\n<main>\n";
+      "<a href=\"#verify\">Verify</a><a href=\"#bench\">Bench</a>" +
+      std::string(in.tune ? "<a href=\"#tune\">Tune</a>" : "") + "</nav>\n</header>\n<main>\n";
   out += SummarySection(in);
   out += MachineSection(in);
   out += FindingsSection(in);
   out += RenderVerifySection(in.verify, in.verify_origin, s);
   out += RenderBenchSection(in.bench, in.bench_origin, s);
+  if (in.tune) out += RenderTuneSection(*in.tune, in.tune_origin);
   out += "<footer>Made by gpudoctor " + EscapeHtml(GPUDOCTOR_VERSION) +
          ". This page is one file: no script, nothing loaded from the network.</footer>\n";
   return out + "</main>\n</body>\n</html>\n";

@@ -258,6 +258,8 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
         if (r > 0) {
           (fd == out.read.get() ? result.stdout_text : result.stderr_text)
               .append(buffer, static_cast<size_t>(r));
+          if (fd == out.read.get() && request.on_stdout)
+            request.on_stdout(std::string_view(buffer, static_cast<size_t>(r)));
         } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
           (fd == out.read.get() ? out.read : err.read).Close();
         }

@@ -164,14 +164,17 @@ Status MakePipe(Handle& parent_end, Handle& child_end, bool child_reads) {
 struct ReaderState {
   HANDLE pipe;
   std::string* text;
+  const std::function<void(std::string_view)>* on_chunk;  // may hold no function
 };
 
 DWORD WINAPI ReadAll(void* arg) {
   auto* state = static_cast<ReaderState*>(arg);
   char buffer[65536];
   DWORD got = 0;
-  while (::ReadFile(state->pipe, buffer, sizeof buffer, &got, nullptr) && got > 0)
+  while (::ReadFile(state->pipe, buffer, sizeof buffer, &got, nullptr) && got > 0) {
     state->text->append(buffer, got);
+    if (state->on_chunk && *state->on_chunk) (*state->on_chunk)(std::string_view(buffer, got));
+  }
   return 0;
 }
 
@@ -267,8 +270,8 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
   err_child.Close();
 
   ProcessResult result;
-  ReaderState out_state{out_parent.get(), &result.stdout_text};
-  ReaderState err_state{err_parent.get(), &result.stderr_text};
+  ReaderState out_state{out_parent.get(), &result.stdout_text, &request.on_stdout};
+  ReaderState err_state{err_parent.get(), &result.stderr_text, nullptr};
   WriterState in_state{in_parent.get(), &request.stdin_text};
   Handle out_thread(::CreateThread(nullptr, 0, ReadAll, &out_state, 0, nullptr));
   Handle err_thread(::CreateThread(nullptr, 0, ReadAll, &err_state, 0, nullptr));

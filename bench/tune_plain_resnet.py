@@ -1,0 +1,48 @@
+# A plain PyTorch ResNet-50 AMP training loop, timed as `gpudoctor tune` times its own (data/tune/tune_child.py):
+# torchvision's resnet50 built without weights, synthetic 224x224 images, SGD with momentum, fp16 autocast and
+# a GradScaler, NCHW, cudnn.benchmark off, WARMUP untimed steps, then STEPS steps between two device
+# synchronizations. The yardstick of bench/tune_compare.sh (issue 17: tune's figure within 5% of this one).
+#   python bench/tune_plain_resnet.py [BATCH] [STEPS] [WARMUP] [IMAGE]
+# Prints one JSON line: {"images_per_s": ..., "batch": ..., ...}.
+import json
+import sys
+import time
+
+import torch
+import torchvision
+
+batch = int(sys.argv[1]) if len(sys.argv) > 1 else 32
+steps = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+warmup = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+image = int(sys.argv[4]) if len(sys.argv) > 4 else 224
+
+device = torch.device("cuda", 0)
+torch.backends.cudnn.benchmark = False
+model = torchvision.models.resnet50(weights=None).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+scaler = torch.amp.GradScaler("cuda")
+criterion = torch.nn.CrossEntropyLoss()
+images = torch.randn(batch, 3, image, image, device=device)
+labels = torch.randint(0, 1000, (batch,), device=device)
+
+
+def train_step():
+    optimizer.zero_grad(set_to_none=True)
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = criterion(model(images), labels)
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    return loss
+
+
+for _ in range(warmup):
+    train_step()
+torch.cuda.synchronize(device)
+start = time.perf_counter()
+for _ in range(steps):
+    loss = train_step()
+torch.cuda.synchronize(device)
+seconds = time.perf_counter() - start
+print(json.dumps({"images_per_s": batch * steps / seconds, "batch": batch, "steps": steps, "warmup": warmup,
+                  "image": image, "seconds": seconds, "loss": float(loss.item()), "torch": torch.__version__}))

@@ -1,0 +1,211 @@
+// `gpudoctor tune`: picks the Python environment, runs the framework child with progress on stderr,
+// and prints the knob table (text or JSON); `--apply FILE` writes the recommended lines to a new file.
+#include "cli/tune_command.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "cli/output.h"
+#include "core/strings.h"
+#include "platform/identity.h"
+#include "tune/tune_advice.h"
+#include "tune/tune_perf_level.h"
+#include "tune/tune_report.h"
+#include "tune/tune_runner.h"
+
+namespace gpudoctor {
+namespace {
+
+// The environment to tune: the one named by --python-env, else the active one with torch, else the
+// first with torch. Each must have an interpreter to run.
+const PythonEnv* PickEnv(const Snapshot& snap, bool named) {
+  const PythonEnv* pick = nullptr;
+  for (const auto& env : snap.python_envs) {
+    if (env.interpreter.empty()) continue;
+    bool by_flag = std::find(env.found_by.begin(), env.found_by.end(), "--python-env") != env.found_by.end();
+    if (named) {
+      if (by_flag) return &env;
+      continue;
+    }
+    if (!env.torch) continue;
+    if (env.active) return &env;
+    if (!pick) pick = &env;
+  }
+  return pick;
+}
+
+std::string EnvFileText(const TuneAdvice& advice, const std::string& device) {
+  std::string text = "# Written by `gpudoctor tune` for device " + device +
+                     "; source it in bash (`. FILE`) before training.\n";
+  for (const auto& line : TuneEnvLines(advice, Shell::kBash)) text += line + "\n";
+  if (!advice.python_lines.empty()) {
+    text += "# In the training script (Python, not shell):\n";
+    for (const auto& line : advice.python_lines) text += "#   " + line + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string TuneCommand::Description() const {
+  return "Run timed PyTorch training steps in your own Python environment (the one `check` finds, or "
+         "--python-env DIR) and measure what each knob of the usual advice does on this machine: automatic "
+         "mixed precision (fp16 with a GradScaler, bf16 where the GPU has it), channels_last, "
+         "cudnn.benchmark (MIOpen find on ROCm), and the largest batch that fits (doubling, then bisection, "
+         "recovering from each out-of-memory error). Models: ResNet-50 from torchvision (built without "
+         "weights; skipped when torchvision is missing) and a transformer block of torch.nn. Synthetic data "
+         "only, nothing is downloaded, nothing on the machine is changed unless --apply asks.\n\n"
+         "The benchmark runs as a child process with a time limit; a crash, a hang or a wrong result of it "
+         "is reported with its evidence. Progress goes to stderr. Details and the JSON schema: "
+         "docs/tune.md.\n\n"
+         "Exit codes: 0 measured, 1 some measurements failed or look wrong, 2 no usable GPU or the child "
+         "crashed or hung, 3 bad flags.\n\n"
+         "Examples:\n"
+         "  gpudoctor tune --quick                      under a minute on a GPU\n"
+         "  gpudoctor tune --python-env ~/venv --json   the PyTorch in ~/venv, as JSON\n"
+         "  gpudoctor tune --apply tune.env             also write the recommended settings to tune.env";
+}
+
+void TuneCommand::DefineFlags(FlagSet& flags) {
+  snapshot_.DefinePythonEnvs(flags);
+  flags.Bool("--quick", &quick_, "Small images and few steps: the whole run in under a minute on a GPU.");
+  flags.Bool("--json", &json_, "Print the result as JSON (schema: docs/tune.md).");
+  flags.String("--device", &device_, "N",
+               "The GPU to measure, as torch numbers it (default 0). `cpu` measures the CPU at tiny sizes: a "
+               "test aid for machines without a GPU, not advice.");
+  flags.String("--timeout", &timeout_, "S",
+               "Seconds the framework child may run (default 300, 120 with --quick).");
+  flags.String(
+      "--apply", &apply_, "FILE",
+      "Write the recommended environment lines (and the Python lines as comments) to FILE, a new file; "
+      "`-` prints them instead. An existing FILE is never replaced.");
+  flags.StringList("--model", &models_, "NAME",
+                   "Measure only this model: resnet50 or transformer (repeatable).");
+  flags.Choice("--shell", &shell_, {"auto", "bash", "powershell", "cmd"},
+               "The shell the environment lines are written for (default: this machine's).");
+  flags.String("--max-batch", &max_batch_, "N",
+               "Cap of the largest-batch search (default 4096 images, 1024 sequences).");
+  flags.Bool("--exact-search", &exact_, "Bisect the largest batch down to one sample (slower).");
+  flags.Bool("--perf-level", &perf_level_,
+             "With --apply: also set the AMD GPU's power_dpm_force_performance_level to high (root only), "
+             "recording the previous value so that --restore puts it back.");
+  flags.Bool("--restore", &restore_,
+             "Put back the performance level an earlier --apply --perf-level changed, and stop.");
+  flags.String("--root", &root_, "DIR", "Where /sys and the state file are (tests only).");
+  flags.Hide("--root");
+  flags.Excludes("--restore", "--apply");
+}
+
+int TuneCommand::Restore(const CliContext& ctx) {
+  if (root_ == "/" && !CurrentUserIdentity().is_admin)
+    return ReportError(ctx.err,
+                       UserError("--restore writes /sys: run it as root", "sudo gpudoctor tune --restore"));
+  auto change = RestorePerfLevel(root_);
+  if (!change) return ReportError(ctx.err, change.error());
+  WriteAll(ctx.out,
+           "tune: " + change->path + ": " + change->previous + " -> " + change->now + " (restored)\n");
+  return kExitOk;
+}
+
+int TuneCommand::ApplyPerfLevel(const CliContext& ctx, const Snapshot& snap) {
+  if (root_ == "/" && !CurrentUserIdentity().is_admin)
+    return ReportError(ctx.err,
+                       UserError("--perf-level writes /sys: run it as root", "sudo gpudoctor tune ..."));
+  // torch numbers the GPUs it sees; without HIP_VISIBLE_DEVICES that is the AMD GPUs in PCI order.
+  std::vector<const Gpu*> amd;
+  for (const auto& g : snap.gpus)
+    if (g.vendor == GpuVendor::kAmd && !g.pci_address.empty()) amd.push_back(&g);
+  auto index = ParseU64(device_);
+  if (!index || *index >= amd.size())
+    return ReportError(ctx.err, UserError("--perf-level: no AMD GPU number " + device_ + " on this machine",
+                                          "the performance level is an amdgpu setting"));
+  auto change = gpudoctor::ApplyPerfLevel(root_, amd[*index]->pci_address, "high");
+  if (!change) return ReportError(ctx.err, change.error());
+  WriteAll(ctx.err, "tune: " + change->path + ": " + change->previous + " -> " + change->now +
+                        " (`gpudoctor tune --restore` puts it back)\n");
+  return kExitOk;
+}
+
+int TuneCommand::Run(const CliContext& ctx) {
+  if (restore_) return Restore(ctx);
+  if (perf_level_ && apply_.empty())
+    return ReportError(ctx.err, UserError("--perf-level changes the machine only with --apply FILE"));
+  for (const auto& m : models_)
+    if (m != "resnet50" && m != "transformer")
+      return ReportError(ctx.err,
+                         UserError("--model " + m + ": unknown model", "use resnet50 or transformer"));
+  TuneOptions options;
+  options.device = device_;
+  if (device_ != "cpu" && !ParseU64(device_))
+    return ReportError(ctx.err, UserError("--device " + device_ + ": not a GPU number", "e.g. --device 0"));
+  options.size = device_ == "cpu" ? "tiny" : (quick_ ? "quick" : "full");
+  options.models = models_;
+  options.exact_search = exact_;
+  if (!max_batch_.empty()) {
+    auto cap = ParseU64(max_batch_);
+    if (!cap || *cap < 1 || *cap > 1000000)
+      return ReportError(ctx.err,
+                         UserError("--max-batch " + max_batch_ + ": give a number from 1 to 1000000"));
+    options.max_batch = static_cast<uint32_t>(*cap);
+  }
+  options.timeout = std::chrono::seconds(quick_ ? 120 : 300);
+  if (!timeout_.empty()) {
+    auto s = ParseU64(timeout_);
+    if (!s || *s < 1 || *s > 86400)
+      return ReportError(ctx.err, UserError("--timeout " + timeout_ + ": give seconds from 1 to 86400"));
+    options.timeout = std::chrono::seconds(*s);
+  }
+
+  std::error_code exists_ec;
+  if (!apply_.empty() && apply_ != "-" &&
+      std::filesystem::exists(apply_, exists_ec))  // before minutes of work
+    return ReportError(ctx.err, UserError("--apply " + apply_ + ": the file exists; it is never replaced",
+                                          "choose another file name, or remove it first"));
+  auto snap = snapshot_.Acquire(ctx);
+  if (!snap) return ReportError(ctx.err, snap.error());
+  const PythonEnv* env = PickEnv(*snap, !snapshot_.python_envs.empty());
+  if (!env) {
+    WriteAll(ctx.err, snapshot_.python_envs.empty()
+                          ? "gpudoctor tune: no Python environment with torch and an interpreter was found; "
+                            "name one with --python-env DIR\n"
+                          : "gpudoctor tune: no Python interpreter found in " +
+                                snapshot_.python_envs.front() + " (give the venv or conda prefix)\n");
+    return kExitErrors;
+  }
+  options.interpreter = env->interpreter;
+
+  if (!json_ || ctx.stderr_is_tty)
+    WriteAll(ctx.err, "tune: " + env->interpreter + ", device " + device_ + " (this takes up to " +
+                          std::to_string(options.timeout.count() / 1000) + " s)\n");
+  TuneRun run = RunTune(options, [&](const TuneProgress& p) {
+    WriteAll(ctx.err,
+             "tune: " + std::to_string(p.done) + "/" + std::to_string(p.total) + " " + p.item + "\n");
+  });
+  TuneAdvice advice = BuildTuneAdvice(run.output);
+  TuneReportContext rctx;
+  rctx.python_env = env->path;
+  rctx.device = device_;
+  rctx.quick = quick_;
+  rctx.shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
+
+  int code = TuneExitCode(run);
+  if (!apply_.empty() && run.status == "ok") {
+    std::string text = EnvFileText(advice, device_);
+    if (apply_ == "-") {
+      WriteAll(ctx.err, text);
+    } else if (auto s = WriteFileAtomically(apply_, text, /*overwrite=*/false); !s) {
+      return ReportError(ctx.err, s.error());
+    } else {
+      WriteAll(ctx.err, "tune: wrote " + apply_ + "\n");
+    }
+    if (perf_level_) {
+      if (int c = ApplyPerfLevel(ctx, *snap); c != kExitOk) return c;
+    }
+  }
+  WriteAll(ctx.out, json_ ? RenderTuneJson(run, advice, rctx) : RenderTuneText(run, advice, rctx));
+  return code;
+}
+
+}  // namespace gpudoctor

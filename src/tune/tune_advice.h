@@ -1,0 +1,56 @@
+// From the child's measurements to advice: per model, the knob table (each knob's figure without and
+// with it, the change, whether to use it and why), the settings recommended, what the guides' generic
+// advice (batch 32, fp32) gives against them, and the lines to paste (Python, and environment
+// variables). Pure: a function of TuneChildOutput, tested on planted figures.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tune/tune_protocol.h"
+
+namespace gpudoctor {
+
+// A change smaller than this (in percent) is within the noise of a short timed run.
+inline constexpr double kTuneNoisePercent = 3.0;
+
+struct TuneKnobRow {
+  std::string knob;     // "AMP fp16", "AMP bf16", "channels_last", "cudnn.benchmark", "batch size"
+  std::string without;  // the setting compared against ("fp32", "NCHW", "off", "batch 32")
+  std::string with;     // the setting measured ("fp16 autocast + GradScaler", "batch 256", ...)
+  std::optional<double> without_rate;
+  std::optional<double> with_rate;
+  std::optional<double> change_percent;
+  bool recommended = false;
+  std::string why;
+};
+
+struct TuneModelAdvice {
+  std::string model;
+  std::string unit;  // "images/s", "tokens/s"
+  std::vector<TuneKnobRow> knobs;
+  std::string precision = "fp32";
+  bool channels_last = false;
+  bool benchmark = false;
+  uint32_t batch = 0;
+  std::optional<uint32_t> largest_batch;
+  std::optional<uint32_t> failed_batch;
+  std::optional<double> generic_rate;  // fp32, NCHW, no benchmark, the base batch
+  uint32_t generic_batch = 0;
+  std::optional<double> recommended_rate;  // the recommended settings, measured
+};
+
+struct TuneAdvice {
+  std::vector<TuneModelAdvice> models;
+  std::vector<std::string> python_lines;                 // what to put in a training script
+  std::vector<std::pair<std::string, std::string>> env;  // variables for the shell or an env file
+};
+
+TuneAdvice BuildTuneAdvice(const TuneChildOutput& output);
+
+// "+12.5%" / "-3.0%".
+std::string FormatChange(double percent);
+
+}  // namespace gpudoctor

@@ -1,0 +1,108 @@
+// Setting and restoring an AMD GPU's forced performance level (tune_perf_level.h).
+#include "tune/tune_perf_level.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <system_error>
+
+#include "core/strings.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Under(const std::string& root, const std::string& machine_path) {
+  std::string r = root;
+  while (r.size() > 1 && r.back() == '/') r.pop_back();
+  return r == "/" ? machine_path : r + machine_path;
+}
+
+Result<std::string> ReadSmall(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return EnvError("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return std::string(Trim(ss.str()));
+}
+
+Status WriteValue(const std::string& path, const std::string& value) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return EnvError("cannot open " + path + " for writing", "run as root (sudo gpudoctor tune ...)");
+  out << value << "\n";
+  out.flush();
+  if (!out) return EnvError("the kernel refused \"" + value + "\" in " + path);
+  return Ok{};
+}
+
+std::string LevelPath(const std::string& pci_address) {
+  return "/sys/bus/pci/devices/" + pci_address + "/power_dpm_force_performance_level";
+}
+
+}  // namespace
+
+Result<PerfLevelChange> ApplyPerfLevel(const std::string& root, const std::string& pci_address,
+                                       const std::string& level) {
+  const std::string state = Under(root, kPerfLevelStatePath);
+  std::error_code ec;
+  if (fs::exists(state, ec))
+    return UserError(
+        "a performance level set earlier is still recorded in " + std::string(kPerfLevelStatePath),
+        "run `gpudoctor tune --restore` first");
+  PerfLevelChange c;
+  c.pci_address = pci_address;
+  c.path = LevelPath(pci_address);
+  auto previous = ReadSmall(Under(root, c.path));
+  if (!previous)
+    return EnvError("GPU " + pci_address + " has no " + c.path,
+                    "the performance level is an amdgpu setting: AMD GPUs only");
+  c.previous = *previous;
+  c.now = level;
+  // The record first: if the write then fails, --restore puts back what was there.
+  fs::create_directories(fs::path(state).parent_path(), ec);
+  nlohmann::json record = {
+      {"pci_address", c.pci_address}, {"path", c.path}, {"previous", c.previous}, {"set", level}};
+  {
+    std::ofstream out(state, std::ios::binary | std::ios::trunc);
+    if (!out) return EnvError("cannot write the record " + state);
+    out << record.dump(2) << "\n";
+    if (!out.flush()) return EnvError("cannot write the record " + state);
+  }
+  if (auto s = WriteValue(Under(root, c.path), level); !s) {
+    fs::remove(state, ec);
+    return s.error();
+  }
+  return c;
+}
+
+Result<PerfLevelChange> RestorePerfLevel(const std::string& root) {
+  const std::string state = Under(root, kPerfLevelStatePath);
+  auto text = ReadSmall(state);
+  if (!text)
+    return UserError("nothing to restore: no record at " + std::string(kPerfLevelStatePath),
+                     "`gpudoctor tune --apply FILE --perf-level` makes one");
+  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("path") || !j["path"].is_string() ||
+      !j.contains("previous") || !j["previous"].is_string())
+    return UserError(
+        "the record " + std::string(kPerfLevelStatePath) + " is damaged",
+        "set the level by hand (echo auto > .../power_dpm_force_performance_level) and remove it");
+  PerfLevelChange c;
+  c.path = j["path"].get<std::string>();
+  c.previous = ReadSmall(Under(root, c.path)).value_or("");
+  c.now = j["previous"].get<std::string>();
+  if (j.contains("pci_address") && j["pci_address"].is_string())
+    c.pci_address = j["pci_address"].get<std::string>();
+  if (!StartsWith(c.path, "/sys/") || c.path.find("..") != std::string::npos ||
+      !EndsWith(c.path, "/power_dpm_force_performance_level"))
+    return UserError("the record " + std::string(kPerfLevelStatePath) +
+                     " names an unexpected file: " + c.path);
+  if (auto s = WriteValue(Under(root, c.path), c.now); !s) return s.error();
+  std::error_code ec;
+  fs::remove(state, ec);
+  return c;
+}
+
+}  // namespace gpudoctor

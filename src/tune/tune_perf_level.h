@@ -1,0 +1,32 @@
+// `tune --apply --perf-level` and `tune --restore`: an AMD GPU's power_dpm_force_performance_level (amdgpu's
+// sysfs file, drivers/gpu/drm/amd/pm/amdgpu_pm.c) set to "high", with the value it had written first to a
+// state file, so `--restore` puts back exactly that value and removes the record. Every path is under `root`
+// (the real machine is "/"; tests use a temporary folder and never touch /sys). Only a caller that is root
+// may write the real /sys: the command checks that, not this file.
+#pragma once
+
+#include <string>
+
+#include "core/result.h"
+
+namespace gpudoctor {
+
+struct PerfLevelChange {
+  std::string pci_address;  // "0000:03:00.0"
+  std::string path;         // the sysfs file, as a machine path (/sys/bus/pci/devices/.../power_dpm_...)
+  std::string previous;     // what it held before ("auto")
+  std::string now;          // what it holds after ("high")
+};
+
+// The state file's machine path: where the previous value is kept until --restore.
+inline constexpr const char* kPerfLevelStatePath = "/var/lib/gpudoctor/tune-perf-level.json";
+
+// Sets the GPU at `pci_address` to `level`, recording the previous value first. Refuses when a record
+// is already there (a second --apply would lose the first previous value: --restore first).
+Result<PerfLevelChange> ApplyPerfLevel(const std::string& root, const std::string& pci_address,
+                                       const std::string& level);
+
+// Writes the recorded previous value back and removes the record.
+Result<PerfLevelChange> RestorePerfLevel(const std::string& root);
+
+}  // namespace gpudoctor

@@ -1,0 +1,28 @@
+// `gpudoctor tune`'s text and JSON (docs/tune.md): the knob table per model, the recommended lines,
+// generic advice against the recommendation, the largest batch, and each problem with its evidence.
+#pragma once
+
+#include <string>
+
+#include "rules/shell.h"
+#include "tune/tune_advice.h"
+#include "tune/tune_runner.h"
+
+namespace gpudoctor {
+
+inline constexpr int kTuneSchemaVersion = 1;
+
+struct TuneReportContext {
+  std::string python_env;  // the environment's prefix
+  std::string device;      // what --device asked for
+  bool quick = false;
+  Shell shell = Shell::kBash;
+};
+
+std::string RenderTuneText(const TuneRun& run, const TuneAdvice& advice, const TuneReportContext& ctx);
+std::string RenderTuneJson(const TuneRun& run, const TuneAdvice& advice, const TuneReportContext& ctx);
+
+// The environment lines for `shell` (export X=Y, $env:X = "Y", set X=Y).
+std::vector<std::string> TuneEnvLines(const TuneAdvice& advice, Shell shell);
+
+}  // namespace gpudoctor

@@ -1,0 +1,219 @@
+// Starts the framework child and judges what it did (tune_runner.h).
+#include "tune/tune_runner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/strings.h"
+#include "tune/tune_child_script.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr size_t kStderrLines = 12;
+constexpr size_t kMaxLineChars = 300;
+
+std::string Clip(std::string_view s) {
+  s = Trim(s);
+  if (s.size() <= kMaxLineChars) return std::string(s);
+  return std::string(s.substr(0, kMaxLineChars)) + "...";
+}
+
+std::vector<std::string> StderrTail(const std::string& text) {
+  std::vector<std::string> lines;
+  for (auto line : SplitLines(text))
+    if (!Trim(line).empty()) lines.push_back(Clip(line));
+  if (lines.size() > kStderrLines) lines.erase(lines.begin(), lines.end() - kStderrLines);
+  return lines;
+}
+
+std::string Join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+std::string Seconds(std::chrono::milliseconds ms) {
+  return std::to_string(ms.count() / 1000) + " s";
+}
+
+// Evidence every problem of the child itself carries.
+std::vector<std::string> ChildEvidence(const TuneRun& run) {
+  std::vector<std::string> e;
+  e.push_back("interpreter: " + run.interpreter);
+  if (!run.output.last_begun.empty()) e.push_back("running: " + run.output.last_begun);
+  if (run.exit_code) e.push_back("exit code: " + std::to_string(*run.exit_code));
+  if (run.signal) e.push_back("signal: " + std::to_string(*run.signal));
+  if (run.output.ignored_lines)
+    e.push_back("lines not of the protocol: " + std::to_string(run.output.ignored_lines));
+  for (const auto& line : run.stderr_tail) e.push_back("stderr: " + line);
+  return e;
+}
+
+void JudgeResults(TuneRun& run) {
+  for (const auto& m : run.output.measurements) {
+    if (!m.loss_finite) {
+      run.problems.push_back({"warning",
+                              "tune.loss_not_finite",
+                              m.item + " trained to a loss of NaN or Inf: its figures are not to be trusted",
+                              {"precision " + m.precision + ", batch " + std::to_string(m.batch)}});
+    } else if (!(m.seconds > 0) || !(m.samples_per_s > 0) || !std::isfinite(m.samples_per_s)) {
+      run.problems.push_back(
+          {"warning",
+           "tune.measurement_wrong",
+           m.item + " reported no usable time",
+           {"seconds " + std::to_string(m.seconds) + ", samples/s " + std::to_string(m.samples_per_s)}});
+    }
+  }
+  for (const auto& s : run.output.searches) {
+    if (auto wrong = CheckBatchSearch(s))
+      run.problems.push_back({"warning",
+                              "tune.search_inconsistent",
+                              "the largest-batch search of " + s.model + " contradicts itself",
+                              {*wrong}});
+  }
+  for (const auto& e : run.output.errors) {
+    if (e.item == "setup") continue;
+    run.problems.push_back({"warning",
+                            e.code == "oom" ? "tune.measurement_oom" : "tune.measurement_failed",
+                            e.item + " failed",
+                            {e.message}});
+  }
+}
+
+}  // namespace
+
+ProcessRequest BuildTuneRequest(const TuneOptions& options) {
+  ProcessRequest req;
+  req.argv = {options.interpreter, "-", "--device", options.device, "--size", options.size};
+  if (!options.models.empty()) {
+    req.argv.push_back("--models");
+    req.argv.push_back(Join(options.models, ","));
+  }
+  if (options.max_batch) {
+    req.argv.push_back("--max-batch");
+    req.argv.push_back(std::to_string(options.max_batch));
+  }
+  if (options.exact_search) req.argv.push_back("--exact");
+  req.stdin_text = options.script.empty() ? std::string(TuneChildScript()) : options.script;
+  req.timeout = options.timeout;
+  req.extra_env = options.extra_env;
+  req.extra_env.emplace("PYTHONDONTWRITEBYTECODE", "1");
+  req.extra_env.emplace("PYTHONIOENCODING", "utf-8");
+  req.extra_env.emplace("PYTHONUNBUFFERED", "1");
+  return req;
+}
+
+std::optional<std::string> CheckBatchSearch(const TuneBatchSearch& s) {
+  std::optional<uint32_t> smallest_failed, largest_fitted;
+  for (auto [batch, fitted] : s.tried) {
+    if (fitted) {
+      largest_fitted = std::max(largest_fitted.value_or(0), batch);
+    } else {
+      smallest_failed = std::min(smallest_failed.value_or(UINT32_MAX), batch);
+    }
+  }
+  if (s.tried.empty()) return "no batch was tried";
+  if (s.largest > 0 && largest_fitted != s.largest)
+    return "reported largest batch " + std::to_string(s.largest) + ", but the largest that fitted was " +
+           (largest_fitted ? std::to_string(*largest_fitted) : std::string("none"));
+  if (s.largest == 0 && largest_fitted)
+    return "reported that nothing fitted, but batch " + std::to_string(*largest_fitted) + " did";
+  if (s.failed_at != smallest_failed)
+    return "reported the first failing batch as " + (s.failed_at ? std::to_string(*s.failed_at) : "none") +
+           ", the trail says " + (smallest_failed ? std::to_string(*smallest_failed) : std::string("none"));
+  if (largest_fitted && smallest_failed && *smallest_failed <= *largest_fitted)
+    return "batch " + std::to_string(*smallest_failed) + " failed but the larger batch " +
+           std::to_string(*largest_fitted) + " fitted (memory use that is not monotonic, or a flaky step)";
+  return std::nullopt;
+}
+
+TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessResult>& result,
+                         std::chrono::milliseconds timeout) {
+  TuneRun run;
+  run.interpreter = interpreter;
+  if (!result.ok()) {
+    run.status = "not-started";
+    run.problems.push_back({"error",
+                            "tune.child_not_started",
+                            "the Python interpreter could not be started",
+                            {result.error().message}});
+    return run;
+  }
+  const ProcessResult& r = *result;
+  run.exit_code = r.exit_code;
+  run.signal = r.term_signal;
+  run.elapsed_ms = static_cast<uint64_t>(r.elapsed.count());
+  run.stderr_tail = StderrTail(r.stderr_text);
+  run.output = ParseTuneOutput(r.stdout_text);
+
+  for (const auto& e : run.output.errors) {
+    if (e.item == "setup" && (e.code == "no_gpu" || e.code == "no_torch" || e.code == "no_device")) {
+      run.status = "no-gpu";
+      run.problems.push_back(
+          {"error", "tune.no_gpu", "no GPU to tune: " + e.message, {"interpreter: " + interpreter}});
+      return run;
+    }
+  }
+  if (r.timed_out) {
+    run.status = "timeout";
+    run.problems.push_back(
+        {"error", "tune.child_hang",
+         "the framework child did not finish within " + Seconds(timeout) +
+             (run.output.last_begun.empty() ? "" : " (it was running " + run.output.last_begun + ")"),
+         ChildEvidence(run)});
+  } else if (r.term_signal) {
+    run.status = "crashed";
+    run.problems.push_back(
+        {"error", "tune.child_crashed",
+         "the framework child was killed by signal " + std::to_string(*r.term_signal) +
+             (run.output.last_begun.empty() ? "" : " while running " + run.output.last_begun),
+         ChildEvidence(run)});
+  } else if (r.exit_code.value_or(0) != 0) {
+    run.status = "failed";
+    run.problems.push_back(
+        {"error", "tune.child_failed",
+         "the framework child exited with code " + std::to_string(*r.exit_code) +
+             (run.output.last_begun.empty() ? "" : " while running " + run.output.last_begun),
+         ChildEvidence(run)});
+  } else if (!run.output.ended || !run.output.hello) {
+    run.status = "no-report";
+    std::vector<std::string> evidence = ChildEvidence(run);
+    auto lines = SplitLines(r.stdout_text);
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+      if (!Trim(*it).empty()) {
+        evidence.push_back("last output: " + Clip(*it));
+        break;
+      }
+    }
+    run.problems.push_back({"error", "tune.child_no_report",
+                            "the framework child ended without a complete report (no end line)", evidence});
+  } else {
+    run.status = "ok";
+  }
+  JudgeResults(run);
+  return run;
+}
+
+TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneProgress&)>& on_progress) {
+  ProcessRequest req = BuildTuneRequest(options);
+  TuneLineSplitter splitter;
+  if (on_progress) {
+    req.on_stdout = [&](std::string_view piece) {
+      splitter.Feed(piece, [&](std::string_view line) {
+        TuneChildOutput one;
+        if (ReadTuneLine(line, one) && one.last_progress) on_progress(*one.last_progress);
+      });
+    };
+  }
+  return InterpretTuneRun(options.interpreter, RunProcess(req), options.timeout);
+}
+
+int TuneExitCode(const TuneRun& run) {
+  int code = 0;
+  for (const auto& p : run.problems) code = std::max(code, p.severity == "error" ? 2 : 1);
+  return code;
+}
+
+}  // namespace gpudoctor

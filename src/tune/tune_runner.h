@@ -1,0 +1,67 @@
+// Runs the framework child (data/tune/tune_child.py) in the user's interpreter under a time limit and
+// turns what it did into a TuneRun: its measurements, and each crash, hang, failure or wrong result as
+// a problem with its evidence (the stderr tail, the signal, the item it was running). Nothing the
+// child does is a failure of the tool.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "platform/process.h"
+#include "tune/tune_protocol.h"
+
+namespace gpudoctor {
+
+struct TuneOptions {
+  std::string interpreter;          // the environment's python
+  std::string device = "0";         // a GPU index, or "cpu" (a test aid: measures the CPU)
+  std::string size = "full";        // "full", "quick", "tiny"
+  std::vector<std::string> models;  // empty: resnet50 and transformer
+  uint32_t max_batch = 0;           // cap of the batch search; 0: the size's own
+  bool exact_search = false;        // bisect down to one sample (tests)
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  std::map<std::string, std::string> extra_env;
+  std::string script;  // the child's text; empty: the embedded data/tune/tune_child.py
+};
+
+struct TuneProblem {
+  std::string severity;  // "error" or "warning"
+  std::string id;        // "tune.child_hang", ...
+  std::string title;
+  std::vector<std::string> evidence;
+};
+
+struct TuneRun {
+  std::string interpreter;
+  std::string status;  // "ok", "no-gpu", "timeout", "crashed", "failed", "no-report", "not-started"
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  uint64_t elapsed_ms = 0;
+  std::vector<std::string> stderr_tail;
+  TuneChildOutput output;
+  std::vector<TuneProblem> problems;
+};
+
+ProcessRequest BuildTuneRequest(const TuneOptions& options);
+
+// Judges a finished (or failed to start) child. `timeout` is the limit it ran under (for the message).
+TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessResult>& result,
+                         std::chrono::milliseconds timeout);
+
+// A search whose answer its own trail contradicts (the largest batch never fitted, a larger one
+// fitted, the failing one fitted): the text of the contradiction, or nothing when it holds together.
+std::optional<std::string> CheckBatchSearch(const TuneBatchSearch& search);
+
+// Runs the child; `on_progress` (may be empty) gets each progress line while it runs.
+TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneProgress&)>& on_progress);
+
+// 0 ok, 1 warnings, 2 errors or no usable GPU (the exit codes of docs/cli.md).
+int TuneExitCode(const TuneRun& run);
+
+}  // namespace gpudoctor

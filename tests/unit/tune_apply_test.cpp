@@ -1,0 +1,118 @@
+// `tune --apply --perf-level` and `tune --restore` on a temporary folder standing for the machine (never the
+// real /sys): the previous value recorded before the write, restored exactly, a second apply refused, and
+// the CLI's --restore through the hidden --root.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "platform/process.h"
+#include "probe_sysroot_builder.h"
+#include "tune/tune_perf_level.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr const char* kLevel = "/sys/bus/pci/devices/0000:03:00.0/power_dpm_force_performance_level";
+
+// PCI addresses hold ':', which a Windows file name cannot: these run on POSIX only.
+bool WindowsPaths() {
+  return std::filesystem::path::preferred_separator == '\\';
+}
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(TunePerfLevel, ApplyRecordsThenRestorePutsBack) {
+  if (WindowsPaths()) GTEST_SKIP() << "PCI addresses are not Windows file names";
+  testing::SysrootBuilder root;
+  root.Write(kLevel, "manual\n");
+  auto applied = ApplyPerfLevel(root.root(), "0000:03:00.0", "high");
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  EXPECT_EQ(applied->previous, "manual");
+  EXPECT_EQ(Read(root.root() + kLevel), "high\n");
+  const std::string state = root.root() + kPerfLevelStatePath;
+  EXPECT_NE(Read(state).find("\"previous\": \"manual\""), std::string::npos) << Read(state);
+
+  auto again = ApplyPerfLevel(root.root(), "0000:03:00.0", "high");  // would lose "manual"
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.error().hint.find("--restore"), std::string::npos);
+
+  auto restored = RestorePerfLevel(root.root());
+  ASSERT_TRUE(restored.ok()) << restored.error().message;
+  EXPECT_EQ(restored->now, "manual");
+  EXPECT_EQ(Read(root.root() + kLevel), "manual\n");
+  EXPECT_FALSE(std::filesystem::exists(state));
+  EXPECT_FALSE(RestorePerfLevel(root.root()).ok());  // nothing left to restore
+}
+
+TEST(TunePerfLevel, NoSysfsFileIsAnErrorAndLeavesNoRecord) {
+  if (WindowsPaths()) GTEST_SKIP() << "PCI addresses are not Windows file names";
+  testing::SysrootBuilder root;
+  auto r = ApplyPerfLevel(root.root(), "0000:41:00.0", "high");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("power_dpm_force_performance_level"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(root.root() + kPerfLevelStatePath));
+}
+
+TEST(TunePerfLevel, ARecordNamingAnotherFileIsRefused) {
+  if (WindowsPaths()) GTEST_SKIP() << "PCI addresses are not Windows file names";
+  testing::SysrootBuilder root;
+  root.Write("/etc/passwd", "root:x:0:0\n");
+  root.Write(kPerfLevelStatePath, "{\"path\": \"/etc/passwd\", \"previous\": \"x\"}\n");
+  auto r = RestorePerfLevel(root.root());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(Read(root.root() + "/etc/passwd"), "root:x:0:0\n");
+}
+
+TEST(TuneCli, RestoreThroughTheCommand) {
+  if (WindowsPaths()) GTEST_SKIP() << "PCI addresses are not Windows file names";
+  testing::SysrootBuilder root;
+  root.Write(kLevel, "auto\n");
+  ASSERT_TRUE(ApplyPerfLevel(root.root(), "0000:03:00.0", "high").ok());
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH, "tune", "--restore", "--root", root.root()};
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0) << r->stderr_text;
+  EXPECT_NE(r->stdout_text.find("high -> auto (restored)"), std::string::npos) << r->stdout_text;
+  EXPECT_EQ(Read(root.root() + kLevel), "auto\n");
+
+  req.argv = {GPUDOCTOR_BINARY_PATH, "tune", "--perf-level", "--root", root.root()};
+  auto refused = RunProcess(req);
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->exit_code, 3);
+  EXPECT_NE(refused->stderr_text.find("only with --apply"), std::string::npos) << refused->stderr_text;
+}
+
+TEST(TuneCli, ApplyRefusesAnExistingFileBeforeMeasuring) {
+  testing::SysrootBuilder root;
+  root.Write("/tune.env", "export MINE=1\n");
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH,   "tune",    "--python-env",
+              root.root() + "/no-env", "--apply", root.root() + "/tune.env"};
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 3) << r->stderr_text;
+  EXPECT_NE(r->stderr_text.find("never replaced"), std::string::npos) << r->stderr_text;
+  EXPECT_EQ(Read(root.root() + "/tune.env"), "export MINE=1\n");
+}
+
+TEST(TuneCli, NamedEnvironmentWithoutInterpreterIsExitTwo) {
+  testing::SysrootBuilder root;
+  root.Mkdir("/empty-env");
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH, "tune", "--python-env", root.root() + "/empty-env"};
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 2) << r->stderr_text;
+  EXPECT_NE(r->stderr_text.find("no Python interpreter found"), std::string::npos) << r->stderr_text;
+}
+
+}  // namespace
+}  // namespace gpudoctor
