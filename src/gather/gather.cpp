@@ -376,7 +376,7 @@ Status GatherMachine(ProbeInputs& machine, const std::string& nvml_json, const s
   for (const auto& device : AmdTelemetryDevices(snap)) {  // what `monitor` and `serve` read of AMD GPUs
     TelemetrySample sample;
     sample.device = device;
-    ReadAmdSysfsTelemetry(*machine.fs, sample);
+    ReadAmdSysfsTelemetry(*machine.fs, FindAmdSysfsFiles(*machine.fs, device.pci_address), sample);
   }
 
   TreeWriter out(*swap.fs, stdfs::path(dest_dir), notes);

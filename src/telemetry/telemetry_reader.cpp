@@ -57,7 +57,10 @@ TelemetryReader::TelemetryReader(const FileSystem& fs, bool live, const Snapshot
       setup_warnings_.push_back("the recording has NVIDIA GPUs but no NVML telemetry (gather it again)");
   }
   nvidia_count_ = devices_.size();
-  for (auto& d : AmdTelemetryDevices(snap)) devices_.push_back(std::move(d));
+  for (auto& d : AmdTelemetryDevices(snap)) {
+    amd_files_.push_back(FindAmdSysfsFiles(fs_, d.pci_address));
+    devices_.push_back(std::move(d));
+  }
 }
 
 std::vector<TelemetrySample> TelemetryReader::ReadRecordedNvml(std::vector<std::string>& warnings) const {
@@ -97,7 +100,7 @@ std::vector<TelemetrySample> TelemetryReader::Read(std::vector<std::string>& war
     }
     TelemetrySample s;
     s.device = d;
-    ReadAmdSysfsTelemetry(fs_, s);
+    ReadAmdSysfsTelemetry(fs_, amd_files_[i - nvidia_count_], s);
     out.push_back(std::move(s));
   }
   return out;

@@ -9,6 +9,7 @@
 
 #include "platform/filesystem.h"
 #include "snapshot/snapshot.h"
+#include "telemetry/amd_sysfs_telemetry.h"
 #include "telemetry/nvml_telemetry.h"
 #include "telemetry/telemetry_sample.h"
 
@@ -38,7 +39,8 @@ class TelemetryReader {
   bool live_ = false;
   std::unique_ptr<NvmlTelemetrySession> nvml_;
   std::vector<TelemetryDevice> devices_;
-  size_t nvidia_count_ = 0;  // devices_[0, nvidia_count_) are NVIDIA's
+  size_t nvidia_count_ = 0;               // devices_[0, nvidia_count_) are NVIDIA's
+  std::vector<AmdSysfsFiles> amd_files_;  // for devices_[nvidia_count_ + i]
   std::vector<std::string> setup_warnings_;
 };
 
