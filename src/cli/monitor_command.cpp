@@ -110,7 +110,6 @@ int MonitorCommand::Run(const CliContext& ctx) {
   const bool redraw = ctx.stdout_is_tty && !json_ && !csv_ && settings->count != 1;
   InstallStopRequestHandler();
   std::map<size_t, std::deque<double>> history;
-  size_t lines_drawn = 0;
   if (csv_ && !WriteAll(ctx.out, TelemetryCsvHeader())) return kExitOk;
   for (uint64_t n = 1;; ++n) {
     std::vector<std::string> warnings =
@@ -123,7 +122,9 @@ int MonitorCommand::Run(const CliContext& ctx) {
     } else if (csv_) {
       text = TelemetryCsvRows(n, now, samples);
     } else if (redraw) {
-      for (size_t i = 0; i < lines_drawn; ++i) text += "\x1b[1A\x1b[2K";  // up one line, clear it
+      // Home and clear, as `watch` does: a line wider than the terminal wraps, and counting lines back up
+      // would then leave old text behind.
+      text += "\x1b[H\x1b[2J";
       text += "gpudoctor monitor  " + ClockText(now) + " UTC  every " + interval_ + " s  (Ctrl-C stops)\n";
       for (size_t i = 0; i < samples.size(); ++i) {
         auto& h = history[i];
@@ -132,7 +133,6 @@ int MonitorCommand::Run(const CliContext& ctx) {
         text += SampleTextLine(samples[i], h) + "\n";
       }
       for (const auto& w : warnings) text += "warning: " + w + "\n";
-      lines_drawn = 1 + samples.size() + warnings.size();
     } else {
       for (const auto& s : samples) text += ClockText(now) + "  " + SampleTextLine(s, {}) + "\n";
       for (const auto& w : warnings) WriteAll(ctx.err, "warning: " + w + "\n");
