@@ -10,8 +10,10 @@
 #include "cli/gather_command.h"
 #include "cli/info_command.h"
 #include "cli/man_command.h"
+#include "cli/monitor_command.h"
 #include "cli/port_command.h"
 #include "cli/report_command.h"
+#include "cli/serve_command.h"
 #include "cli/targets_command.h"
 #include "cli/topo_command.h"
 #include "cli/tune_command.h"
@@ -32,6 +34,8 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<TargetsCommand>());
   list.push_back(std::make_unique<PortCommand>());
   list.push_back(std::make_unique<TopoCommand>());
+  list.push_back(std::make_unique<MonitorCommand>());
+  list.push_back(std::make_unique<ServeCommand>());
   list.push_back(std::make_unique<CollectivesCommand>());
   list.push_back(std::make_unique<FleetCommand>());
   list.push_back(std::make_unique<DbCommand>());

@@ -9,6 +9,8 @@
 #include "probe/linux/nvidia_probe.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/probe_inputs.h"
+#include "telemetry/nvml_telemetry.h"
+#include "telemetry/telemetry_json.h"
 #include "topo/nvml_topology.h"
 
 namespace gpudoctor {
@@ -30,6 +32,21 @@ void GatherCommand::DefineFlags(FlagSet& flags) {
   flags.Positional("DIR", &dest_, "New folder to write (must not exist, or be empty)", true);
 }
 
+namespace {
+
+std::vector<TelemetrySample> SampleNvmlOnce(std::vector<std::string>& notes) {
+  auto session = NvmlTelemetrySession::Open();
+  if (!session.ok()) {
+    notes.push_back("NVML telemetry not recorded: " + session.error().message);
+    return {};
+  }
+  std::vector<TelemetrySample> samples;
+  for (const auto& d : (*session)->Devices(notes)) samples.push_back((*session)->Read(d, notes));
+  return samples;
+}
+
+}  // namespace
+
 int GatherCommand::Run(const CliContext& ctx) {
   // With the built-in knowledge base, as `info` and `check` run: the recording holds what they read.
   auto db = LoadEmbeddedKnowledge();
@@ -48,6 +65,8 @@ int GatherCommand::Run(const CliContext& ctx) {
   std::string nvml_json = NvidiaAnswersToJson(nv.nvidia);
   // How the NVIDIA GPUs are wired (NVLink, PCIe common ancestors, P2P status), for `topo --sysroot`.
   if (!nv.nvidia.devices.empty()) nvml_json = AddNvmlTopologyToJson(nvml_json, QueryNvmlTopologyLive(notes));
+  // One telemetry sample of each NVIDIA GPU, for `monitor --sysroot` and `serve --sysroot`.
+  if (!nv.nvidia.devices.empty()) nvml_json = AddTelemetryToNvmlJson(nvml_json, SampleNvmlOnce(notes));
   auto st = GatherMachine(in, nvml_json, dest_, notes);
   if (!st.ok()) return ReportError(ctx.err, st.error());
   std::string text;

@@ -16,6 +16,8 @@
 #include "gather/recorded_identity.h"
 #include "probe/common/env_probe.h"
 #include "probe/machine_probe.h"
+#include "telemetry/amd_sysfs_telemetry.h"
+#include "telemetry/telemetry_reader.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -272,13 +274,15 @@ std::string ReadmeText(const std::string& root, const UserIdentity& identity,
       "Recorded by `gpudoctor gather` from " +
       root +
       ". This folder is a sysroot: "
-      "`gpudoctor info --sysroot <this folder>` (or check, topo) reads it as the machine.\n\n"
+      "`gpudoctor info --sysroot <this folder>` (or check, topo, monitor, serve) reads it as the machine.\n\n"
       "It holds only what gpudoctor's probes read (OS release, kernel, CPU and memory summary, PCI "
-      "devices, AMD KFD topology and DRM files, driver and runtime versions, the folders listed and the "
+      "devices, AMD KFD topology and DRM files with one reading of their telemetry (hwmon, pp_dpm), driver "
+      "and "
+      "runtime versions, the folders listed and the "
       "files looked for as empty files, the Python environments' package metadata and the pieces of their "
       "GPU libraries that were read, the rest of those files left as holes) and, under `.gpudoctor/`, the "
       "GPU-related environment variables and PATH, the user's groups, device node owners, free space and "
-      "NVML's answers.\n\n"
+      "NVML's answers (with one telemetry sample per GPU).\n\n"
       "It contains no personal data beyond the user name (" +
       identity.user_name +
       "), the host name and the paths of the folders looked at.\n\n"
@@ -368,7 +372,12 @@ Status GatherMachine(ProbeInputs& machine, const std::string& nvml_json, const s
   const RecordingFileSystem& fs = *recording;
   machine.fs = std::move(recording);
   Snapshot snap = ProbeMachine(machine.Context());
-  ProbeTopology(machine.Context(), snap);  // what `topo` reads besides the snapshot's probes
+  ProbeTopology(machine.Context(), snap);                 // what `topo` reads besides the snapshot's probes
+  for (const auto& device : AmdTelemetryDevices(snap)) {  // what `monitor` and `serve` read of AMD GPUs
+    TelemetrySample sample;
+    sample.device = device;
+    ReadAmdSysfsTelemetry(*machine.fs, FindAmdSysfsFiles(*machine.fs, device.pci_address), sample);
+  }
 
   TreeWriter out(*swap.fs, stdfs::path(dest_dir), notes);
   if (auto s = WriteAccesses(fs.accesses(), out, notes); !s.ok()) return s;

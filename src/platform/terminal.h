@@ -13,4 +13,11 @@ void IgnoreBrokenPipe();
 // would cut a pasted log short; elsewhere a no-op.
 void UseBinaryMode(std::FILE* stream);
 
+// Ctrl-C (SIGINT, SIGTERM; on Windows the console's Ctrl-C and Ctrl-Break) stops long-running loops
+// (`monitor`, `serve`) cleanly instead of killing the process: after InstallStopRequestHandler(),
+// StopRequested() turns true at the first such signal. The flag is the one piece of process-wide state a
+// signal handler can reach; nothing else reads or writes it.
+void InstallStopRequestHandler();
+bool StopRequested();
+
 }  // namespace gpudoctor

@@ -60,6 +60,11 @@ TEST(GpuApiTables, TheBenchmarksExportsAreOptionalAndNamedWhenMissing) {
                 "nvmlDeviceGetComputeRunningProcesses_v3|nvmlDeviceGetComputeRunningProcesses_v2"),
             std::string::npos);
   EXPECT_NE(nvml.symbols.Summary().find("nvmlDeviceGetMaxPcieLinkWidth"), std::string::npos);
+  // `monitor`'s utilization and fan speed (issue 18): optional too, named when missing.
+  EXPECT_NE(nvml.symbols.Summary().find("nvmlDeviceGetUtilizationRates"), std::string::npos);
+  EXPECT_NE(nvml.symbols.Summary().find("nvmlDeviceGetFanSpeed"), std::string::npos);
+  for (const auto& required : nvml.symbols.missing_required)
+    EXPECT_EQ(required.find("nvmlDeviceGetUtilizationRates"), std::string::npos);
   static_assert(sizeof(nvmlProcessInfo_t) == 24, "the v2/v3 process record");
   static_assert(kGpuBackendApiVersion == 2,
                 "pinned memory, async copies and the driver launch are version 2");

@@ -46,6 +46,8 @@ LoadedTable<NvmlApi> LoadNvml(const std::vector<std::string>& candidates) {
     b.Optional(t.DeviceGetMaxPcieLinkWidth, {"nvmlDeviceGetMaxPcieLinkWidth"});
     b.Optional(t.DeviceGetComputeRunningProcesses,
                {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"});
+    b.Optional(t.DeviceGetUtilizationRates, {"nvmlDeviceGetUtilizationRates"});
+    b.Optional(t.DeviceGetFanSpeed, {"nvmlDeviceGetFanSpeed"});
     b.Optional(t.DeviceGetTopologyCommonAncestor, {"nvmlDeviceGetTopologyCommonAncestor"});
     b.Optional(t.DeviceGetP2PStatus, {"nvmlDeviceGetP2PStatus"});
     b.Optional(t.DeviceGetNvLinkState, {"nvmlDeviceGetNvLinkState"});

@@ -60,6 +60,14 @@ static_assert(offsetof(nvmlProcessInfo_t, pid) == 0 && offsetof(nvmlProcessInfo_
                   offsetof(nvmlProcessInfo_t, computeInstanceId) == 20,
               "nvmlProcessInfo_v2_t field offsets");
 
+// nvmlDeviceGetUtilizationRates: percent of the last sample period the GPU / the memory was busy.
+struct nvmlUtilization_t {
+  unsigned int gpu;
+  unsigned int memory;
+};
+static_assert(sizeof(nvmlUtilization_t) == 8 && offsetof(nvmlUtilization_t, memory) == 4,
+              "nvmlUtilization_t: two unsigned int");
+
 // Enumerations passed to the telemetry calls (nvml.h).
 inline constexpr int kNvmlTemperatureGpu = 0;          // NVML_TEMPERATURE_GPU
 inline constexpr int kNvmlClockSm = 1;                 // NVML_CLOCK_SM
@@ -134,6 +142,9 @@ struct NvmlApi {
   nvmlReturn_t (*DeviceGetMaxPcieLinkWidth)(nvmlDevice_t, unsigned int*) = nullptr;
   // nvmlDeviceGetComputeRunningProcesses_v3 | _v2: in/out count, then the array.
   nvmlReturn_t (*DeviceGetComputeRunningProcesses)(nvmlDevice_t, unsigned int*, nvmlProcessInfo_t*) = nullptr;
+  // Optional, for `gpudoctor monitor` (telemetry/nvml_telemetry.cpp).
+  nvmlReturn_t (*DeviceGetUtilizationRates)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
+  nvmlReturn_t (*DeviceGetFanSpeed)(nvmlDevice_t, unsigned int*) = nullptr;  // percent of the maximum
   // Optional, for `gpudoctor topo` (topo/nvml_topology_live.cpp). nvmlGpuTopologyLevel_t out.
   nvmlReturn_t (*DeviceGetTopologyCommonAncestor)(nvmlDevice_t, nvmlDevice_t, int*) = nullptr;
   // nvmlGpuP2PCapsIndex_t in, nvmlGpuP2PStatus_t out.

@@ -1,0 +1,108 @@
+// `gpudoctor serve --prometheus`: the exporter. Flags, the reader and the server wired together; the
+// server and the format are exporter/, the readings telemetry/.
+#include "cli/serve_command.h"
+
+#include <chrono>
+#include <filesystem>
+#include <system_error>
+
+#include "cli/monitor_settings.h"
+#include "cli/output.h"
+#include "exporter/exporter_routes.h"
+#include "exporter/prometheus_text.h"
+#include "knowledge/knowledge_loader.h"
+#include "platform/terminal.h"
+#include "probe/probe_inputs.h"
+#include "telemetry/telemetry_reader.h"
+
+namespace gpudoctor {
+
+std::string ServeCommand::Description() const {
+  return "Serve the numbers of `gpudoctor monitor` to Prometheus: GET /metrics answers in the text "
+         "exposition "
+         "format, one series per GPU labelled gpu, vendor, pci_bus_id, uuid (NVIDIA) and name, read afresh "
+         "at "
+         "each scrape; GET /healthz answers ok. Metric names and how they map to dcgm-exporter's "
+         "DCGM_FI_DEV_* "
+         "and AMD device-metrics-exporter's names: docs/monitor.md.\n\n"
+         "It listens on this machine only (127.0.0.1:9400, dcgm-exporter's port) unless told otherwise; an "
+         "address on every interface (0.0.0.0, [::]) needs --listen-all, as the metrics are then open to the "
+         "whole network. One request at a time, a request head of at most 8 KiB, 5 s to send it: a client "
+         "cannot make it hold more memory. Ctrl-C stops it.\n\n"
+         "Exit codes: 0 stopped, 2 no GPU to watch, 3 bad flags, or the address cannot be used.\n\n"
+         "Examples:\n"
+         "  gpudoctor serve --prometheus                     http://127.0.0.1:9400/metrics\n"
+         "  gpudoctor serve --prometheus 10.0.0.5:9400       one interface of this machine\n"
+         "  gpudoctor serve --prometheus 0.0.0.0:9400 --listen-all\n"
+         "  gpudoctor serve --prometheus --sysroot ./machine a machine recorded with `gpudoctor gather`\n\n"
+         "Prometheus scrape config:\n"
+         "  scrape_configs:\n"
+         "    - job_name: gpudoctor\n"
+         "      static_configs: [{targets: ['127.0.0.1:9400']}]";
+}
+
+void ServeCommand::DefineFlags(FlagSet& flags) {
+  flags.Bool("--prometheus", &prometheus_,
+             "Serve /metrics in Prometheus' text format (the one protocol so far).");
+  flags.Positional("ADDR", &address_,
+                   "Address to listen on: HOST:PORT, [IPv6]:PORT or PORT (default 127.0.0.1:9400)", false);
+  flags.Bool("--listen-all", &listen_all_, "Allow an address on every interface (0.0.0.0 or [::]).");
+  flags.String("--sysroot", &sysroot_, "DIR",
+               "Serve a machine recorded with `gpudoctor gather` instead of this one.");
+}
+
+int ServeCommand::Run(const CliContext& ctx) {
+  if (!prometheus_)
+    return ReportError(ctx.err,
+                       UserError("say which protocol to serve", "gpudoctor serve --prometheus [ADDR]"));
+  auto address = ParseListenAddress(address_, listen_all_);
+  if (!address.ok()) return ReportError(ctx.err, address.error());
+  auto db = LoadEmbeddedKnowledge();
+  ProbeInputs inputs;
+  if (!sysroot_.empty() && sysroot_ != "/") {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(sysroot_, ec))
+      return ReportError(ctx.err, UserError("--sysroot " + sysroot_ + ": no such folder",
+                                            "give the folder `gpudoctor gather DIR` wrote"));
+    inputs = MakeRecordedInputs(sysroot_, db.ok() ? &db.value() : nullptr);
+  } else {
+    inputs = MakeLiveInputs(ctx.env, db.ok() ? &db.value() : nullptr);
+  }
+  TelemetryReader reader(*inputs.fs, inputs.live, ProbeWithInputs(inputs));
+  std::string setup;
+  for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";
+  WriteAll(ctx.err, setup);
+  if (reader.devices().empty()) {
+    WriteAll(ctx.err,
+             "No GPU to watch: no AMD GPU bound to amdgpu and no NVIDIA GPU answering NVML.\n"
+             "hint: `gpudoctor check` says why the GPU is not usable\n");
+    return kExitErrors;
+  }
+  auto listener = TcpListener::Listen(address->host, address->port);
+  if (!listener.ok()) return ReportError(ctx.err, listener.error());
+  const std::string shown =
+      (address->host.find(':') != std::string::npos ? "[" + address->host + "]" : address->host) + ":" +
+      std::to_string((*listener)->port());
+  WriteAll(ctx.err, "serving " + std::to_string(reader.devices().size()) + " GPU(s) at http://" + shown +
+                        "/metrics (Ctrl-C stops)\n");
+  std::fflush(ctx.err);
+
+  auto metrics = [&]() {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<std::string> warnings;
+    std::vector<TelemetrySample> samples = reader.Read(warnings);
+    for (const auto& w : warnings) WriteAll(ctx.err, "warning: " + w + "\n");
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return RenderPrometheusText(samples, warnings.size(), seconds);
+  };
+  InstallStopRequestHandler();
+  auto status = ServeHttp(
+      **listener, [&](const HttpRequest& request) { return RouteExporterRequest(request, metrics); },
+      HttpServerOptions{}, [] { return StopRequested(); },
+      [&](const std::string& line) { WriteAll(ctx.err, "note: " + line + "\n"); });
+  if (!status.ok()) return ReportError(ctx.err, status.error());
+  WriteAll(ctx.err, "stopped\n");
+  return kExitOk;
+}
+
+}  // namespace gpudoctor

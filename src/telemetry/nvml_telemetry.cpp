@@ -1,0 +1,128 @@
+// The live NVML telemetry session (see nvml_telemetry.h). Units converted at the boundary: NVML's power is
+// in milliwatts, its clocks in MHz, its temperatures in whole degrees Celsius.
+#include "telemetry/nvml_telemetry.h"
+
+#include <cstring>
+
+#include "gpu/api/nvml_api.h"
+#include "probe/linux/nvidia_record.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr unsigned kMaxDevices = 1024;
+constexpr unsigned kMaxProcesses = 256;
+
+std::string FixedString(const char* buf, size_t size) {
+  return std::string(buf, ::strnlen(buf, size));
+}
+
+class LiveNvmlSession final : public NvmlTelemetrySession {
+ public:
+  explicit LiveNvmlSession(LoadedTable<NvmlApi> table) : table_(std::move(table)) {}
+  ~LiveNvmlSession() override { table_.api.Shutdown(); }
+
+  std::vector<TelemetryDevice> Devices(std::vector<std::string>& warnings) override {
+    const NvmlApi& api = table_.api;
+    std::vector<TelemetryDevice> out;
+    unsigned count = 0;
+    if (nvmlReturn_t rc = api.DeviceGetCount(&count); rc != kNvmlSuccess) {
+      warnings.push_back("NVML: nvmlDeviceGetCount failed: " + NvmlErrorText(api, rc));
+      return out;
+    }
+    for (unsigned i = 0; i < count && i < kMaxDevices; ++i) {
+      nvmlDevice_t handle = nullptr;
+      if (api.DeviceGetHandleByIndex(i, &handle) != kNvmlSuccess) {
+        warnings.push_back("NVML device " + std::to_string(i) + ": no handle; left out");
+        continue;
+      }
+      TelemetryDevice d;
+      d.index = i;
+      d.vendor = "nvidia";
+      char name[kNvmlNameBufferSize] = {};
+      if (api.DeviceGetName(handle, name, sizeof name) == kNvmlSuccess)
+        d.name = FixedString(name, sizeof name);
+      char uuid[kNvmlUuidBufferSize] = {};
+      if (api.DeviceGetUUID(handle, uuid, sizeof uuid) == kNvmlSuccess)
+        d.uuid = FixedString(uuid, sizeof uuid);
+      nvmlPciInfo_t pci{};
+      if (api.DeviceGetPciInfo(handle, &pci) == kNvmlSuccess)
+        d.pci_address = NormalizeNvidiaBusId(FixedString(pci.busId, sizeof pci.busId));
+      out.push_back(std::move(d));
+    }
+    return out;
+  }
+
+  TelemetrySample Read(const TelemetryDevice& device, std::vector<std::string>& warnings) override {
+    const NvmlApi& api = table_.api;
+    TelemetrySample s;
+    s.device = device;
+    s.source = "nvml";
+    nvmlDevice_t h = nullptr;
+    if (nvmlReturn_t rc = api.DeviceGetHandleByIndex(device.index, &h); rc != kNvmlSuccess) {
+      warnings.push_back("NVML device " + std::to_string(device.index) + ": " + NvmlErrorText(api, rc));
+      return s;
+    }
+    nvmlMemory_t mem{};
+    if (api.DeviceGetMemoryInfo(h, &mem) == kNvmlSuccess) {
+      s.memory_used_bytes = mem.used;
+      s.memory_total_bytes = mem.total;
+    }
+    if (nvmlUtilization_t u{};
+        api.DeviceGetUtilizationRates && api.DeviceGetUtilizationRates(h, &u) == kNvmlSuccess)
+      s.utilization_percent = u.gpu;
+    if (unsigned mw = 0; api.DeviceGetPowerUsage && api.DeviceGetPowerUsage(h, &mw) == kNvmlSuccess)
+      s.power_watts = mw / 1000.0;
+    if (unsigned c = 0;
+        api.DeviceGetTemperature && api.DeviceGetTemperature(h, kNvmlTemperatureGpu, &c) == kNvmlSuccess)
+      s.temperature_c = c;
+    // Boards without a fan of their own (SXM modules) answer "not supported".
+    if (unsigned pct = 0; api.DeviceGetFanSpeed && api.DeviceGetFanSpeed(h, &pct) == kNvmlSuccess)
+      s.fan_percent = pct;
+    if (unsigned mhz = 0;
+        api.DeviceGetClockInfo && api.DeviceGetClockInfo(h, kNvmlClockSm, &mhz) == kNvmlSuccess)
+      s.sm_clock_mhz = mhz;
+    if (unsigned mhz = 0;
+        api.DeviceGetClockInfo && api.DeviceGetClockInfo(h, kNvmlClockMem, &mhz) == kNvmlSuccess)
+      s.mem_clock_mhz = mhz;
+    if (unsigned long long mask = 0; api.DeviceGetCurrentClocksEventReasons &&
+                                     api.DeviceGetCurrentClocksEventReasons(h, &mask) == kNvmlSuccess) {
+      s.throttle_reasons_mask = mask;
+      s.throttle_reasons = ThrottleReasonNames(mask);
+    }
+    if (api.DeviceGetComputeRunningProcesses) {
+      nvmlProcessInfo_t procs[kMaxProcesses] = {};
+      unsigned n = kMaxProcesses;
+      if (api.DeviceGetComputeRunningProcesses(h, &n, procs) == kNvmlSuccess) {
+        for (unsigned i = 0; i < n && i < kMaxProcesses; ++i) {
+          ProcessMemory p;
+          p.pid = procs[i].pid;
+          // NVML_VALUE_NOT_AVAILABLE (all ones) where the driver cannot tell, e.g. inside a container.
+          if (procs[i].usedGpuMemory != ~0ull) p.used_bytes = procs[i].usedGpuMemory;
+          s.processes.push_back(p);
+        }
+      }
+    }
+    return s;
+  }
+
+ private:
+  LoadedTable<NvmlApi> table_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<NvmlTelemetrySession>> NvmlTelemetrySession::Open() {
+  auto table = LoadNvml();
+  if (table.status == LoadStatus::kAbsent)
+    return EnvError("NVML not found (" + table.load.last_error + ")",
+                    "install the NVIDIA driver; NVML (libnvidia-ml) comes with it");
+  if (table.status == LoadStatus::kBroken)
+    return EnvError("NVML is missing symbols: " + table.symbols.Summary(), "update the NVIDIA driver");
+  if (nvmlReturn_t rc = table.api.Init(); rc != kNvmlSuccess)
+    return EnvError("nvmlInit failed: " + NvmlErrorText(table.api, rc),
+                    "check that the NVIDIA kernel module is loaded (nvidia-smi)");
+  return std::unique_ptr<NvmlTelemetrySession>(std::make_unique<LiveNvmlSession>(std::move(table)));
+}
+
+}  // namespace gpudoctor

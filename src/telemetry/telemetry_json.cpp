@@ -1,0 +1,168 @@
+// TelemetrySample to JSON and back (see telemetry_json.h), with nlohmann/json.
+#include "telemetry/telemetry_json.h"
+
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <type_traits>
+
+namespace gpudoctor {
+namespace {
+
+using Json = nlohmann::ordered_json;  // fields in the order docs/monitor.md lists them
+
+template <typename T>
+Json OrNull(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+Json OrNull(const std::string& s) {
+  return s.empty() ? Json(nullptr) : Json(s);
+}
+
+Json SampleToJson(const TelemetrySample& s) {
+  Json processes = Json::array();
+  for (const auto& p : s.processes)
+    processes.push_back({{"pid", p.pid}, {"used_bytes", OrNull(p.used_bytes)}});
+  return {{"gpu", s.device.index},
+          {"vendor", s.device.vendor},
+          {"name", OrNull(s.device.name)},
+          {"pci_bus_id", OrNull(s.device.pci_address)},
+          {"uuid", OrNull(s.device.uuid)},
+          {"source", s.source},
+          {"memory_used_bytes", OrNull(s.memory_used_bytes)},
+          {"memory_total_bytes", OrNull(s.memory_total_bytes)},
+          {"utilization_percent", OrNull(s.utilization_percent)},
+          {"power_watts", OrNull(s.power_watts)},
+          {"temperature_c", OrNull(s.temperature_c)},
+          {"temperature_hotspot_c", OrNull(s.temperature_hotspot_c)},
+          {"temperature_memory_c", OrNull(s.temperature_memory_c)},
+          {"fan_rpm", OrNull(s.fan_rpm)},
+          {"fan_percent", OrNull(s.fan_percent)},
+          {"sm_clock_mhz", OrNull(s.sm_clock_mhz)},
+          {"mem_clock_mhz", OrNull(s.mem_clock_mhz)},
+          {"throttle_reasons_mask", OrNull(s.throttle_reasons_mask)},
+          {"throttle_reasons", s.throttle_reasons},
+          {"processes", std::move(processes)}};
+}
+
+std::string Dump(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// Reads member `key` of `j` into `out` when it is a number in range; a wrong type is a problem line.
+template <typename T>
+void ReadNumber(const Json& j, const char* key, std::optional<T>& out, const std::string& where,
+                std::vector<std::string>& problems) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if (!it->is_number() || (std::is_unsigned_v<T> && !it->is_number_unsigned())) {
+    problems.push_back(where + ": " + key + " is not a " + (std::is_unsigned_v<T> ? "count" : "number"));
+    return;
+  }
+  if constexpr (std::is_unsigned_v<T>) {
+    if (it->get<uint64_t>() > std::numeric_limits<T>::max()) {
+      problems.push_back(where + ": " + key + " is out of range");
+      return;
+    }
+  }
+  out = it->get<T>();
+}
+
+std::string ReadString(const Json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+std::string SampleToJsonText(const TelemetrySample& sample) {
+  return Dump(SampleToJson(sample));
+}
+
+std::string SampleLineJson(uint64_t sample_number, int64_t time_unix_ms,
+                           const std::vector<TelemetrySample>& samples,
+                           const std::vector<std::string>& warnings) {
+  Json gpus = Json::array();
+  for (const auto& s : samples) gpus.push_back(SampleToJson(s));
+  Json line = {{"sample", sample_number},
+               {"time_unix_ms", time_unix_ms},
+               {"gpus", std::move(gpus)},
+               {"warnings", warnings}};
+  return Dump(line);
+}
+
+Result<std::vector<TelemetrySample>> ParseRecordedTelemetry(std::string_view nvml_json,
+                                                            std::vector<std::string>& problems) {
+  try {
+    Json doc = Json::parse(nvml_json.begin(), nvml_json.end(), nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) return EnvError("not valid JSON");
+    if (!doc.is_object()) return EnvError("the top level is not a JSON object");
+    std::vector<TelemetrySample> out;
+    auto list = doc.find("telemetry");
+    if (list == doc.end() || list->is_null()) return out;
+    if (!list->is_array()) {
+      problems.push_back("telemetry is not an array; ignored");
+      return out;
+    }
+    for (const Json& j : *list) {
+      std::string where = "telemetry[" + std::to_string(out.size()) + "]";
+      if (!j.is_object()) {
+        problems.push_back(where + " is not an object; skipped");
+        continue;
+      }
+      TelemetrySample s;
+      std::optional<uint32_t> index;
+      ReadNumber(j, "gpu", index, where, problems);
+      if (!index) {
+        problems.push_back(where + ": no gpu index; skipped");
+        continue;
+      }
+      s.device.index = *index;
+      s.device.vendor = ReadString(j, "vendor");
+      s.device.name = ReadString(j, "name");
+      s.device.pci_address = ReadString(j, "pci_bus_id");
+      s.device.uuid = ReadString(j, "uuid");
+      s.source = ReadString(j, "source");
+      ReadNumber(j, "memory_used_bytes", s.memory_used_bytes, where, problems);
+      ReadNumber(j, "memory_total_bytes", s.memory_total_bytes, where, problems);
+      ReadNumber(j, "utilization_percent", s.utilization_percent, where, problems);
+      ReadNumber(j, "power_watts", s.power_watts, where, problems);
+      ReadNumber(j, "temperature_c", s.temperature_c, where, problems);
+      ReadNumber(j, "temperature_hotspot_c", s.temperature_hotspot_c, where, problems);
+      ReadNumber(j, "temperature_memory_c", s.temperature_memory_c, where, problems);
+      ReadNumber(j, "fan_rpm", s.fan_rpm, where, problems);
+      ReadNumber(j, "fan_percent", s.fan_percent, where, problems);
+      ReadNumber(j, "sm_clock_mhz", s.sm_clock_mhz, where, problems);
+      ReadNumber(j, "mem_clock_mhz", s.mem_clock_mhz, where, problems);
+      ReadNumber(j, "throttle_reasons_mask", s.throttle_reasons_mask, where, problems);
+      if (s.throttle_reasons_mask) s.throttle_reasons = ThrottleReasonNames(*s.throttle_reasons_mask);
+      if (auto p = j.find("processes"); p != j.end() && p->is_array()) {
+        for (const Json& pj : *p) {
+          if (!pj.is_object()) continue;
+          std::optional<uint32_t> pid;
+          ProcessMemory pm;
+          ReadNumber(pj, "pid", pid, where, problems);
+          ReadNumber(pj, "used_bytes", pm.used_bytes, where, problems);
+          if (!pid) continue;
+          pm.pid = *pid;
+          s.processes.push_back(pm);
+        }
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return EnvError(std::string("unreadable: ") + e.what());
+  }
+}
+
+std::string AddTelemetryToNvmlJson(std::string_view nvml_json, const std::vector<TelemetrySample>& samples) {
+  Json doc = Json::parse(nvml_json.begin(), nvml_json.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) doc = Json::object();
+  Json list = Json::array();
+  for (const auto& s : samples) list.push_back(SampleToJson(s));
+  doc["telemetry"] = std::move(list);
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace gpudoctor

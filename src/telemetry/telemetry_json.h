@@ -1,0 +1,32 @@
+// The JSON form of a TelemetrySample: one object per GPU, every metric present and null when missing.
+// `monitor --json` prints it and gather records NVML's samples in it (the "telemetry" member of
+// .gpudoctor/nvml.json), so one codec serves both (docs/monitor.md).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "telemetry/telemetry_sample.h"
+
+namespace gpudoctor {
+
+// {"gpu": 0, "vendor": "amd", "name": ..., "pci_bus_id": ..., "uuid": null, "source": "sysfs",
+//  "memory_used_bytes": ..., ..., "throttle_reasons": [...], "processes": [{"pid": 1, "used_bytes": 2}]}
+std::string SampleToJsonText(const TelemetrySample& sample);
+
+// One `monitor --json` line: {"sample": N, "time_unix_ms": T, "gpus": [...], "warnings": [...]}.
+std::string SampleLineJson(uint64_t sample_number, int64_t time_unix_ms,
+                           const std::vector<TelemetrySample>& samples,
+                           const std::vector<std::string>& warnings);
+
+// The samples recorded in an nvml.json text (its "telemetry" array); empty when it has none. Fields of the
+// wrong type are left empty and named in `problems`. Never throws.
+Result<std::vector<TelemetrySample>> ParseRecordedTelemetry(std::string_view nvml_json,
+                                                            std::vector<std::string>& problems);
+
+// `nvml_json` (an object) with the "telemetry" member set to `samples`.
+std::string AddTelemetryToNvmlJson(std::string_view nvml_json, const std::vector<TelemetrySample>& samples);
+
+}  // namespace gpudoctor

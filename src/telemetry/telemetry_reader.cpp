@@ -1,0 +1,109 @@
+// The TelemetryReader (see telemetry_reader.h).
+#include "telemetry/telemetry_reader.h"
+
+#include <algorithm>
+
+#include "core/strings.h"
+#include "probe/linux/nvidia_record.h"
+#include "telemetry/amd_sysfs_telemetry.h"
+#include "telemetry/telemetry_json.h"
+
+namespace gpudoctor {
+namespace {
+
+constexpr uint32_t kAmdVendorId = 0x1002;
+constexpr uint32_t kNvidiaVendorId = 0x10de;
+constexpr size_t kMaxNvmlJson = 4u << 20;
+
+bool HasNvidiaGpu(const Snapshot& snap) {
+  return std::any_of(snap.pci_devices.begin(), snap.pci_devices.end(), [](const PciDevice& d) {
+    return d.vendor_id == kNvidiaVendorId && d.driver == "nvidia";
+  });
+}
+
+}  // namespace
+
+std::vector<TelemetryDevice> AmdTelemetryDevices(const Snapshot& snap) {
+  std::vector<const PciDevice*> amd;
+  for (const auto& d : snap.pci_devices) {
+    if (d.vendor_id == kAmdVendorId && d.driver == "amdgpu") amd.push_back(&d);
+  }
+  std::sort(amd.begin(), amd.end(),
+            [](const PciDevice* a, const PciDevice* b) { return a->address < b->address; });
+  std::vector<TelemetryDevice> out;
+  for (const PciDevice* d : amd) {
+    TelemetryDevice t;
+    t.index = static_cast<uint32_t>(out.size());
+    t.vendor = "amd";
+    t.name = !d->name.empty() ? d->name : "AMD GPU " + Hex(d->vendor_id, 4) + ":" + Hex(d->device_id, 4);
+    t.pci_address = d->address;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+TelemetryReader::TelemetryReader(const FileSystem& fs, bool live, const Snapshot& snap)
+    : fs_(fs), live_(live) {
+  if (live_) {
+    if (auto session = NvmlTelemetrySession::Open(); session.ok()) {
+      nvml_ = std::move(session.value());
+      devices_ = nvml_->Devices(setup_warnings_);
+    } else if (HasNvidiaGpu(snap)) {
+      setup_warnings_.push_back("NVIDIA GPUs are not watched: " + session.error().message);
+    }
+  } else {
+    for (const auto& s : ReadRecordedNvml(setup_warnings_)) devices_.push_back(s.device);
+    if (devices_.empty() && !snap.nvidia.devices.empty())
+      setup_warnings_.push_back("the recording has NVIDIA GPUs but no NVML telemetry (gather it again)");
+  }
+  nvidia_count_ = devices_.size();
+  for (auto& d : AmdTelemetryDevices(snap)) {
+    amd_files_.push_back(FindAmdSysfsFiles(fs_, d.pci_address));
+    devices_.push_back(std::move(d));
+  }
+}
+
+std::vector<TelemetrySample> TelemetryReader::ReadRecordedNvml(std::vector<std::string>& warnings) const {
+  auto text = fs_.ReadFile(kRecordedNvmlFile, kMaxNvmlJson);
+  if (!text.ok()) return {};
+  auto parsed = ParseRecordedTelemetry(*text, warnings);
+  if (!parsed.ok()) {
+    warnings.push_back(std::string(kRecordedNvmlFile) + ": " + parsed.error().message);
+    return {};
+  }
+  for (auto& s : *parsed) {
+    s.device.vendor = "nvidia";
+    s.source = "nvml-recorded";
+  }
+  return std::move(parsed.value());
+}
+
+std::vector<TelemetrySample> TelemetryReader::Read(std::vector<std::string>& warnings) {
+  std::vector<TelemetrySample> out;
+  out.reserve(devices_.size());
+  std::vector<TelemetrySample> recorded;
+  if (!live_ && nvidia_count_ > 0) recorded = ReadRecordedNvml(warnings);
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    const TelemetryDevice& d = devices_[i];
+    if (i < nvidia_count_) {
+      if (nvml_) {
+        out.push_back(nvml_->Read(d, warnings));
+        continue;
+      }
+      auto it = std::find_if(recorded.begin(), recorded.end(),
+                             [&](const TelemetrySample& s) { return s.device.index == d.index; });
+      TelemetrySample s = it != recorded.end() ? *it : TelemetrySample{};
+      s.device = d;
+      if (s.source.empty()) s.source = "nvml-recorded";
+      out.push_back(std::move(s));
+      continue;
+    }
+    TelemetrySample s;
+    s.device = d;
+    ReadAmdSysfsTelemetry(fs_, amd_files_[i - nvidia_count_], s);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace gpudoctor

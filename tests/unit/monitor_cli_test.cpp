@@ -1,0 +1,133 @@
+// `gpudoctor monitor` and `serve` from the command line (issue 18): replay of recorded machines of both
+// vendors in JSON and CSV, no GPU, bad flags, the listen address rules.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/monitor_settings.h"
+#include "platform/process.h"
+
+namespace gpudoctor {
+namespace {
+
+const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+
+ProcessResult Gpudoctor(std::vector<std::string> args) {
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH};
+  req.argv.insert(req.argv.end(), args.begin(), args.end());
+  req.timeout = std::chrono::milliseconds(20000);
+  auto r = RunProcess(req);
+  EXPECT_TRUE(r.ok());
+  return r.ok() ? *r : ProcessResult{};
+}
+
+TEST(MonitorCli, OnceJsonOnAnAmdMachine) {
+  auto r = Gpudoctor({"monitor", "--once", "--json", "--sysroot", kFixtures + "rx7900xtx-raphael"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  ASSERT_EQ(std::count(r.stdout_text.begin(), r.stdout_text.end(), '\n'), 1) << r.stdout_text;
+  auto line = nlohmann::json::parse(r.stdout_text, nullptr, false);
+  ASSERT_FALSE(line.is_discarded()) << r.stdout_text;
+  EXPECT_EQ(line["sample"], 1);
+  ASSERT_EQ(line["gpus"].size(), 2u);
+  const auto& dgpu = line["gpus"][0];
+  EXPECT_EQ(dgpu["vendor"], "amd");
+  EXPECT_EQ(dgpu["pci_bus_id"], "0000:03:00.0");
+  EXPECT_NE(dgpu["name"].get<std::string>().find("7900 XTX"), std::string::npos) << dgpu["name"];
+  EXPECT_EQ(dgpu["source"], "sysfs");
+  EXPECT_EQ(dgpu["memory_used_bytes"], 1459617792ull);
+  EXPECT_EQ(dgpu["memory_total_bytes"], 25769803776ull);
+  EXPECT_EQ(dgpu["utilization_percent"], 2.0);
+  EXPECT_EQ(dgpu["power_watts"], 27.0);
+  EXPECT_EQ(dgpu["temperature_c"], 47.0);
+  EXPECT_EQ(dgpu["temperature_hotspot_c"], 52.0);
+  EXPECT_EQ(dgpu["sm_clock_mhz"], 137);
+  EXPECT_EQ(dgpu["mem_clock_mhz"], 456);
+  EXPECT_TRUE(dgpu["uuid"].is_null());
+  EXPECT_TRUE(line["gpus"][1]["fan_rpm"].is_null());  // the iGPU has no fan of its own
+  EXPECT_EQ(line["gpus"][1]["sm_clock_mhz"], 600);
+}
+
+TEST(MonitorCli, OnceJsonOnAnNvidiaMachine) {
+  auto r = Gpudoctor({"monitor", "--once", "--json", "--sysroot", kFixtures + "h100-sxm-server"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  auto line = nlohmann::json::parse(r.stdout_text, nullptr, false);
+  ASSERT_FALSE(line.is_discarded()) << r.stdout_text;
+  ASSERT_EQ(line["gpus"].size(), 8u);
+  const auto& g0 = line["gpus"][0];
+  EXPECT_EQ(g0["vendor"], "nvidia");
+  EXPECT_EQ(g0["name"], "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(g0["uuid"], "GPU-6f1d8a52-3c7e-4b19-9a0d-2e5c7b18f403");
+  EXPECT_EQ(g0["source"], "nvml-recorded");
+  EXPECT_EQ(g0["power_watts"], 612.418);
+  EXPECT_EQ(g0["utilization_percent"], 97.0);
+  EXPECT_EQ(g0["sm_clock_mhz"], 1980);
+  EXPECT_EQ(g0["mem_clock_mhz"], 2619);
+  EXPECT_EQ(g0["temperature_c"], 61.0);
+  EXPECT_EQ(g0["processes"][0]["pid"], 48213);
+  EXPECT_EQ(line["gpus"][7]["throttle_reasons"][0], "gpu_idle");
+  EXPECT_TRUE(line["warnings"].empty()) << line["warnings"];
+}
+
+TEST(MonitorCli, CsvHasAHeaderAndARowPerGpuPerSample) {
+  auto r = Gpudoctor(
+      {"monitor", "--csv", "--count", "2", "--interval", "0.1", "--sysroot", kFixtures + "mi300x-8gpu-node"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  std::vector<std::string> lines;
+  std::stringstream in(r.stdout_text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 1u + 2 * 8);
+  EXPECT_EQ(lines[0].rfind("sample,time_unix_ms,gpu,vendor,name,pci_bus_id,", 0), 0u);
+  EXPECT_NE(lines[2].find(",1,amd,"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[2].find(",0000:26:00.0,"), std::string::npos);
+  EXPECT_NE(lines[2].find(",133.000,39.000,39.000,34.000,,,132,1300,"), std::string::npos) << lines[2];
+  EXPECT_EQ(lines[9].rfind("2,", 0), 0u);  // the second sample's rows
+}
+
+TEST(MonitorCli, PlainTextIntoAPipeIsAppendedLines) {
+  auto r = Gpudoctor(
+      {"monitor", "--count", "2", "--interval", "0.1", "--sysroot", kFixtures + "rx6700xt-desktop"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text.find("\x1b["), std::string::npos);  // no cursor movement into a pipe
+  EXPECT_EQ(std::count(r.stdout_text.begin(), r.stdout_text.end(), '\n'), 2);
+  EXPECT_NE(r.stdout_text.find("power 9.0 W"), std::string::npos) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("sm 500 MHz"), std::string::npos) << r.stdout_text;
+}
+
+TEST(MonitorCli, NoGpuIsExitTwoAndBadFlagsExitThree) {
+  auto none = Gpudoctor({"monitor", "--once", "--sysroot", kFixtures + "vm-no-gpu"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.stderr_text.find("No GPU to watch"), std::string::npos) << none.stderr_text;
+  EXPECT_EQ(Gpudoctor({"monitor", "--interval", "0", "--sysroot", kFixtures + "vm-no-gpu"}).exit_code, 3);
+  EXPECT_EQ(Gpudoctor({"monitor", "--once", "--count", "3"}).exit_code, 3);
+  EXPECT_EQ(Gpudoctor({"monitor", "--json", "--csv"}).exit_code, 3);
+  auto all = Gpudoctor({"serve", "--prometheus", "0.0.0.0:9400", "--sysroot", kFixtures + "vm-no-gpu"});
+  EXPECT_EQ(all.exit_code, 3);
+  EXPECT_NE(all.stderr_text.find("--listen-all"), std::string::npos) << all.stderr_text;
+  EXPECT_EQ(Gpudoctor({"serve", "--prometheus", "--sysroot", kFixtures + "vm-no-gpu"}).exit_code, 2);
+}
+
+TEST(MonitorSettings, IntervalsCountsAndAddresses) {
+  EXPECT_DOUBLE_EQ(ParseMonitorSettings("0.5", "", false)->interval_seconds, 0.5);
+  EXPECT_EQ(ParseMonitorSettings("1", "", true)->count, 1u);
+  EXPECT_FALSE(ParseMonitorSettings("1", "", false)->count);
+  EXPECT_FALSE(ParseMonitorSettings("0.01", "", false).ok());
+  EXPECT_FALSE(ParseMonitorSettings("nan", "", false).ok());
+  EXPECT_FALSE(ParseMonitorSettings("1", "0", false).ok());
+  auto a = ParseListenAddress("127.0.0.1:9400", false);
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->host, "127.0.0.1");
+  EXPECT_EQ(a->port, 9400);
+  EXPECT_EQ(ParseListenAddress("[::1]:9401", false)->host, "::1");
+  EXPECT_EQ(ParseListenAddress("9402", false)->host, "127.0.0.1");
+  EXPECT_EQ(ParseListenAddress(":9403", false)->host, "127.0.0.1");
+  EXPECT_FALSE(ParseListenAddress("0.0.0.0:9400", false).ok());
+  EXPECT_FALSE(ParseListenAddress("[::]:9400", false).ok());
+  EXPECT_TRUE(ParseListenAddress("0.0.0.0:9400", true).ok());
+  EXPECT_FALSE(ParseListenAddress("::1:9400", false).ok());  // IPv6 needs brackets
+  EXPECT_FALSE(ParseListenAddress("127.0.0.1:70000", false).ok());
+  EXPECT_FALSE(ParseListenAddress("127.0.0.1:", false).ok());
+}
+
+}  // namespace
+}  // namespace gpudoctor
