@@ -23,7 +23,7 @@ mkdir -p "$OUT"
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 echo "== plain PyTorch, before"
-before=$("$PY" bench/tune_plain_resnet.py 32 20 5 224) || { echo "plain script failed" >&2; exit 3; }
+before=$("$PY" bench/tune_plain_resnet.py 32 50 10 224) || { echo "plain script failed" >&2; exit 3; }
 echo "$before"
 
 echo "== gpudoctor tune --json --python-env $VENV"
@@ -35,7 +35,7 @@ echo "exit code $code, wall time $tune_ms ms"
 tail -3 "$OUT/tune.log"
 
 echo "== plain PyTorch, after"
-after=$("$PY" bench/tune_plain_resnet.py 32 20 5 224) || { echo "plain script failed" >&2; exit 3; }
+after=$("$PY" bench/tune_plain_resnet.py 32 50 10 224) || { echo "plain script failed" >&2; exit 3; }
 echo "$after"
 
 echo "== gpudoctor tune --quick (text)"

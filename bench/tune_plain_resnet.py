@@ -12,8 +12,8 @@ import torch
 import torchvision
 
 batch = int(sys.argv[1]) if len(sys.argv) > 1 else 32
-steps = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-warmup = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+steps = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+warmup = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 image = int(sys.argv[4]) if len(sys.argv) > 4 else 224
 
 device = torch.device("cuda", 0)

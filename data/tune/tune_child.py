@@ -42,7 +42,7 @@ def parse_args(argv):
 
 # Sizes: image side, batch of the knob runs, warm-up and timed steps, batch search cap, transformer shape.
 SIZES = {
-    "full": dict(image=224, batch=32, warmup=5, steps=20, cap=4096, d_model=1024, heads=16, ff=4096,
+    "full": dict(image=224, batch=32, warmup=10, steps=50, cap=4096, d_model=1024, heads=16, ff=4096,
                  layers=2, seq=512, vocab=8192, tokens_batch=8, tokens_cap=1024),
     "quick": dict(image=96, batch=32, warmup=3, steps=8, cap=512, d_model=512, heads=8, ff=2048,
                   layers=1, seq=256, vocab=4096, tokens_batch=8, tokens_cap=256),
@@ -323,11 +323,14 @@ def main(argv):
     total = len(plan) + len(searches)
     done = 0
     best = {}  # model -> (samples/s, precision, channels_last, benchmark) of its fastest run
+    best_at = {}  # (model, precision) -> the same, per precision: the large batch is timed at the search's
     for model, precision, channels_last, benchmark in plan:
         batch = size["batch"] if model == "resnet50" else size["tokens_batch"]
         rate = measure(bench, size, model, precision, channels_last, benchmark, batch, "knob")
         if rate > best.get(model, (0.0,))[0]:
             best[model] = (rate, precision, channels_last, benchmark)
+        if rate > best_at.get((model, precision), (0.0,))[0]:
+            best_at[(model, precision)] = (rate, precision, channels_last, benchmark)
         done += 1
         emit("progress", done=done, total=total, item=model)
     # The largest batch that fits, at the best mixed precision the device has (fp32 on the CPU), then
@@ -352,7 +355,8 @@ def main(argv):
         batch = recommended_batch(largest or 0, base)
         if model in best and batch > base:
             # About as many samples as a knob run (a large batch's step is long), at least 3 steps.
-            _, precision, channels_last, benchmark = best[model]
+            # The batch fitted at the search's precision; a wider one (fp32) may not fit it.
+            _, precision, channels_last, benchmark = best_at.get((model, search_precision), best[model])
             measure(bench, size, model, precision, channels_last, benchmark, batch, "large_batch",
                     warmup=min(size["warmup"], 2), steps=max(3, size["steps"] * base // batch))
         done += 1

@@ -63,8 +63,13 @@ class LiveNvmlSession final : public NvmlTelemetrySession {
       warnings.push_back("NVML device " + std::to_string(device.index) + ": " + NvmlErrorText(api, rc));
       return s;
     }
+    nvmlMemory_v2_t mem2{};
+    mem2.version = kNvmlMemoryV2Version;
     nvmlMemory_t mem{};
-    if (api.DeviceGetMemoryInfo(h, &mem) == kNvmlSuccess) {
+    if (api.DeviceGetMemoryInfoV2 && api.DeviceGetMemoryInfoV2(h, &mem2) == kNvmlSuccess) {
+      s.memory_used_bytes = mem2.used;  // without the driver's reserve, as nvidia-smi counts it
+      s.memory_total_bytes = mem2.total;
+    } else if (api.DeviceGetMemoryInfo(h, &mem) == kNvmlSuccess) {
       s.memory_used_bytes = mem.used;
       s.memory_total_bytes = mem.total;
     }

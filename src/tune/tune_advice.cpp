@@ -112,12 +112,22 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
     a.failed_batch = s.failed_at;
   }
   if (large) {
+    // The large batch is timed at the batch search's precision (the one it fitted at), which may not be
+    // the one that won at the small batch, where a big GPU waits on the CPU and AMP gains little.
+    const bool other_precision = large->precision != a.precision;
     TuneKnobRow row = Row("batch size", "batch " + std::to_string(a.generic_batch),
-                          "batch " + std::to_string(large->batch), a.recommended_rate, large->units_per_s);
+                          "batch " + std::to_string(large->batch) +
+                              (other_precision ? " with " + PrecisionLabel(large->precision) : ""),
+                          a.recommended_rate, large->units_per_s);
     Judge(row, a.unit);
     if (row.recommended) {
       a.batch = large->batch;
       a.recommended_rate = large->units_per_s;
+      // The figure shown is the figure of the lines given: recommend the precision it was measured at.
+      if (other_precision) {
+        a.precision = large->precision;
+        row.why += " (measured with " + PrecisionLabel(large->precision) + ")";
+      }
     }
     a.knobs.push_back(row);
   }

@@ -63,6 +63,7 @@ TEST(GpuApiTables, TheBenchmarksExportsAreOptionalAndNamedWhenMissing) {
   // `monitor`'s utilization and fan speed (issue 18): optional too, named when missing.
   EXPECT_NE(nvml.symbols.Summary().find("nvmlDeviceGetUtilizationRates"), std::string::npos);
   EXPECT_NE(nvml.symbols.Summary().find("nvmlDeviceGetFanSpeed"), std::string::npos);
+  EXPECT_NE(nvml.symbols.Summary().find("nvmlDeviceGetMemoryInfo_v2"), std::string::npos);
   for (const auto& required : nvml.symbols.missing_required)
     EXPECT_EQ(required.find("nvmlDeviceGetUtilizationRates"), std::string::npos);
   static_assert(sizeof(nvmlProcessInfo_t) == 24, "the v2/v3 process record");

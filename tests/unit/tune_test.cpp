@@ -234,6 +234,33 @@ TEST(TuneAdvice, RocmNamesMiopenAndSlowerKnobsAreNotRecommended) {
   EXPECT_TRUE(a.python_lines.empty());
 }
 
+// On a big GPU the small batch waits on the CPU, so fp32 wins there; the large batch, timed at the batch
+// search's bf16, is what is recommended, and the lines must carry the bf16 it was measured with (found on
+// the H200: "fp32 at batch 2048" was advised with the figure of bf16 at batch 2048).
+TEST(TuneAdvice, LargeBatchRecommendationKeepsThePrecisionItWasMeasuredAt) {
+  auto result = [](const char* role, const char* precision, int batch, double rate) {
+    return std::string("{\"type\": \"result\", \"role\": \"") + role +
+           "\", \"model\": \"resnet50\", \"precision\": \"" + precision +
+           "\", \"batch\": " + std::to_string(batch) + ", \"units_per_s\": " + std::to_string(rate) +
+           ", \"unit\": \"images/s\", \"seconds\": 1, \"samples_per_s\": " + std::to_string(rate) +
+           ", \"loss_finite\": true}\n";
+  };
+  std::string text = "{\"type\": \"hello\", \"backend\": \"cuda\"}\n" + result("knob", "fp32", 32, 1700) +
+                     result("knob", "bf16", 32, 1380) + result("large_batch", "bf16", 2048, 2563);
+  TuneAdvice a = BuildTuneAdvice(ParseTuneOutput(text));
+  ASSERT_EQ(a.models.size(), 1u);
+  EXPECT_EQ(a.models[0].precision, "bf16");
+  EXPECT_EQ(a.models[0].batch, 2048u);
+  const TuneKnobRow* batch = Knob(a.models[0], "batch size");
+  ASSERT_TRUE(batch);
+  EXPECT_TRUE(batch->recommended);
+  EXPECT_NE(batch->with.find("bf16"), std::string::npos) << batch->with;
+  bool autocast = false;
+  for (const std::string& l : a.python_lines)
+    autocast = autocast || l.find("torch.bfloat16") != std::string::npos;
+  EXPECT_TRUE(autocast);
+}
+
 TEST(TuneReport, JsonCarriesTheKnobTableAndProblems) {
   TuneRun run =
       InterpretTuneRun("/v/bin/python", Exited(0, Fixture("planted_gpu.jsonl")), std::chrono::seconds(1));

@@ -48,6 +48,7 @@ LoadedTable<NvmlApi> LoadNvml(const std::vector<std::string>& candidates) {
                {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"});
     b.Optional(t.DeviceGetUtilizationRates, {"nvmlDeviceGetUtilizationRates"});
     b.Optional(t.DeviceGetFanSpeed, {"nvmlDeviceGetFanSpeed"});
+    b.Optional(t.DeviceGetMemoryInfoV2, {"nvmlDeviceGetMemoryInfo_v2"});
     b.Optional(t.DeviceGetTopologyCommonAncestor, {"nvmlDeviceGetTopologyCommonAncestor"});
     b.Optional(t.DeviceGetP2PStatus, {"nvmlDeviceGetP2PStatus"});
     b.Optional(t.DeviceGetNvLinkState, {"nvmlDeviceGetNvLinkState"});

@@ -36,6 +36,21 @@ struct nvmlPciInfo_t {
   char busId[32];               // "00000000:17:00.0"
 };
 
+// nvmlDeviceGetMemoryInfo_v2's answer: `used` leaves out the memory the driver and firmware reserve, as
+// nvidia-smi's "memory.used" does (the v1 `used` counts it). `version` must be kNvmlMemoryV2Version.
+struct nvmlMemory_v2_t {
+  unsigned int version;
+  unsigned long long total;
+  unsigned long long reserved;
+  unsigned long long free;
+  unsigned long long used;
+};
+// nvml.h's NVML_STRUCT_VERSION(Memory, 2): the struct's size with the version in the top byte.
+inline constexpr unsigned int kNvmlMemoryV2Version = 40u | (2u << 24);
+
+static_assert(sizeof(nvmlMemory_v2_t) == 40 && offsetof(nvmlMemory_v2_t, total) == 8 &&
+                  offsetof(nvmlMemory_v2_t, reserved) == 16 && offsetof(nvmlMemory_v2_t, used) == 32,
+              "nvmlMemory_v2_t layout");
 static_assert(sizeof(nvmlMemory_t) == 24, "nvmlMemory_t: three unsigned long long");
 static_assert(offsetof(nvmlMemory_t, total) == 0 && offsetof(nvmlMemory_t, free) == 8 &&
                   offsetof(nvmlMemory_t, used) == 16,
@@ -134,6 +149,9 @@ struct NvmlApi {
   // corrected rows, uncorrected rows, remapping pending, remapping failed (A100 and later)
   nvmlReturn_t (*DeviceGetRemappedRows)(nvmlDevice_t, unsigned int*, unsigned int*, unsigned int*,
                                         unsigned int*) = nullptr;
+  // Optional, for monitor's memory figure (drivers since R510).
+  nvmlReturn_t (*DeviceGetMemoryInfoV2)(nvmlDevice_t,
+                                        nvmlMemory_v2_t*) = nullptr;  // nvmlDeviceGetMemoryInfo_v2
   // Optional, for the benchmarks' cause findings (gpu/cuda/cuda_blas_telemetry.cpp).
   nvmlReturn_t (*DeviceGetPowerManagementDefaultLimit)(nvmlDevice_t, unsigned int*) = nullptr;  // milliwatts
   nvmlReturn_t (*DeviceGetCurrPcieLinkGeneration)(nvmlDevice_t, unsigned int*) = nullptr;
