@@ -42,11 +42,11 @@ def parse_args(argv):
 
 # Sizes: image side, batch of the knob runs, warm-up and timed steps, batch search cap, transformer shape.
 SIZES = {
-    "full": dict(image=224, batch=32, warmup=10, steps=50, cap=4096, d_model=1024, heads=16, ff=4096,
+    "full": dict(image=224, batch=32, warmup=10, steps=50, large_steps=10, cap=4096, d_model=1024, heads=16, ff=4096,
                  layers=2, seq=512, vocab=8192, tokens_batch=8, tokens_cap=1024),
-    "quick": dict(image=96, batch=32, warmup=3, steps=8, cap=512, d_model=512, heads=8, ff=2048,
+    "quick": dict(image=96, batch=32, warmup=3, steps=8, large_steps=3, cap=512, d_model=512, heads=8, ff=2048,
                   layers=1, seq=256, vocab=4096, tokens_batch=8, tokens_cap=256),
-    "tiny": dict(image=32, batch=2, warmup=1, steps=2, cap=16, d_model=32, heads=2, ff=64,
+    "tiny": dict(image=32, batch=2, warmup=1, steps=2, large_steps=2, cap=16, d_model=32, heads=2, ff=64,
                  layers=1, seq=16, vocab=64, tokens_batch=2, tokens_cap=16),
 }
 
@@ -354,11 +354,11 @@ def main(argv):
         base = size["batch"] if model == "resnet50" else size["tokens_batch"]
         batch = recommended_batch(largest or 0, base)
         if model in best and batch > base:
-            # About as many samples as a knob run (a large batch's step is long), at least 3 steps.
+            # About as many samples as a knob run (a large batch's step is long), at least large_steps.
             # The batch fitted at the search's precision; a wider one (fp32) may not fit it.
             _, precision, channels_last, benchmark = best_at.get((model, search_precision), best[model])
             measure(bench, size, model, precision, channels_last, benchmark, batch, "large_batch",
-                    warmup=min(size["warmup"], 2), steps=max(3, size["steps"] * base // batch))
+                    warmup=min(size["warmup"], 2), steps=max(size["large_steps"], size["steps"] * base // batch))
         done += 1
         emit("progress", done=done, total=total, item=model)
     emit("end")
