@@ -8,6 +8,7 @@
 
 #include "cli/monitor_settings.h"
 #include "cli/output.h"
+#include "cli/snapshot_options.h"
 #include "exporter/exporter_routes.h"
 #include "exporter/prometheus_text.h"
 #include "knowledge/knowledge_loader.h"
@@ -58,16 +59,9 @@ int ServeCommand::Run(const CliContext& ctx) {
   auto address = ParseListenAddress(address_, listen_all_);
   if (!address.ok()) return ReportError(ctx.err, address.error());
   auto db = LoadEmbeddedKnowledge();
-  ProbeInputs inputs;
-  if (!sysroot_.empty() && sysroot_ != "/") {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(sysroot_, ec))
-      return ReportError(ctx.err, UserError("--sysroot " + sysroot_ + ": no such folder",
-                                            "give the folder `gpudoctor gather DIR` wrote"));
-    inputs = MakeRecordedInputs(sysroot_, db.ok() ? &db.value() : nullptr);
-  } else {
-    inputs = MakeLiveInputs(ctx.env, db.ok() ? &db.value() : nullptr);
-  }
+  auto machine = MachineInputs(sysroot_, ctx.env, db.ok() ? &db.value() : nullptr);
+  if (!machine.ok()) return ReportError(ctx.err, machine.error());
+  ProbeInputs& inputs = *machine;
   TelemetryReader reader(*inputs.fs, inputs.live, ProbeWithInputs(inputs));
   std::string setup;
   for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";

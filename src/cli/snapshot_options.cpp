@@ -35,22 +35,28 @@ Result<Snapshot> SnapshotOptions::Acquire(const CliContext& ctx, const Knowledge
     snap->live_machine = false;
     return snap;
   }
-  if (!sysroot.empty() && sysroot != "/") {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(sysroot, ec))
-      return UserError("--sysroot " + sysroot + ": no such folder",
-                       "give the folder `gpudoctor gather DIR` wrote");
-    ProbeInputs inputs = MakeRecordedInputs(sysroot, db);
+  auto machine = MachineInputs(sysroot, ctx.env, db);
+  if (!machine.ok()) return machine.error();
+  ProbeInputs& inputs = *machine;
+  if (!inputs.live) {
     inputs.python_env_dirs = python_envs;
     return ProbeWithInputs(inputs);
   }
-  ProbeInputs inputs = MakeLiveInputs(ctx.env, db);
   for (const auto& dir : python_envs) {
     std::error_code ec;
     auto absolute = std::filesystem::absolute(std::filesystem::path(dir), ec);
     inputs.python_env_dirs.push_back(ec ? dir : absolute.lexically_normal().generic_string());
   }
   return ProbeWithInputs(inputs);
+}
+
+Result<ProbeInputs> MachineInputs(const std::string& sysroot, const Environment& env, const KnowledgeDb* db) {
+  if (sysroot.empty() || sysroot == "/") return MakeLiveInputs(env, db);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(sysroot, ec))
+    return UserError("--sysroot " + sysroot + ": no such folder",
+                     "give the folder `gpudoctor gather DIR` wrote");
+  return MakeRecordedInputs(sysroot, db);
 }
 
 }  // namespace gpudoctor

@@ -8,6 +8,8 @@
 #include "cli/command.h"
 #include "cli/flags.h"
 #include "core/result.h"
+#include "platform/environment.h"
+#include "probe/probe_inputs.h"
 #include "snapshot/snapshot.h"
 
 namespace gpudoctor {
@@ -26,5 +28,9 @@ struct SnapshotOptions {
   // null) adds what only the knowledge base knows (names, families).
   Result<Snapshot> Acquire(const CliContext& ctx, const KnowledgeDb* db = nullptr) const;
 };
+
+// The probe inputs of this machine, or of the machine recorded under `sysroot` ("" or "/" is this machine);
+// a sysroot that is not a folder is the user's error. `db` (may be null) must outlive the inputs.
+Result<ProbeInputs> MachineInputs(const std::string& sysroot, const Environment& env, const KnowledgeDb* db);
 
 }  // namespace gpudoctor

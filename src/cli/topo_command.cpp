@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "cli/output.h"
+#include "cli/snapshot_options.h"
 #include "knowledge/knowledge_loader.h"
 #include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
@@ -41,16 +42,9 @@ int TopoCommand::Run(const CliContext& ctx) {
   // The built-in knowledge base names GPUs the machine's own name files do not know.
   auto db = LoadEmbeddedKnowledge();
   const KnowledgeDb* known = db.ok() ? &db.value() : nullptr;
-  ProbeInputs inputs;
-  if (!sysroot_.empty() && sysroot_ != "/") {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(sysroot_, ec))
-      return ReportError(ctx.err, UserError("--sysroot " + sysroot_ + ": no such folder",
-                                            "give the folder `gpudoctor gather DIR` wrote"));
-    inputs = MakeRecordedInputs(sysroot_, known);
-  } else {
-    inputs = MakeLiveInputs(ctx.env, known);
-  }
+  auto machine = MachineInputs(sysroot_, ctx.env, known);
+  if (!machine.ok()) return ReportError(ctx.err, machine.error());
+  ProbeInputs& inputs = *machine;
   Snapshot snap = ProbeWithInputs(inputs);
   Topology topo = ProbeTopology(inputs.Context(), snap);
   if (json_) {

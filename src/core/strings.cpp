@@ -31,6 +31,20 @@ std::vector<std::string_view> Split(std::string_view s, char sep) {
   return out;
 }
 
+std::string ClipLine(std::string_view s, size_t max_chars) {
+  s = Trim(s);
+  if (s.size() <= max_chars) return std::string(s);
+  return std::string(s.substr(0, max_chars)) + "...";
+}
+
+std::vector<std::string> LastLines(std::string_view text, size_t count, size_t max_chars) {
+  std::vector<std::string> lines;
+  for (auto line : SplitLines(text))
+    if (!Trim(line).empty()) lines.push_back(ClipLine(line, max_chars));
+  if (lines.size() > count) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(count));
+  return lines;
+}
+
 std::vector<std::string_view> SplitLines(std::string_view text) {
   std::vector<std::string_view> out;
   for (auto line : Split(text, '\n')) {

@@ -15,6 +15,10 @@ std::vector<std::string_view> Split(std::string_view s, char sep);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 std::string ToLower(std::string_view s);
+// A line of a child's output for a message: trimmed, cut to `max_chars` with "..." after the cut.
+std::string ClipLine(std::string_view s, size_t max_chars);
+// The last `count` non-empty lines of a child's output, each clipped as ClipLine does.
+std::vector<std::string> LastLines(std::string_view text, size_t count, size_t max_chars);
 
 // Strict number parsing: the whole (trimmed) text must be the number, no overflow.
 std::optional<uint64_t> ParseU64(std::string_view s, int base = 10);

@@ -15,17 +15,11 @@ constexpr size_t kStderrLines = 12;
 constexpr size_t kMaxLineChars = 300;
 
 std::string Clip(std::string_view s) {
-  s = Trim(s);
-  if (s.size() <= kMaxLineChars) return std::string(s);
-  return std::string(s.substr(0, kMaxLineChars)) + "...";
+  return ClipLine(s, kMaxLineChars);
 }
 
 std::vector<std::string> StderrTail(const std::string& text) {
-  std::vector<std::string> lines;
-  for (auto line : SplitLines(text))
-    if (!Trim(line).empty()) lines.push_back(Clip(line));
-  if (lines.size() > kStderrLines) lines.erase(lines.begin(), lines.end() - kStderrLines);
-  return lines;
+  return LastLines(text, kStderrLines, kMaxLineChars);
 }
 
 std::string Join(const std::vector<std::string>& parts, const std::string& sep) {

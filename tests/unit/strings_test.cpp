@@ -37,3 +37,14 @@ TEST(Strings, FormatBytes) {
 
 }  // namespace
 }  // namespace gpudoctor
+
+TEST(Strings, ClipLineAndLastLinesKeepAChildsOutputShort) {
+  EXPECT_EQ(gpudoctor::ClipLine("  short line \t", 20), "short line");
+  EXPECT_EQ(gpudoctor::ClipLine("abcdefghij", 4), "abcd...");
+  std::vector<std::string> tail = gpudoctor::LastLines("one\n\n  two  \r\nthree\n   \nfour-is-long\n", 3, 6);
+  ASSERT_EQ(tail.size(), 3u);
+  EXPECT_EQ(tail[0], "two");
+  EXPECT_EQ(tail[1], "three");
+  EXPECT_EQ(tail[2], "four-i...");
+  EXPECT_TRUE(gpudoctor::LastLines("\n \n", 5, 10).empty());
+}

@@ -19,17 +19,11 @@ constexpr size_t kMaxLineChars = 300;
 constexpr size_t kMaxListItems = 64;
 
 std::string Clip(std::string_view s) {
-  s = Trim(s);
-  if (s.size() <= kMaxLineChars) return std::string(s);
-  return std::string(s.substr(0, kMaxLineChars)) + "...";
+  return ClipLine(s, kMaxLineChars);
 }
 
 std::vector<std::string> StderrTail(const std::string& text) {
-  std::vector<std::string> lines;
-  for (auto line : SplitLines(text))
-    if (!Trim(line).empty()) lines.push_back(Clip(line));
-  if (lines.size() > kStderrLines) lines.erase(lines.begin(), lines.end() - kStderrLines);
-  return lines;
+  return LastLines(text, kStderrLines, kMaxLineChars);
 }
 
 std::string Text(const Json& j, const char* key) {
