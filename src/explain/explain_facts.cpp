@@ -45,22 +45,6 @@ std::string Env(const Snapshot& snap, const std::string& name) {
   return it == snap.environment.end() ? std::string() : it->second;
 }
 
-const char* VerdictText(OverrideVerdict v) {
-  switch (v) {
-    case OverrideVerdict::kWorks:
-      return "known to work";
-    case OverrideVerdict::kRisky:
-      return "runs, but risky";
-    case OverrideVerdict::kUnverified:
-      return "unverified";
-  }
-  return "unverified";
-}
-
-std::string Where(const Provenance& p) {
-  return p.origin.file + ":" + std::to_string(p.origin.line);
-}
-
 // "sm_120" -> 12.0, "sm_89" -> 8.9.
 std::optional<Version> CcFromSm(const std::string& arch) {
   auto name = StartsWith(arch, "sm_") ? ParseCudaArchName(arch) : std::nullopt;
@@ -132,14 +116,14 @@ void OverrideFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
   for (const std::string& gfx : targets) {
     if (const OverrideRule* rule = db.FindOverrideRule(gfx)) {
       std::string line = "for " + gfx + " the value that works is HSA_OVERRIDE_GFX_VERSION=" + rule->value +
-                         " (" + VerdictText(rule->verdict) + ", " + Where(rule->provenance) + ")";
+                         " (" + OverrideVerdictText(rule->verdict) + ", " + DataWhere(rule->provenance) + ")";
       if (!rule->native_wheels.empty())
         line += "; not needed with PyTorch " + rule->native_wheels + " wheels or newer, which carry " + gfx;
       if (selected && GfxNameFromOverride(rule->value) != selected) line += "; the value set now differs";
       out.push_back(line);
     } else if (const GpuTarget* t = db.FindGfxTarget(gfx); t != nullptr && !t->override_value.empty()) {
       out.push_back(gfx + " can borrow the code of " + t->override_value + " (HSA_OVERRIDE_GFX_VERSION=" +
-                    t->override_value + ", " + Where(t->provenance) + "); no tested rule is recorded");
+                    t->override_value + ", " + DataWhere(t->provenance) + "); no tested rule is recorded");
     } else {
       out.push_back("no override is recorded for " + gfx +
                     (value.empty() ? "" : ": remove the one that is set") + " — use a build that carries " +
@@ -308,6 +292,22 @@ void OsFacts(const Snapshot& snap, std::vector<std::string>& out) {
 }
 
 }  // namespace
+
+const char* OverrideVerdictText(OverrideVerdict v) {
+  switch (v) {
+    case OverrideVerdict::kWorks:
+      return "known to work";
+    case OverrideVerdict::kRisky:
+      return "runs, but risky";
+    case OverrideVerdict::kUnverified:
+      return "unverified";
+  }
+  return "unverified";
+}
+
+std::string DataWhere(const Provenance& p) {
+  return p.origin.file + ":" + std::to_string(p.origin.line);
+}
 
 std::string FillRouteCommand(const TorchRoute& route, const std::string& shell, const std::string& gfx,
                              const KnowledgeDb& db) {

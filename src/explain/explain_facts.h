@@ -39,4 +39,9 @@ std::vector<SummaryLine> HelpSummary(const Snapshot& snap);
 std::string FillRouteCommand(const TorchRoute& route, const std::string& shell, const std::string& gfx,
                              const KnowledgeDb& db);
 
+// How far an override rule of the knowledge base is known to work: "known to work", "runs, but risky", ...
+const char* OverrideVerdictText(OverrideVerdict v);
+// Where a knowledge-base entry was read: "overrides.toml:18".
+std::string DataWhere(const Provenance& p);
+
 }  // namespace gpudoctor

@@ -79,22 +79,6 @@ void AddMachineTargets(const Snapshot& snap, const KnowledgeDb& db, std::vector<
           db);
 }
 
-std::string Verdict(OverrideVerdict v) {
-  switch (v) {
-    case OverrideVerdict::kWorks:
-      return "known to work";
-    case OverrideVerdict::kRisky:
-      return "runs, but risky";
-    case OverrideVerdict::kUnverified:
-      return "unverified";
-  }
-  return "unverified";
-}
-
-std::string Where(const Provenance& p) {
-  return p.origin.file + ":" + std::to_string(p.origin.line);
-}
-
 // The pitfall that forbids any override on `gfx` (gfx1033, RDNA1), or nullptr.
 const OverridePitfall* ForbiddingPitfall(const std::string& gfx, const KnowledgeDb& db) {
   if (const OverridePitfall* p = db.FindNativeWrongPitfall(gfx)) return p;
@@ -114,7 +98,7 @@ const TorchRoute* BestRoute(const std::string& gfx, bool windows, const Knowledg
 }
 
 std::string RouteSentence(const TorchRoute& route) {
-  return route.name + " (" + ToString(route.status) + ", " + Where(route.provenance) + ")";
+  return route.name + " (" + ToString(route.status) + ", " + DataWhere(route.provenance) + ")";
 }
 
 void AppendLine(std::string& commands, const std::string& line) {
@@ -127,7 +111,7 @@ TargetFix WindowsFix(const FixTarget& target, const KnowledgeDb& db) {
   const std::string& gfx = target.gfx;
   if (const OverridePitfall* wrong = db.FindNativeWrongPitfall(gfx)) {
     fix.advice = "No build helps " + gfx + ": " + wrong->problem + ". " + wrong->fix + " (" +
-                 Where(wrong->provenance) + ").";
+                 DataWhere(wrong->provenance) + ").";
     return fix;
   }
   fix.advice =
@@ -188,7 +172,7 @@ TargetFix FixForTarget(const FixTarget& target, bool windows, const KnowledgeDb&
 
   if (const OverridePitfall* no = ForbiddingPitfall(gfx, db)) {
     fix.advice = "No HSA_OVERRIDE_GFX_VERSION for " + gfx + ": " + no->problem + ". " + no->fix + " (" +
-                 Where(no->provenance) + ").";
+                 DataWhere(no->provenance) + ").";
     fix.commands.bash = "unset HSA_OVERRIDE_GFX_VERSION";
     if (route != nullptr && !no->native_wrong) {
       fix.advice += " A build made for " + gfx + ": " + RouteSentence(*route) + ".";
@@ -199,9 +183,9 @@ TargetFix FixForTarget(const FixTarget& target, bool windows, const KnowledgeDb&
   const OverrideRule* rule = db.FindOverrideRule(gfx);
   if (rule != nullptr && !(wheel != nullptr && rule->native_wheels.empty())) {
     const std::string borrowed = GfxNameFromOverride(rule->value).value_or("?");
-    const std::string override_line = "HSA_OVERRIDE_GFX_VERSION=" + rule->value + " makes " + gfx +
-                                      " run the code built for " + borrowed + " (" + Verdict(rule->verdict) +
-                                      ", " + Where(rule->provenance) + ")";
+    const std::string override_line =
+        "HSA_OVERRIDE_GFX_VERSION=" + rule->value + " makes " + gfx + " run the code built for " + borrowed +
+        " (" + OverrideVerdictText(rule->verdict) + ", " + DataWhere(rule->provenance) + ")";
     if (!rule->native_wheels.empty() && wheel != nullptr) {
       fix.advice = "PyTorch's " + wheel->variant + " wheels (torch " + wheel->torch.ToString() + ") carry " +
                    gfx + " itself (from " + rule->native_wheels +
@@ -233,7 +217,7 @@ TargetFix FixForTarget(const FixTarget& target, bool windows, const KnowledgeDb&
   }
   if (const GpuTarget* t = db.FindGfxTarget(gfx); t != nullptr && !t->override_value.empty()) {
     fix.advice = gfx + " can borrow the code of HSA_OVERRIDE_GFX_VERSION=" + t->override_value +
-                 " (no tested rule is recorded: unverified, " + Where(t->provenance) + ").";
+                 " (no tested rule is recorded: unverified, " + DataWhere(t->provenance) + ").";
     if (route != nullptr)
       fix.advice += " Safer: a build made for " + gfx + ": " + RouteSentence(*route) + ".";
     fix.commands.bash =
