@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "load_scaled_timeout.h"
 #include "platform/dynamic_library.h"
 #include "platform/process.h"
 
@@ -55,9 +56,14 @@ class VerifyWorker : public ::testing::Test {
                                    "arch": "sm_90", "memory_total_bytes": 16777216}]})";
   }
   void TearDown() override { fs::remove(script_); }
-  VerifyRun Fake(std::vector<std::string> extra) {
-    std::vector<std::string> args = {"--fake-script", script_,          "--sustain-seconds",
-                                     "0.3",           "--gate-timeout", "4"};
+  // Healthy gates keep their own generous limits (GateTimeout); a run that plants a hang gives every gate
+  // `gate_timeout` seconds, so the hang is found quickly.
+  VerifyRun Fake(std::vector<std::string> extra, int gate_timeout = 0) {
+    std::vector<std::string> args = {"--fake-script", script_, "--sustain-seconds", "0.3"};
+    if (gate_timeout > 0) {
+      args.push_back("--gate-timeout");
+      args.push_back(std::to_string(gate_timeout));
+    }
     args.insert(args.end(), extra.begin(), extra.end());
     return Verify(args);
   }
@@ -91,12 +97,14 @@ TEST_F(VerifyWorker, PlantedWorkerCrashIsOneFailedGate) {
 }
 
 TEST_F(VerifyWorker, PlantedKernelHangTimesOutAsOneFailedGate) {
-  VerifyRun r = Fake({"--inject", "kernel-hang"});
+  // 4 s on an idle machine; longer under load, where the fake GEMM gates of the same run take seconds.
+  const int limit = testing::LoadScaledSeconds(4);
+  VerifyRun r = Fake({"--inject", "kernel-hang"}, limit);
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Failed(r), std::vector<std::string>{"kernel"});
   EXPECT_EQ(Gate(r, "kernel")["summary"],
-            "timed out after 4 s during gate kernel (the worker stopped itself)");
+            "timed out after " + std::to_string(limit) + " s during gate kernel (the worker stopped itself)");
 }
 
 TEST_F(VerifyWorker, PlantedWrongResultIsOneFailedGate) {
