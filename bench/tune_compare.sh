@@ -106,6 +106,17 @@ for m in doc.get("models", []):
     print("%s: recommended %s cl=%s benchmark=%s batch %s: %s %s; generic fp32 batch %s: %s; largest batch %s"
           % (m["model"], rec["precision"], rec["channels_last"], rec["benchmark"], rec["batch"], rec["rate"],
              m["unit"], gen["batch"], gen["rate"], m["largest_batch"]))
+    for k in m["knobs"]:
+        if k["knob"] in ("expandable_segments", "DataLoader workers", "pin_memory"):
+            print("  %s: %s -> %s: %s" % (k["knob"], k["without"], k["with"], k["why"]))
+alloc = doc.get("allocator")
+if alloc:
+    print("allocator run (%s=%s): %s; %s" % (alloc["variable"], alloc["value"], alloc["status"],
+          "; ".join("%s batch %d %.1f/s reserved/allocated %s/%s" % (x["model"], x["batch"], x["rate"],
+                    x.get("peak_reserved_bytes"), x.get("peak_allocated_bytes")) for x in alloc["measurements"])))
+for l in doc.get("loader", []):
+    print("loader: %d workers, pin_memory %s: %.0f images/s (%s, %d CPUs)"
+          % (l["workers"], l["pin_memory"], l["images_per_s"], l["decode"], l["cpus"]))
 print("targets met" if ok else "a target was missed")
 sys.exit(0 if ok else 1)
 PY

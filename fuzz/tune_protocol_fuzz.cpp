@@ -19,7 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (run.status.empty()) __builtin_trap();
   for (const auto& s : run.output.searches)
     if (s.tried.size() > 256) __builtin_trap();
-  TuneAdvice advice = BuildTuneAdvice(run.output);
+  // The same lines as the allocator's second run too: the allocator row on arbitrary figures.
+  run.allocator = TuneAllocatorRun{"PYTORCH_CUDA_ALLOC_CONF", kAllocatorSetting, run.status, run.output};
+  TuneAdvice advice = BuildTuneAdvice(run.output, &*run.allocator);
   for (const auto& m : advice.models)
     if (m.recommended_rate && !(*m.recommended_rate > 0)) __builtin_trap();
   (void)RenderTuneText(run, advice, TuneReportContext{});

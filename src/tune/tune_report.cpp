@@ -29,6 +29,49 @@ Json OptionalCount(std::optional<T> v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
+Json MeasurementsJson(const std::vector<TuneMeasurement>& list) {
+  Json measurements = Json::array();
+  for (const auto& m : list)
+    measurements.push_back({{"model", m.model},
+                            {"role", m.role},
+                            {"precision", m.precision},
+                            {"channels_last", m.channels_last},
+                            {"benchmark", m.benchmark},
+                            {"batch", m.batch},
+                            {"timed_steps", m.timed_steps},
+                            {"seconds", m.seconds},
+                            {"samples_per_s", m.samples_per_s},
+                            {"rate", m.units_per_s},
+                            {"unit", m.unit},
+                            {"loss", OptionalNumber(m.loss)},
+                            {"loss_finite", m.loss_finite},
+                            {"peak_allocated_bytes", OptionalNumber(m.peak_allocated_bytes)},
+                            {"peak_reserved_bytes", OptionalNumber(m.peak_reserved_bytes)}});
+  return measurements;
+}
+
+Json SearchesJson(const std::vector<TuneBatchSearch>& list) {
+  Json searches = Json::array();
+  for (const auto& s : list) {
+    Json tried = Json::array();
+    for (auto [b, ok] : s.tried) tried.push_back({{"batch", b}, {"fitted", ok}});
+    searches.push_back({{"model", s.model},
+                        {"precision", s.precision},
+                        {"largest_batch", s.largest},
+                        {"failed_batch", OptionalCount(s.failed_at)},
+                        {"cap", s.cap},
+                        {"seconds", s.seconds},
+                        {"tried", tried}});
+  }
+  return searches;
+}
+
+Json SkipsJson(const std::vector<TuneSkip>& list) {
+  Json skips = Json::array();
+  for (const auto& s : list) skips.push_back({{"item", s.item}, {"reason", s.reason}});
+  return skips;
+}
+
 }  // namespace
 
 std::vector<std::string> TuneEnvLines(const TuneAdvice& advice, Shell shell) {
@@ -93,9 +136,16 @@ std::string RenderTuneText(const TuneRun& run, const TuneAdvice& advice, const T
     out += "\nIn your shell (or `gpudoctor tune --apply FILE`):\n";
     for (const auto& l : env) out += "  " + l + "\n";
   }
-  if (!o.skips.empty()) {
+  if (!advice.notes.empty()) {
+    out += "\nNotes:\n";
+    for (const auto& n : advice.notes) out += "  " + n + "\n";
+  }
+  std::vector<TuneSkip> skips = o.skips;
+  if (run.allocator)
+    skips.insert(skips.end(), run.allocator->output.skips.begin(), run.allocator->output.skips.end());
+  if (!skips.empty()) {
     out += "\nNot measured:\n";
-    for (const auto& s : o.skips) out += "  " + s.item + ": " + s.reason + "\n";
+    for (const auto& s : skips) out += "  " + s.item + ": " + s.reason + "\n";
   }
   if (!run.problems.empty()) {
     out += "\nProblems:\n";
@@ -133,35 +183,34 @@ std::string RenderTuneJson(const TuneRun& run, const TuneAdvice& advice, const T
   } else {
     j["framework"] = nullptr;
   }
-  Json measurements = Json::array();
-  for (const auto& m : o.measurements)
-    measurements.push_back({{"model", m.model},
-                            {"role", m.role},
-                            {"precision", m.precision},
-                            {"channels_last", m.channels_last},
-                            {"benchmark", m.benchmark},
-                            {"batch", m.batch},
-                            {"timed_steps", m.timed_steps},
-                            {"seconds", m.seconds},
-                            {"samples_per_s", m.samples_per_s},
-                            {"rate", m.units_per_s},
-                            {"unit", m.unit},
-                            {"loss", OptionalNumber(m.loss)},
-                            {"loss_finite", m.loss_finite}});
-  j["measurements"] = measurements;
-  Json searches = Json::array();
-  for (const auto& s : o.searches) {
-    Json tried = Json::array();
-    for (auto [b, ok] : s.tried) tried.push_back({{"batch", b}, {"fitted", ok}});
-    searches.push_back({{"model", s.model},
-                        {"precision", s.precision},
-                        {"largest_batch", s.largest},
-                        {"failed_batch", OptionalCount(s.failed_at)},
-                        {"cap", s.cap},
-                        {"seconds", s.seconds},
-                        {"tried", tried}});
+  j["measurements"] = MeasurementsJson(o.measurements);
+  j["batch_searches"] = SearchesJson(o.searches);
+  Json loader = Json::array();
+  for (const auto& l : o.loader)
+    loader.push_back({{"workers", l.workers},
+                      {"pin_memory", l.pin_memory},
+                      {"batch", l.batch},
+                      {"images", l.images},
+                      {"seconds", l.seconds},
+                      {"images_per_s", l.images_per_s},
+                      {"decode", l.decode},
+                      {"image", l.image_side},
+                      {"cpus", l.cpus}});
+  j["loader"] = loader;
+  if (run.allocator) {
+    Json seen = Json::object();
+    if (run.allocator->output.hello)
+      for (const auto& [k, v] : run.allocator->output.hello->alloc_conf) seen[k] = v;
+    j["allocator"] = {{"variable", run.allocator->variable},
+                      {"value", run.allocator->value},
+                      {"status", run.allocator->status},
+                      {"seen_by_child", seen},
+                      {"measurements", MeasurementsJson(run.allocator->output.measurements)},
+                      {"batch_searches", SearchesJson(run.allocator->output.searches)},
+                      {"skipped", SkipsJson(run.allocator->output.skips)}};
+  } else {
+    j["allocator"] = nullptr;
   }
-  j["batch_searches"] = searches;
   Json models = Json::array();
   for (const auto& m : advice.models) {
     Json knobs = Json::array();
@@ -194,9 +243,8 @@ std::string RenderTuneJson(const TuneRun& run, const TuneAdvice& advice, const T
   Json env = Json::object();
   for (const auto& [k, v] : advice.env) env[k] = v;
   j["env"] = env;
-  Json skips = Json::array();
-  for (const auto& s : o.skips) skips.push_back({{"item", s.item}, {"reason", s.reason}});
-  j["skipped"] = skips;
+  j["notes"] = advice.notes;
+  j["skipped"] = SkipsJson(o.skips);
   Json problems = Json::array();
   for (const auto& p : run.problems)
     problems.push_back(

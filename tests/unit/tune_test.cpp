@@ -232,6 +232,70 @@ TEST(TuneAdvice, RocmNamesMiopenAndSlowerKnobsAreNotRecommended) {
   EXPECT_NE(b->why.find("slower"), std::string::npos);
   EXPECT_EQ(a.models[0].precision, "fp32");
   EXPECT_TRUE(a.python_lines.empty());
+  // The knob is shown as the MIOpen find it controls, and the notes name MIOPEN_FIND_MODE and the sharing
+  // knob.
+  EXPECT_EQ(b->with, "on (exhaustive find)");
+  EXPECT_NE(b->without.find("MIOPEN_FIND_MODE"), std::string::npos);
+  ASSERT_EQ(a.notes.size(), 2u);
+  EXPECT_NE(a.notes[0].find("set_per_process_memory_fraction"), std::string::npos);
+  EXPECT_NE(a.notes[0].find("makes nothing faster"), std::string::npos);
+  EXPECT_NE(a.notes[1].find("MIOPEN_FIND_MODE"), std::string::npos);
+  EXPECT_NE(a.notes[1].find("Conv_miopen.cpp"), std::string::npos);
+}
+
+std::string LoaderLine(int workers, bool pin, double rate) {
+  return "{\"type\": \"loader\", \"workers\": " + std::to_string(workers) +
+         ", \"pin_memory\": " + (pin ? "true" : "false") +
+         ", \"batch\": 32, \"images\": 320, \"seconds\": 1, \"images_per_s\": " + std::to_string(rate) +
+         ", \"decode\": \"jpeg\", \"image\": 224, \"cpus\": 16}\n";
+}
+
+// The planted GPU trains ResNet-50 at 1056 images/s at the recommended settings: 4 workers are the fewest
+// that keep up, and pin_memory (+10% at 8 workers) is recommended.
+TEST(TuneAdvice, DataLoaderWorkersThatKeepTheGpuFed) {
+  std::string text = Fixture("planted_gpu.jsonl") + LoaderLine(0, false, 300) + LoaderLine(2, false, 700) +
+                     LoaderLine(4, false, 1200) + LoaderLine(8, false, 2000) + LoaderLine(8, true, 2200);
+  TuneChildOutput out = ParseTuneOutput(text);
+  ASSERT_EQ(out.loader.size(), 5u);
+  EXPECT_EQ(out.loader[4].workers, 8u);
+  EXPECT_TRUE(out.loader[4].pin_memory);
+  TuneAdvice a = BuildTuneAdvice(out);
+  const TuneModelAdvice* r = Model(a, "resnet50");
+  ASSERT_TRUE(r);
+  const TuneKnobRow* workers = Knob(*r, "DataLoader workers");
+  ASSERT_TRUE(workers);
+  EXPECT_EQ(workers->with, "4 workers");
+  EXPECT_TRUE(workers->recommended);
+  EXPECT_NE(workers->why.find("training consumes 1056"), std::string::npos) << workers->why;
+  EXPECT_EQ(r->loader_workers, 4u);
+  EXPECT_TRUE(r->loader_keeps_up);
+  const TuneKnobRow* pin = Knob(*r, "pin_memory");
+  ASSERT_TRUE(pin);
+  EXPECT_NEAR(*pin->change_percent, 10.0, 1e-9);
+  EXPECT_TRUE(r->pin_memory);
+  EXPECT_FALSE(Knob(*Model(a, "transformer"), "DataLoader workers"));
+  bool line = false;
+  for (const auto& l : a.python_lines)
+    line = line || l.find("num_workers=4, pin_memory=True, persistent_workers=True") != std::string::npos;
+  EXPECT_TRUE(line);
+
+  // No worker count keeps up: the fastest is given, said as the limit it is; a slower pin is not advised.
+  TuneAdvice slow = BuildTuneAdvice(ParseTuneOutput(Fixture("planted_gpu.jsonl") + LoaderLine(0, false, 200) +
+                                                    LoaderLine(2, false, 500) + LoaderLine(2, true, 450)));
+  const TuneModelAdvice* s = Model(slow, "resnet50");
+  const TuneKnobRow* w = Knob(*s, "DataLoader workers");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->with, "2 workers");
+  EXPECT_FALSE(s->loader_keeps_up);
+  EXPECT_NE(w->why.find("will bound training"), std::string::npos) << w->why;
+  EXPECT_FALSE(s->pin_memory);
+}
+
+TEST(TuneAdvice, CudaHasTheSharingNoteButNoMiopenNote) {
+  TuneAdvice a = BuildTuneAdvice(ParseTuneOutput(Fixture("planted_gpu.jsonl")));
+  ASSERT_EQ(a.notes.size(), 1u);
+  EXPECT_NE(a.notes[0].find("set_per_process_memory_fraction"), std::string::npos);
+  EXPECT_EQ(Knob(*Model(a, "resnet50"), "cudnn.benchmark")->with, "on");
 }
 
 // On a big GPU the small batch waits on the CPU, so fp32 wins there; the large batch, timed at the batch

@@ -1,0 +1,66 @@
+// The allocator's second run: its variable and its plan (tune_allocator.h).
+#include "tune/tune_allocator.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace gpudoctor {
+
+std::string AllocatorVariable(const std::string& backend) {
+  return backend == "rocm" ? "PYTORCH_HIP_ALLOC_CONF" : "PYTORCH_CUDA_ALLOC_CONF";
+}
+
+namespace {
+
+const TuneBatchSearch* SearchOf(const TuneChildOutput& out, const std::string& model) {
+  for (const auto& s : out.searches)
+    if (s.model == model && s.largest > 0) return &s;
+  return nullptr;
+}
+
+bool Usable(const TuneMeasurement& m) {
+  return m.loss_finite && m.batch > 0 && m.units_per_s > 0;
+}
+
+}  // namespace
+
+const TuneMeasurement* AllocatorBaseline(const TuneChildOutput& first, const std::string& model) {
+  const TuneBatchSearch* search = SearchOf(first, model);
+  if (!search) return nullptr;
+  const TuneMeasurement* best = nullptr;
+  for (const auto& m : first.measurements) {
+    if (m.model != model || !Usable(m)) continue;
+    if (m.role == "large_batch") return &m;
+    if (m.role == "knob" && m.precision == search->precision && (!best || m.units_per_s > best->units_per_s))
+      best = &m;
+  }
+  return best;
+}
+
+std::optional<std::string> AllocatorPlan(const TuneChildOutput& first) {
+  nlohmann::json plan = nlohmann::json::array();
+  std::vector<std::string> models;
+  for (const auto& m : first.measurements)
+    if (std::find(models.begin(), models.end(), m.model) == models.end()) models.push_back(m.model);
+  for (const auto& model : models) {
+    const TuneMeasurement* base = AllocatorBaseline(first, model);
+    if (!base) continue;
+    uint32_t base_batch = base->batch;
+    for (const auto& m : first.measurements)
+      if (m.model == model && m.role == "knob") base_batch = m.batch;
+    const TuneBatchSearch* search = SearchOf(first, model);
+    plan.push_back({{"model", model},
+                    {"precision", base->precision},
+                    {"channels_last", base->channels_last},
+                    {"benchmark", base->benchmark},
+                    {"batch", base->batch},
+                    {"base_batch", base_batch},
+                    {"search_precision", search->precision},
+                    {"search_from", search->largest}});
+  }
+  if (plan.empty()) return std::nullopt;
+  return plan.dump();
+}
+
+}  // namespace gpudoctor
