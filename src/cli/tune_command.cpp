@@ -11,6 +11,7 @@
 #include "core/strings.h"
 #include "platform/identity.h"
 #include "tune/tune_advice.h"
+#include "tune/tune_json.h"
 #include "tune/tune_perf_level.h"
 #include "tune/tune_report.h"
 #include "tune/tune_runner.h"
@@ -198,7 +199,7 @@ int TuneCommand::Run(const CliContext& ctx) {
     WriteAll(ctx.err,
              "tune: " + std::to_string(p.done) + "/" + std::to_string(p.total) + " " + p.item + "\n");
   });
-  TuneAdvice advice = BuildTuneAdvice(run.output, run.allocator ? &*run.allocator : nullptr);
+  TuneAdvice advice = AdviseRun(run);
   TuneReportContext rctx;
   rctx.python_env = env->path;
   rctx.device = device_;
@@ -219,7 +220,12 @@ int TuneCommand::Run(const CliContext& ctx) {
       if (int c = ApplyPerfLevel(ctx, *snap); c != kExitOk) return c;
     }
   }
-  WriteAll(ctx.out, json_ ? RenderTuneJson(run, advice, rctx) : RenderTuneText(run, advice, rctx));
+  if (json_) {
+    TuneResult result{env->path, device_, quick_, std::move(run), std::move(advice)};
+    WriteAll(ctx.out, TuneResultToJson(result));
+  } else {
+    WriteAll(ctx.out, RenderTuneText(run, advice, rctx));
+  }
   return code;
 }
 

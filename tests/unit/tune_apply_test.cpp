@@ -144,6 +144,31 @@ TEST(TuneCli, ApplyRefusesAnExistingFileBeforeMeasuring) {
   EXPECT_EQ(Read(root.root() + "/tune.env"), "export MINE=1\n");
 }
 
+// `report --tune` reads the last release's tune file with tune's own codec and puts its section on the page.
+TEST(TuneCli, ReportShowsTheLastReleasesTuneFile) {
+  const std::string source = GPUDOCTOR_SOURCE_DIR;
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH,
+              "report",
+              "-o",
+              "-",
+              "--sysroot",
+              source + "/tests/fixtures/sysroot/h100-sxm-server",
+              "--tune",
+              source + "/tests/fixtures/reports/tune-cpu-tiny-v1.json"};
+  req.timeout = std::chrono::seconds(60);
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0) << r->stderr_text;
+  EXPECT_NE(r->stdout_text.find("<section id=\"tune\""), std::string::npos);
+  EXPECT_NE(r->stdout_text.find("channels_last (model and input)"), std::string::npos);
+
+  req.argv.back() = source + "/tests/fixtures/reports/bench-h200-synthetic.json";  // not a tune file
+  auto wrong = RunProcess(req);
+  ASSERT_TRUE(wrong.ok());
+  EXPECT_EQ(wrong->exit_code, 3) << wrong->stderr_text;
+}
+
 TEST(TuneCli, NamedEnvironmentWithoutInterpreterIsExitTwo) {
   testing::SysrootBuilder root;
   root.Mkdir("/empty-env");

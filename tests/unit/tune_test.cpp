@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "report/html_report.h"
-#include "report/tune_input.h"
 #include "tune/tune_advice.h"
 #include "tune/tune_child_script.h"
+#include "tune/tune_json.h"
 #include "tune/tune_report.h"
 #include "tune/tune_runner.h"
 
@@ -325,13 +325,18 @@ TEST(TuneAdvice, LargeBatchRecommendationKeepsThePrecisionItWasMeasuredAt) {
   EXPECT_TRUE(autocast);
 }
 
+TuneResult PlantedResult(const std::string& python_env) {
+  TuneResult t;
+  t.python_env = python_env;
+  t.device_requested = "0";
+  t.run = InterpretTuneRun("/v/bin/python", Exited(0, Fixture("planted_gpu.jsonl")), std::chrono::seconds(1));
+  t.advice = AdviseRun(t.run);
+  return t;
+}
+
 TEST(TuneReport, JsonCarriesTheKnobTableAndProblems) {
-  TuneRun run =
-      InterpretTuneRun("/v/bin/python", Exited(0, Fixture("planted_gpu.jsonl")), std::chrono::seconds(1));
-  TuneAdvice advice = BuildTuneAdvice(run.output);
-  TuneReportContext ctx;
-  ctx.python_env = "/v";
-  auto j = nlohmann::json::parse(RenderTuneJson(run, advice, ctx));
+  TuneResult t = PlantedResult("/v");
+  auto j = nlohmann::json::parse(TuneResultToJson(t));
   EXPECT_EQ(j["schema"], "gpudoctor.tune/1");
   EXPECT_EQ(j["status"], "ok");
   EXPECT_EQ(j["framework"]["device"], "Planted GPU");
@@ -339,26 +344,83 @@ TEST(TuneReport, JsonCarriesTheKnobTableAndProblems) {
   EXPECT_EQ(j["models"][0]["generic"]["rate"], 320.0);
   EXPECT_EQ(j["batch_searches"][0]["largest_batch"], 600);
   EXPECT_EQ(j["problems"].size(), 2u);
-  std::string text = RenderTuneText(run, advice, ctx);
+  EXPECT_TRUE(j["allocator"].is_null());
+  EXPECT_EQ(j["notes"].size(), 1u);
+  TuneReportContext ctx;
+  ctx.python_env = "/v";
+  std::string text = RenderTuneText(t.run, t.advice, ctx);
   EXPECT_NE(text.find("largest batch that fitted: 600 (604 ran out of memory)"), std::string::npos) << text;
   EXPECT_NE(text.find("generic advice (fp32, batch 32): 320 images/s (the recommendation is 3.30x)"),
             std::string::npos)
       << text;
 }
 
+// One codec: what tune writes reads back to the same result (the allocator's run and the loader included),
+// and writing it again gives the same document.
+TEST(TuneReport, JsonRoundTripsThroughTheOneCodec) {
+  TuneResult t = PlantedResult("/v");
+  t.run.output.loader.push_back(
+      {"loader/4 workers/pageable", 4, false, 32, 320, 0.25, 1280, "jpeg", 224, 16});
+  TuneAllocatorRun alloc;
+  alloc.variable = "PYTORCH_CUDA_ALLOC_CONF";
+  alloc.value = kAllocatorSetting;
+  alloc.status = "ok";
+  alloc.output = ParseTuneOutput(Fixture("planted_gpu.jsonl"));
+  alloc.output.hello->alloc_conf = {{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"}};
+  t.run.allocator = alloc;
+  t.run.stderr_tail.push_back("a traceback line that is not UTF-8: \xff\xfe");  // any bytes from the child
+  t.advice = AdviseRun(t.run);
+  const std::string first = TuneResultToJson(t);
+  auto back = TuneResultFromJson(first, "tune.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->run.output.measurements.size(), t.run.output.measurements.size());
+  ASSERT_TRUE(back->run.allocator);
+  EXPECT_EQ(back->run.allocator->output.hello->alloc_conf, alloc.output.hello->alloc_conf);
+  EXPECT_EQ(back->run.output.loader.size(), 1u);
+  EXPECT_EQ(back->run.stderr_tail.back(), "a traceback line that is not UTF-8: \xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(TuneResultToJson(*back), first);
+}
+
+// The last release's file (tests/fixtures/reports/tune-cpu-tiny-v1.json, written by gpudoctor before this
+// codec) still loads, and the advice derived again from its measurements is the knob table it carries.
+TEST(TuneReport, LastReleasesDocumentStillLoads) {
+  const std::string text = Fixture("../reports/tune-cpu-tiny-v1.json");
+  auto t = TuneResultFromJson(text, "tune-cpu-tiny-v1.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->run.status, "ok");
+  EXPECT_EQ(t->device_requested, "cpu");
+  ASSERT_TRUE(t->run.output.hello);
+  EXPECT_EQ(t->run.output.hello->backend, "cpu");
+  EXPECT_FALSE(t->run.allocator);
+  auto saved = nlohmann::json::parse(text);
+  ASSERT_EQ(t->advice.models.size(), saved["models"].size());
+  for (size_t i = 0; i < t->advice.models.size(); ++i) {
+    const auto& model = t->advice.models[i];
+    const auto& was = saved["models"][i];
+    EXPECT_EQ(model.model, was["model"]);
+    EXPECT_EQ(model.precision, was["recommended"]["precision"]);
+    EXPECT_EQ(model.channels_last, was["recommended"]["channels_last"]);
+    EXPECT_EQ(model.batch, was["recommended"]["batch"]);
+    ASSERT_EQ(model.knobs.size(), was["knobs"].size()) << model.model;
+    for (size_t k = 0; k < model.knobs.size(); ++k) {
+      EXPECT_EQ(model.knobs[k].knob, was["knobs"][k]["knob"]);
+      EXPECT_EQ(model.knobs[k].recommended, was["knobs"][k]["recommended"]) << model.knobs[k].knob;
+      EXPECT_EQ(model.knobs[k].with_rate.has_value(), !was["knobs"][k]["with_rate"].is_null());
+    }
+  }
+  EXPECT_EQ(nlohmann::json(t->advice.python_lines), saved["python_lines"]);
+}
+
 // tune --json read back by `report --tune`: the knob table and the problems reach the page, escaped.
 TEST(TuneReport, HtmlReportReadsTheSavedJson) {
-  TuneRun run =
-      InterpretTuneRun("/v/bin/python", Exited(0, Fixture("planted_gpu.jsonl")), std::chrono::seconds(1));
-  TuneReportContext ctx;
-  ctx.python_env = "/home/<me>/venv";
-  auto doc = ParseTuneJson(RenderTuneJson(run, BuildTuneAdvice(run.output), ctx), "tune.json");
+  auto doc = TuneResultFromJson(TuneResultToJson(PlantedResult("/home/<me>/venv")), "tune.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
-  EXPECT_EQ(doc->device, "Planted GPU");
-  ASSERT_EQ(doc->models.size(), 2u);
-  EXPECT_EQ(doc->models[0].knobs.size(), 5u);
-  EXPECT_EQ(doc->models[0].recommended_batch, 256.0);
-  EXPECT_EQ(doc->problems.size(), 2u);
+  ASSERT_TRUE(doc->run.output.hello);
+  EXPECT_EQ(doc->run.output.hello->device, "Planted GPU");
+  ASSERT_EQ(doc->advice.models.size(), 2u);
+  EXPECT_EQ(doc->advice.models[0].knobs.size(), 5u);
+  EXPECT_EQ(doc->advice.models[0].batch, 256u);
+  EXPECT_EQ(doc->run.problems.size(), 2u);
 
   HtmlReportInput in;
   EXPECT_EQ(RenderHtmlReport(in).find("id=\"tune\""), std::string::npos);  // only when given
@@ -370,9 +432,14 @@ TEST(TuneReport, HtmlReportReadsTheSavedJson) {
   EXPECT_NE(html.find("/home/&lt;me&gt;/venv"), std::string::npos);
   EXPECT_NE(html.find("channels_last (model and input)"), std::string::npos);
   EXPECT_NE(html.find("tune.loss_not_finite"), std::string::npos);
+  EXPECT_NE(html.find("set_per_process_memory_fraction"), std::string::npos);  // the notes
 
-  EXPECT_FALSE(ParseTuneJson("{\"kind\": \"bench\"}", "b.json").ok());
-  EXPECT_FALSE(ParseTuneJson("not json", "x").ok());
+  EXPECT_FALSE(TuneResultFromJson("{\"schema\": \"gpudoctor.bench/1\"}", "b.json").ok());
+  EXPECT_FALSE(TuneResultFromJson("not json", "x").ok());
+  auto wrong = TuneResultFromJson(
+      "{\"schema\": \"gpudoctor.tune/1\", \"measurements\": [{\"batch\": \"big\"}]}", "w.json");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().message.find("measurements[0].batch"), std::string::npos) << wrong.error().message;
 }
 
 TEST(TuneChildScript, IsEmbeddedAndSpeaksTheProtocol) {
