@@ -11,6 +11,7 @@
 #include "bench_test_util.h"
 #include "load_scaled_timeout.h"
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -26,12 +27,15 @@ struct BenchRun {
 class BenchWorker : public ::testing::Test {
  protected:
   void SetUp() override {
-    script_ = (fs::temp_directory_path() /
-               ("gpudoctor_bench_" +
-                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".json"))
-                  .string();
+    // A folder of this run's own: overlapping test runs never share the script.
+    dir_ = testing::UniqueTempDir("gpudoctor_bench_worker");
+    ASSERT_FALSE(dir_.empty());
+    script_ = (dir_ / "fake.json").string();
   }
-  void TearDown() override { fs::remove(script_); }
+  void TearDown() override {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
 
   // Healthy benchmarks keep their own generous limits; a run that plants a hang gives every benchmark
   // `bench_timeout` seconds, so the hang is found quickly.
@@ -69,6 +73,7 @@ class BenchWorker : public ::testing::Test {
       if (b["verdict"] == "failed") out.push_back(b["id"]);
     return out;
   }
+  fs::path dir_;
   std::string script_;
 };
 

@@ -11,6 +11,7 @@
 #include "load_scaled_timeout.h"
 #include "platform/dynamic_library.h"
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -48,14 +49,17 @@ nlohmann::json Gate(const VerifyRun& r, const std::string& name) {
 class VerifyWorker : public ::testing::Test {
  protected:
   void SetUp() override {
-    script_ = (fs::temp_directory_path() /
-               ("gpudoctor_fake_" +
-                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".json"))
-                  .string();
+    // A folder of this run's own: overlapping test runs never share the script.
+    dir_ = testing::UniqueTempDir("gpudoctor_verify_worker");
+    ASSERT_FALSE(dir_.empty());
+    script_ = (dir_ / "fake.json").string();
     std::ofstream(script_) << R"({"devices": [{"name": "Fake GPU", "pci_address": "0000:03:00.0",
                                    "arch": "sm_90", "memory_total_bytes": 16777216}]})";
   }
-  void TearDown() override { fs::remove(script_); }
+  void TearDown() override {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
   // Healthy gates keep their own generous limits (GateTimeout); a run that plants a hang gives every gate
   // `gate_timeout` seconds, so the hang is found quickly.
   VerifyRun Fake(std::vector<std::string> extra, int gate_timeout = 0) {
@@ -73,6 +77,7 @@ class VerifyWorker : public ::testing::Test {
       if (g["status"] == "fail") out.push_back(g["gate"]);
     return out;
   }
+  fs::path dir_;
   std::string script_;
 };
 

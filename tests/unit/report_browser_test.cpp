@@ -10,15 +10,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <regex>
 #include <sstream>
 
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -46,20 +45,6 @@ std::string Slurp(const stdfs::path& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-// A new, empty folder of its own under the system's temporary folder: test runs that overlap (two builds'
-// suites at once) never share a Chromium profile, and one run's clean-up never removes another's.
-stdfs::path UniqueTempDir(const std::string& prefix) {
-  std::random_device random;
-  std::error_code ec;
-  for (int attempt = 0; attempt < 64; ++attempt) {
-    char name[64];
-    std::snprintf(name, sizeof name, "%s_%08x%08x", prefix.c_str(), random(), random());
-    stdfs::path p = stdfs::temp_directory_path() / name;
-    if (stdfs::create_directory(p, ec)) return p;
-  }
-  return {};
 }
 
 // Copies a file the test made into the build folder for a person to look at (the last run's copy wins).
@@ -132,7 +117,7 @@ class ReportBrowser : public ::testing::Test {
     if (browser_.chromium.empty())
       GTEST_SKIP()
           << "chromium is not installed (apt-get install chromium): the report is not opened in a browser";
-    dir_ = UniqueTempDir("gpudoctor_report_browser");
+    dir_ = testing::UniqueTempDir("gpudoctor_report_browser");
     ASSERT_FALSE(dir_.empty()) << "no temporary folder could be made";
     browser_.profile = dir_ / "profile";
     // The page and the screenshot are made in the run's own folder, then copied to the build folder for a
