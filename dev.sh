@@ -23,6 +23,7 @@ TEST_PACKAGES=(ccache  # compiler cache: CI runs on the machine that built last,
                openmpi-bin libopenmpi3  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
                hipcc libhiprand-dev librocrand-dev libhipsparse-dev  # `gpudoctor port`: its translated corpus is compiled with hipcc
                prometheus  # tests/unit/prometheus_scrape_test.cpp starts the binary itself on loopback (its service is not used)
+               zsh fish  # tests/unit/completions_test.cpp completes in each shell with the scripts gpudoctor writes
                python3 python3-venv  # the packages' test: the wheel installed into a fresh venv
                python3-torch python3-torchvision)  # `tune`'s real framework child on the CPU at tiny sizes (tests)
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev xz-utils)  # ./dev.sh fuzz and fuzz-pack (xz: the pack)
