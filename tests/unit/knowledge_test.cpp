@@ -304,7 +304,15 @@ TEST(KnowledgeData, TorchAndCudaSpotChecks) {
   ASSERT_TRUE(floor13);
   EXPECT_EQ(floor13->minor_compat->linux_driver, V("580"));
   ASSERT_NE(floor13->toolkit, nullptr);
-  EXPECT_EQ(floor13->toolkit->linux_driver, V("580.65.06"));
+  EXPECT_EQ(floor13->toolkit->linux_driver, V("580.95.05"));  // 13.0 Update 2
+  EXPECT_EQ(floor13->toolkit->ga_linux, V("580.65.06"));
+  // CUDA 13.4's notes name a branch, R615, not a version; floors keep rising with the CUDA version.
+  auto floor134 = db.CudaDriverFloor(V("13.4"));
+  ASSERT_TRUE(floor134 && floor134->toolkit);
+  EXPECT_EQ(floor134->minor_compat->linux_driver, V("580"));
+  EXPECT_EQ(floor134->toolkit->linux_driver, V("615"));
+  EXPECT_EQ(floor134->toolkit->windows_driver, V("615"));
+  EXPECT_GT(*floor134->toolkit->linux_driver, *db.CudaDriverFloor(V("13.3"))->toolkit->linux_driver);
   auto floor124 = db.CudaDriverFloor(V("12.4"));
   ASSERT_TRUE(floor124);
   EXPECT_EQ(floor124->minor_compat->linux_driver, V("525.60.13"));
