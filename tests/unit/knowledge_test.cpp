@@ -440,6 +440,30 @@ TEST(KnowledgeData, OpenModulesOnlyForBlackwell) {
   EXPECT_NE(errors.find("last_for names 'Volt', which no [[cuda_arch]] has"), std::string::npos) << errors;
 }
 
+// Issue 13: Windows numbers R580's drivers 580.xx and 581.xx, so a driver's branch depends on the OS; a
+// numbering naming an unknown branch, or a number claimed by two branches, is an error.
+TEST(KnowledgeData, WindowsDriverNumbersMapToTheirBranch) {
+  KnowledgeDb db = LoadOrDie();
+  EXPECT_EQ(db.DriverBranchNumber(V("581.57"), /*windows=*/true), 580u);
+  EXPECT_EQ(db.DriverBranchNumber(V("580.88"), /*windows=*/true), 580u);
+  EXPECT_EQ(db.DriverBranchNumber(V("591.86"), /*windows=*/true),
+            591u);  // no numbering listed: its first number
+  EXPECT_EQ(db.DriverBranchNumber(V("581.57"), /*windows=*/false), 581u);
+  EXPECT_EQ(db.DriverBranchNumber(V("580.105.08"), /*windows=*/false), 580u);
+
+  TempDataDir tmp;
+  tmp.Edit("cuda_drivers.toml", "branch = \"R580\"\nmajors", "branch = \"R581\"\nmajors");
+  std::string errors = LoadErrors(tmp.dir());
+  EXPECT_NE(errors.find("branch 'R581' is not an [[nvidia_driver_branch]]"), std::string::npos) << errors;
+
+  TempDataDir twice;
+  twice.Edit("cuda_drivers.toml", "[[nvidia_windows_branch]]",
+             "[[nvidia_windows_branch]]\nbranch = \"R595\"\nmajors = [581]\nchecked = 2026-12-03\n"
+             "source = \"https://docs.nvidia.com/datacenter/tesla/\"\n\n[[nvidia_windows_branch]]");
+  errors = LoadErrors(twice.dir());
+  EXPECT_NE(errors.find("Windows drivers 581.xx are also listed for R580"), std::string::npos) << errors;
+}
+
 // Issue 13: Southern Islands, Bonaire/Kabini and Stoney are known targets without a KFD version, so an
 // unrelated KFD node never matches them.
 TEST(KnowledgeData, TargetsWithoutKfd) {
