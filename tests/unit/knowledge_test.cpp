@@ -464,6 +464,25 @@ TEST(KnowledgeData, WindowsDriverNumbersMapToTheirBranch) {
   EXPECT_NE(errors.find("Windows drivers 581.xx are also listed for R580"), std::string::npos) << errors;
 }
 
+// Issue 13: Blackwell ids against NVIDIA's own tables (CUDA GPU list; the device names of the open kernel
+// modules, 595.45.04): B200/GB200 10.0, B300/GB300 10.3, Jetson Thor 11.0, RTX 50 and
+// RTX PRO Blackwell 12.0, GB10 (DGX Spark) 12.1.
+TEST(KnowledgeData, BlackwellIdsHaveNvidiasComputeCapability) {
+  KnowledgeDb db = LoadOrDie();
+  const std::vector<std::pair<uint32_t, const char*>> expected = {
+      {0x2901, "10.0"}, {0x2941, "10.0"}, {0x3182, "10.3"}, {0x31C2, "10.3"},
+      {0x2B00, "11.0"}, {0x2B85, "12.0"}, {0x2BB1, "12.0"}, {0x2C02, "12.0"},
+      {0x2D04, "12.0"}, {0x2D83, "12.0"}, {0x2F04, "12.0"}, {0x2E12, "12.1"}};
+  for (const auto& [id, cc] : expected) {
+    const NvidiaGpuModel* g = db.FindNvidiaModel(id);
+    ASSERT_NE(g, nullptr) << std::hex << id;
+    EXPECT_EQ(g->cc, V(cc)) << std::hex << id << " " << g->name;
+  }
+  // B300/GB300 as 10.3 is NVIDIA's own statement now, no longer unconfirmed.
+  EXPECT_TRUE(db.FindNvidiaModel(0x3182)->provenance.confirmed);
+  EXPECT_TRUE(db.FindNvidiaModel(0x31C2)->provenance.confirmed);
+}
+
 // Issue 13: Southern Islands, Bonaire/Kabini and Stoney are known targets without a KFD version, so an
 // unrelated KFD node never matches them.
 TEST(KnowledgeData, TargetsWithoutKfd) {
