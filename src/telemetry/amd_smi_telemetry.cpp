@@ -52,7 +52,7 @@ class AmdSmiTelemetry final : public AmdLibraryTelemetry {
     if (uint64_t v = 0;
         api.GetGpuMemoryTotal && api.GetGpuMemoryTotal(h, kAmdSmiMemTypeVram, &v) == kAmdSmiSuccess)
       s.memory_total_bytes = v;
-    // An activity the GPU does not report reads UINT32_MAX (amdsmi.h: unsupported members are all ones).
+    // Beyond 100 is not a percentage: later releases write all ones where the GPU does not report it.
     if (amdsmi_engine_usage_t u{};
         api.GetGpuActivity && api.GetGpuActivity(h, &u) == kAmdSmiSuccess && u.gfx_activity <= 100)
       s.utilization_percent = u.gfx_activity;

@@ -1,7 +1,7 @@
 // The ROCm SMI telemetry session (see amd_library_telemetry.h). Units converted at the boundary: rocm_smi
 // gives power in microwatts, temperatures in millidegrees Celsius, clocks in Hz, memory in bytes.
 #include <algorithm>
-#include <cstring>
+#include <cstdint>
 #include <map>
 
 #include "gpu/api/rocm_smi_api.h"
