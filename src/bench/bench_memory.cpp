@@ -319,8 +319,8 @@ class MemoryRun {
 uint32_t DotBlocksMax(BenchContext& ctx) {
   auto devices = ctx.backend.Devices();
   uint32_t units = 0;
-  if (devices && ctx.options.device_index < static_cast<int>(devices->size()))
-    units = (*devices)[static_cast<size_t>(ctx.options.device_index)].compute_units.value_or(0);
+  if (devices && ctx.device_ordinal < static_cast<int>(devices->size()))
+    units = (*devices)[static_cast<size_t>(ctx.device_ordinal)].compute_units.value_or(0);
   return units ? units * 8 : 1024;
 }
 
