@@ -22,7 +22,9 @@ TEST_PACKAGES=(ccache  # compiler cache: CI runs on the machine that built last,
                chromium  # chromium: the HTML report's browser test
                openmpi-bin libopenmpi3  # Open MPI: `mpirun -np 4 gpudoctor collectives` in the tests
                hipcc libhiprand-dev librocrand-dev libhipsparse-dev  # `gpudoctor port`: its translated corpus is compiled with hipcc
+               librocm-smi64-1  # Debian's ROCm SMI: without a GPU its rsmi_init fails, and monitor must fall back to sysfs (telemetry_library_test.cpp)
                prometheus  # tests/unit/prometheus_scrape_test.cpp starts the binary itself on loopback (its service is not used)
+               zsh fish  # tests/unit/completions_test.cpp completes in each shell with the scripts gpudoctor writes
                python3 python3-venv  # the packages' test: the wheel installed into a fresh venv
                python3-torch python3-torchvision)  # `tune`'s real framework child on the CPU at tiny sizes (tests)
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev xz-utils)  # ./dev.sh fuzz and fuzz-pack (xz: the pack)

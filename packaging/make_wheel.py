@@ -19,12 +19,14 @@ import zipfile
 
 NAME = "gpudoctor"
 SUMMARY = "What your GPUs can do for deep learning, and how to fix what stops them (AMD ROCm, NVIDIA CUDA)"
-# The project states no license and no public address yet (issue 19's report): both are filled in here
-# once chosen, and appear in METADATA as License / Project-URL.
-LICENSE = None  # e.g. "MIT", with the LICENSE file beside README.md
-PROJECT_URLS = {}  # e.g. {"Homepage": "https://...", "Documentation": "https://.../docs", "Issues": "https://..."}
+# The license of the LICENSE file beside README.md (dev.sh passes the file with --license-file).
+LICENSE = "MIT"
+# No public address exists yet: once the repository is published, its addresses go here and appear in
+# METADATA as Project-URL lines, e.g. {"Homepage": "https://...", "Issues": "https://.../issues"}.
+PROJECT_URLS = {}
 CLASSIFIERS = [
     "Environment :: Console",
+    "License :: OSI Approved :: MIT License",
     "Intended Audience :: Developers",
     "Intended Audience :: Science/Research",
     "Operating System :: POSIX :: Linux",
@@ -47,7 +49,7 @@ def metadata(version, readme_text, license_text):
         f"Name: {NAME}",
         f"Version: {version}",
         f"Summary: {SUMMARY}",
-        f"License: {LICENSE or 'not yet chosen: see the project README'}",
+        f"License: {LICENSE}",
         "Requires-Python: >=3.7",
         "Keywords: gpu,rocm,cuda,pytorch,diagnostics,deep-learning",
     ]

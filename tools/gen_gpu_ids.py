@@ -62,7 +62,7 @@ NVIDIA_CHIPS = OrderedDict([
     ("GH100", ("9.0", "Hopper", True, "")),
     ("GB100", ("10.0", "Blackwell", True, "")),
     ("GB102", ("10.0", "Blackwell", True, "")),
-    ("GB110", ("10.3", "Blackwell", False, "B300/GB300 as compute capability 10.3 is not verified")),
+    ("GB110", ("10.3", "Blackwell", True, "")),
     ("GB10B", ("11.0", "Blackwell", True, "")),
     ("GB202", ("12.0", "Blackwell", True, "")),
     ("GB203", ("12.0", "Blackwell", True, "")),

@@ -49,15 +49,21 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-# Sizes: image side, batch of the knob runs, warm-up and timed steps, batch search cap, transformer shape.
+# Sizes: image side, base batch (the guides' batch: the generic run), warm-up and timed steps at the base
+# batch, the fewest timed steps of a knob run and of the large-batch run, batch search cap, transformer shape.
+# --quick keeps the 224-pixel images: at 96 pixels even the knob batch left a big GPU waiting on Python.
 SIZES = {
-    "full": dict(image=224, batch=32, warmup=10, steps=50, large_steps=10, cap=4096, d_model=1024, heads=16, ff=4096,
-                 layers=2, seq=512, vocab=8192, tokens_batch=8, tokens_cap=1024),
-    "quick": dict(image=96, batch=32, warmup=3, steps=8, large_steps=3, cap=512, d_model=512, heads=8, ff=2048,
-                  layers=1, seq=256, vocab=4096, tokens_batch=8, tokens_cap=256),
-    "tiny": dict(image=32, batch=2, warmup=1, steps=2, large_steps=2, cap=16, d_model=32, heads=2, ff=64,
-                 layers=1, seq=16, vocab=64, tokens_batch=2, tokens_cap=16),
+    "full": dict(image=224, batch=32, warmup=10, steps=50, knob_steps=4, large_steps=10, cap=4096, d_model=1024,
+                 heads=16, ff=4096, layers=2, seq=512, vocab=8192, tokens_batch=8, tokens_cap=1024),
+    "quick": dict(image=224, batch=32, warmup=3, steps=8, knob_steps=3, large_steps=3, cap=2048, d_model=512,
+                  heads=8, ff=2048, layers=1, seq=256, vocab=4096, tokens_batch=8, tokens_cap=1024),
+    "tiny": dict(image=32, batch=2, warmup=1, steps=2, knob_steps=2, large_steps=2, cap=16, d_model=32, heads=2,
+                 ff=64, layers=1, seq=16, vocab=64, tokens_batch=2, tokens_cap=16),
 }
+
+# A change smaller than this (in percent) is within the noise of a short timed run: the floor of the knob
+# table, kTuneNoisePercent in src/tune/tune_advice.h (tests/unit/tune_test.cpp holds the two equal).
+NOISE_PERCENT = 3.0
 
 
 # The input pipeline: how many DataLoader workers keep the GPU fed. A synthetic in-memory dataset of JPEG
@@ -189,10 +195,11 @@ class Planted(RuntimeError):
     pass
 
 
-def planted_oom_above():
-    # Test aid: GPUDOCTOR_TUNE_PLANT_OOM_ABOVE=N makes every step above batch N fail as an
-    # out-of-memory error would, so the search can be checked without filling a GPU.
-    text = os.environ.get("GPUDOCTOR_TUNE_PLANT_OOM_ABOVE", "")
+def planted_limit(name):
+    # Test aids: GPUDOCTOR_TUNE_PLANT_OOM_ABOVE=N makes every step above batch N fail as an out-of-memory
+    # error would, so the search can be checked without filling a GPU; GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE=N
+    # does the same to the knob runs only (fp32 needs more memory than the search's mixed precision).
+    text = os.environ.get(name, "")
     return int(text) if text.isdigit() else None
 
 
@@ -202,7 +209,8 @@ class Bench:
         self.device = device
         self.size = size
         self.gpu = device.type == "cuda"
-        self.plant = planted_oom_above()
+        self.plant = planted_limit("GPUDOCTOR_TUNE_PLANT_OOM_ABOVE")
+        self.plant_knob = planted_limit("GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE")
 
     def sync(self):
         if self.gpu:
@@ -261,9 +269,10 @@ class Bench:
         y = torch.randint(0, s["vocab"], (batch, s["seq"]), generator=g).to(self.device)
         return x, y
 
-    def run(self, model_name, precision, channels_last, benchmark, batch, warmup, steps):
+    def run(self, model_name, precision, channels_last, benchmark, batch, warmup, steps, role=None):
         """Trains `steps` timed steps after `warmup` untimed ones; returns (seconds, last loss)."""
         torch = self.torch
+        plant = self.plant_knob if role == "knob" and self.plant_knob is not None else self.plant
         torch.backends.cudnn.benchmark = benchmark
         model = self.build(model_name, channels_last)
         opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
@@ -277,8 +286,8 @@ class Bench:
         loss_fn = torch.nn.CrossEntropyLoss()
 
         def step():
-            if self.plant is not None and batch > self.plant:
-                raise Planted("CUDA out of memory (planted above batch %d by the test)" % self.plant)
+            if plant is not None and batch > plant:
+                raise Planted("CUDA out of memory (planted above batch %d by the test)" % plant)
             opt.zero_grad(set_to_none=True)
             autocast = torch.autocast(device_type=self.device.type, dtype=dtype) if dtype is not None \
                 else contextlib.nullcontext()
@@ -371,33 +380,174 @@ def recommended_batch(largest, base):
     return batch
 
 
-def measure(bench, size, model, precision, channels_last, benchmark, batch, role, warmup=None, steps=None):
-    """One timed run, reported as a result line (or an error line); returns its samples/s or 0."""
+def knob_batch(recommended, base):
+    """The batch the knobs are timed at: the largest power of two within a quarter of the recommended batch,
+    never below the base batch. At the base batch a big GPU waits on Python launching kernels, and every knob
+    that adds work on the CPU (autocast's casts, a layout change) looked slower than it is. A quarter leaves
+    fp32 room: it needs about twice the activation memory of the mixed precision the largest batch was found
+    at, and a quarter of the recommended batch is at most 3/16 of the largest."""
+    batch = base
+    while batch * 2 <= recommended // 4:
+        batch *= 2
+    return batch
+
+
+def steps_at(size, base, batch, fewest):
+    """(warm-up, timed steps) at `batch`: the size's own at the base batch; above it, two warm-up steps (the
+    first holds cudnn.benchmark's search) and about as many samples as the base batch's run, at least
+    `fewest` steps."""
+    if batch <= base:
+        return size["warmup"], size["steps"]
+    return min(size["warmup"], 2), max(fewest, -(-size["steps"] * base // batch))
+
+
+def change_percent(rate, baseline):
+    """The change from `baseline` to `rate` in percent, as the knob table computes it; None without both."""
+    if not rate or not baseline:
+        return None
+    return (rate / baseline - 1) * 100
+
+
+def helps(rate, baseline):
+    """True when `rate` beats `baseline` by at least the noise floor."""
+    change = change_percent(rate, baseline)
+    return change is not None and change >= NOISE_PERCENT
+
+
+def chosen_settings(rates):
+    """The settings the knob table recommends from the knob runs' rates ({(precision, channels_last,
+    benchmark): units/s}), judged as src/tune/tune_advice.cpp judges them (tests/unit/tune_child_test.cpp
+    holds the two equal): a mixed precision when it beats fp32 by the noise floor (the fastest; bf16 when
+    fp16 is not measurably faster: it needs no GradScaler), then channels_last at that precision, then
+    cudnn.benchmark at both. The large batch is timed with these, so the figure recommended is the figure
+    of the settings the table recommends."""
+    fp32 = rates.get(("fp32", False, False))
+    precision = "fp32"
+    for candidate in ("fp16", "bf16"):
+        rate = rates.get((candidate, False, False))
+        if helps(rate, fp32) and (not rates.get((precision, False, False)) or rate > rates[(precision, False, False)]):
+            precision = candidate
+    fp16, bf16 = rates.get(("fp16", False, False)), rates.get(("bf16", False, False))
+    if precision == "fp16" and helps(bf16, fp32) and change_percent(fp16, bf16) < NOISE_PERCENT:
+        precision = "bf16"
+    channels_last = helps(rates.get((precision, True, False)), rates.get((precision, False, False)))
+    benchmark = helps(rates.get((precision, channels_last, True)), rates.get((precision, channels_last, False)))
+    return precision, channels_last, benchmark
+
+
+def measure(bench, size, model, precision, channels_last, benchmark, batch, role, warmup=None, steps=None,
+            oom_retry=False):
+    """One timed run, reported as a result line (or an error line); returns its units/s (images or tokens),
+    0 when it failed or its loss is not finite. With `oom_retry` an out-of-memory error is left to the
+    caller, which runs it again at a smaller batch: no error line, and None is returned."""
     warmup = size["warmup"] if warmup is None else warmup
     steps = size["steps"] if steps is None else steps
     item = "%s/%s/%s/%s/%d" % (model, precision, "cl" if channels_last else "nchw",
                                "benchmark" if benchmark else "default", batch)
     emit("begin", item=item)
     rate = 0.0
+    out_of_memory = False
     try:
         bench.reset_peaks()
-        seconds, loss = bench.run(model, precision, channels_last, benchmark, batch, warmup, steps)
+        seconds, loss = bench.run(model, precision, channels_last, benchmark, batch, warmup, steps, role)
         peak_allocated, peak_reserved = bench.peaks()
         per_sample = 1 if model == "resnet50" else size["seq"]
         finite = math.isfinite(loss)
-        rate = batch * steps / seconds if seconds > 0 else 0.0
+        samples = batch * steps / seconds if seconds > 0 else 0.0
         emit("result", item=item, role=role, model=model, precision=precision, channels_last=channels_last,
              benchmark=benchmark, batch=batch, warmup=warmup, steps=steps, seconds=seconds,
-             samples_per_s=rate, units_per_s=rate * per_sample,
+             samples_per_s=samples, units_per_s=samples * per_sample,
              unit="images/s" if model == "resnet50" else "tokens/s",
              loss=loss if finite else None, loss_finite=finite, peak_allocated_bytes=peak_allocated,
              peak_reserved_bytes=peak_reserved)
-        if not finite:
-            rate = 0.0
+        rate = samples * per_sample if finite else 0.0
     except Exception as e:  # noqa: BLE001 - a failed measurement is reported, the rest go on
-        emit("error", item=item, code="oom" if is_oom(e) else "failed", message=first_line(e))
+        out_of_memory = is_oom(e)
+        if not (out_of_memory and oom_retry):
+            emit("error", item=item, code="oom" if out_of_memory else "failed", message=first_line(e))
+    bench.free()  # outside the except block, so the traceback's frames (and their tensors) are gone
+    return None if out_of_memory and oom_retry else rate
+
+
+class Progress:
+    """The progress lines: done / total, where the total grows when runs are done again."""
+
+    def __init__(self, total):
+        self.done = 0
+        self.total = total
+
+    def step(self, item):
+        self.done += 1
+        emit("progress", done=self.done, total=self.total, item=item)
+
+
+def knob_runs(model, precisions):
+    """Every combination of the knobs that apply to `model`, fp32 first (it needs the most memory, so an
+    out-of-memory error comes before the other runs)."""
+    convolutional = model == "resnet50"
+    layouts = [False, True] if convolutional else [False]
+    return [(precision, channels_last, benchmark) for precision in precisions for channels_last in layouts
+            for benchmark in layouts]
+
+
+def measure_knobs(bench, size, model, runs, batch, base, progress):
+    """Times every knob run at `batch`. An out-of-memory error halves the batch for all of them (the table
+    compares runs at one batch), says so, and starts them over. Returns (batch, {run: units/s})."""
+    while True:
+        rates = {}
+        for precision, channels_last, benchmark in runs:
+            warmup, steps = steps_at(size, base, batch, size["knob_steps"])
+            rate = measure(bench, size, model, precision, channels_last, benchmark, batch, "knob", warmup, steps,
+                           oom_retry=batch > base)
+            if rate is None:
+                smaller = max(base, batch // 2)
+                emit("skip", item="%s/%s/%s/%s/%d" % (model, precision, "cl" if channels_last else "nchw",
+                                                      "benchmark" if benchmark else "default", batch),
+                     reason="out of memory at the knob batch %d: every knob run of %s is timed at batch %d"
+                     % (batch, model, smaller))
+                progress.total += len(rates)  # the runs done at the larger batch are done again
+                batch = smaller
+                break
+            rates[(precision, channels_last, benchmark)] = rate
+            progress.step(model)
+        else:
+            return batch, rates
+
+
+def measure_large_batch(bench, size, model, settings, batch, knob, base):
+    """The settings the knob table recommends, timed at the recommended batch. The batch fitted at the
+    search's precision; a wider one (fp32 won) may not fit it: out of memory halves it while it stays above
+    the knob batch, and says so."""
+    precision, channels_last, benchmark = settings
+    while True:
+        warmup, steps = steps_at(size, base, batch, size["large_steps"])
+        rate = measure(bench, size, model, precision, channels_last, benchmark, batch, "large_batch", warmup, steps,
+                       oom_retry=batch // 2 > knob)
+        if rate is not None:
+            return
+        emit("skip", item="%s/%s/large/%d" % (model, precision, batch),
+             reason="out of memory at batch %d with %s: the large batch is timed at %d"
+             % (batch, precision, batch // 2))
+        batch //= 2
+
+
+def search_largest(bench, size, args, model, precision):
+    """The largest batch that fits at `precision` (a search line), or None when the search failed."""
+    item = "%s/%s/search" % (model, precision)
+    emit("begin", item=item)
+    cap = args.max_batch or (size["cap"] if model == "resnet50" else size["tokens_cap"])
+    largest = None
+    try:
+        start = time.perf_counter()
+        largest, failed_at, tried = largest_batch(
+            lambda b: bench.fits(model, precision, model == "resnet50", b), cap, args.exact,
+            start=2 if model == "resnet50" else 1)  # batch norm needs two samples to train
+        emit("search", item=item, model=model, precision=precision, largest=largest, failed_at=failed_at,
+             cap=cap, tried=tried, seconds=time.perf_counter() - start)
+    except Exception as e:  # noqa: BLE001
+        emit("error", item=item, code="failed", message=first_line(e))
     bench.free()
-    return rate
+    return largest
 
 
 # The names torch's caching allocator reads its settings from (c10/cuda/CUDAAllocatorConfig.h, instance()):
@@ -436,13 +586,14 @@ def allocator_run(bench, size, args, alloc_conf):
             bench.free()
             done += 1
             emit("progress", done=done, total=total, item=model)
-            batch = int(p["batch"])
-            base = int(p["base_batch"])
-            # The first run's figure again with the same steps: a large batch as the large batch was timed,
-            # a base batch (nothing larger fitted) as the knob runs were.
-            measure(bench, size, model, p["precision"], bool(p["channels_last"]), bool(p["benchmark"]), batch,
-                    "large_batch", warmup=size["warmup"] if batch <= base else min(size["warmup"], 2),
-                    steps=size["steps"] if batch <= base else max(size["large_steps"], size["steps"] * base // batch))
+            # The first run's figure again, timed as the first run timed it: the large batch with the settings
+            # the knob table recommends (or, when nothing larger than the knob batch fitted, the fastest knob
+            # run), its warm-up and timed steps from the same steps_at.
+            batch, role = int(p["batch"]), p.get("role", "large_batch")
+            base = size["batch"] if model == "resnet50" else size["tokens_batch"]
+            warmup, steps = steps_at(size, base, batch, size["large_steps" if role == "large_batch" else "knob_steps"])
+            measure(bench, size, model, p["precision"], bool(p["channels_last"]), bool(p["benchmark"]), batch, role,
+                    warmup=warmup, steps=steps)
             done += 1
             emit("progress", done=done, total=total, item=model)
     for w in caught:
@@ -514,59 +665,31 @@ def main(argv):
             emit("skip", item="bf16", reason="bf16 is not supported by this device (or it is the CPU)")
         else:
             precisions.append(precision)
-    plan = []  # (model, precision, channels_last, benchmark): every combination of the knobs
-    for model in models:
-        convolutional = model == "resnet50"
-        for precision in precisions:
-            for channels_last in ([False, True] if convolutional else [False]):
-                for benchmark in ([False, True] if convolutional else [False]):
-                    plan.append((model, precision, channels_last, benchmark))
-    searches = [] if args.no_search else models
-    total = len(plan) + len(searches) + (1 if "resnet50" in models and not args.no_loader else 0)
-    done = 0
-    best = {}  # model -> (samples/s, precision, channels_last, benchmark) of its fastest run
-    best_at = {}  # (model, precision) -> the same, per precision: the large batch is timed at the search's
-    for model, precision, channels_last, benchmark in plan:
-        batch = size["batch"] if model == "resnet50" else size["tokens_batch"]
-        rate = measure(bench, size, model, precision, channels_last, benchmark, batch, "knob")
-        if rate > best.get(model, (0.0,))[0]:
-            best[model] = (rate, precision, channels_last, benchmark)
-        if rate > best_at.get((model, precision), (0.0,))[0]:
-            best_at[(model, precision)] = (rate, precision, channels_last, benchmark)
-        done += 1
-        emit("progress", done=done, total=total, item=model)
-    # The largest batch that fits, at the best mixed precision the device has (fp32 on the CPU), then
-    # the fastest settings timed again at the batch recommended from it.
+    # Per model: the generic run, the largest batch, every knob run at the knob batch derived from it, and
+    # the settings they recommend at the recommended batch (the last item of a model counts with its search);
+    # then the DataLoader measurement (ResNet-50's input pipeline), after every model's GPU runs.
+    loader = "resnet50" in models and not args.no_loader
+    progress = Progress(sum(1 + len(knob_runs(m, precisions)) + (0 if args.no_search else 1) for m in models)
+                        + (1 if loader else 0))
+    # The search runs at the best mixed precision the device has (fp32 on the CPU), with channels_last.
     search_precision = "bf16" if "bf16" in precisions else ("fp16" if "fp16" in precisions else "fp32")
-    for model in searches:
-        item = "%s/%s/search" % (model, search_precision)
-        emit("begin", item=item)
-        cap = args.max_batch or (size["cap"] if model == "resnet50" else size["tokens_cap"])
-        largest = None
-        try:
-            start = time.perf_counter()
-            largest, failed_at, tried = largest_batch(
-                lambda b: bench.fits(model, search_precision, model == "resnet50", b), cap, args.exact,
-                start=2 if model == "resnet50" else 1)  # batch norm needs two samples to train
-            emit("search", item=item, model=model, precision=search_precision, largest=largest,
-                 failed_at=failed_at, cap=cap, tried=tried, seconds=time.perf_counter() - start)
-        except Exception as e:  # noqa: BLE001
-            emit("error", item=item, code="failed", message=first_line(e))
-        bench.free()
+    for model in models:
         base = size["batch"] if model == "resnet50" else size["tokens_batch"]
-        batch = recommended_batch(largest or 0, base)
-        if model in best and batch > base:
-            # About as many samples as a knob run (a large batch's step is long), at least large_steps.
-            # The batch fitted at the search's precision; a wider one (fp32) may not fit it.
-            _, precision, channels_last, benchmark = best_at.get((model, search_precision), best[model])
-            measure(bench, size, model, precision, channels_last, benchmark, batch, "large_batch",
-                    warmup=min(size["warmup"], 2), steps=max(size["large_steps"], size["steps"] * base // batch))
-        done += 1
-        emit("progress", done=done, total=total, item=model)
-    if "resnet50" in models and not args.no_loader:
+        # What the guides' generic advice gives: fp32, NCHW, benchmark off, their batch.
+        measure(bench, size, model, "fp32", False, False, base, "generic")
+        progress.step(model)
+        largest = None if args.no_search else search_largest(bench, size, args, model, search_precision)
+        recommended = recommended_batch(largest or 0, base)
+        batch, rates = measure_knobs(bench, size, model, knob_runs(model, precisions), knob_batch(recommended, base),
+                                     base, progress)
+        if not args.no_search:
+            settings = chosen_settings(rates)
+            if largest and recommended > batch and rates.get(settings):
+                measure_large_batch(bench, size, model, settings, recommended, batch, base)
+            progress.step(model)
+    if loader:
         measure_loader(bench, args.size)
-        done += 1
-        emit("progress", done=done, total=total, item="loader")
+        progress.step("loader")
     emit("end")
     return 0
 

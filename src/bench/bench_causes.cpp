@@ -37,13 +37,8 @@ std::string Watts(uint32_t mw) {
   return Figure(mw / 1000.0) + " W";
 }
 
-}  // namespace
-
-std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& results,
-                                          const std::vector<BenchTelemetry>& telemetry,
-                                          const BenchPeaks& peaks) {
-  std::vector<BenchFinding> out;
-
+// The findings that say the run itself went wrong: wrong results, benchmarks that did not complete.
+void AddRunFailures(const std::vector<BenchResult>& results, std::vector<BenchFinding>& out) {
   BenchFinding wrong{"bench.wrong_results", Severity::kError, "", {}, ""};
   BenchFinding incomplete{"bench.not_completed", Severity::kError, "", {}, ""};
   for (const auto& r : results) {
@@ -71,150 +66,176 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
         "run `gpudoctor verify`";
     out.push_back(incomplete);
   }
+}
 
-  std::set<std::string> explained;  // groups whose low figures a finding explains
-  bool transfer_low = AnyLow(results, "transfer.");
-  bool compute_low = AnyLow(results, "memory.") || AnyLow(results, "gemm.");
+// A PCIe link trained below what the card and the slot allow. A link read while idle runs slower on purpose
+// (power saving): only a narrower one, or one seen under load, or one next to low transfers, is a finding.
+void AddLinkFinding(const std::vector<BenchResult>& results, const BenchPeaks& peaks,
+                    std::vector<BenchFinding>& out, std::set<std::string>& explained) {
+  if (!peaks.link_now || !peaks.link_max) return;
+  if (peaks.link_now->gen >= peaks.link_max->gen && peaks.link_now->width >= peaks.link_max->width) return;
+  bool narrower = peaks.link_now->width < peaks.link_max->width;
+  bool measured_under_load = peaks.link_now->source != "sysfs";
+  if (!narrower && !measured_under_load && !AnyLow(results, "transfer.")) return;
+  BenchFinding f{
+      "bench.pcie_downtrained",
+      Severity::kWarning,
+      "the PCIe link runs at " + PcieLinkText(peaks.link_now->gen, peaks.link_now->width) + ", below " +
+          PcieLinkText(peaks.link_max->gen, peaks.link_max->width),
+      {},
+      "seat the card in a x16 slot wired to the CPU, without risers or extenders; set the slot's "
+      "PCIe speed to Auto (or the card's generation) in the firmware setup; check `sudo lspci -vv` "
+      "LnkSta against LnkCap"};
+  f.evidence.push_back("trained at " + PcieLinkText(peaks.link_now->gen, peaks.link_now->width) + " (" +
+                       peaks.link_now->source + "), " + Figure(peaks.link_now->gbs) + " GB/s per direction");
+  f.evidence.push_back("the card and slot allow " + PcieLinkText(peaks.link_max->gen, peaks.link_max->width) +
+                       " (" + peaks.link_max->source + "), " + Figure(peaks.link_max->gbs) + " GB/s");
+  if (!measured_under_load && !narrower)
+    f.evidence.push_back(
+        "read while idle, when GPUs lower the link speed to save power; the transfers are low too");
+  for (const auto& r : results)
+    if (StartsWith(r.spec.id, "transfer.") && r.spec.id != "transfer.d2d" && IsLow(r))
+      f.evidence.push_back(Standing(r));
+  out.push_back(f);
+  explained.insert("transfer.");
+}
 
-  // The PCIe link.
-  if (peaks.link_now && peaks.link_max &&
-      (peaks.link_now->gen < peaks.link_max->gen || peaks.link_now->width < peaks.link_max->width)) {
-    bool narrower = peaks.link_now->width < peaks.link_max->width;
-    bool measured_under_load = peaks.link_now->source != "sysfs";
-    // A link read while idle runs slower on purpose (power saving): only a narrower one, or one seen under
-    // load, or one next to low transfers, is a finding.
-    if (narrower || measured_under_load || transfer_low) {
-      BenchFinding f{
-          "bench.pcie_downtrained",
-          Severity::kWarning,
-          "the PCIe link runs at " + PcieLinkText(peaks.link_now->gen, peaks.link_now->width) + ", below " +
-              PcieLinkText(peaks.link_max->gen, peaks.link_max->width),
-          {},
-          "seat the card in a x16 slot wired to the CPU, without risers or extenders; set the slot's "
-          "PCIe speed to Auto (or the card's generation) in the firmware setup; check `sudo lspci -vv` "
-          "LnkSta against LnkCap"};
-      f.evidence.push_back("trained at " + PcieLinkText(peaks.link_now->gen, peaks.link_now->width) + " (" +
-                           peaks.link_now->source + "), " + Figure(peaks.link_now->gbs) +
-                           " GB/s per direction");
-      f.evidence.push_back("the card and slot allow " +
-                           PcieLinkText(peaks.link_max->gen, peaks.link_max->width) + " (" +
-                           peaks.link_max->source + "), " + Figure(peaks.link_max->gbs) + " GB/s");
-      if (!measured_under_load && !narrower)
-        f.evidence.push_back(
-            "read while idle, when GPUs lower the link speed to save power; the transfers are low too");
-      for (const auto& r : results)
-        if (StartsWith(r.spec.id, "transfer.") && r.spec.id != "transfer.d2d" && IsLow(r))
-          f.evidence.push_back(Standing(r));
-      out.push_back(f);
-      explained.insert("transfer.");
-    }
-  }
-
-  // Telemetry under load.
-  BenchFinding power{"bench.power_capped", compute_low ? Severity::kWarning : Severity::kInfo, "", {}, ""};
-  BenchFinding throttled{"bench.throttled", Severity::kWarning, "", {}, ""};
-  BenchFinding hot{"bench.hot", Severity::kWarning, "", {}, ""};
-  BenchFinding clocks{"bench.clocks_low", Severity::kWarning, "", {}, ""};
-  BenchFinding others{"bench.other_processes", Severity::kWarning, "", {}, ""};
+// What the telemetry read under load shows, reading by reading, before it becomes findings.
+struct UnderLoad {
+  BenchFinding power, throttled, hot, clocks, others;
   std::set<uint32_t> other_pids;
   size_t foreign_namespace = 0;
+};
+
+// The SM clock far below its maximum during a GEMM, with the reasons the driver gives; "" when it is not.
+std::string LowClockLine(const BenchTelemetry& t) {
+  const Telemetry& x = t.reading;
+  if (!StartsWith(t.id, "gemm.") || !x.sm_clock_mhz || !x.sm_clock_max_mhz ||
+      *x.sm_clock_mhz >= 0.6 * *x.sm_clock_max_mhz)
+    return "";
+  std::string line = "during " + t.id + ": SM clock " + std::to_string(*x.sm_clock_mhz) + " MHz of " +
+                     std::to_string(*x.sm_clock_max_mhz) + " MHz";
+  if (!x.throttle_reasons.empty()) {
+    line += " (reasons:";
+    for (const auto& reason : x.throttle_reasons) line += " " + reason;
+    line += ")";
+  }
+  return line;
+}
+
+// The throttle reasons that cost speed, with the temperature and power beside them; "" when none.
+std::string ThrottleLine(const BenchTelemetry& t) {
+  const Telemetry& x = t.reading;
+  std::vector<std::string> alarming;
+  for (const auto& reason : x.throttle_reasons)
+    if (IsAlarmingThrottleReason(reason)) alarming.push_back(reason);
+  if (alarming.empty()) return "";
+  std::string line = "during " + t.id + ": ";
+  for (size_t i = 0; i < alarming.size(); ++i) line += (i ? ", " : "") + alarming[i];
+  if (x.temperature_c) line += "; " + std::to_string(*x.temperature_c) + " C";
+  if (x.power_mw) line += "; " + Watts(*x.power_mw);
+  return line;
+}
+
+UnderLoad ReadUnderLoad(const std::vector<BenchTelemetry>& telemetry, bool compute_low) {
+  UnderLoad u{{"bench.power_capped", compute_low ? Severity::kWarning : Severity::kInfo, "", {}, ""},
+              {"bench.throttled", Severity::kWarning, "", {}, ""},
+              {"bench.hot", Severity::kWarning, "", {}, ""},
+              {"bench.clocks_low", Severity::kWarning, "", {}, ""},
+              {"bench.other_processes", Severity::kWarning, "", {}, ""},
+              {},
+              0};
   for (const auto& t : telemetry) {
     const Telemetry& x = t.reading;
     if (x.power_limit_mw && x.power_default_limit_mw &&
-        *x.power_limit_mw < 0.95 * *x.power_default_limit_mw && power.evidence.empty()) {
-      power.title = "the power limit is " + Watts(*x.power_limit_mw) + ", below the board's default " +
-                    Watts(*x.power_default_limit_mw);
-      power.evidence.push_back("during " + t.id + ": limit " + Watts(*x.power_limit_mw) + ", default " +
-                               Watts(*x.power_default_limit_mw) +
-                               (x.power_mw ? ", drawing " + Watts(*x.power_mw) : std::string()));
+        *x.power_limit_mw < 0.95 * *x.power_default_limit_mw && u.power.evidence.empty()) {
+      u.power.title = "the power limit is " + Watts(*x.power_limit_mw) + ", below the board's default " +
+                      Watts(*x.power_default_limit_mw);
+      u.power.evidence.push_back("during " + t.id + ": limit " + Watts(*x.power_limit_mw) + ", default " +
+                                 Watts(*x.power_default_limit_mw) +
+                                 (x.power_mw ? ", drawing " + Watts(*x.power_mw) : std::string()));
     }
-    std::vector<std::string> alarming;
-    for (const auto& reason : x.throttle_reasons)
-      if (IsAlarmingThrottleReason(reason)) alarming.push_back(reason);
-    if (!alarming.empty()) {
-      std::string line = "during " + t.id + ": ";
-      for (size_t i = 0; i < alarming.size(); ++i) line += (i ? ", " : "") + alarming[i];
-      if (x.temperature_c) line += "; " + std::to_string(*x.temperature_c) + " C";
-      if (x.power_mw) line += "; " + Watts(*x.power_mw);
-      throttled.evidence.push_back(line);
-    }
+    if (auto line = ThrottleLine(t); !line.empty()) u.throttled.evidence.push_back(line);
     if (x.temperature_c && *x.temperature_c >= 90)
-      hot.evidence.push_back("during " + t.id + ": " + std::to_string(*x.temperature_c) + " C");
-    if (StartsWith(t.id, "gemm.") && x.sm_clock_mhz && x.sm_clock_max_mhz &&
-        *x.sm_clock_mhz < 0.6 * *x.sm_clock_max_mhz) {
-      std::string line = "during " + t.id + ": SM clock " + std::to_string(*x.sm_clock_mhz) + " MHz of " +
-                         std::to_string(*x.sm_clock_max_mhz) + " MHz";
-      if (!x.throttle_reasons.empty()) {
-        line += " (reasons:";
-        for (const auto& reason : x.throttle_reasons) line += " " + reason;
-        line += ")";
-      }
-      clocks.evidence.push_back(line);
-    }
+      u.hot.evidence.push_back("during " + t.id + ": " + std::to_string(*x.temperature_c) + " C");
+    if (auto line = LowClockLine(t); !line.empty()) u.clocks.evidence.push_back(line);
     if (x.compute_pids) {
       const auto& pids = *x.compute_pids;
       bool self_listed = std::find(pids.begin(), pids.end(), t.worker_pid) != pids.end();
       if (self_listed) {
         for (uint32_t pid : pids)
-          if (pid != t.worker_pid) other_pids.insert(pid);
+          if (pid != t.worker_pid) u.other_pids.insert(pid);
       } else if (pids.size() > 1) {
         // The library lists processes from another PID namespace (a container): one of them is the worker.
-        foreign_namespace = std::max(foreign_namespace, pids.size() - 1);
+        u.foreign_namespace = std::max(u.foreign_namespace, pids.size() - 1);
       }
     }
   }
-  if (!power.evidence.empty()) {
-    power.fix =
+  return u;
+}
+
+// Power limit, throttling, heat and low clocks, each a finding when its evidence is there.
+void AddUnderLoadFindings(UnderLoad& u, const std::vector<BenchResult>& results,
+                          std::vector<BenchFinding>& out, std::set<std::string>& explained) {
+  if (!u.power.evidence.empty()) {
+    u.power.fix =
         "restore the board's default power limit (NVIDIA: `sudo nvidia-smi -pl <default W>`; AMD: "
         "`sudo rocm-smi --resetpoweroverdrive`), unless it was lowered on purpose";
-    out.push_back(power);
+    out.push_back(u.power);
     explained.insert("memory.");
     explained.insert("gemm.");
   }
-  if (!throttled.evidence.empty()) {
-    throttled.title =
+  if (!u.throttled.evidence.empty()) {
+    u.throttled.title =
         "the GPU slowed itself down (heat, power brake or a hardware signal) while it was measured";
-    throttled.fix =
+    u.throttled.fix =
         "improve the cooling and airflow, check the power cables and the supply; `nvidia-smi -q -d "
         "PERFORMANCE` shows the reasons as they happen";
-    out.push_back(throttled);
+    out.push_back(u.throttled);
     explained.insert("memory.");
     explained.insert("gemm.");
   }
-  if (!hot.evidence.empty()) {
-    hot.title = "the GPU ran at 90 C or more";
-    hot.fix = "clean the heatsink and fans, improve the case or rack airflow; check the fan curve";
-    out.push_back(hot);
+  if (!u.hot.evidence.empty()) {
+    u.hot.title = "the GPU ran at 90 C or more";
+    u.hot.fix = "clean the heatsink and fans, improve the case or rack airflow; check the fan curve";
+    out.push_back(u.hot);
   }
-  if (!clocks.evidence.empty() && AnyLow(results, "gemm.")) {
-    clocks.title = "the SM clock stayed far below its maximum while GEMMs were low";
-    clocks.fix =
+  if (!u.clocks.evidence.empty() && AnyLow(results, "gemm.")) {
+    u.clocks.title = "the SM clock stayed far below its maximum while GEMMs were low";
+    u.clocks.fix =
         "look for locked or application clocks (`nvidia-smi -q -d CLOCK`; `sudo nvidia-smi -rgc` undoes "
         "a lock) and power-saving profiles";
-    out.push_back(clocks);
+    out.push_back(u.clocks);
     explained.insert("gemm.");
   }
-  if (!other_pids.empty() || foreign_namespace > 0) {
-    size_t count = other_pids.empty() ? foreign_namespace : other_pids.size();
-    others.title = std::to_string(count) + (count == 1 ? " other process" : " other processes") +
-                   " used the GPU while it was measured";
-    if (!other_pids.empty()) {
-      std::string list;
-      for (uint32_t pid : other_pids) list += (list.empty() ? "" : ", ") + std::to_string(pid);
-      others.evidence.push_back("process ids " + list + " held a compute context");
-    } else {
-      others.evidence.push_back(
-          std::to_string(foreign_namespace) +
-          " more compute contexts than gpudoctor's own (process ids from another namespace)");
-    }
-    others.fix = "stop them, or run the benchmark when the GPU is idle; `nvidia-smi` lists them";
-    out.push_back(others);
-    explained.insert("memory.");
-    explained.insert("gemm.");
-    explained.insert("transfer.");
-    explained.insert("latency.");
-  }
+}
 
+// Other processes holding a compute context while the GPU was measured.
+void AddOtherProcesses(UnderLoad& u, std::vector<BenchFinding>& out, std::set<std::string>& explained) {
+  if (u.other_pids.empty() && u.foreign_namespace == 0) return;
+  size_t count = u.other_pids.empty() ? u.foreign_namespace : u.other_pids.size();
+  u.others.title = std::to_string(count) + (count == 1 ? " other process" : " other processes") +
+                   " used the GPU while it was measured";
+  if (!u.other_pids.empty()) {
+    std::string list;
+    for (uint32_t pid : u.other_pids) list += (list.empty() ? "" : ", ") + std::to_string(pid);
+    u.others.evidence.push_back("process ids " + list + " held a compute context");
+  } else {
+    u.others.evidence.push_back(
+        std::to_string(u.foreign_namespace) +
+        " more compute contexts than gpudoctor's own (process ids from another namespace)");
+  }
+  u.others.fix = "stop them, or run the benchmark when the GPU is idle; `nvidia-smi` lists them";
+  out.push_back(u.others);
+  explained.insert("memory.");
+  explained.insert("gemm.");
+  explained.insert("transfer.");
+  explained.insert("latency.");
+}
+
+// The low figures no finding above explains.
+void AddBelowSpec(const std::vector<BenchResult>& results, const std::set<std::string>& explained,
+                  std::vector<BenchFinding>& out) {
   BenchFinding below{"bench.below_spec", Severity::kInfo, "", {}, ""};
   for (const auto& r : results) {
     if (!IsLow(r)) continue;
@@ -234,6 +255,22 @@ std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& result
         "(MIG, vGPU) lower figures are expected";
     out.push_back(below);
   }
+}
+
+}  // namespace
+
+std::vector<BenchFinding> FindBenchCauses(const std::vector<BenchResult>& results,
+                                          const std::vector<BenchTelemetry>& telemetry,
+                                          const BenchPeaks& peaks) {
+  std::vector<BenchFinding> out;
+  AddRunFailures(results, out);
+  std::set<std::string> explained;  // groups whose low figures a finding explains
+  AddLinkFinding(results, peaks, out, explained);
+  bool compute_low = AnyLow(results, "memory.") || AnyLow(results, "gemm.");
+  UnderLoad u = ReadUnderLoad(telemetry, compute_low);
+  AddUnderLoadFindings(u, results, out, explained);
+  AddOtherProcesses(u, out, explained);
+  AddBelowSpec(results, explained, out);
   return out;
 }
 

@@ -96,6 +96,137 @@ Result<GemmCheck> CheckSamples(Backend& backend, const Precision& p, int n, Devi
   return JudgeGemm(p.type, p.tf32, n, pairs);
 }
 
+// What every size of one precision's sweep shares: the fill kernel, the timing and checking settings, the
+// three device matrices and the operands' seeds.
+struct GemmSweep {
+  BenchContext& ctx;
+  FunctionId fill;
+  const Precision& p;
+  int reps;
+  size_t samples;
+  DevicePtr a, b, c;
+  uint64_t seed_a, seed_b;
+};
+
+// How one size ended: measured (its point is in the result), the GEMM cannot run here (skipped, with the
+// reason), or an error that ends the sweep.
+struct SizeEnd {
+  std::optional<Error> failure;
+  std::optional<std::string> skipped;
+};
+
+// The sizes of the sweep: three n x n matrices in at most half the free memory.
+std::vector<uint64_t> GemmSizes(uint64_t free_bytes, size_t es, bool quick) {
+  std::vector<uint64_t> sizes;
+  for (uint64_t n : GeometricSizes(1024, quick ? 8192 : 16384, 2))
+    if (3 * n * n * es <= free_bytes / 2) sizes.push_back(n);
+  if (sizes.empty())  // a small GPU (or the fake): the largest power of two that fits, from 64 up
+    for (uint64_t n = 64; 3 * n * n * es <= free_bytes / 2 && n < 1024; n *= 2) sizes = {n};
+  return sizes;
+}
+
+// A and B from their seeds on the device, C all NaN (0xffffffff is NaN in every type), so an entry the GEMM
+// never wrote fails the check.
+Status FillOperands(const GemmSweep& sweep, uint64_t n) {
+  uint64_t count = n * n;
+  for (auto [ptr, seed] : {std::pair{sweep.a, sweep.seed_a}, std::pair{sweep.b, sweep.seed_b}}) {
+    KernelArgs args;
+    args.Ptr(ptr).U64(count).U64(seed).U32(OperandTypeCode(sweep.p.type));
+    if (auto s = sweep.ctx.backend.Launch(sweep.fill, GridFor(count), kBlock256, args); !s) return s;
+  }
+  return sweep.ctx.backend.Memset32(sweep.c, 0xffffffffu, count * ElementBytes(sweep.p.type) / 4);
+}
+
+// The check's line for a result whose sampled entries were wrong.
+std::string CheckFailureLine(const GemmCheck& check, int n) {
+  char line[200];
+  if (check.non_finite)
+    std::snprintf(line, sizeof line, "at %d^3: %zu of %zu sampled entries are NaN or infinite", n,
+                  check.non_finite, check.samples);
+  else
+    std::snprintf(line, sizeof line, "at %d^3: relative error %.2e over the tolerance %.2e (%zu entries)", n,
+                  check.relative_error, check.tolerance, check.samples);
+  return line;
+}
+
+// One size: fill, a first GEMM (whose failure may mean "not available here"), a warm-up, the timed runs, the
+// sampled check, and the telemetry under load at the largest size.
+SizeEnd MeasureGemmSize(const GemmSweep& sweep, uint64_t n64, bool largest, const std::string& id,
+                        BenchResult& r) {
+  Backend& backend = sweep.ctx.backend;
+  int n = static_cast<int>(n64);
+  if (auto s = FillOperands(sweep, n64); !s) return {s.error(), {}};
+  GemmRequest req{sweep.p.type, sweep.p.tf32, n, n, n, sweep.a, sweep.b, sweep.c};
+  if (Status g = backend.Gemm(req); !g) {
+    bool unsupported = (sweep.p.tf32 && backend.Kind() == BackendKind::kHip) || BlasMissing(backend);
+    if (unsupported) return {{}, "not run: " + g.error().message};
+    return {g.error(), {}};
+  }
+  if (auto w = backend.Gemm(req); !w) return {w.error(), {}};
+  auto ms = BestTime(backend, sweep.reps, [&] { return backend.Gemm(req); });
+  if (!ms) return {ms.error(), {}};
+  double flops = 2.0 * static_cast<double>(n) * n * n;
+  r.points.push_back({static_cast<double>(n), *ms > 0 ? flops / (*ms * 1e9) : 0});
+  auto check = CheckSamples(backend, sweep.p, n, sweep.c, sweep.seed_a, sweep.seed_b, sweep.samples,
+                            sweep.seed_a + n64);
+  if (!check) return {check.error(), {}};
+  if (!check->passed && r.check == BenchCheck::kPassed) {
+    r.check = BenchCheck::kFailed;
+    r.check_detail = CheckFailureLine(*check, n);
+  }
+  if (largest)
+    ReadTelemetryUnderLoad(sweep.ctx, id, [&]() -> Status {
+      for (int i = 0; i < 3; ++i)
+        if (auto q = backend.Gemm(req); !q) return q;
+      return Ok{};
+    });
+  return {};
+}
+
+// The note of a measured precision: how it was timed and checked, and which BLAS ran it.
+std::string GemmNote(const Backend& backend, int reps, size_t samples, uint64_t seed_a) {
+  std::string note = "best of " + std::to_string(reps) +
+                     " back-to-back timed runs per size after 2 untimed; " + std::to_string(samples) +
+                     " entries of C checked per size (seed 0x" + Hex(seed_a, 16) + ")";
+  for (const auto& lib : backend.Libraries())
+    if (lib.role == "blas" && !lib.path.empty()) note += "; BLAS " + lib.path + " " + lib.version;
+  return note;
+}
+
+// One precision's result: the sweep over the sizes that fit, ended early by an error or a skip.
+BenchResult RunPrecision(BenchContext& ctx, FunctionId fill, uint64_t free_bytes, const BenchSpec& spec) {
+  const bool quick = ctx.options.level == BenchLevel::kQuick;
+  const Precision& p = PrecisionOf(spec.id);
+  BenchResult r;
+  r.spec = spec;
+  size_t es = ElementBytes(p.type);
+  std::vector<uint64_t> sizes = GemmSizes(free_bytes, es, quick);
+  if (sizes.empty())
+    return ErrorResult(
+        spec, EnvError("not enough free device memory for a GEMM (" + FormatBytes(free_bytes) + ")"));
+  uint64_t bytes = sizes.back() * sizes.back() * es;
+  auto da = AllocateBuffer(ctx.backend, bytes), db = AllocateBuffer(ctx.backend, bytes),
+       dc = AllocateBuffer(ctx.backend, bytes);
+  for (auto* buf : {&da, &db, &dc})
+    if (!*buf) return ErrorResult(spec, buf->error());
+  uint64_t seed_a = FreshSeed();
+  GemmSweep sweep{ctx,       fill,      p,         quick ? 5 : 10, quick ? size_t{256} : size_t{512},
+                  da->get(), db->get(), dc->get(), seed_a,         seed_a ^ 0x5bd1e9955bd1e995ull};
+  r.check = BenchCheck::kPassed;
+  for (uint64_t n : sizes) {
+    SizeEnd end = MeasureGemmSize(sweep, n, n == sizes.back(), spec.id, r);
+    if (end.skipped) return SkippedResult(spec, *end.skipped);
+    if (end.failure) {
+      BenchResult e = ErrorResult(spec, *end.failure);
+      e.points = r.points;
+      return e;
+    }
+  }
+  r.best = BestOf(r.points, true);
+  r.note = GemmNote(ctx.backend, sweep.reps, sweep.samples, seed_a);
+  return r;
+}
+
 void GemmBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids) {
   const auto specs = Specs();
   if (auto s = OpenBenchDevice(ctx); !s) return FailAll(ctx, specs, ids, s.error());
@@ -105,117 +236,10 @@ void GemmBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids) 
   if (!fill) return FailAll(ctx, specs, ids, fill.error());
   auto mem = ctx.backend.MemoryInfo();
   if (!mem) return FailAll(ctx, specs, ids, mem.error());
-  bool quick = ctx.options.level == BenchLevel::kQuick;
-  const int reps = quick ? 5 : 10;
-  const size_t samples = quick ? 256 : 512;
-
   for (const auto& id : ids) {
     ctx.sink.Begin(id);
     auto started = std::chrono::steady_clock::now();
-    const Precision& p = PrecisionOf(id);
-    BenchResult r;
-    r.spec = SpecById(specs, id);
-    size_t es = ElementBytes(p.type);
-    // Three n x n matrices in at most half the free memory.
-    std::vector<uint64_t> wanted;
-    for (uint64_t n : GeometricSizes(1024, quick ? 8192 : 16384, 2)) wanted.push_back(n);
-    std::vector<uint64_t> sizes;
-    for (uint64_t n : wanted)
-      if (3 * n * n * es <= mem->free_bytes / 2) sizes.push_back(n);
-    if (sizes.empty())  // a small GPU (or the fake): the largest power of two that fits, from 64 up
-      for (uint64_t n = 64; 3 * n * n * es <= mem->free_bytes / 2 && n < 1024; n *= 2) sizes = {n};
-    if (sizes.empty()) {
-      r = ErrorResult(r.spec, EnvError("not enough free device memory for a GEMM (" +
-                                       FormatBytes(mem->free_bytes) + ")"));
-      ctx.sink.Emit(r);
-      continue;
-    }
-    uint64_t max_n = sizes.back();
-    uint64_t bytes = max_n * max_n * es;
-    auto da = AllocateBuffer(ctx.backend, bytes), db = AllocateBuffer(ctx.backend, bytes),
-         dc = AllocateBuffer(ctx.backend, bytes);
-    std::optional<Error> failure;
-    for (auto* buf : {&da, &db, &dc})
-      if (!*buf && !failure) failure = buf->error();
-    bool skipped = false;
-    r.check = BenchCheck::kPassed;
-    uint64_t seed_a = FreshSeed(), seed_b = seed_a ^ 0x5bd1e9955bd1e995ull;
-    for (uint64_t n64 : sizes) {
-      if (failure || skipped) break;
-      int n = static_cast<int>(n64);
-      uint64_t count = n64 * n64;
-      Status s = Ok{};
-      for (auto [ptr, seed] : {std::pair{da->get(), seed_a}, std::pair{db->get(), seed_b}}) {
-        KernelArgs args;
-        args.Ptr(ptr).U64(count).U64(seed).U32(OperandTypeCode(p.type));
-        if (s) s = ctx.backend.Launch(*fill, GridFor(count), kBlock256, args);
-      }
-      if (s) s = ctx.backend.Memset32(dc->get(), 0xffffffffu, count * es / 4);  // NaN in every type
-      if (!s) {
-        failure = s.error();
-        break;
-      }
-      GemmRequest req{p.type, p.tf32, n, n, n, da->get(), db->get(), dc->get()};
-      Status g = ctx.backend.Gemm(req);
-      if (!g) {
-        if (p.tf32 && ctx.backend.Kind() == BackendKind::kHip) {
-          r = SkippedResult(r.spec, "not run: " + g.error().message);
-          skipped = true;
-        } else if (BlasMissing(ctx.backend)) {
-          r = SkippedResult(r.spec, "not run: " + g.error().message);
-          skipped = true;
-        } else {
-          failure = g.error();
-        }
-        break;
-      }
-      if (auto w = ctx.backend.Gemm(req); !w) {
-        failure = w.error();
-        break;
-      }
-      auto ms = BestTime(ctx.backend, reps, [&] { return ctx.backend.Gemm(req); });
-      if (!ms) {
-        failure = ms.error();
-        break;
-      }
-      double best = *ms;
-      double flops = 2.0 * static_cast<double>(n) * n * n;
-      r.points.push_back({static_cast<double>(n), best > 0 ? flops / (best * 1e9) : 0});
-      auto check = CheckSamples(ctx.backend, p, n, dc->get(), seed_a, seed_b, samples, seed_a + n64);
-      if (!check) {
-        failure = check.error();
-        break;
-      }
-      if (!check->passed && r.check == BenchCheck::kPassed) {
-        char line[200];
-        if (check->non_finite)
-          std::snprintf(line, sizeof line, "at %d^3: %zu of %zu sampled entries are NaN or infinite", n,
-                        check->non_finite, check->samples);
-        else
-          std::snprintf(line, sizeof line,
-                        "at %d^3: relative error %.2e over the tolerance %.2e (%zu entries)", n,
-                        check->relative_error, check->tolerance, check->samples);
-        r.check = BenchCheck::kFailed;
-        r.check_detail = line;
-      }
-      if (n64 == max_n)
-        ReadTelemetryUnderLoad(ctx, id, [&]() -> Status {
-          for (int i = 0; i < 3; ++i)
-            if (auto q = ctx.backend.Gemm(req); !q) return q;
-          return Ok{};
-        });
-    }
-    if (failure) {
-      BenchResult e = ErrorResult(r.spec, *failure);
-      e.points = r.points;
-      r = e;
-    } else if (!skipped) {
-      r.best = BestOf(r.points, true);
-      r.note = "best of " + std::to_string(reps) + " back-to-back timed runs per size after 2 untimed; " +
-               std::to_string(samples) + " entries of C checked per size (seed 0x" + Hex(seed_a, 16) + ")";
-      for (const auto& lib : ctx.backend.Libraries())
-        if (lib.role == "blas" && !lib.path.empty()) r.note += "; BLAS " + lib.path + " " + lib.version;
-    }
+    BenchResult r = RunPrecision(ctx, *fill, mem->free_bytes, SpecById(specs, id));
     r.elapsed_ms = MsSince(started);
     ctx.sink.Emit(r);
   }

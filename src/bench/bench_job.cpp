@@ -64,7 +64,7 @@ int RunBenchmarks(const WorkerRequest& worker_request, const Environment& env, s
     return 0;
   }
   WorkerSink sink(watchdog, request->limit.value_or(group->TimeLimit(request->options.level)));
-  BenchContext ctx{*backend->backend, request->options, sink, err};
+  BenchContext ctx{*backend->backend, request->options, sink, err, 0};
   try {
     group->Run(ctx, request->ids);
   } catch (const std::exception& e) {

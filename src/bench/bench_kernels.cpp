@@ -13,8 +13,10 @@ std::string StreamKernelName(StreamOp op, int groups_per_thread) {
   return std::string(base) + (groups_per_thread == 4 ? "_u4" : "_u1");
 }
 
-const std::string& BenchKernelSource() {
-  static const std::string kSource = R"GDKERNEL(
+namespace {
+
+// The source itself: data, kept out of the function that hands it over.
+constexpr const char kBenchKernelSource[] = R"GDKERNEL(
 typedef unsigned int gd_u32;
 typedef unsigned long long gd_u64;
 struct alignas(16) gd_f4 {
@@ -217,6 +219,11 @@ extern "C" __global__ void gd_bench_fill_operand(void* p, gd_u64 count, gd_u64 s
   }
 }
 )GDKERNEL";
+
+}  // namespace
+
+const std::string& BenchKernelSource() {
+  static const std::string kSource = kBenchKernelSource;
   return kSource;
 }
 

@@ -89,15 +89,184 @@ struct Arrays {
   DevicePtr a = 0, b = 0, c = 0, partial = 0, result = 0;
 };
 
+Dim3 StreamGrid(uint64_t n, int groups) {
+  uint64_t per_block = static_cast<uint64_t>(kStreamBlock) * 4 * static_cast<uint64_t>(groups);
+  uint64_t blocks = (n + per_block - 1) / per_block;
+  return Dim3{static_cast<uint32_t>(std::max<uint64_t>(blocks, 1)), 1, 1};
+}
+
+// One kernel's launch at n elements: the function, its shape (16-byte groups per thread) and its arrays.
+struct StreamLaunch {
+  FunctionId fn = 0;
+  int groups = 1;
+  DevicePtr x = 0, y = 0, out = 0;
+};
+
+// The arrays an element-wise kernel reads (x, y) and writes (out), as BabelStream assigns them.
+StreamLaunch OperandsOf(StreamOp op, const Arrays& d) {
+  switch (op) {
+    case StreamOp::kCopy:
+      return {0, 1, d.a, d.a, d.c};
+    case StreamOp::kMul:
+      return {0, 1, d.c, d.c, d.b};
+    case StreamOp::kAdd:
+      return {0, 1, d.a, d.b, d.c};
+    case StreamOp::kTriad:
+      return {0, 1, d.b, d.c, d.a};
+  }
+  return {0, 1, d.a, d.a, d.c};
+}
+
+// The dot's check: the partial sums read back and added in fp64, against n * a * b within the fp32 rounding
+// of the terms each accumulator adds. "" when it holds.
+std::string DotMismatch(const std::vector<float>& partial, uint64_t n) {
+  double sum = 0;
+  for (float p : partial) sum += p;
+  double expected = static_cast<double>(n) * static_cast<double>(kA) * static_cast<double>(kB);
+  double terms = std::ceil(static_cast<double>(n / 4) / (partial.size() * static_cast<double>(kStreamBlock)));
+  double tolerance = (terms + 32) * std::ldexp(1.0, -24);
+  double error = std::fabs(sum - expected) / expected;
+  if (error <= tolerance) return "";
+  char line[200];
+  std::snprintf(line, sizeof line, "sum %.9g, expected %.9g: relative error %.2e over the tolerance %.2e",
+                sum, expected, error, tolerance);
+  return line;
+}
+
+// The kernels, the arrays and the sweep one run of the group shares; one result per kernel.
 class MemoryRun {
  public:
-  MemoryRun(BenchContext& ctx, FunctionId init, FunctionId check, uint32_t dot_blocks_max)
-      : ctx_(ctx), init_(init), check_(check), dot_blocks_max_(dot_blocks_max) {}
+  MemoryRun(BenchContext& ctx, ModuleId module, FunctionId init, FunctionId check, FunctionId dot,
+            uint32_t dot_blocks_max, Arrays d, std::vector<uint64_t> sizes)
+      : ctx_(ctx),
+        module_(module),
+        init_(init),
+        check_(check),
+        dot_(dot),
+        dot_blocks_max_(dot_blocks_max),
+        d_(d),
+        sizes_(std::move(sizes)),
+        reps_(ctx.options.level == BenchLevel::kQuick ? 20 : 50) {}
 
-  Status Init(const Arrays& d, uint64_t n) {
+  // One kernel's sweep over the sizes, checked at each; the telemetry under load when `last`.
+  BenchResult Measure(const Kernel& k, const BenchSpec& spec, bool last) {
+    BenchResult r;
+    r.spec = spec;
+    r.check = BenchCheck::kPassed;
+    auto launch = Shape(k, r.note);
+    std::optional<Error> failure;
+    if (!launch) failure = launch.error();
+    for (uint64_t bytes : sizes_) {
+      if (failure) break;
+      auto wrong = MeasureSize(k, *launch, bytes, r);
+      if (!wrong) {
+        failure = wrong.error();
+        break;
+      }
+      if (!wrong->empty() && r.check == BenchCheck::kPassed) {
+        r.check = BenchCheck::kFailed;
+        r.check_detail = "at " + FormatBytes(bytes) + " per array: " + *wrong;
+      }
+    }
+    if (!failure && last) {
+      uint64_t n = sizes_.back() / 4;
+      ReadTelemetryUnderLoad(ctx_, spec.id, [&]() -> Status {
+        for (int i = 0; i < 20; ++i)
+          if (auto s = Launch(k, *launch, n); !s) return s;
+        return Ok{};
+      });
+    }
+    if (failure) {
+      BenchResult e = ErrorResult(r.spec, *failure);
+      e.points = r.points;
+      return e;
+    }
+    r.best = BestOf(r.points, true, static_cast<double>(kBeyondCacheBytes));
+    r.note +=
+        "; best of " + std::to_string(reps_) +
+        " runs per size; the figure counts arrays of 256 MiB and more (smaller ones may sit in the cache)";
+    return r;
+  }
+
+ private:
+  Status Init(uint64_t n) {
     KernelArgs args;
-    args.Ptr(d.a).Ptr(d.b).Ptr(d.c).F32(kA).F32(kB).F32(kC).U64(n);
+    args.Ptr(d_.a).Ptr(d_.b).Ptr(d_.c).F32(kA).F32(kB).F32(kC).U64(n);
     return ctx_.backend.Launch(init_, GridFor(n), kBlock256, args);
+  }
+
+  Status Launch(const Kernel& k, const StreamLaunch& l, uint64_t n) {
+    KernelArgs args;
+    if (!k.op) {
+      args.Ptr(d_.a).Ptr(d_.b).Ptr(d_.partial).U64(n);
+      return ctx_.backend.Launch(l.fn, Dim3{DotBlocks(n), 1, 1}, kBlock256, args);
+    }
+    args.Ptr(l.x).Ptr(l.y).Ptr(l.out).F32(kScalar).U64(n);
+    return ctx_.backend.Launch(l.fn, StreamGrid(n, l.groups), kBlock256, args);
+  }
+
+  Result<double> BestMs(const Kernel& k, const StreamLaunch& l, uint64_t n, int count) {
+    return BestTime(ctx_.backend, count, [&] { return Launch(k, l, n); });
+  }
+
+  // The launch of `k`: for an element-wise kernel one or four 16-byte groups per thread, whichever is faster
+  // at the largest size; the dot is grid-stride. Says which in `note`.
+  Result<StreamLaunch> Shape(const Kernel& k, std::string& note) {
+    if (!k.op) {
+      note = "grid-stride, up to " + std::to_string(dot_blocks_max_) + " blocks of 256 threads";
+      return StreamLaunch{dot_, 1, d_.a, d_.a, d_.c};
+    }
+    StreamLaunch l = OperandsOf(*k.op, d_);
+    uint64_t n = sizes_.back() / 4;
+    double fastest = 1e30;
+    int chosen = 1;
+    std::optional<Error> failure;
+    for (int g : {1, 4}) {
+      auto f = ctx_.backend.GetFunction(module_, StreamKernelName(*k.op, g));
+      if (!f) {
+        failure = f.error();
+        break;
+      }
+      l.fn = *f;
+      l.groups = g;
+      Status s = Init(n);
+      if (s) s = Launch(k, l, n);  // warm-up (loads the function)
+      auto ms = s ? BestMs(k, l, n, 3) : Result<double>(s.error());
+      if (!ms) {
+        failure = ms.error();
+        break;
+      }
+      if (*ms < fastest) {
+        fastest = *ms;
+        chosen = g;
+      }
+    }
+    note =
+        chosen == 1 ? "one 16-byte group of floats per thread" : "four 16-byte groups of floats per thread";
+    if (failure) return *failure;
+    auto f = ctx_.backend.GetFunction(module_, StreamKernelName(*k.op, chosen));
+    if (!f) return f.error();
+    l.fn = *f;
+    l.groups = chosen;
+    return l;
+  }
+
+  // One size: fresh arrays, two untimed runs, the timed runs (a point added to `r`), then the check of what
+  // the last run wrote: "" when right, else what was wrong.
+  Result<std::string> MeasureSize(const Kernel& k, const StreamLaunch& l, uint64_t bytes, BenchResult& r) {
+    uint64_t n = bytes / 4;
+    Status s = Init(n);
+    for (int w = 0; s && w < 2; ++w) s = Launch(k, l, n);
+    if (!s) return s.error();
+    auto ms = BestMs(k, l, n, reps_);
+    if (!ms) return ms.error();
+    double gbs = *ms > 0 ? k.bytes_per_element * static_cast<double>(n) / (*ms * 1e6) : 0;
+    r.points.push_back({static_cast<double>(bytes), gbs});
+    if (k.op) return CheckArray(l.out, d_.result, n, Expected(*k.op));
+    std::vector<float> partial(DotBlocks(n));
+    if (auto cp = ctx_.backend.CopyToHost(partial.data(), d_.partial, partial.size() * 4ull); !cp)
+      return cp.error();
+    return DotMismatch(partial, n);
   }
 
   // Mismatches of `p` against `expected` over n elements: the device's count, then three elements read back.
@@ -137,16 +306,29 @@ class MemoryRun {
     return static_cast<uint32_t>(std::clamp<uint64_t>(wanted, 1, dot_blocks_max_));
   }
 
- private:
   BenchContext& ctx_;
-  FunctionId init_, check_;
+  ModuleId module_;
+  FunctionId init_, check_, dot_;
   uint32_t dot_blocks_max_;
+  Arrays d_;
+  std::vector<uint64_t> sizes_;
+  int reps_;
 };
 
-Dim3 StreamGrid(uint64_t n, int groups) {
-  uint64_t per_block = static_cast<uint64_t>(kStreamBlock) * 4 * static_cast<uint64_t>(groups);
-  uint64_t blocks = (n + per_block - 1) / per_block;
-  return Dim3{static_cast<uint32_t>(std::max<uint64_t>(blocks, 1)), 1, 1};
+// Blocks of the dot's grid at most: eight per compute unit, 1024 when the device does not say.
+uint32_t DotBlocksMax(BenchContext& ctx) {
+  auto devices = ctx.backend.Devices();
+  uint32_t units = 0;
+  if (devices && ctx.device_ordinal < static_cast<int>(devices->size()))
+    units = (*devices)[static_cast<size_t>(ctx.device_ordinal)].compute_units.value_or(0);
+  return units ? units * 8 : 1024;
+}
+
+// The array sizes of the sweep: three arrays of the largest size, with room left for the runtime.
+std::vector<uint64_t> ArraySizes(uint64_t free_bytes, bool quick) {
+  uint64_t reserve = std::min<uint64_t>(free_bytes / 8, 512ull << 20);
+  uint64_t limit = free_bytes > reserve ? (free_bytes - reserve) / 3 : 0;
+  return FitSizes(GeometricSizes(1ull << 20, 1ull << 30, quick ? 4 : 2), limit / 4096 * 4096, 64ull << 10);
 }
 
 void MemoryBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids) {
@@ -162,18 +344,8 @@ void MemoryBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids
     if (!*f) return FailAll(ctx, specs, ids, f->error());
   auto mem = ctx.backend.MemoryInfo();
   if (!mem) return FailAll(ctx, specs, ids, mem.error());
-  auto devices = ctx.backend.Devices();
-  uint32_t units = 0;
-  if (devices && ctx.options.device_index < static_cast<int>(devices->size()))
-    units = (*devices)[static_cast<size_t>(ctx.options.device_index)].compute_units.value_or(0);
-  uint32_t dot_blocks_max = units ? units * 8 : 1024;
-
-  bool quick = ctx.options.level == BenchLevel::kQuick;
-  // Three arrays of the largest size, with room left for the runtime.
-  uint64_t reserve = std::min<uint64_t>(mem->free_bytes / 8, 512ull << 20);
-  uint64_t limit = mem->free_bytes > reserve ? (mem->free_bytes - reserve) / 3 : 0;
-  auto sizes =
-      FitSizes(GeometricSizes(1ull << 20, 1ull << 30, quick ? 4 : 2), limit / 4096 * 4096, 64ull << 10);
+  uint32_t dot_blocks_max = DotBlocksMax(ctx);
+  auto sizes = ArraySizes(mem->free_bytes, ctx.options.level == BenchLevel::kQuick);
   if (sizes.empty())
     return FailAll(
         ctx, specs, ids,
@@ -185,157 +357,11 @@ void MemoryBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids
   for (auto* buf : {&da, &db, &dc, &dp, &dr})
     if (!*buf) return FailAll(ctx, specs, ids, buf->error());
   Arrays d{da->get(), db->get(), dc->get(), dp->get(), dr->get()};
-  MemoryRun run(ctx, *init, *check, dot_blocks_max);
-  const int reps = quick ? 20 : 50;
-
+  MemoryRun run(ctx, *module, *init, *check, *dot, dot_blocks_max, d, sizes);
   for (const auto& id : ids) {
     ctx.sink.Begin(id);
     auto started = std::chrono::steady_clock::now();
-    const Kernel& k = KernelOf(id);
-    BenchResult r;
-    r.spec = SpecById(specs, id);
-    r.check = BenchCheck::kPassed;
-    std::optional<Error> failure;
-    // The launch of this kernel at n elements, in the shape picked below.
-    FunctionId kernel = *dot;
-    int groups = 1;
-    DevicePtr x = d.a, y = d.a, out = d.c;
-    if (k.op) {
-      switch (*k.op) {
-        case StreamOp::kCopy:
-          x = d.a, y = d.a, out = d.c;
-          break;
-        case StreamOp::kMul:
-          x = d.c, y = d.c, out = d.b;
-          break;
-        case StreamOp::kAdd:
-          x = d.a, y = d.b, out = d.c;
-          break;
-        case StreamOp::kTriad:
-          x = d.b, y = d.c, out = d.a;
-          break;
-      }
-    }
-    auto launch = [&](uint64_t n) -> Status {
-      KernelArgs args;
-      if (!k.op) {
-        args.Ptr(d.a).Ptr(d.b).Ptr(d.partial).U64(n);
-        return ctx.backend.Launch(kernel, Dim3{run.DotBlocks(n), 1, 1}, kBlock256, args);
-      }
-      args.Ptr(x).Ptr(y).Ptr(out).F32(kScalar).U64(n);
-      return ctx.backend.Launch(kernel, StreamGrid(n, groups), kBlock256, args);
-    };
-    auto best_ms = [&](uint64_t n, int count) {
-      return BestTime(ctx.backend, count, [&] { return launch(n); });
-    };
-    // Shape: one or four 16-byte groups per thread, whichever is faster at the largest size.
-    if (k.op) {
-      uint64_t n = max_bytes / 4;
-      double fastest = 1e30;
-      int chosen = 1;
-      for (int g : {1, 4}) {
-        auto f = ctx.backend.GetFunction(*module, StreamKernelName(*k.op, g));
-        if (!f) {
-          failure = f.error();
-          break;
-        }
-        kernel = *f;
-        groups = g;
-        Status s = run.Init(d, n);
-        if (s) s = launch(n);  // warm-up (loads the function)
-        auto ms = s ? best_ms(n, 3) : Result<double>(s.error());
-        if (!ms) {
-          failure = ms.error();
-          break;
-        }
-        if (*ms < fastest) {
-          fastest = *ms;
-          chosen = g;
-        }
-      }
-      r.note =
-          chosen == 1 ? "one 16-byte group of floats per thread" : "four 16-byte groups of floats per thread";
-      if (!failure) {
-        auto f = ctx.backend.GetFunction(*module, StreamKernelName(*k.op, chosen));
-        if (f) {
-          kernel = *f;
-          groups = chosen;
-        } else {
-          failure = f.error();
-        }
-      }
-    } else {
-      r.note = "grid-stride, up to " + std::to_string(dot_blocks_max) + " blocks of 256 threads";
-    }
-    for (uint64_t bytes : sizes) {
-      if (failure) break;
-      uint64_t n = bytes / 4;
-      Status s = run.Init(d, n);
-      for (int w = 0; s && w < 2; ++w) s = launch(n);
-      if (!s) {
-        failure = s.error();
-        break;
-      }
-      auto ms = best_ms(n, reps);
-      if (!ms) {
-        failure = ms.error();
-        break;
-      }
-      double gbs = *ms > 0 ? k.bytes_per_element * static_cast<double>(n) / (*ms * 1e6) : 0;
-      r.points.push_back({static_cast<double>(bytes), gbs});
-      // The check of what the last run wrote.
-      std::string wrong;
-      if (k.op) {
-        auto c = run.CheckArray(out, d.result, n, Expected(*k.op));
-        if (!c) {
-          failure = c.error();
-          break;
-        }
-        wrong = *c;
-      } else {
-        uint32_t blocks = run.DotBlocks(n);
-        std::vector<float> partial(blocks);
-        if (auto cp = ctx.backend.CopyToHost(partial.data(), d.partial, blocks * 4ull); !cp) {
-          failure = cp.error();
-          break;
-        }
-        double sum = 0;
-        for (float p : partial) sum += p;
-        double expected = static_cast<double>(n) * static_cast<double>(kA) * static_cast<double>(kB);
-        double terms = std::ceil(static_cast<double>(n / 4) / (blocks * static_cast<double>(kStreamBlock)));
-        double tolerance = (terms + 32) * std::ldexp(1.0, -24);
-        double error = std::fabs(sum - expected) / expected;
-        if (!(error <= tolerance)) {
-          char line[200];
-          std::snprintf(line, sizeof line,
-                        "sum %.9g, expected %.9g: relative error %.2e over the tolerance %.2e", sum, expected,
-                        error, tolerance);
-          wrong = line;
-        }
-      }
-      if (!wrong.empty() && r.check == BenchCheck::kPassed) {
-        r.check = BenchCheck::kFailed;
-        r.check_detail = "at " + FormatBytes(bytes) + " per array: " + wrong;
-      }
-    }
-    if (!failure && id == ids.back()) {
-      uint64_t n = max_bytes / 4;
-      ReadTelemetryUnderLoad(ctx, id, [&]() -> Status {
-        for (int i = 0; i < 20; ++i)
-          if (auto s = launch(n); !s) return s;
-        return Ok{};
-      });
-    }
-    if (failure) {
-      BenchResult e = ErrorResult(r.spec, *failure);
-      e.points = r.points;
-      r = e;
-    } else {
-      r.best = BestOf(r.points, true, static_cast<double>(kBeyondCacheBytes));
-      r.note += "; best of " + std::to_string(reps) +
-                " runs per size; the figure counts arrays of 256 MiB and more "
-                "(smaller ones may sit in the cache)";
-    }
+    BenchResult r = run.Measure(KernelOf(id), SpecById(specs, id), id == ids.back());
     r.elapsed_ms = MsSince(started);
     ctx.sink.Emit(r);
   }

@@ -88,7 +88,7 @@ WorkerRequest ToWorkerRequest(const BenchWorkerRequest& r) {
   WorkerRequest w;
   w.job = kWorkerBench;
   w.backend = r.backend;
-  w.device = r.options.device_index;
+  w.device = r.options.device;
   w.items = r.ids;
   w.limit = r.limit;
   w.fake_script_path = r.fake_script_path;
@@ -106,7 +106,7 @@ Result<BenchWorkerRequest> BenchRequestFromWorker(const WorkerRequest& w) {
   r.ids = w.items;
   if (r.ids.empty()) return UserError("bench worker: no benchmarks named (--items)");
   r.backend = w.backend;
-  r.options.device_index = w.device;
+  r.options.device = w.device;
   r.limit = w.limit;
   r.fake_script_path = w.fake_script_path;
   r.arch_by_pci = w.arch_by_pci;

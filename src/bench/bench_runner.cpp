@@ -88,7 +88,7 @@ namespace {
 // The runtime and its device, through verify's runtime and devices gates (gates/device_choice.h); a finding
 // and no device when there is none to run on.
 void ChooseBenchDevice(const BenchRequest& request, const Snapshot& snapshot, GateExecutor& device_executor,
-                       BenchReport& report, int& device_index, BackendKind& backend) {
+                       BenchReport& report, std::string& device, BackendKind& backend) {
   GateRequest base;
   base.fake_script_path = request.fake_script_path;
   base.arch_by_pci = ArchHints(snapshot);
@@ -114,7 +114,7 @@ void ChooseBenchDevice(const BenchRequest& request, const Snapshot& snapshot, Ga
   const DeviceInfo& d = chosen->devices->devices[static_cast<size_t>(*choice.device)];
   report.device = BenchDevice{
       d.index, d.name, d.arch, d.pci_address, ToString(chosen->kind), d.memory_total_bytes, d.compute_units};
-  device_index = *choice.device;
+  device = d.pci_address;  // the device crosses to the workers as its PCI address, not the runtime's index
   backend = chosen->kind;
 }
 
@@ -189,7 +189,7 @@ BenchReport RunBench(const BenchRequest& request, const Snapshot& snapshot, cons
   // 1. The runtime and its devices.
   BenchWorkerRequest base;
   base.options = request.options;
-  ChooseBenchDevice(request, snapshot, device_executor, report, base.options.device_index, base.backend);
+  ChooseBenchDevice(request, snapshot, device_executor, report, base.options.device, base.backend);
   if (!report.device) return finish();
   if (progress)
     progress("gpudoctor bench: " + std::string(ToString(request.options.level)) + ", " + report.device->name +

@@ -5,12 +5,15 @@
 #include <cstdio>
 
 #include "platform/process.h"
+#include "worker/worker_device.h"
 
 namespace gpudoctor {
 
 Status OpenBenchDevice(BenchContext& ctx) {
-  if (auto s = ctx.backend.LoadRuntime(); !s) return s;
-  return ctx.backend.OpenDevice(ctx.options.device_index);
+  auto ordinal = OpenWorkerDevice(ctx.backend, ctx.options.device);
+  if (!ordinal) return ordinal.error();
+  ctx.device_ordinal = *ordinal;
+  return Ok{};
 }
 
 BenchResult ErrorResult(const BenchSpec& spec, const Error& error) {

@@ -12,7 +12,8 @@
 
 namespace gpudoctor {
 
-// Loads the runtime and opens the device the options name.
+// Loads the runtime and opens the device the options name, mapped to the backend's ordinal through its
+// device list (ctx.device_ordinal).
 Status OpenBenchDevice(BenchContext& ctx);
 
 // A result for `spec` that did not measure: kError with the error's message (and hint) as its note.

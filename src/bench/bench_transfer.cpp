@@ -96,7 +96,52 @@ struct Buffers {
 
 class TransferRun {
  public:
-  TransferRun(BenchContext& ctx, Buffers& b) : ctx_(ctx), b_(b) {}
+  TransferRun(BenchContext& ctx, Buffers& b, std::vector<uint64_t> sizes, std::string pinned_note)
+      : ctx_(ctx),
+        b_(b),
+        sizes_(std::move(sizes)),
+        pinned_note_(std::move(pinned_note)),
+        quick_(ctx.options.level == BenchLevel::kQuick) {}
+
+  // One transfer's sweep over the sizes, checked at each.
+  BenchResult Measure(const Transfer& t, const BenchSpec& spec) {
+    bool pinned_kind = t.kind == Kind::kH2DPinned || t.kind == Kind::kD2HPinned;
+    if (pinned_kind && !b_.pinned) return ErrorResult(spec, EnvError(pinned_note_));
+    uint8_t* host = pinned_kind ? b_.pinned->data() : b_.pageable.get();
+    uint64_t host_bytes = pinned_kind ? b_.pinned->bytes() : b_.max_bytes;
+    BenchResult r;
+    r.spec = spec;
+    r.check = BenchCheck::kPassed;
+    std::optional<Error> failure;
+    // The source: the pattern in x for the copies that start on the device, once; in host memory before
+    // each size (the device check reads back through the pinned buffer).
+    if (!ToDevice(t.kind))
+      if (auto prepared = FillDevice(b_.x, b_.max_bytes, t.seed); !prepared) failure = prepared.error();
+    for (uint64_t bytes : sizes_) {
+      if (failure) break;
+      if (bytes > host_bytes && t.kind != Kind::kD2D) break;  // pinned memory was capped
+      auto wrong = MeasureSize(t, host, bytes, r);
+      if (!wrong) {
+        failure = wrong.error();
+        break;
+      }
+      if (!wrong->empty() && r.check == BenchCheck::kPassed) {
+        r.check = BenchCheck::kFailed;
+        r.check_detail = "at " + FormatBytes(bytes) + ": " + *wrong;
+      }
+      if (t.kind == Kind::kH2DPinned && bytes == sizes_.back())
+        ReadTelemetryUnderLoad(ctx_, spec.id, [&] { return Copy(t, host, bytes); });  // the link under load
+    }
+    if (failure) {
+      BenchResult e = ErrorResult(r.spec, *failure);
+      e.points = r.points;
+      return e;
+    }
+    // Within the device a small copy may stay in the cache: the figure counts 256 MiB and more.
+    r.best = BestOf(r.points, true, t.kind == Kind::kD2D ? static_cast<double>(kBeyondCacheBytes) : 0.0);
+    r.note = Note(t.kind, pinned_kind);
+    return r;
+  }
 
   // Copies device memory [p, p + bytes) back and compares it with the pattern, through the pinned buffer
   // in pieces (or plain copies into pageable memory when pinning failed).
@@ -131,25 +176,95 @@ class TransferRun {
   }
 
  private:
+  static bool ToDevice(Kind kind) { return kind == Kind::kH2DPinned || kind == Kind::kH2DPageable; }
+  static bool ToHost(Kind kind) { return kind == Kind::kD2HPinned || kind == Kind::kD2HPageable; }
+
+  // One copy of `bytes`, queued on the stream.
+  Status Copy(const Transfer& t, uint8_t* host, uint64_t bytes) {
+    switch (t.kind) {
+      case Kind::kH2DPinned:
+      case Kind::kH2DPageable:
+        return ctx_.backend.CopyToDeviceAsync(b_.x, host, bytes);
+      case Kind::kD2HPinned:
+      case Kind::kD2HPageable:
+        return ctx_.backend.CopyToHostAsync(host, b_.x, bytes);
+      case Kind::kD2D:
+        return ctx_.backend.CopyOnDevice(b_.y, b_.x, bytes);
+    }
+    return Ok{};
+  }
+
+  // One size: the source's pattern and the destination's poison, an untimed copy, the timed copies (a point
+  // added to `r`), then the check of the destination: "" when it holds the pattern, else what differs.
+  Result<std::string> MeasureSize(const Transfer& t, uint8_t* host, uint64_t bytes, BenchResult& r) {
+    bool big = bytes >= (64ull << 20);
+    int reps = big ? (t.kind == Kind::kH2DPageable || t.kind == Kind::kD2HPageable ? 3 : 8) : 20;
+    if (!quick_) reps *= 2;
+    if (ToDevice(t.kind)) FillPattern(host, bytes, t.seed);
+    Status s = Ok{};
+    if (ToHost(t.kind))
+      std::memset(host, 0xa5, bytes);
+    else
+      s = ctx_.backend.Memset32(t.kind == Kind::kD2D ? b_.y : b_.x, 0xdeadbeefu, bytes / 4);
+    if (s) s = Copy(t, host, bytes);  // warm-up
+    if (s) s = ctx_.backend.Synchronize();
+    if (!s) return s.error();
+    auto ms = BestTime(ctx_.backend, reps, [&] { return Copy(t, host, bytes); });
+    if (!ms) return ms.error();
+    r.points.push_back({static_cast<double>(bytes), *ms > 0 ? static_cast<double>(bytes) / (*ms * 1e6) : 0});
+    if (ToHost(t.kind)) return ComparePattern(host, bytes, t.seed, 0);
+    return CheckDevice(t.kind == Kind::kD2D ? b_.y : b_.x, bytes, t.seed);
+  }
+
+  std::string Note(Kind kind, bool pinned_kind) const {
+    std::string note = "best of " + std::string(quick_ ? "3-20" : "6-40") +
+                       " back-to-back runs per size, device events between";
+    if (kind == Kind::kD2D)
+      note +=
+          "; each byte is read and written, so memory traffic is twice the figure; the figure counts copies "
+          "of 256 MiB and more (smaller ones may sit in the cache)";
+    if (pinned_kind && !pinned_note_.empty()) note += "; " + pinned_note_;
+    return note;
+  }
+
   BenchContext& ctx_;
   Buffers& b_;
+  std::vector<uint64_t> sizes_;
+  std::string pinned_note_;  // why pinned memory is capped or missing; "" when it is not
+  bool quick_;
 };
+
+// The transfer sizes of the sweep: the two device buffers of the largest size, with room left for the
+// runtime.
+std::vector<uint64_t> TransferSizes(uint64_t free_bytes, bool quick) {
+  uint64_t reserve = std::min<uint64_t>(free_bytes / 8, 512ull << 20);
+  uint64_t limit = free_bytes > reserve ? (free_bytes - reserve) / 2 : 0;
+  auto wanted =
+      quick ? GeometricSizes(64ull << 10, 1ull << 30, 16) : GeometricSizes(4ull << 10, 1ull << 30, 4);
+  return FitSizes(wanted, limit, 4ull << 10);
+}
+
+// Pins host memory of the largest size (or less, down to 64 MiB, when the system caps it) into `b`; says
+// why pinned memory is capped or missing, "" when it is not.
+std::string AllocatePinned(Backend& backend, Buffers& b) {
+  auto pinned = PinnedBuffer::Allocate(backend, b.max_bytes, std::min<uint64_t>(b.max_bytes, 64ull << 20));
+  if (!pinned) return "no pinned memory: " + pinned.error().message;
+  std::string note;
+  if (pinned->bytes() < b.max_bytes)
+    note = "pinned memory capped at " + FormatBytes(pinned->bytes()) + " by the system";
+  b.pinned.emplace(std::move(pinned).value());
+  return note;
+}
 
 void TransferBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& ids) {
   const auto specs = Specs();
   if (auto s = OpenBenchDevice(ctx); !s) return FailAll(ctx, specs, ids, s.error());
   auto mem = ctx.backend.MemoryInfo();
   if (!mem) return FailAll(ctx, specs, ids, mem.error());
-  bool quick = ctx.options.level == BenchLevel::kQuick;
-  uint64_t reserve = std::min<uint64_t>(mem->free_bytes / 8, 512ull << 20);
-  uint64_t limit = mem->free_bytes > reserve ? (mem->free_bytes - reserve) / 2 : 0;
-  auto wanted =
-      quick ? GeometricSizes(64ull << 10, 1ull << 30, 16) : GeometricSizes(4ull << 10, 1ull << 30, 4);
-  auto sizes = FitSizes(wanted, limit, 4ull << 10);
+  auto sizes = TransferSizes(mem->free_bytes, ctx.options.level == BenchLevel::kQuick);
   if (sizes.empty())
     return FailAll(ctx, specs, ids,
                    EnvError("not enough free device memory (" + FormatBytes(mem->free_bytes) + ")"));
-
   Buffers b;
   b.max_bytes = sizes.back();
   auto dx = AllocateBuffer(ctx.backend, b.max_bytes), dy = AllocateBuffer(ctx.backend, b.max_bytes);
@@ -157,115 +272,13 @@ void TransferBenchmark::Run(BenchContext& ctx, const std::vector<std::string>& i
     if (!*buf) return FailAll(ctx, specs, ids, buf->error());
   b.x = dx->get();
   b.y = dy->get();
-  std::string pinned_note;
-  auto pinned =
-      PinnedBuffer::Allocate(ctx.backend, b.max_bytes, std::min<uint64_t>(b.max_bytes, 64ull << 20));
-  if (pinned) {
-    if (pinned->bytes() < b.max_bytes)
-      pinned_note = "pinned memory capped at " + FormatBytes(pinned->bytes()) + " by the system";
-    b.pinned.emplace(std::move(pinned).value());
-  } else {
-    pinned_note = "no pinned memory: " + pinned.error().message;
-  }
+  std::string pinned_note = AllocatePinned(ctx.backend, b);
   b.pageable.reset(new uint8_t[b.max_bytes]);  // not zeroed: every use writes it first
-  TransferRun run(ctx, b);
-
+  TransferRun run(ctx, b, sizes, pinned_note);
   for (const auto& id : ids) {
     ctx.sink.Begin(id);
     auto started = std::chrono::steady_clock::now();
-    const Transfer& t = TransferOf(id);
-    BenchResult r;
-    r.spec = SpecById(specs, id);
-    bool pinned_kind = t.kind == Kind::kH2DPinned || t.kind == Kind::kD2HPinned;
-    if (pinned_kind && !b.pinned) {
-      r = ErrorResult(r.spec, EnvError(pinned_note));
-      r.elapsed_ms = MsSince(started);
-      ctx.sink.Emit(r);
-      continue;
-    }
-    uint8_t* host = pinned_kind ? b.pinned->data() : b.pageable.get();
-    uint64_t host_bytes = pinned_kind ? b.pinned->bytes() : b.max_bytes;
-    std::optional<Error> failure;
-    r.check = BenchCheck::kPassed;
-    // The source: the pattern in x for the copies that start on the device, once; in host memory before
-    // each size (the device check reads back through the pinned buffer).
-    bool to_device = t.kind == Kind::kH2DPinned || t.kind == Kind::kH2DPageable;
-    if (!to_device)
-      if (auto prepared = run.FillDevice(b.x, b.max_bytes, t.seed); !prepared) failure = prepared.error();
-    auto copy = [&](uint64_t bytes) -> Status {
-      switch (t.kind) {
-        case Kind::kH2DPinned:
-        case Kind::kH2DPageable:
-          return ctx.backend.CopyToDeviceAsync(b.x, host, bytes);
-        case Kind::kD2HPinned:
-        case Kind::kD2HPageable:
-          return ctx.backend.CopyToHostAsync(host, b.x, bytes);
-        case Kind::kD2D:
-          return ctx.backend.CopyOnDevice(b.y, b.x, bytes);
-      }
-      return Ok{};
-    };
-    for (uint64_t bytes : sizes) {
-      if (failure) break;
-      if (bytes > host_bytes && t.kind != Kind::kD2D) break;  // pinned memory was capped
-      bool big = bytes >= (64ull << 20);
-      int reps = big ? (t.kind == Kind::kH2DPageable || t.kind == Kind::kD2HPageable ? 3 : 8) : 20;
-      if (!quick) reps *= 2;
-      if (to_device) FillPattern(host, bytes, t.seed);
-      // Poison the destination.
-      Status s = Ok{};
-      if (t.kind == Kind::kD2HPinned || t.kind == Kind::kD2HPageable)
-        std::memset(host, 0xa5, bytes);
-      else
-        s = ctx.backend.Memset32(t.kind == Kind::kD2D ? b.y : b.x, 0xdeadbeefu, bytes / 4);
-      if (s) s = copy(bytes);  // warm-up
-      if (s) s = ctx.backend.Synchronize();
-      if (!s) {
-        failure = s.error();
-        break;
-      }
-      auto ms = BestTime(ctx.backend, reps, [&] { return copy(bytes); });
-      if (!ms) {
-        failure = ms.error();
-        break;
-      }
-      double best = *ms;
-      r.points.push_back(
-          {static_cast<double>(bytes), best > 0 ? static_cast<double>(bytes) / (best * 1e6) : 0});
-      std::string wrong;
-      if (t.kind == Kind::kD2HPinned || t.kind == Kind::kD2HPageable) {
-        wrong = ComparePattern(host, bytes, t.seed, 0);
-      } else {
-        auto c = run.CheckDevice(t.kind == Kind::kD2D ? b.y : b.x, bytes, t.seed);
-        if (!c) {
-          failure = c.error();
-          break;
-        }
-        wrong = *c;
-      }
-      if (!wrong.empty() && r.check == BenchCheck::kPassed) {
-        r.check = BenchCheck::kFailed;
-        r.check_detail = "at " + FormatBytes(bytes) + ": " + wrong;
-      }
-      if (t.kind == Kind::kH2DPinned && bytes == sizes.back())
-        ReadTelemetryUnderLoad(ctx, id, [&] { return copy(bytes); });  // the link's state under load
-    }
-    if (failure) {
-      BenchResult e = ErrorResult(r.spec, *failure);
-      e.points = r.points;
-      r = e;
-    } else {
-      // Within the device a small copy may stay in the cache: the figure counts 256 MiB and more.
-      r.best = BestOf(r.points, true, t.kind == Kind::kD2D ? static_cast<double>(kBeyondCacheBytes) : 0.0);
-      r.note = "best of " + std::string(quick ? "3-20" : "6-40") +
-               " back-to-back runs per size, device events between";
-      if (t.kind == Kind::kD2D)
-        r.note +=
-            "; each byte is read and written, so memory traffic is twice the figure; the figure counts "
-            "copies "
-            "of 256 MiB and more (smaller ones may sit in the cache)";
-      if (pinned_kind && !pinned_note.empty()) r.note += "; " + pinned_note;
-    }
+    BenchResult r = run.Measure(TransferOf(id), SpecById(specs, id));
     r.elapsed_ms = MsSince(started);
     ctx.sink.Emit(r);
   }

@@ -16,7 +16,7 @@ namespace gpudoctor {
 
 struct BenchOptions {
   BenchLevel level = BenchLevel::kQuick;
-  int device_index = 0;
+  std::string device;  // its PCI address as the parent chose it, or an index; "": the first (worker_device.h)
   bool plant_wrong = false;  // --inject wrong-result: the triad writes one wrong element
 };
 
@@ -36,6 +36,7 @@ struct BenchContext {
   const BenchOptions& options;
   BenchSink& sink;
   std::FILE* log = stderr;  // diagnostics only
+  int device_ordinal = 0;   // the backend's ordinal of options.device, set by OpenBenchDevice
 };
 
 class Benchmark {

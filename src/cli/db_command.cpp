@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "cli/output.h"
+#include "explain/explain_catalog.h"
 #include "knowledge/knowledge_loader.h"
 #include "knowledge/knowledge_summary.h"
 #include "rules/knowledge_age.h"
@@ -71,8 +73,9 @@ std::string DbCommand::Description() const {
          "  db lint DIR          check a data folder before using it with --db DIR: every file's schema "
          "and sources, the dates, and the invariants across files (each wheel's ROCm/CUDA in the release "
          "tables, driver floors rising with CUDA, routes' indexes known, release dates in order, no GPU "
-         "listed before the release that added it). Problems are printed as FILE:LINE: message; nothing "
-         "is changed.\n\n"
+         "listed before the release that added it), and the explain catalog in DIR/explain/ when there is "
+         "one (schema, sources, a checked date on every entry, none after today). Problems are printed as "
+         "FILE:LINE: message; nothing is changed.\n\n"
          "--db DIR lays the folder's *.toml files over the built-in ones: a file replaces the built-in file "
          "of the same name, so a newer data/ folder of the project's repository can be dropped in without a "
          "rebuild. How a maintainer refreshes the data: docs/knowledge-base.md.\n\n"
@@ -129,8 +132,24 @@ int DbCommand::Lint(const CliContext& ctx) {
   }
   KnowledgeLoad load = ParseKnowledge(OverlayKnowledgeTexts(std::move(*files)));
   load.db.origin = dir_ + " over embedded";
-  std::vector<KnowledgeError> warnings =
-      LintWarnings(load.db, names, DateOf(std::chrono::system_clock::now()));
+  const std::string today = DateOf(std::chrono::system_clock::now());
+  std::vector<KnowledgeError> warnings = LintWarnings(load.db, names, today);
+  // The explain catalog beside the tables (DIR/explain/*.toml): its schema, sources and checked dates.
+  const std::string explain_dir = dir_ + "/explain";
+  std::error_code ec;
+  if (std::filesystem::is_directory(explain_dir, ec)) {
+    auto explain_files = ReadKnowledgeDir(explain_dir);
+    if (!explain_files) return ReportError(ctx.err, explain_files.error());
+    for (const KnowledgeFileText& f : *explain_files) {
+      size_t slash = f.name.find_last_of("/\\");
+      names.insert("explain/" + (slash == std::string::npos ? f.name : f.name.substr(slash + 1)));
+    }
+    ExplainCatalogLoad explain = ParseExplainCatalog(*explain_files);
+    std::vector<KnowledgeError> late = ExplainDatesAfter(explain.catalog, today);
+    for (KnowledgeError& e : late) e.file = explain_dir + "/" + e.file;
+    load.errors.insert(load.errors.end(), explain.errors.begin(), explain.errors.end());
+    load.errors.insert(load.errors.end(), late.begin(), late.end());
+  }
   // Warnings name files by base name; show them under the folder like the errors.
   for (KnowledgeError& w : warnings) w.file = dir_ + "/" + w.file;
   const int code = !load.errors.empty() ? kExitErrors : !warnings.empty() ? kExitWarnings : kExitOk;

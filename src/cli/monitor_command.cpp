@@ -12,6 +12,7 @@
 #include "cli/monitor_settings.h"
 #include "cli/output.h"
 #include "cli/snapshot_options.h"
+#include "cli/telemetry_libraries.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/terminal.h"
 #include "probe/probe_inputs.h"
@@ -54,10 +55,11 @@ bool WaitOrStop(double seconds) {
 std::string MonitorCommand::Description() const {
   return "Watch every GPU while it works: memory used and total, utilization, power, temperature, fan, SM "
          "and "
-         "memory clocks, clock throttle reasons and (NVIDIA) each process's memory. AMD GPUs are read from "
-         "the "
-         "amdgpu driver's sysfs files (any ROCm version, or none), NVIDIA GPUs through NVML (comes with the "
-         "driver). On a terminal the view is redrawn in place with a short utilization history; into a pipe, "
+         "memory clocks, clock throttle reasons and each process's memory (NVIDIA, and AMD through ROCm "
+         "SMI). AMD GPUs are read through AMD SMI (libamd_smi) and ROCm SMI (librocm_smi64) when ROCm is "
+         "installed, and from the amdgpu driver's sysfs files for whatever they leave out (any ROCm version, "
+         "or none; --json names each metric's source), NVIDIA GPUs through NVML (comes with the driver). On "
+         "a terminal the view is redrawn in place with a short utilization history; into a pipe, "
          "a "
          "file or over a plain ssh session every sample is appended as plain lines. Ctrl-C stops it. A "
          "metric "
@@ -90,7 +92,7 @@ int MonitorCommand::Run(const CliContext& ctx) {
   auto machine = MachineInputs(sysroot_, ctx.env, db.ok() ? &db.value() : nullptr);
   if (!machine.ok()) return ReportError(ctx.err, machine.error());
   ProbeInputs& inputs = *machine;
-  TelemetryReader reader(*inputs.fs, inputs.live, ProbeWithInputs(inputs));
+  TelemetryReader reader(*inputs.fs, inputs.live, ProbeWithInputs(inputs), FindTelemetryLibraries(inputs));
   std::string setup;
   for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";
   if (reader.devices().empty()) {

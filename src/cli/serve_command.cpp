@@ -9,6 +9,7 @@
 #include "cli/monitor_settings.h"
 #include "cli/output.h"
 #include "cli/snapshot_options.h"
+#include "cli/telemetry_libraries.h"
 #include "exporter/exporter_routes.h"
 #include "exporter/prometheus_text.h"
 #include "knowledge/knowledge_loader.h"
@@ -62,7 +63,7 @@ int ServeCommand::Run(const CliContext& ctx) {
   auto machine = MachineInputs(sysroot_, ctx.env, db.ok() ? &db.value() : nullptr);
   if (!machine.ok()) return ReportError(ctx.err, machine.error());
   ProbeInputs& inputs = *machine;
-  TelemetryReader reader(*inputs.fs, inputs.live, ProbeWithInputs(inputs));
+  TelemetryReader reader(*inputs.fs, inputs.live, ProbeWithInputs(inputs), FindTelemetryLibraries(inputs));
   std::string setup;
   for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";
   WriteAll(ctx.err, setup);

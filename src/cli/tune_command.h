@@ -13,7 +13,7 @@ class TuneCommand final : public Command {
  public:
   std::string Name() const override { return "tune"; }
   std::string Summary() const override {
-    return "measure AMP, channels_last, cudnn.benchmark and batch size in your own PyTorch";
+    return "Measure AMP, channels_last, cudnn.benchmark and batch size in your own PyTorch";
   }
   std::string Description() const override;
   void DefineFlags(FlagSet& flags) override;

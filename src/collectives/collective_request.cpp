@@ -39,7 +39,7 @@ WorkerRequest ToWorkerRequest(const CollectiveWorkerRequest& r) {
   WorkerRequest w;
   w.job = r.kind;
   w.backend = r.backend;
-  w.device = r.device;
+  w.device = std::to_string(r.device);  // a rank's GPU is its local index (one process per GPU)
   if (r.kind == kWorkerP2pMatrix) {
     w.settings["p2p-bytes"] = std::to_string(r.p2p_bytes);
     return w;
@@ -62,7 +62,12 @@ Result<CollectiveWorkerRequest> CollectiveRequestFromWorker(const WorkerRequest&
   CollectiveWorkerRequest r;
   r.kind = w.job;
   r.backend = w.backend;
-  r.device = w.device;
+  if (!w.device.empty()) {
+    auto index = ParseU64(w.device);
+    if (!index || *index > 4096)
+      return UserError("worker: a collectives rank takes its device by index, not " + w.device);
+    r.device = static_cast<int>(*index);
+  }
   if (auto s = ReadCounts(w, r); !s) return s.error();
   if (w.settings.count("ops")) {
     auto ops = ParseCollectiveOps(SettingText(w, "ops", ""));

@@ -136,6 +136,11 @@ void ReadEntry(EntryReader& reader, const std::string& area, ExplainCatalog& cat
     e.wheel_fix = static_cast<ExplainEntry::WheelFixKind>(*w + 1);
   Provenance p = reader.ReadProvenance();
   e.sources = p.sources;
+  e.checked = p.checked;
+  if (reader.Peek("checked") == nullptr)
+    reader.Error(0,
+                 "has no checked date (checked = YYYY-MM-DD: the day its text was last compared with "
+                 "its source)");
   e.samples = reader.TextList("samples", Need::kRequired);
   reader.Finish();
   catalog.entries.push_back(std::move(e));
@@ -240,6 +245,17 @@ ExplainCatalogLoad ParseExplainCatalog(const std::vector<KnowledgeFileText>& fil
     }
   }
   return load;
+}
+
+std::vector<KnowledgeError> ExplainDatesAfter(const ExplainCatalog& catalog, std::string_view today) {
+  std::vector<KnowledgeError> out;
+  for (const ExplainEntry& e : catalog.entries) {
+    if (!today.empty() && e.checked > today)
+      out.push_back(KnowledgeError{
+          e.file, e.line,
+          "entry '" + e.id + "' is checked " + e.checked + ", after today (" + std::string(today) + ")"});
+  }
+  return out;
 }
 
 std::vector<KnowledgeFileText> EmbeddedExplainTexts() {

@@ -66,6 +66,8 @@ struct ExplainEntry {
   enum class WheelFixKind { kNone, kInstall, kReinstall };
   WheelFixKind wheel_fix = WheelFixKind::kNone;
   std::vector<std::string> sources;
+  // "YYYY-MM-DD": the day the entry's text was last written or compared against its sources (required).
+  std::string checked;
   std::vector<std::string> samples;  // real messages the entry must match (tests)
   std::string file;                  // "hip.toml"
   uint32_t line = 0;
@@ -90,6 +92,8 @@ struct ExplainCatalogLoad {
 
 // Parses and checks a set of catalog files (unique ids, patterns that compile, known facts, URLs).
 ExplainCatalogLoad ParseExplainCatalog(const std::vector<KnowledgeFileText>& files);
+// The entries whose `checked` date lies after `today` ("YYYY-MM-DD"), as errors at their lines (db lint).
+std::vector<KnowledgeError> ExplainDatesAfter(const ExplainCatalog& catalog, std::string_view today);
 
 std::vector<KnowledgeFileText> EmbeddedExplainTexts();
 // Any error fails the load; the Error lists the first problems.

@@ -109,7 +109,8 @@ std::string RenderPrometheusText(const std::vector<TelemetrySample>& samples, si
   for (const auto& s : samples) labels.push_back(Labels(s));
 
   Header(out, "gpudoctor_gpu_info",
-         "One series per GPU watched; the value is 1. source: sysfs, nvml, nvml-recorded.");
+         "One series per GPU watched; the value is 1. source: nvml, nvml-recorded, sysfs, or the AMD "
+         "libraries that answered (amd_smi+rocm_smi+sysfs).");
   for (size_t i = 0; i < samples.size(); ++i)
     out += "gpudoctor_gpu_info{" + labels[i] + ",source=\"" + EscapePrometheusLabel(samples[i].source) +
            "\"} 1\n";

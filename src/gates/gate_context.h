@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "gates/gate_types.h"
@@ -15,6 +16,8 @@ struct GateContext {
   Backend& backend;
   const GateOptions& options;
   std::FILE* log = stderr;  // diagnostics only; stdout carries the JSON result
+  std::optional<int>
+      device_ordinal;  // the backend's ordinal of options.device, once OpenGateDevice mapped it
 };
 
 // A device allocation freed when it goes out of scope.
@@ -40,7 +43,8 @@ class DeviceBuffer {
 
 Result<DeviceBuffer> AllocateBuffer(Backend& backend, uint64_t bytes);
 
-// Opens the runtime and the device the options name; the first step of every gate after `devices`.
+// Opens the runtime and the device the options name (mapped to the backend's ordinal the first time, through
+// its device list); the first step of every gate after `devices`.
 Status OpenGateDevice(GateContext& ctx);
 
 // A failed result for `gate` carrying the error's message and hint.

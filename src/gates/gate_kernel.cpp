@@ -75,6 +75,39 @@ Result<float> BestOfFive(Backend& backend, FunctionId triad, Dim3 grid, const Ke
   return best_ms;
 }
 
+// The verdict on the triad's output `c` (every element must match bit for bit): the figures and details,
+// and on a mismatch the count and the first wrong element.
+GateResult JudgeTriad(const std::vector<float>& c, double best_ms, double compile_ms) {
+  const uint64_t n = c.size();
+  TriadCheck check = CheckTriad(c);
+  GateResult r;
+  r.gate = "kernel";
+  double gbps = best_ms > 0 ? 3.0 * 4.0 * static_cast<double>(n) / (best_ms * 1e6) : 0;
+  r.figures.push_back({"triad bandwidth", gbps, "GB/s"});
+  r.figures.push_back({"compile", compile_ms, "ms"});
+  r.details.push_back("triad c = a + 2*b over " + std::to_string(n) +
+                      " floats; exact inputs, so every element must match bit for bit; checksum " +
+                      std::to_string(check.checksum) + " (expected " + std::to_string(check.expected_sum) +
+                      ")");
+  if (check.bad) {
+    r.status = GateStatus::kFail;
+    r.summary = "wrong result: " + std::to_string(check.bad) + " of " + std::to_string(n) +
+                " elements differ; first at " + std::to_string(check.first_bad) + " (got " +
+                std::to_string(c[check.first_bad]) + ", expected " +
+                std::to_string(TriadA(check.first_bad) + kTriadScalar * TriadB(check.first_bad)) + ")";
+    r.hint =
+        "the GPU computes wrong results: check for overclocking or overheating, update the driver, run "
+        "--level long";
+    return r;
+  }
+  r.status = GateStatus::kPass;
+  char line[160];
+  std::snprintf(line, sizeof line, "compiled in %.0f ms; triad over %s right, checksum matches; %.0f GB/s",
+                compile_ms, FormatBytes(n * 4 * 3).c_str(), gbps);
+  r.summary = line;
+  return r;
+}
+
 }  // namespace
 
 GateResult RunKernelGate(GateContext& ctx) {
@@ -127,34 +160,9 @@ GateResult RunKernelGate(GateContext& ctx) {
   if (auto cp = ctx.backend.CopyToHost(c.data(), dc->get(), n * 4); !cp)
     return FailedGate("kernel", cp.error());
 
-  TriadCheck check = CheckTriad(c);
-  GateResult r;
-  r.gate = "kernel";
-  double gbps = *best_ms > 0 ? 3.0 * 4.0 * static_cast<double>(n) / (*best_ms * 1e6) : 0;
-  r.figures.push_back({"triad bandwidth", gbps, "GB/s"});
-  r.figures.push_back({"compile", compile_ms, "ms"});
-  r.details.push_back("triad c = a + 2*b over " + std::to_string(n) +
-                      " floats; exact inputs, so every element must match bit for bit; checksum " +
-                      std::to_string(check.checksum) + " (expected " + std::to_string(check.expected_sum) +
-                      ")");
-  if (check.bad) {
-    r.status = GateStatus::kFail;
-    r.summary = "wrong result: " + std::to_string(check.bad) + " of " + std::to_string(n) +
-                " elements differ; first at " + std::to_string(check.first_bad) + " (got " +
-                std::to_string(c[check.first_bad]) + ", expected " +
-                std::to_string(TriadA(check.first_bad) + kTriadScalar * TriadB(check.first_bad)) + ")";
-    r.hint =
-        "the GPU computes wrong results: check for overclocking or overheating, update the driver, run "
-        "--level long";
-    return r;
-  }
-  if (ctx.options.inject == InjectedFault::kKernelHang)
+  GateResult r = JudgeTriad(c, *best_ms, compile_ms);
+  if (r.status == GateStatus::kPass && ctx.options.inject == InjectedFault::kKernelHang)
     if (auto h = PlantHang(ctx, *module); !h) return FailedGate("kernel", h.error());
-  r.status = GateStatus::kPass;
-  char line[160];
-  std::snprintf(line, sizeof line, "compiled in %.0f ms; triad over %s right, checksum matches; %.0f GB/s",
-                compile_ms, FormatBytes(n * 4 * 3).c_str(), gbps);
-  r.summary = line;
   return r;
 }
 

@@ -40,7 +40,7 @@ WorkerRequest ToWorkerRequest(const GateRequest& r) {
   WorkerRequest w;
   w.job = kWorkerVerifyGate;
   w.backend = r.backend;
-  w.device = r.options.device_index;
+  w.device = r.options.device;
   for (GateId g : r.gates) w.items.emplace_back(SpecOf(g).name);
   w.limit = r.gate_timeout;
   w.fake_script_path = r.fake_script_path;
@@ -64,7 +64,7 @@ Result<GateRequest> GateRequestFromWorker(const WorkerRequest& w) {
   }
   if (r.gates.empty()) return UserError("worker: no gate named");
   r.backend = w.backend;
-  r.options.device_index = w.device;
+  r.options.device = w.device;
   r.gate_timeout = w.limit;
   r.fake_script_path = w.fake_script_path;
   r.arch_by_pci = w.arch_by_pci;

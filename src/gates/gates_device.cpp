@@ -8,6 +8,7 @@
 
 #include "core/strings.h"
 #include "gates/gate_context.h"
+#include "worker/worker_device.h"
 
 namespace gpudoctor {
 
@@ -18,8 +19,14 @@ Result<DeviceBuffer> AllocateBuffer(Backend& backend, uint64_t bytes) {
 }
 
 Status OpenGateDevice(GateContext& ctx) {
-  if (auto s = ctx.backend.LoadRuntime(); !s) return s;
-  return ctx.backend.OpenDevice(ctx.options.device_index);
+  if (ctx.device_ordinal) {
+    if (auto s = ctx.backend.LoadRuntime(); !s) return s;
+    return ctx.backend.OpenDevice(*ctx.device_ordinal);
+  }
+  auto ordinal = OpenWorkerDevice(ctx.backend, ctx.options.device);
+  if (!ordinal) return ordinal.error();
+  ctx.device_ordinal = *ordinal;
+  return Ok{};
 }
 
 GateResult FailedGate(const char* gate, const Error& error) {
@@ -117,7 +124,7 @@ GateResult RunContextGate(GateContext& ctx) {
   if (!mem) return FailedGate("context", mem.error());
   double ms = MsSince(start);
   GateResult r =
-      PassedGate("context", "device " + std::to_string(ctx.options.device_index) + " open; " +
+      PassedGate("context", "device " + std::to_string(ctx.device_ordinal.value_or(0)) + " open; " +
                                 FormatBytes(mem->free_bytes) + " free of " + FormatBytes(mem->total_bytes));
   r.figures.push_back({"free memory", static_cast<double>(mem->free_bytes) / (1ull << 30), "GiB"});
   r.figures.push_back({"runtime and context start", ms, "ms"});

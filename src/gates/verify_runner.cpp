@@ -204,7 +204,8 @@ VerifyReport RunVerify(const VerifyRequest& request, const Snapshot& snapshot, c
 
   // 3... The rest, on the chosen backend and device.
   base.backend = choice.Chosen()->kind;
-  if (choice.device) base.options.device_index = *choice.device;
+  if (choice.device)  // the device crosses to the workers as its PCI address, not the runtime's index
+    base.options.device = choice.Chosen()->devices->devices[static_cast<size_t>(*choice.device)].pci_address;
   RunRemainingGates(base, executor, recorder);
 
   bool failed = std::any_of(report.gates.begin(), report.gates.end(),

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "core/strings.h"
+#include "gpu/api/amd_smi_api.h"
 #include "gpu/api/cublas_api.h"
 #include "gpu/api/cuda_driver_api.h"
 #include "gpu/api/hip_api.h"
@@ -207,6 +208,9 @@ LibrarySpec RocblasLibrarySpec() {
 }
 LibrarySpec RocmSmiLibrarySpec() {
   return {RocmSmiLibraryNames(), kRocmWheelDirs, {"ROCM_PATH"}, kRocmSdkDirs};
+}
+LibrarySpec AmdSmiLibrarySpec() {
+  return {AmdSmiLibraryNames(), kRocmWheelDirs, {"ROCM_PATH"}, kRocmSdkDirs};
 }
 
 }  // namespace gpudoctor

@@ -59,5 +59,6 @@ LibrarySpec HipLibrarySpec();
 LibrarySpec HiprtcLibrarySpec();
 LibrarySpec RocblasLibrarySpec();
 LibrarySpec RocmSmiLibrarySpec();
+LibrarySpec AmdSmiLibrarySpec();
 
 }  // namespace gpudoctor

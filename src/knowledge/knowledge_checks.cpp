@@ -73,6 +73,8 @@ void Checker::Duplicates() {
   Unique(db_.cuda_toolkit_drivers, "CUDA toolkit",
          [](const CudaToolkitDriver& c) { return c.cuda.ToString(); });
   Unique(db_.nvidia_driver_branches, "driver branch", [](const NvidiaDriverBranch& b) { return b.branch; });
+  Unique(db_.nvidia_windows_branches, "Windows numbering of branch",
+         [](const NvidiaWindowsBranch& w) { return w.branch; });
   Unique(db_.nvidia_open_modules_only, "open-modules-only architecture",
          [](const NvidiaOpenModulesOnly& o) { return o.architecture; });
   Unique(db_.rocm_releases, "ROCm series", [](const RocmRelease& r) { return r.series.ToString(); });
@@ -148,6 +150,18 @@ void Checker::References() {
     for (const std::string& a : b.last_for)
       if (!known_architecture(a))
         Add(b.provenance.origin, "last_for names '" + a + "', which no [[cuda_arch]] has");
+  }
+  for (const NvidiaWindowsBranch& w : db_.nvidia_windows_branches) {
+    bool known = std::any_of(db_.nvidia_driver_branches.begin(), db_.nvidia_driver_branches.end(),
+                             [&](const NvidiaDriverBranch& b) { return b.branch == w.branch; });
+    if (!known) Add(w.provenance.origin, "branch '" + w.branch + "' is not an [[nvidia_driver_branch]]");
+    for (const NvidiaWindowsBranch& other : db_.nvidia_windows_branches) {
+      if (&other == &w) continue;
+      for (uint32_t m : w.majors)
+        if (std::find(other.majors.begin(), other.majors.end(), m) != other.majors.end())
+          Add(w.provenance.origin, "Windows drivers " + std::to_string(m) + ".xx are also listed for " +
+                                       other.branch + ": a driver number belongs to one branch");
+    }
   }
   for (const NvidiaOpenModulesOnly& o : db_.nvidia_open_modules_only) {
     if (!known_architecture(o.architecture))

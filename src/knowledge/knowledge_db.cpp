@@ -128,6 +128,16 @@ std::optional<CudaDriverFloors> KnowledgeDb::CudaDriverFloor(const Version& cuda
   return f;
 }
 
+uint32_t KnowledgeDb::DriverBranchNumber(const Version& driver, bool windows) const {
+  if (!windows) return driver.major();
+  for (const NvidiaWindowsBranch& w : nvidia_windows_branches) {
+    if (std::find(w.majors.begin(), w.majors.end(), driver.major()) == w.majors.end()) continue;
+    auto number = Version::Parse(std::string_view(w.branch).substr(1));  // "R580" -> 580
+    if (number) return number->major();
+  }
+  return driver.major();
+}
+
 const RocmRelease* KnowledgeDb::FindRocmRelease(const Version& version) const {
   return FindIf(rocm_releases, [&](const RocmRelease& r) { return version.HasPrefix(r.series); });
 }
@@ -202,6 +212,7 @@ void KnowledgeDb::VisitProvenance(const std::function<void(std::string_view, con
   each("cuda_toolkit_driver", cuda_toolkit_drivers);
   each("nvidia_driver_branch", nvidia_driver_branches);
   each("nvidia_open_modules_only", nvidia_open_modules_only);
+  each("nvidia_windows_branch", nvidia_windows_branches);
   each("rocm_release", rocm_releases);
   each("kernel_floor", kernel_floors);
   each("hip_sdk_windows", hip_sdks_windows);

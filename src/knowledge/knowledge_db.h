@@ -54,6 +54,7 @@ struct KnowledgeDb {
   std::vector<CudaToolkitDriver> cuda_toolkit_drivers;
   std::vector<NvidiaDriverBranch> nvidia_driver_branches;
   std::vector<NvidiaOpenModulesOnly> nvidia_open_modules_only;
+  std::vector<NvidiaWindowsBranch> nvidia_windows_branches;
   std::vector<RocmRelease> rocm_releases;
   std::vector<KernelFloor> kernel_floors;
   std::vector<HipSdkWindows> hip_sdks_windows;
@@ -79,6 +80,9 @@ struct KnowledgeDb {
   const CudaArch* FindCudaArch(const Version& cc) const;
   // The floors for a CUDA runtime version ("12.8", "13.0"); nullopt when no minor-compat row covers it.
   std::optional<CudaDriverFloors> CudaDriverFloor(const Version& cuda) const;
+  // The branch number a driver belongs to (580 for R580): on Linux its first number; on Windows the
+  // branch whose [[nvidia_windows_branch]] lists that first number (581.57 -> 580), else its first number.
+  uint32_t DriverBranchNumber(const Version& driver, bool windows) const;
 
   // The Linux series covering `version` ("6.4.2" -> series 6.4).
   const RocmRelease* FindRocmRelease(const Version& version) const;

@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 23> kSections{{
+constexpr std::array<SectionSpec, 24> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -32,6 +32,7 @@ constexpr std::array<SectionSpec, 23> kSections{{
     {"cuda_minor_compat", "cuda", ParseCudaMinorCompat},
     {"cuda_toolkit_driver", "cuda", ParseCudaToolkitDriver},
     {"nvidia_driver_branch", "branch", ParseNvidiaDriverBranch},
+    {"nvidia_windows_branch", "branch", ParseNvidiaWindowsBranch},
     {"nvidia_open_modules_only", "architecture", ParseNvidiaOpenModulesOnly},
     {"rocm_release", "series", ParseRocmRelease},
     {"kernel_floor", "min_kernel", ParseKernelFloor},

@@ -160,6 +160,15 @@ struct NvidiaDriverBranch {
   bool operator==(const NvidiaDriverBranch&) const = default;
 };
 
+// The leading numbers NVIDIA gives Windows drivers of a branch: a Windows driver's first number is not
+// always its branch (R580 ships as 580.xx and 581.xx on Windows; Linux drivers of R580 are 580.xx).
+struct NvidiaWindowsBranch {
+  std::string branch;            // "R580", a [[nvidia_driver_branch]]
+  std::vector<uint32_t> majors;  // {580, 581}
+  Provenance provenance;
+  bool operator==(const NvidiaWindowsBranch&) const = default;
+};
+
 // An architecture (as [[cuda_arch]] names it) that only NVIDIA's open kernel modules drive: with the
 // proprietary flavour loaded the GPU fails to initialize (Blackwell).
 struct NvidiaOpenModulesOnly {

@@ -33,6 +33,7 @@ void ParseNvidiaChip(EntryReader& r, KnowledgeDb& db);
 void ParseCudaMinorCompat(EntryReader& r, KnowledgeDb& db);
 void ParseCudaToolkitDriver(EntryReader& r, KnowledgeDb& db);
 void ParseNvidiaDriverBranch(EntryReader& r, KnowledgeDb& db);
+void ParseNvidiaWindowsBranch(EntryReader& r, KnowledgeDb& db);
 void ParseNvidiaOpenModulesOnly(EntryReader& r, KnowledgeDb& db);
 void ParseRocmRelease(EntryReader& r, KnowledgeDb& db);
 void ParseKernelFloor(EntryReader& r, KnowledgeDb& db);

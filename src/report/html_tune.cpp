@@ -54,13 +54,20 @@ std::string RenderTuneSection(const TuneResult& t, const std::string& origin) {
     if (m.channels_last) rec += ", channels_last";
     if (m.benchmark) rec += ", cudnn.benchmark";
     rec += ", batch " + std::to_string(m.batch) + ": " + Figure(m.recommended_rate) + " " + m.unit;
-    std::string generic =
-        "fp32, batch " + std::to_string(m.generic_batch) + ": " + Figure(m.generic_rate) + " " + m.unit;
+    std::string generic = m.generic_batch ? "fp32, batch " + std::to_string(m.generic_batch) + ": " +
+                                                Figure(m.generic_rate) + " " + m.unit
+                                          : std::string("not measured");
     if (m.generic_rate && m.recommended_rate && *m.generic_rate > 0)
       generic += " (the recommendation is " + FormatFigure(*m.recommended_rate / *m.generic_rate) + "x)";
     std::optional<double> largest;
     if (m.largest_batch) largest = *m.largest_batch;
-    out += FactList({{"Recommended", rec}, {"Generic advice", generic}, {"Largest batch", Figure(largest)}});
+    std::vector<std::pair<std::string, std::string>> model_facts = {
+        {"Recommended", rec}, {"Generic advice", generic}, {"Largest batch", Figure(largest)}};
+    // The knob rows' batch: a quarter of the recommended one, where the GPU rather than Python is the
+    // bottleneck.
+    if (m.knob_batch)
+      model_facts.insert(model_facts.begin(), {"Knobs timed at", "batch " + std::to_string(m.knob_batch)});
+    out += FactList(model_facts);
   }
   if (!t.advice.python_lines.empty() || !t.advice.env.empty()) {
     std::string code;

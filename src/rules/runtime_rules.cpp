@@ -49,8 +49,15 @@ void AddBranchDriverInstall(const RuleContext& ctx, const LastBranch& last, Find
   const std::string n = std::to_string(last.number);
   const std::string& distro = ctx.snap.os.distro_id;
   if (ctx.platform == Platform::kWindows) {
-    f.fix.push_back(FixAction::Manual("download the newest " + last.branch->branch + " (" + n +
-                                      ".xx) driver for your GPU from https://www.nvidia.com/drivers"));
+    // Windows numbers a branch's drivers past the branch (R580: 580.xx and 581.xx).
+    std::string numbers = n + ".xx";
+    for (const NvidiaWindowsBranch& w : ctx.db.nvidia_windows_branches) {
+      if (w.branch != last.branch->branch) continue;
+      numbers.clear();
+      for (uint32_t m : w.majors) numbers += (numbers.empty() ? "" : " or ") + std::to_string(m) + ".xx";
+    }
+    f.fix.push_back(FixAction::Manual("download the newest " + last.branch->branch + " (" + numbers +
+                                      ") driver for your GPU from https://www.nvidia.com/drivers"));
   } else if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
     f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" + n));
   } else {
@@ -316,8 +323,10 @@ void KernelVersion(const RuleContext& ctx, std::vector<Finding>& out) {
 
 // Whether `driver` lies beyond the last branch of the machine's GPU (a Pascal card and a driver 590): no
 // driver that GPU can run reaches it, so advice must never ask for it.
-bool BeyondLastBranch(const std::optional<LastBranch>& last, const Version& driver) {
-  return last && driver.major() > last->number;
+// Whether `driver` lies past the GPU's last branch (a Windows 581.xx is still R580: cuda_drivers.toml
+// [[nvidia_windows_branch]]).
+bool BeyondLastBranch(const RuleContext& ctx, const std::optional<LastBranch>& last, const Version& driver) {
+  return last && ctx.db.DriverBranchNumber(driver, ctx.platform == Platform::kWindows) > last->number;
 }
 
 // The other way out of a driver too old for the wheel: keep the driver and install the wheel built for
@@ -353,7 +362,7 @@ void AddWheelForInstalledDriver(const RuleContext& ctx, Finding& f, bool only_wa
 void NvidiaDriverBranchForGpu(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!ctx.nvidia_driver) return;
   auto last = LastBranchOf(ctx);
-  if (!last || ctx.nvidia_driver->major() <= last->number) return;
+  if (!last || !BeyondLastBranch(ctx, last, *ctx.nvidia_driver)) return;
   const std::string driver = ctx.nvidia_driver->ToString();
   Finding f =
       MakeFinding("runtime.driver_branch_drops_gpu", Layer::kRuntime, Severity::kError, last->gpu->label,
@@ -444,7 +453,7 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
     f.evidence.push_back("required driver >= " + floor.ToString() + " for any CUDA " +
                          std::to_string(cuda.major()) + ".x runtime, found " + driver);
     auto last = LastBranchOf(ctx);
-    if (BeyondLastBranch(last, floor)) {
+    if (BeyondLastBranch(ctx, last, floor)) {
       // Issue 13: never "update to X within R580" with X above 580; the older wheel is the way out.
       f.evidence.push_back("no driver of " + last->branch->branch + ", the last branch for " +
                            last->architecture + ", reaches " + floor.ToString());
@@ -458,7 +467,7 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
     // The toolkit's own driver when the GPU's branch reaches it, else the floor (minor-version
     // compatibility).
     std::optional<Version> target = toolkit;
-    if (target && BeyondLastBranch(last, *target)) target = floor;
+    if (target && BeyondLastBranch(ctx, last, *target)) target = floor;
     f.fix_summary =
         "update the NVIDIA driver" + (target ? " to " + target->ToString() + " or newer" : std::string());
     AddNvidiaDriverInstall(ctx, f);
@@ -478,7 +487,7 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
     f.evidence.push_back("required CUDA " + cuda.ToString() + " support (driver " +
                          (toolkit ? toolkit->ToString() : "of that toolkit") + "), found CUDA " + max);
     auto last = LastBranchOf(ctx);
-    if (toolkit && BeyondLastBranch(last, *toolkit)) {
+    if (toolkit && BeyondLastBranch(ctx, last, *toolkit)) {
       // The GPU's last branch never supports this CUDA fully: stay on it, and for full support use a wheel
       // of an older CUDA.
       f.evidence.push_back("no driver of " + last->branch->branch + ", the last branch for " +

@@ -19,6 +19,28 @@ Json OrNull(const std::string& s) {
   return s.empty() ? Json(nullptr) : Json(s);
 }
 
+// Each metric that has a value, with the source that gave it: {"power_watts": "rocm_smi", ...}.
+Json MetricSourcesJson(const TelemetrySample& s) {
+  Json out = Json::object();
+  auto note = [&](const char* name, bool present) {
+    if (present) out[name] = MetricSource(s, name);
+  };
+  note("memory_used_bytes", s.memory_used_bytes.has_value());
+  note("memory_total_bytes", s.memory_total_bytes.has_value());
+  note("utilization_percent", s.utilization_percent.has_value());
+  note("power_watts", s.power_watts.has_value());
+  note("temperature_c", s.temperature_c.has_value());
+  note("temperature_hotspot_c", s.temperature_hotspot_c.has_value());
+  note("temperature_memory_c", s.temperature_memory_c.has_value());
+  note("fan_rpm", s.fan_rpm.has_value());
+  note("fan_percent", s.fan_percent.has_value());
+  note("sm_clock_mhz", s.sm_clock_mhz.has_value());
+  note("mem_clock_mhz", s.mem_clock_mhz.has_value());
+  note("throttle_reasons_mask", s.throttle_reasons_mask.has_value());
+  note("processes", !s.processes.empty());
+  return out;
+}
+
 Json SampleToJson(const TelemetrySample& s) {
   Json processes = Json::array();
   for (const auto& p : s.processes)
@@ -42,7 +64,8 @@ Json SampleToJson(const TelemetrySample& s) {
           {"mem_clock_mhz", OrNull(s.mem_clock_mhz)},
           {"throttle_reasons_mask", OrNull(s.throttle_reasons_mask)},
           {"throttle_reasons", s.throttle_reasons},
-          {"processes", std::move(processes)}};
+          {"processes", std::move(processes)},
+          {"metric_sources", MetricSourcesJson(s)}};
 }
 
 std::string Dump(const Json& j) {

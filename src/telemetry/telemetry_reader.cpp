@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "gpu/api/amd_smi_api.h"
+#include "gpu/api/rocm_smi_api.h"
 #include "probe/linux/nvidia_record.h"
 #include "telemetry/amd_sysfs_telemetry.h"
 #include "telemetry/telemetry_json.h"
@@ -22,6 +24,10 @@ bool HasNvidiaGpu(const Snapshot& snap) {
 }
 
 }  // namespace
+
+TelemetryLibraries DefaultTelemetryLibraries() {
+  return {true, AmdSmiLibraryNames(), RocmSmiLibraryNames()};
+}
 
 std::vector<TelemetryDevice> AmdTelemetryDevices(const Snapshot& snap) {
   std::vector<const PciDevice*> amd;
@@ -42,16 +48,17 @@ std::vector<TelemetryDevice> AmdTelemetryDevices(const Snapshot& snap) {
   return out;
 }
 
-TelemetryReader::TelemetryReader(const FileSystem& fs, bool live, const Snapshot& snap)
+TelemetryReader::TelemetryReader(const FileSystem& fs, bool live, const Snapshot& snap,
+                                 const TelemetryLibraries& libraries)
     : fs_(fs), live_(live) {
-  if (live_) {
+  if (live_ && libraries.nvml) {
     if (auto session = NvmlTelemetrySession::Open(); session.ok()) {
       nvml_ = std::move(session.value());
       devices_ = nvml_->Devices(setup_warnings_);
     } else if (HasNvidiaGpu(snap)) {
       setup_warnings_.push_back("NVIDIA GPUs are not watched: " + session.error().message);
     }
-  } else {
+  } else if (!live_) {
     for (const auto& s : ReadRecordedNvml(setup_warnings_)) devices_.push_back(s.device);
     if (devices_.empty() && !snap.nvidia.devices.empty())
       setup_warnings_.push_back("the recording has NVIDIA GPUs but no NVML telemetry (gather it again)");
@@ -61,6 +68,47 @@ TelemetryReader::TelemetryReader(const FileSystem& fs, bool live, const Snapshot
     amd_files_.push_back(FindAmdSysfsFiles(fs_, d.pci_address));
     devices_.push_back(std::move(d));
   }
+  if (live_ && !amd_files_.empty()) OpenAmdLibraries(libraries);
+}
+
+void TelemetryReader::OpenAmdLibraries(const TelemetryLibraries& libraries) {
+  // A library that is absent is no news (sysfs gives the same figures); one that is there and fails to
+  // initialize, or lists none of the GPUs, is said once.
+  auto open = [&](const std::vector<std::string>& candidates, auto opener, const char* name) {
+    if (candidates.empty()) return;
+    AmdLibraryOpening opening = opener(candidates);
+    if (!opening.session) {
+      if (!opening.problem.empty()) setup_warnings_.push_back(opening.problem + "; AMD metrics from sysfs");
+      return;
+    }
+    bool lists_any = false;
+    for (size_t i = nvidia_count_; i < devices_.size(); ++i)
+      lists_any |= opening.session->Lists(devices_[i].pci_address);
+    if (!lists_any) {
+      setup_warnings_.push_back(std::string(name) + " lists none of the AMD GPUs; AMD metrics from sysfs");
+      return;
+    }
+    amd_libraries_.push_back(std::move(opening.session));
+  };
+  open(libraries.amd_smi, OpenAmdSmiTelemetry, "AMD SMI");
+  open(libraries.rocm_smi, OpenRocmSmiTelemetry, "ROCm SMI");
+}
+
+TelemetrySample TelemetryReader::ReadAmd(size_t amd_index, std::vector<std::string>& warnings) {
+  const TelemetryDevice& d = devices_[nvidia_count_ + amd_index];
+  TelemetrySample out;
+  out.device = d;
+  for (auto& library : amd_libraries_) {
+    if (library->Lists(d.pci_address)) FillMissingMetrics(library->Read(d.pci_address, warnings), out);
+  }
+  TelemetrySample sysfs;
+  ReadAmdSysfsTelemetry(fs_, amd_files_[amd_index], sysfs);
+  if (out.source.empty()) {
+    sysfs.device = d;
+    return sysfs;  // no library answered: the sample is sysfs's alone
+  }
+  FillMissingMetrics(sysfs, out);
+  return out;
 }
 
 std::vector<TelemetrySample> TelemetryReader::ReadRecordedNvml(std::vector<std::string>& warnings) const {
@@ -98,10 +146,7 @@ std::vector<TelemetrySample> TelemetryReader::Read(std::vector<std::string>& war
       out.push_back(std::move(s));
       continue;
     }
-    TelemetrySample s;
-    s.device = d;
-    ReadAmdSysfsTelemetry(fs_, amd_files_[i - nvidia_count_], s);
-    out.push_back(std::move(s));
+    out.push_back(ReadAmd(i - nvidia_count_, warnings));
   }
   return out;
 }

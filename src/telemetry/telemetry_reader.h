@@ -1,6 +1,8 @@
-// Where `monitor` and `serve` get their samples: every GPU of a machine, AMD through sysfs, NVIDIA through
-// NVML (live) or through the answers `gather` recorded (.gpudoctor/nvml.json's "telemetry" member) when the
-// machine is a recorded sysroot. Which GPUs there are is decided once, from the probed Snapshot.
+// Where `monitor` and `serve` get their samples: every GPU of a machine, NVIDIA through NVML (live) or
+// through the answers `gather` recorded (.gpudoctor/nvml.json's "telemetry" member) when the machine is a
+// recorded sysroot; AMD through amd_smi, then rocm_smi (live, each for the GPUs it lists, matched by PCI
+// address), then amdgpu's sysfs files for whatever is still missing. Which GPUs there are is decided once,
+// from the probed Snapshot.
 #pragma once
 
 #include <memory>
@@ -9,6 +11,7 @@
 
 #include "platform/filesystem.h"
 #include "snapshot/snapshot.h"
+#include "telemetry/amd_library_telemetry.h"
 #include "telemetry/amd_sysfs_telemetry.h"
 #include "telemetry/nvml_telemetry.h"
 #include "telemetry/telemetry_sample.h"
@@ -18,11 +21,23 @@ namespace gpudoctor {
 // The AMD GPUs bound to amdgpu in `snap`, numbered in PCI address order (as amd-smi numbers them).
 std::vector<TelemetryDevice> AmdTelemetryDevices(const Snapshot& snap);
 
+// Which vendor libraries a live reader tries, in order (full paths or names for the system loader). The
+// commands fill the AMD lists from gpu/library_search (framework copies, ROCM_PATH, the system); tests
+// name a fake library by path.
+struct TelemetryLibraries {
+  bool nvml = true;
+  std::vector<std::string> amd_smi;   // empty: not tried
+  std::vector<std::string> rocm_smi;  // empty: not tried
+};
+// NVML, and the AMD libraries by their names for the system loader.
+TelemetryLibraries DefaultTelemetryLibraries();
+
 class TelemetryReader {
  public:
-  // `fs` must outlive the reader. `live`: NVML may be loaded (false under a sysroot, which never loads a
-  // vendor library).
-  TelemetryReader(const FileSystem& fs, bool live, const Snapshot& snap);
+  // `fs` must outlive the reader. `live`: vendor libraries may be loaded (false under a sysroot, which
+  // never loads one); the AMD libraries only when the snapshot has an AMD GPU.
+  TelemetryReader(const FileSystem& fs, bool live, const Snapshot& snap,
+                  const TelemetryLibraries& libraries = DefaultTelemetryLibraries());
 
   // Every GPU found, NVIDIA first; empty when the machine has none the reader can watch.
   const std::vector<TelemetryDevice>& devices() const { return devices_; }
@@ -34,6 +49,8 @@ class TelemetryReader {
 
  private:
   std::vector<TelemetrySample> ReadRecordedNvml(std::vector<std::string>& warnings) const;
+  void OpenAmdLibraries(const TelemetryLibraries& libraries);
+  TelemetrySample ReadAmd(size_t amd_index, std::vector<std::string>& warnings);
 
   const FileSystem& fs_;
   bool live_ = false;
@@ -41,6 +58,8 @@ class TelemetryReader {
   std::vector<TelemetryDevice> devices_;
   size_t nvidia_count_ = 0;               // devices_[0, nvidia_count_) are NVIDIA's
   std::vector<AmdSysfsFiles> amd_files_;  // for devices_[nvidia_count_ + i]
+  // amd_smi, then rocm_smi: those that loaded and initialized, asked in this order.
+  std::vector<std::unique_ptr<AmdLibraryTelemetry>> amd_libraries_;
   std::vector<std::string> setup_warnings_;
 };
 

@@ -1,8 +1,54 @@
-// The names of NVML's clocks event reason bits (nvml.h nvmlClocksEventReason*, formerly
-// nvmlClocksThrottleReason*), as dcgm-exporter's DCGM_FI_DEV_CLOCK_THROTTLE_REASONS documents them.
+// Merging the samples of several sources, and the names of NVML's clocks event reason bits (nvml.h
+// nvmlClocksEventReason*, formerly nvmlClocksThrottleReason*), as dcgm-exporter's
+// DCGM_FI_DEV_CLOCK_THROTTLE_REASONS documents them.
 #include "telemetry/telemetry_sample.h"
 
 namespace gpudoctor {
+namespace {
+
+template <typename T>
+bool TakeMissing(const char* json_name, const std::optional<T>& from, std::optional<T>& into,
+                 const std::string& source, std::map<std::string, std::string>& sources) {
+  if (into || !from) return false;
+  into = from;
+  sources[json_name] = source;
+  return true;
+}
+
+}  // namespace
+
+void FillMissingMetrics(const TelemetrySample& from, TelemetrySample& into) {
+  auto& m = into.metric_sources;
+  const std::string& src = from.source;
+  bool gave = false;
+  gave |= TakeMissing("memory_used_bytes", from.memory_used_bytes, into.memory_used_bytes, src, m);
+  gave |= TakeMissing("memory_total_bytes", from.memory_total_bytes, into.memory_total_bytes, src, m);
+  gave |= TakeMissing("utilization_percent", from.utilization_percent, into.utilization_percent, src, m);
+  gave |= TakeMissing("power_watts", from.power_watts, into.power_watts, src, m);
+  gave |= TakeMissing("temperature_c", from.temperature_c, into.temperature_c, src, m);
+  gave |=
+      TakeMissing("temperature_hotspot_c", from.temperature_hotspot_c, into.temperature_hotspot_c, src, m);
+  gave |= TakeMissing("temperature_memory_c", from.temperature_memory_c, into.temperature_memory_c, src, m);
+  gave |= TakeMissing("fan_rpm", from.fan_rpm, into.fan_rpm, src, m);
+  gave |= TakeMissing("fan_percent", from.fan_percent, into.fan_percent, src, m);
+  gave |= TakeMissing("sm_clock_mhz", from.sm_clock_mhz, into.sm_clock_mhz, src, m);
+  gave |= TakeMissing("mem_clock_mhz", from.mem_clock_mhz, into.mem_clock_mhz, src, m);
+  if (TakeMissing("throttle_reasons_mask", from.throttle_reasons_mask, into.throttle_reasons_mask, src, m)) {
+    into.throttle_reasons = from.throttle_reasons;
+    gave = true;
+  }
+  if (into.processes.empty() && !from.processes.empty()) {
+    into.processes = from.processes;
+    m["processes"] = src;
+    gave = true;
+  }
+  if (gave && !src.empty()) into.source += (into.source.empty() ? "" : "+") + src;
+}
+
+const std::string& MetricSource(const TelemetrySample& sample, const std::string& json_name) {
+  auto it = sample.metric_sources.find(json_name);
+  return it != sample.metric_sources.end() ? it->second : sample.source;
+}
 
 std::vector<std::string> ThrottleReasonNames(uint64_t mask) {
   static constexpr const char* kNames[] = {"gpu_idle",

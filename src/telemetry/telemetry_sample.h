@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,12 @@ struct ProcessMemory {
 
 struct TelemetrySample {
   TelemetryDevice device;
-  std::string source;  // "sysfs", "nvml", "nvml-recorded": where the values came from
+  // Where the values came from: "nvml", "nvml-recorded", "sysfs", or for AMD the libraries that gave
+  // something, in the order asked ("amd_smi+rocm_smi+sysfs").
+  std::string source;
+  // The source of each metric filled by FillMissingMetrics, by its JSON name ("power_watts" -> "rocm_smi");
+  // a metric not named here came from `source`.
+  std::map<std::string, std::string> metric_sources;
   std::optional<uint64_t> memory_used_bytes;
   std::optional<uint64_t> memory_total_bytes;
   std::optional<double> utilization_percent;    // GPU busy, 0-100
@@ -44,6 +50,14 @@ struct TelemetrySample {
   std::vector<std::string> throttle_reasons;      // names of the set bits ("sw_power_cap", ...)
   std::vector<ProcessMemory> processes;           // where the vendor exposes them
 };
+
+// Fills each metric `into` lacks from `from` (and the processes, when `into` has none), noting `from.source`
+// in `into.metric_sources` for each and appending it to `into.source` when it gave anything: the AMD chain
+// amd_smi, then rocm_smi, then sysfs asks each only for what the ones before it left empty.
+void FillMissingMetrics(const TelemetrySample& from, TelemetrySample& into);
+
+// The source of the metric named `json_name` in `sample` (its metric_sources entry, else `source`).
+const std::string& MetricSource(const TelemetrySample& sample, const std::string& json_name);
 
 // The names of NVML's clocks event reason bits set in `mask` ("gpu_idle", "sw_power_cap", ...), in bit
 // order; an unknown bit is named "bit_N".

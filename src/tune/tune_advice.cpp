@@ -1,9 +1,13 @@
-// The knob table and the recommendation (tune_advice.h). Each knob is judged on its own against the
+// The knob table and the recommendation (tune_advice.h). The knob rows are the child's runs at the knob
+// batch (a quarter of the recommended batch, where a big GPU is busy; at the guides' batch 32 it waits on
+// Python and every knob that adds CPU work looked slower). Each knob is judged on its own against the
 // settings already chosen: precision first (at NCHW, benchmark off), then channels_last at that
-// precision, then cudnn.benchmark at both, then the batch size with all of them.
+// precision, then cudnn.benchmark at both, then the batch size with all of them. The child picks the
+// large batch's settings by the same rules (chosen_settings in data/tune/tune_child.py).
 #include "tune/tune_advice.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -19,6 +23,14 @@ std::string PrecisionLabel(const std::string& p) {
   return "fp32";
 }
 
+// "bf16 autocast, channels_last, cudnn.benchmark": the settings of one run, for a label.
+std::string SettingsLabel(const TuneMeasurement& m) {
+  std::string label = PrecisionLabel(m.precision);
+  if (m.channels_last) label += ", channels_last";
+  if (m.benchmark) label += ", cudnn.benchmark";
+  return label;
+}
+
 TuneKnobRow Row(std::string knob, std::string without, std::string with, std::optional<double> without_rate,
                 std::optional<double> with_rate) {
   TuneKnobRow row;
@@ -30,71 +42,91 @@ TuneKnobRow Row(std::string knob, std::string without, std::string with, std::op
   return row;
 }
 
+// The same arithmetic as the child's change_percent, so both judge a figure on the floor alike.
 std::optional<double> Change(std::optional<double> without, std::optional<double> with) {
-  if (!without || !with || *without <= 0) return std::nullopt;
+  if (!without || !with || *without <= 0 || *with <= 0) return std::nullopt;
   return (*with / *without - 1) * 100;
 }
 
-// Fills change, recommended and why from the two rates.
-void Judge(TuneKnobRow& row, const std::string& unit) {
+// Fills change, recommended and why from the two rates; `where` says where they were measured
+// ("at batch 512"), or is empty.
+void Judge(TuneKnobRow& row, const std::string& unit, const std::string& where) {
   row.change_percent = Change(row.without_rate, row.with_rate);
   if (!row.change_percent) {
     row.why =
         !row.with_rate ? "not measured (see the skipped and failed items)" : "no baseline to compare with";
     return;
   }
-  double c = *row.change_percent;
+  const double c = *row.change_percent;
+  const std::string at = where.empty() ? "" : " " + where;
   if (c >= kTuneNoisePercent) {
     row.recommended = true;
-    row.why = FormatChange(c) + " " + unit;
+    row.why = FormatChange(c) + " " + unit + at;
   } else if (c <= -kTuneNoisePercent) {
-    row.why = "slower here (" + FormatChange(c) + " " + unit + ")";
+    row.why = "slower here (" + FormatChange(c) + " " + unit + at + ")";
   } else {
-    row.why = "within the noise (" + FormatChange(c) + "; below " + FormatChange(kTuneNoisePercent) + ")";
+    char floor[32];
+    std::snprintf(floor, sizeof floor, "%.0f%%", kTuneNoisePercent);
+    row.why =
+        "no measurable effect (" + FormatChange(c) + at + ", within the " + floor + " noise of a timed run)";
   }
 }
 
 TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out, bool rocm) {
   TuneModelAdvice a;
   a.model = model;
+  // The knob batch is the smallest batch of the knob runs: an out-of-memory error halves it for all of
+  // them, so runs at a larger batch before it are not part of the table.
+  for (const auto& m : out.measurements) {
+    if (m.model != model) continue;
+    if (a.unit.empty()) a.unit = m.unit;
+    if (m.role == "knob" && m.batch > 0 && (a.knob_batch == 0 || m.batch < a.knob_batch))
+      a.knob_batch = m.batch;
+    if (m.role == "generic") a.generic_batch = m.batch;
+  }
   std::map<Key, const TuneMeasurement*> knob;
   const TuneMeasurement* large = nullptr;
   for (const auto& m : out.measurements) {
     if (m.model != model || !m.loss_finite || !(m.units_per_s > 0)) continue;
-    if (a.unit.empty()) a.unit = m.unit;
-    if (m.role == "large_batch") {
-      large = &m;
-    } else {
-      knob[{m.precision, m.channels_last, m.benchmark}] = &m;
-      a.generic_batch = m.batch;
-    }
+    if (m.role == "large_batch") large = &m;
+    if (m.role == "generic") a.generic_rate = m.units_per_s;
+    if (m.role == "knob" && m.batch == a.knob_batch) knob[{m.precision, m.channels_last, m.benchmark}] = &m;
   }
   auto rate = [&](const std::string& p, bool cl, bool bench) -> std::optional<double> {
     auto it = knob.find({p, cl, bench});
     return it == knob.end() ? std::nullopt : std::optional<double>(it->second->units_per_s);
   };
-  a.generic_rate = rate("fp32", false, false);
-  a.batch = a.generic_batch;
+  const std::string at = "at batch " + std::to_string(a.knob_batch);
 
-  // Precision: each mixed precision against fp32; the fastest recommended one wins.
+  // Precision: each mixed precision against fp32; the fastest recommended one wins, and bf16 when fp16
+  // is not measurably faster (bf16 needs no GradScaler and does not overflow).
+  const std::optional<double> fp32 = rate("fp32", false, false);
+  bool bf16_helps = false;
   for (const std::string p : {"fp16", "bf16"}) {
-    TuneKnobRow row = Row("AMP " + p, "fp32", PrecisionLabel(p), a.generic_rate, rate(p, false, false));
-    Judge(row, a.unit);
+    TuneKnobRow row = Row("AMP " + p, "fp32", PrecisionLabel(p), fp32, rate(p, false, false));
+    Judge(row, a.unit, at);
     if (row.recommended &&
         (!rate(a.precision, false, false) || *row.with_rate > *rate(a.precision, false, false)))
       a.precision = p;
+    if (p == "bf16") bf16_helps = row.recommended;
     a.knobs.push_back(row);
   }
-  for (auto& row : a.knobs)
-    if (row.knob != "AMP " + a.precision && row.recommended) {
-      row.recommended = false;
-      row.why += "; AMP " + a.precision + " is faster";
-    }
+  if (a.precision == "fp16" && bf16_helps &&
+      *Change(rate("bf16", false, false), rate("fp16", false, false)) < kTuneNoisePercent)
+    a.precision = "bf16";
+  for (auto& row : a.knobs) {
+    if (row.knob == "AMP " + a.precision || !row.recommended) continue;
+    row.recommended = false;
+    const std::optional<double> versus = Change(rate(a.precision, false, false), row.with_rate);
+    row.why += versus && std::fabs(*versus) < kTuneNoisePercent
+                   ? "; no measurable difference from AMP " + a.precision + ", which needs no GradScaler"
+                   : "; AMP " + a.precision + " is faster";
+  }
   const bool convolutional = knob.count({a.precision, true, false}) || knob.count({a.precision, false, true});
   if (convolutional) {
     TuneKnobRow cl = Row("channels_last", "NCHW", "channels_last (model and input)",
                          rate(a.precision, false, false), rate(a.precision, true, false));
-    Judge(cl, a.unit);
+    Judge(cl, a.unit, at);
     a.channels_last = cl.recommended;
     a.knobs.push_back(cl);
     // On ROCm the flag is MIOpen's find: on, an exhaustive search of every algorithm; off, the find mode
@@ -103,11 +135,13 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
         Row(rocm ? "cudnn.benchmark (MIOpen find)" : "cudnn.benchmark",
             rocm ? "off (MIOPEN_FIND_MODE's find)" : "off", rocm ? "on (exhaustive find)" : "on",
             rate(a.precision, a.channels_last, false), rate(a.precision, a.channels_last, true));
-    Judge(bench, a.unit);
+    Judge(bench, a.unit, at);
     a.benchmark = bench.recommended;
     a.knobs.push_back(bench);
   }
+  // The recommendation so far: the knob run with the chosen settings, its figure and its batch.
   a.recommended_rate = rate(a.precision, a.channels_last, a.benchmark);
+  a.batch = a.knob_batch ? a.knob_batch : a.generic_batch;
 
   for (const auto& s : out.searches) {
     if (s.model != model) continue;
@@ -115,22 +149,22 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
     a.failed_batch = s.failed_at;
   }
   if (large) {
-    // The large batch is timed at the batch search's precision (the one it fitted at), which may not be
-    // the one that won at the small batch, where a big GPU waits on the CPU and AMP gains little.
-    const bool other_precision = large->precision != a.precision;
-    TuneKnobRow row = Row("batch size", "batch " + std::to_string(a.generic_batch),
-                          "batch " + std::to_string(large->batch) +
-                              (other_precision ? " with " + PrecisionLabel(large->precision) : ""),
-                          a.recommended_rate, large->units_per_s);
-    Judge(row, a.unit);
+    // The child times the large batch with the settings chosen above; should they differ, the row says
+    // so and the recommendation takes the settings of the figure it quotes.
+    const bool same = large->precision == a.precision && large->channels_last == a.channels_last &&
+                      large->benchmark == a.benchmark;
+    TuneKnobRow row =
+        Row("batch size", "batch " + std::to_string(a.batch),
+            "batch " + std::to_string(large->batch) + (same ? "" : " with " + SettingsLabel(*large)),
+            a.recommended_rate, large->units_per_s);
+    Judge(row, a.unit, "");
     if (row.recommended) {
       a.batch = large->batch;
       a.recommended_rate = large->units_per_s;
-      // The figure shown is the figure of the lines given: recommend the precision it was measured at.
-      if (other_precision) {
-        a.precision = large->precision;
-        row.why += " (measured with " + PrecisionLabel(large->precision) + ")";
-      }
+      a.precision = large->precision;
+      a.channels_last = large->channels_last;
+      a.benchmark = large->benchmark;
+      if (!same) row.why += " (measured with " + SettingsLabel(*large) + ")";
     }
     a.knobs.push_back(row);
   }
@@ -171,7 +205,8 @@ void AddAllocatorRow(TuneModelAdvice& a, const TuneChildOutput& first, const Tun
   std::string not_applicable;
   for (const auto& s : alloc.output.skips)
     if (s.item == "allocator") not_applicable = s.reason;
-  if (!before && !after && not_applicable.empty()) return;  // this model was not part of the second run
+  // A model the second run did not measure (its plan holds one model) gets no row, unless that run failed.
+  if (!after && !search_after && not_applicable.empty() && alloc.status == "ok") return;
   TuneKnobRow row = Row(
       "expandable_segments", "default allocator",
       alloc.variable + "=" + alloc.value + (before ? " (batch " + std::to_string(before->batch) + ")" : ""),
@@ -182,7 +217,7 @@ void AddAllocatorRow(TuneModelAdvice& a, const TuneChildOutput& first, const Tun
     a.knobs.push_back(row);
     return;
   }
-  Judge(row, a.unit);
+  Judge(row, a.unit, "");
   const bool slower = row.change_percent && *row.change_percent <= -kTuneNoisePercent;
   bool larger_batch = false;
   if (search_before && search_after && search_before->failed_at && search_before->largest > 0 &&
@@ -255,7 +290,7 @@ void AddLoaderRows(TuneModelAdvice& a, const std::vector<TuneLoaderRate>& loader
     TuneKnobRow pin =
         Row("pin_memory", "off (" + label(at) + ")", "on",
             pageable.count(at) ? std::optional<double>(pageable[at]) : std::nullopt, pinned[at]);
-    Judge(pin, "images/s");
+    Judge(pin, "images/s", "");
     a.pin_memory = pin.recommended;
     a.knobs.push_back(pin);
   }
@@ -332,7 +367,8 @@ TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun
       lines.push_back("loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, " +
                       args + ")" + (a.loader_keeps_up ? "" : "  # still slower than the GPU: see the table"));
     }
-    if (a.batch && a.batch != a.generic_batch)
+    // The batch when it is not the guides' (the generic run's; without one, the knob runs').
+    if (a.batch && a.batch != (a.generic_batch ? a.generic_batch : a.knob_batch))
       lines.push_back("batch_size = " + std::to_string(a.batch) + "  # largest that fitted: " +
                       (a.largest_batch ? std::to_string(*a.largest_batch) : std::string("n/a")));
     if (lines.empty()) continue;

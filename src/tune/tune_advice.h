@@ -1,7 +1,9 @@
 // From the child's measurements to advice: per model, the knob table (each knob's figure without and
-// with it, the change, whether to use it and why), the settings recommended, what the guides' generic
-// advice (batch 32, fp32) gives against them, and the lines to paste (Python, and environment
-// variables). Pure: a function of TuneChildOutput, tested on planted figures.
+// with it, the change, whether to use it and why, all at the knob batch, where the GPU rather than
+// Python is the bottleneck), the settings recommended (exactly those of the measured run whose figure
+// is quoted), what the guides' generic advice (batch 32, fp32) gives against them, and the lines to
+// paste (Python, and environment variables). Pure: a function of TuneChildOutput, tested on planted
+// figures.
 #pragma once
 
 #include <optional>
@@ -14,7 +16,8 @@
 
 namespace gpudoctor {
 
-// A change smaller than this (in percent) is within the noise of a short timed run.
+// A change smaller than this (in percent) is within the noise of a short timed run. The child judges
+// with the same floor (NOISE_PERCENT in data/tune/tune_child.py) to pick the large batch's settings.
 inline constexpr double kTuneNoisePercent = 3.0;
 
 struct TuneKnobRow {
@@ -33,14 +36,16 @@ struct TuneModelAdvice {
   std::string model;
   std::string unit;  // "images/s", "tokens/s"
   std::vector<TuneKnobRow> knobs;
+  uint32_t knob_batch = 0;  // the batch the knob rows were timed at (0: none was)
+  // The recommendation: the settings of the measured run whose figure is recommended_rate.
   std::string precision = "fp32";
   bool channels_last = false;
   bool benchmark = false;
   uint32_t batch = 0;
   std::optional<uint32_t> largest_batch;
   std::optional<uint32_t> failed_batch;
-  std::optional<double> generic_rate;  // fp32, NCHW, no benchmark, the base batch
-  uint32_t generic_batch = 0;
+  std::optional<double> generic_rate;      // the "generic" run: fp32, NCHW, no benchmark, the base batch
+  uint32_t generic_batch = 0;              // 0: no generic run came
   std::optional<double> recommended_rate;  // the recommended settings, measured
   bool expandable_segments = false;        // the allocator setting helped this model
   // The input pipeline (ResNet-50 only): the DataLoader workers that keep this GPU fed, and pin_memory.

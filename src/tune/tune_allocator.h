@@ -27,12 +27,15 @@ struct TuneAllocatorRun {
 // ROCm builds read it when PYTORCH_CUDA_ALLOC_CONF is unset. Otherwise PYTORCH_CUDA_ALLOC_CONF).
 std::string AllocatorVariable(const std::string& backend);
 
-// The first run's measurement the second run repeats for `model`: the large batch, else (no batch larger
-// than the base one fitted) the fastest knob run at the batch search's precision; none without a search.
+// The first run's measurement the second run repeats for `model`: the large batch (the settings the knob
+// table recommends, at the recommended batch), else (none was timed) the fastest knob run at the knob batch
+// and the batch search's precision; none without a search.
 const TuneMeasurement* AllocatorBaseline(const TuneChildOutput& first, const std::string& model);
 
-// The second run's plan (the child's --allocator-plan, JSON): per model with a baseline, its batch and
-// settings, and the batch search's precision and largest batch. Nothing when no model has one.
+// The second run's plan (the child's --allocator-plan, JSON): one model (ResNet-50 when it has a baseline,
+// else the first that has one, to keep a full run under 3 minutes) with a baseline: its batch and
+// settings, its role (how the child times it again), and the batch search's precision and largest batch.
+// Nothing when no model has one.
 std::optional<std::string> AllocatorPlan(const TuneChildOutput& first);
 
 }  // namespace gpudoctor

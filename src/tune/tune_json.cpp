@@ -121,6 +121,7 @@ Json ModelsJson(const std::vector<TuneModelAdvice>& list) {
     out.push_back(
         {{"model", m.model},
          {"unit", m.unit},
+         {"knob_batch", m.knob_batch ? Json(m.knob_batch) : Json(nullptr)},
          {"knobs", knobs},
          {"recommended",
           {{"precision", m.precision},

@@ -33,8 +33,8 @@ struct TuneHello {
 // "result": one timed run of training steps.
 struct TuneMeasurement {
   std::string item;
-  std::string role;       // "knob" (at the base batch) or "large_batch" (at the recommended batch)
-  std::string model;      // "resnet50", "transformer"
+  std::string role;   // "generic" (fp32 at the guides' batch), "knob" (at the knob batch) or "large_batch"
+  std::string model;  // "resnet50", "transformer"
   std::string precision;  // "fp32", "fp16", "bf16"
   bool channels_last = false;
   bool benchmark = false;  // torch.backends.cudnn.benchmark (MIOpen find on ROCm)

@@ -38,14 +38,21 @@ std::string RenderTuneText(const TuneRun& run, const TuneAdvice& advice, const T
   }
   out += "  environment: " + ctx.python_env + " (" + run.interpreter + ")\n";
   if (o.hello)
-    out += "  each figure: " + std::to_string(o.hello->timed_steps) + " timed training steps after " +
-           std::to_string(o.hello->warmup_steps) + " warm-up steps, synthetic data\n";
+    out += "  each figure: timed training steps after untimed warm-up steps, synthetic data (" +
+           std::to_string(o.hello->timed_steps) + " after " + std::to_string(o.hello->warmup_steps) +
+           " at the guides' batch; about as many samples at a larger batch)\n";
   char elapsed[32];
   std::snprintf(elapsed, sizeof elapsed, "%.1f s", static_cast<double>(run.elapsed_ms) / 1000);
   out += "  took: " + std::string(elapsed) + "\n";
 
   for (const auto& m : advice.models) {
-    out += "\n" + m.model + " (" + m.unit + ")\n";
+    out += "\n" + m.model + " (" + m.unit + ")";
+    if (m.knob_batch)
+      out += ", knobs timed at batch " + std::to_string(m.knob_batch) +
+             (m.knob_batch > m.generic_batch ? " (the guides' batch " + std::to_string(m.generic_batch) +
+                                                   " can leave a fast GPU waiting on Python)"
+                                             : "");
+    out += "\n";
     TextTable table({"knob", "without", m.unit, "with", m.unit, "change", "use", "why"});
     for (const auto& k : m.knobs)
       table.AddRow({k.knob, k.without, Rate(k.without_rate), k.with, Rate(k.with_rate),
@@ -57,8 +64,9 @@ std::string RenderTuneText(const TuneRun& run, const TuneAdvice& advice, const T
     if (m.benchmark) settings += ", cudnn.benchmark";
     settings += ", batch " + std::to_string(m.batch);
     out += "  recommended: " + settings + ": " + Rate(m.recommended_rate) + " " + m.unit + "\n";
-    out += "  generic advice (fp32, batch " + std::to_string(m.generic_batch) + "): " + Rate(m.generic_rate) +
-           " " + m.unit;
+    out += m.generic_batch ? "  generic advice (fp32, batch " + std::to_string(m.generic_batch) +
+                                 "): " + Rate(m.generic_rate) + " " + m.unit
+                           : "  generic advice (fp32): not measured";
     if (m.generic_rate && m.recommended_rate && *m.generic_rate > 0) {
       char ratio[32];
       std::snprintf(ratio, sizeof ratio, "%.2fx", *m.recommended_rate / *m.generic_rate);

@@ -2,6 +2,7 @@
 #include "worker/worker_request.h"
 
 #include "core/strings.h"
+#include "worker/worker_device.h"
 
 namespace gpudoctor {
 namespace {
@@ -25,9 +26,10 @@ Status ReadOption(WorkerRequest& r, const std::string& key, const std::string& v
     if (!kind) return UserError("worker: unknown backend " + value);
     r.backend = *kind;
   } else if (key == "--device") {
-    auto index = ParseU64(value);
-    if (!index || *index > 4096) return UserError("worker: bad --device " + value);
-    r.device = static_cast<int>(*index);
+    if (value.empty() || !IsWorkerDeviceRef(value))
+      return UserError("worker: bad --device " + value +
+                       " (expected a PCI address such as 0000:17:00.0 or an index)");
+    r.device = value;
   } else if (key == "--items") {
     r.items.clear();
     for (auto item : Split(value, ',')) {
@@ -53,8 +55,8 @@ Status ReadOption(WorkerRequest& r, const std::string& key, const std::string& v
 }  // namespace
 
 std::vector<std::string> EncodeWorkerRequest(const WorkerRequest& r) {
-  std::vector<std::string> out = {kWorkerModeArg,      r.job,      "--backend",
-                                  ToString(r.backend), "--device", std::to_string(r.device)};
+  std::vector<std::string> out = {kWorkerModeArg, r.job, "--backend", ToString(r.backend)};
+  if (!r.device.empty()) out.insert(out.end(), {"--device", r.device});
   if (!r.items.empty()) out.insert(out.end(), {"--items", Joined(r.items)});
   if (r.limit) out.insert(out.end(), {"--limit", std::to_string(r.limit->count())});
   if (!r.fake_script_path.empty()) out.insert(out.end(), {"--fake-script", r.fake_script_path});
@@ -66,7 +68,7 @@ std::vector<std::string> EncodeWorkerRequest(const WorkerRequest& r) {
 Result<WorkerRequest> DecodeWorkerRequest(const std::vector<std::string>& args) {
   if (args.size() < 2 || args[0] != kWorkerModeArg || args[1].empty() || args[1].front() == '-')
     return UserError(
-        "worker: usage: __worker JOB [--backend B] [--device N] [--items A,B] [--set NAME=VALUE]");
+        "worker: usage: __worker JOB [--backend B] [--device PCI|N] [--items A,B] [--set NAME=VALUE]");
   WorkerRequest r;
   r.job = args[1];
   for (size_t i = 2; i < args.size(); i += 2) {

@@ -22,7 +22,9 @@ inline constexpr const char* kWorkerModeArg = "__worker";
 struct WorkerRequest {
   std::string job;  // a name of cli/worker_jobs.cpp's list: "verify-gate", "bench", ...
   BackendKind backend = BackendKind::kCuda;
-  int device = 0;                                  // the runtime's index of the device to use
+  // The device: its PCI address ("0000:17:00.0", as the parent's DeviceChoice resolved `--device`), the
+  // runtime's index where the parent has no address, or "" for the first (worker/worker_device.h).
+  std::string device;
   std::vector<std::string> items;                  // what to run, in order (may be empty)
   std::optional<std::chrono::seconds> limit;       // one limit per item (tests); else the job's own
   std::string fake_script_path;                    // the fake backend's script file

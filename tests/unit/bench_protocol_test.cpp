@@ -25,7 +25,7 @@ TEST(BenchProtocol, ArgumentsRoundTrip) {
   BenchWorkerRequest w = MemoryRequest();
   w.backend = BackendKind::kHip;
   w.options.level = BenchLevel::kStandard;
-  w.options.device_index = 2;
+  w.options.device = "0000:2a:00.0";
   w.options.plant_wrong = true;
   w.fake_script_path = "/tmp/script.json";
   w.limit = std::chrono::seconds(7);
@@ -42,7 +42,7 @@ TEST(BenchProtocol, ArgumentsRoundTrip) {
   EXPECT_EQ(back->ids, w.ids);
   EXPECT_EQ(back->backend, BackendKind::kHip);
   EXPECT_EQ(back->options.level, BenchLevel::kStandard);
-  EXPECT_EQ(back->options.device_index, 2);
+  EXPECT_EQ(back->options.device, "0000:2a:00.0");
   EXPECT_TRUE(back->options.plant_wrong);
   EXPECT_EQ(back->fake_script_path, "/tmp/script.json");
   EXPECT_EQ(back->limit, std::chrono::seconds(7));

@@ -238,7 +238,8 @@ TEST(CheckRecordedFixes, H100DriverBelowCu130GetsBothWaysOut) {
   const Finding* f = FindId(fs, "runtime.cuda_driver_too_old");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(f->severity, Severity::kError);
-  EXPECT_NE(f->fix_summary.find("update the NVIDIA driver to 580.65.06 or newer"), std::string::npos)
+  // 580.95.05: the driver of CUDA 13.0's latest update (Update 2), which the advice recommends.
+  EXPECT_NE(f->fix_summary.find("update the NVIDIA driver to 580.95.05 or newer"), std::string::npos)
       << f->fix_summary;
   EXPECT_NE(f->fix_summary.find("or keep the driver and install PyTorch 2.11 cu128"), std::string::npos)
       << f->fix_summary;

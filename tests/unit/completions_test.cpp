@@ -1,13 +1,18 @@
 // Completions and man page (issue 19) come from the same flag declarations as --help: every command and
-// visible flag is in each, hidden test flags in none, and the bash script really completes in bash.
+// visible flag is in each, hidden test flags in none, and the bash, zsh and fish scripts really complete in
+// those shells.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
 #include <string>
 #include <string_view>
 
 #include "cli/completions.h"
 #include "cli/flag_table.h"
 #include "cli/man_page.h"
+#include "cli_test_util.h"
 #include "platform/process.h"
 
 namespace gpudoctor {
@@ -84,6 +89,61 @@ std::string BashCompletes(const std::string& words) {
   return out;
 }
 
+// The path of a shell found in PATH, or "" (the test command installs zsh and fish: dev.sh's TEST_PACKAGES).
+std::string ShellPath(const std::string& name) {
+  ProcessRequest req;
+  req.argv = {"sh", "-c", "command -v \"$0\"", name};
+  auto r = RunProcess(req);
+  if (!r.ok() || r->exit_code != 0) return {};
+  std::string path = r->stdout_text;
+  while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
+  return path;
+}
+
+// Candidates, sorted and joined by spaces, from a shell's own completion engine: zsh through compinit in a
+// pseudo-terminal (tests/fixtures/completions/zsh_complete.zsh), fish through `complete -C`.
+std::string ZshCompletes(const std::string& line) {
+  std::filesystem::path folder = testing::FreshTempDir("completions_zsh");
+  ProcessRequest write;
+  write.argv = {"sh", "-c", "\"$0\" completions zsh > \"$1/_gpudoctor\"", GPUDOCTOR_BINARY_PATH,
+                folder.string()};
+  auto written = RunProcess(write);
+  EXPECT_TRUE(written.ok() && written->exit_code == 0);
+  ProcessRequest req;
+  req.argv = {"zsh", "-f", std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/completions/zsh_complete.zsh",
+              folder.string(), line};
+  req.timeout = std::chrono::milliseconds(30000);
+  auto r = RunProcess(req);
+  EXPECT_TRUE(r.ok());
+  if (!r.ok()) return {};
+  EXPECT_EQ(r->exit_code, 0) << r->stderr_text;
+  std::string out = r->stdout_text;
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+std::string FishCompletes(const std::string& line) {
+  ProcessRequest req;
+  req.argv = {"fish",
+              "--no-config",
+              "-c",
+              "source (\"$argv[1]\" completions fish | psub); or exit 9; complete -C $argv[2]",
+              GPUDOCTOR_BINARY_PATH,
+              line};
+  req.timeout = std::chrono::milliseconds(30000);
+  auto r = RunProcess(req);
+  EXPECT_TRUE(r.ok());
+  if (!r.ok()) return {};
+  EXPECT_EQ(r->exit_code, 0) << r->stderr_text;
+  std::vector<std::string> names;  // each line: candidate TAB description
+  std::istringstream lines(r->stdout_text);
+  for (std::string l; std::getline(lines, l);) names.push_back(l.substr(0, l.find('\t')));
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : " ") + n;
+  return out;
+}
+
 TEST(Completions, BashCompletesACommandAFlagAndAChoice) {
   EXPECT_EQ(BashCompletes("gpudoctor ch"), "check");
   EXPECT_EQ(BashCompletes("gpudoctor check --js"), "--json");
@@ -92,6 +152,24 @@ TEST(Completions, BashCompletesACommandAFlagAndAChoice) {
   // After a flag that takes a path bash offers nothing itself: `complete -o default` lists file names.
   EXPECT_EQ(BashCompletes("gpudoctor info --sysroot ''"), "");
   EXPECT_EQ(BashCompletes("gpudoctor verify --inj"), "");  // hidden: for gpudoctor's own tests
+}
+
+TEST(Completions, ZshCompletesACommandAFlagAndAChoice) {
+  if (ShellPath("zsh").empty()) GTEST_SKIP() << "zsh is not installed (./dev.sh test installs it)";
+  EXPECT_EQ(ZshCompletes("gpudoctor ch"), "check");
+  EXPECT_EQ(ZshCompletes("gpudoctor check --js"), "--json");
+  EXPECT_EQ(ZshCompletes("gpudoctor check --shell power"), "powershell");
+  EXPECT_EQ(ZshCompletes("gpudoctor verify --level "), "long quick standard");
+  EXPECT_EQ(ZshCompletes("gpudoctor verify --inj"), "");  // hidden: for gpudoctor's own tests
+}
+
+TEST(Completions, FishCompletesACommandAFlagAndAChoice) {
+  if (ShellPath("fish").empty()) GTEST_SKIP() << "fish is not installed (./dev.sh test installs it)";
+  EXPECT_EQ(FishCompletes("gpudoctor ch"), "check");
+  EXPECT_EQ(FishCompletes("gpudoctor check --js"), "--json");
+  EXPECT_EQ(FishCompletes("gpudoctor check --shell power"), "powershell");
+  EXPECT_EQ(FishCompletes("gpudoctor verify --level "), "long quick standard");
+  EXPECT_EQ(FishCompletes("gpudoctor verify --inj"), "");
 }
 #endif
 

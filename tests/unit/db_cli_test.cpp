@@ -118,6 +118,36 @@ TEST(DbCli, LintNamesFileAndLineOfAMalformedFolderAndChangesNothing) {
   stdfs::remove_all(dir);
 }
 
+// Issue 13: the explain catalog beside the tables carries a checked date on every entry; db lint DIR
+// checks DIR/explain/: an entry without one, or dated after today, is an error at its file and line.
+TEST(DbCli, LintChecksTheExplainCatalogDates) {
+  stdfs::path dir = CopyOfData("explain_dates");
+  stdfs::create_directories(dir / "explain");
+  for (const auto& e : stdfs::directory_iterator(kData + "/explain"))
+    stdfs::copy_file(e.path(), dir / "explain" / e.path().filename());
+  auto clean = Gpudoctor({"db", "lint", dir.string()});
+  EXPECT_EQ(clean.exit_code, 0) << clean.stdout_text << clean.stderr_text;
+
+  std::string text = ReadFile(dir / "explain" / "libdrm.toml");
+  const size_t at = text.find("checked = ");
+  ASSERT_NE(at, std::string::npos) << text;
+  std::string late = text;
+  late.replace(at, std::string("checked = 2026-12-03").size(), "checked = 2999-01-01");
+  { std::ofstream(dir / "explain" / "libdrm.toml", std::ios::binary) << late; }
+  auto future = Gpudoctor({"db", "lint", dir.string()});
+  EXPECT_EQ(future.exit_code, 2) << future.stdout_text;
+  EXPECT_NE(future.stdout_text.find("libdrm.toml:"), std::string::npos) << future.stdout_text;
+  EXPECT_NE(future.stdout_text.find("after today"), std::string::npos) << future.stdout_text;
+
+  std::string undated = text;
+  undated.erase(at, text.find('\n', at) + 1 - at);
+  { std::ofstream(dir / "explain" / "libdrm.toml", std::ios::binary) << undated; }
+  auto missing = Gpudoctor({"db", "lint", dir.string()});
+  EXPECT_EQ(missing.exit_code, 2) << missing.stdout_text;
+  EXPECT_NE(missing.stdout_text.find("has no checked date"), std::string::npos) << missing.stdout_text;
+  stdfs::remove_all(dir);
+}
+
 TEST(DbCli, DbFolderIsAnOverlayOverTheBuiltInData) {
   KnowledgeDb db = Embedded();
   stdfs::path dir = FreshTempDir("db_cli_overlay");

@@ -267,10 +267,35 @@ TEST(ExplainCatalog, DuplicateIdsAreRejected) {
   std::string entry =
       "[[explain]]\nid = \"a.b\"\ntitle = \"t\"\nseverity = \"info\"\npatterns = ['hello world']\ncause = "
       "\"c\"\n"
-      "fix = \"f\"\nsource = \"https://example.org/x\"\nsamples = [\"hello world\"]\n";
+      "fix = \"f\"\nchecked = 2026-12-03\nsource = \"https://example.org/x\"\nsamples = [\"hello world\"]\n";
   auto load = ParseExplainCatalog({{"data/explain/a.toml", entry + entry}});
   ASSERT_EQ(load.errors.size(), 1u);
   EXPECT_NE(load.errors[0].message.find("used already"), std::string::npos);
+}
+
+// Issue 13: every entry says when its text was last compared with its source; a missing or malformed
+// date is an error at the entry's line, and a date after today is found for db lint.
+TEST(ExplainCatalog, EveryEntryHasACheckedDate) {
+  const ExplainCatalog& catalog = Catalog();
+  for (const ExplainEntry& e : catalog.entries) {
+    ASSERT_EQ(e.checked.size(), 10u) << e.file << ":" << e.line << " " << e.id;
+    EXPECT_GE(e.checked, "2026-12-02") << e.id;  // the catalog's first commit
+  }
+  EXPECT_TRUE(ExplainDatesAfter(catalog, "2026-12-03").empty());
+  EXPECT_FALSE(ExplainDatesAfter(catalog, "2026-12-01").empty());
+
+  const std::string head =
+      "[[explain]]\nid = \"a.b\"\ntitle = \"t\"\nseverity = \"info\"\npatterns = ['hello world']\n"
+      "cause = \"c\"\nfix = \"f\"\n";
+  const std::string tail = "source = \"https://example.org/x\"\nsamples = [\"hello world\"]\n";
+  auto missing = ParseExplainCatalog({{"data/explain/a.toml", head + tail}});
+  ASSERT_EQ(missing.errors.size(), 1u);
+  const std::string message = missing.errors[0].ToString();
+  EXPECT_NE(message.find("a.toml:1:"), std::string::npos) << message;
+  EXPECT_NE(message.find("has no checked date"), std::string::npos) << message;
+  auto month = ParseExplainCatalog({{"data/explain/a.toml", head + "checked = \"2026-12\"\n" + tail}});
+  ASSERT_EQ(month.errors.size(), 1u);
+  EXPECT_NE(month.errors[0].message.find("full date"), std::string::npos) << month.errors[0].message;
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ severity = "error"
 patterns = ['BOOM happened here']
 cause = "c"
 fix = "plain fix"
+checked = 2026-12-03
 source = "https://example.com/a"
 samples = ["BOOM happened here"]
 
@@ -48,6 +49,7 @@ context = ['evidence line marker']
 within = 2
 cause = "c"
 fix = "refined fix"
+checked = 2026-12-03
 source = "https://example.com/b"
 samples = ["evidence line marker\nBOOM happened here"]
 
@@ -58,6 +60,7 @@ severity = "warning"
 patterns = ['evidence line marker']
 cause = "c"
 fix = "f"
+checked = 2026-12-03
 source = "https://example.com/c"
 samples = ["evidence line marker"]
 )";
@@ -139,6 +142,7 @@ priority = 9
 context = ['something else here']
 cause = "c"
 fix = "f"
+checked = 2026-12-03
 source = "https://example.com/d"
 samples = ["x"]
 )");
@@ -154,6 +158,7 @@ severity = "error"
 context = ['something else here']
 cause = "c"
 fix = "f"
+checked = 2026-12-03
 source = "https://example.com/d"
 samples = ["x"]
 )");
@@ -171,6 +176,7 @@ patterns = ['own pattern here']
 context = ['something else here']
 cause = "c"
 fix = "f"
+checked = 2026-12-03
 source = "https://example.com/d"
 samples = ["x"]
 )");
@@ -187,6 +193,7 @@ priority = 9
 context = ['something else here']
 cause = "c"
 fix = "f"
+checked = 2026-12-03
 source = "https://example.com/d"
 samples = ["x"]
 )");
@@ -202,6 +209,7 @@ patterns = ['stray pattern here']
 context = ['only refinements have this']
 cause = "c"
 fix = "f"
+checked = 2026-12-03
 source = "https://example.com/d"
 samples = ["x"]
 )");

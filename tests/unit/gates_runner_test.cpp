@@ -191,7 +191,7 @@ TEST(WorkerProtocol, ArgumentsRoundTrip) {
   r.gates = {GateId::kMemtest};
   r.backend = BackendKind::kHip;
   r.options.level = VerifyLevel::kStandard;
-  r.options.device_index = 2;
+  r.options.device = "0000:c1:00.0";
   r.options.memtest_fraction = 0.25;
   r.options.inject = InjectedFault::kOversizeAlloc;
   r.arch_by_pci["0000:c1:00.0"] = "gfx1100";
@@ -205,7 +205,7 @@ TEST(WorkerProtocol, ArgumentsRoundTrip) {
   EXPECT_EQ(back->gates, std::vector<GateId>{GateId::kMemtest});
   EXPECT_EQ(back->backend, BackendKind::kHip);
   EXPECT_EQ(back->options.level, VerifyLevel::kStandard);
-  EXPECT_EQ(back->options.device_index, 2);
+  EXPECT_EQ(back->options.device, "0000:c1:00.0");
   EXPECT_DOUBLE_EQ(back->options.memtest_fraction, 0.25);
   EXPECT_EQ(back->options.inject, InjectedFault::kOversizeAlloc);
   EXPECT_EQ(back->arch_by_pci, r.arch_by_pci);

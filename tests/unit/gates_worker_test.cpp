@@ -139,6 +139,20 @@ TEST_F(VerifyWorker, TextReportIsWrittenToo) {
   EXPECT_NE(r->stdout_text.find("1 gate failed: kernel"), std::string::npos);
 }
 
+TEST_F(VerifyWorker, TheDeviceCrossesToTheWorkersAsItsPciAddress) {
+  // Two fake GPUs; the second named by its address: the gates run on it, ordinal 1 in the worker (issue 15).
+  std::ofstream(script_) << R"({"devices": [{"name": "Fake A", "memory_total_bytes": 8388608},
+                                             {"name": "Fake B", "memory_total_bytes": 16777216}]})";
+  VerifyRun r = Fake({"--device", "4:00.0"});
+  ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
+  EXPECT_EQ(r.report["device"]["name"], "Fake B");
+  EXPECT_EQ(r.report["device"]["pci_address"], "0000:04:00.0");
+  EXPECT_NE(Gate(r, "context")["summary"].get<std::string>().find("device 1 open; 16.0 MiB"),
+            std::string::npos)
+      << Gate(r, "context")["summary"];
+  EXPECT_TRUE(Failed(r).empty()) << r.stdout_text;
+}
+
 TEST_F(VerifyWorker, BadFlagsAreExitThree) {
   EXPECT_EQ(Verify({"--memtest-fraction", "2"}).exit_code, 3);
   EXPECT_EQ(Verify({"--level", "forever"}).exit_code, 3);

@@ -304,7 +304,15 @@ TEST(KnowledgeData, TorchAndCudaSpotChecks) {
   ASSERT_TRUE(floor13);
   EXPECT_EQ(floor13->minor_compat->linux_driver, V("580"));
   ASSERT_NE(floor13->toolkit, nullptr);
-  EXPECT_EQ(floor13->toolkit->linux_driver, V("580.65.06"));
+  EXPECT_EQ(floor13->toolkit->linux_driver, V("580.95.05"));  // 13.0 Update 2
+  EXPECT_EQ(floor13->toolkit->ga_linux, V("580.65.06"));
+  // CUDA 13.4's notes name a branch, R615, not a version; floors keep rising with the CUDA version.
+  auto floor134 = db.CudaDriverFloor(V("13.4"));
+  ASSERT_TRUE(floor134 && floor134->toolkit);
+  EXPECT_EQ(floor134->minor_compat->linux_driver, V("580"));
+  EXPECT_EQ(floor134->toolkit->linux_driver, V("615"));
+  EXPECT_EQ(floor134->toolkit->windows_driver, V("615"));
+  EXPECT_GT(*floor134->toolkit->linux_driver, *db.CudaDriverFloor(V("13.3"))->toolkit->linux_driver);
   auto floor124 = db.CudaDriverFloor(V("12.4"));
   ASSERT_TRUE(floor124);
   EXPECT_EQ(floor124->minor_compat->linux_driver, V("525.60.13"));
@@ -430,6 +438,49 @@ TEST(KnowledgeData, OpenModulesOnlyForBlackwell) {
              "last_for = [\"Maxwell\", \"Pascal\", \"Volt\"]");
   errors = LoadErrors(other.dir());
   EXPECT_NE(errors.find("last_for names 'Volt', which no [[cuda_arch]] has"), std::string::npos) << errors;
+}
+
+// Issue 13: Windows numbers R580's drivers 580.xx and 581.xx, so a driver's branch depends on the OS; a
+// numbering naming an unknown branch, or a number claimed by two branches, is an error.
+TEST(KnowledgeData, WindowsDriverNumbersMapToTheirBranch) {
+  KnowledgeDb db = LoadOrDie();
+  EXPECT_EQ(db.DriverBranchNumber(V("581.57"), /*windows=*/true), 580u);
+  EXPECT_EQ(db.DriverBranchNumber(V("580.88"), /*windows=*/true), 580u);
+  EXPECT_EQ(db.DriverBranchNumber(V("591.86"), /*windows=*/true),
+            591u);  // no numbering listed: its first number
+  EXPECT_EQ(db.DriverBranchNumber(V("581.57"), /*windows=*/false), 581u);
+  EXPECT_EQ(db.DriverBranchNumber(V("580.105.08"), /*windows=*/false), 580u);
+
+  TempDataDir tmp;
+  tmp.Edit("cuda_drivers.toml", "branch = \"R580\"\nmajors", "branch = \"R581\"\nmajors");
+  std::string errors = LoadErrors(tmp.dir());
+  EXPECT_NE(errors.find("branch 'R581' is not an [[nvidia_driver_branch]]"), std::string::npos) << errors;
+
+  TempDataDir twice;
+  twice.Edit("cuda_drivers.toml", "[[nvidia_windows_branch]]",
+             "[[nvidia_windows_branch]]\nbranch = \"R595\"\nmajors = [581]\nchecked = 2026-12-03\n"
+             "source = \"https://docs.nvidia.com/datacenter/tesla/\"\n\n[[nvidia_windows_branch]]");
+  errors = LoadErrors(twice.dir());
+  EXPECT_NE(errors.find("Windows drivers 581.xx are also listed for R580"), std::string::npos) << errors;
+}
+
+// Issue 13: Blackwell ids against NVIDIA's own tables (CUDA GPU list; the device names of the open kernel
+// modules, 595.45.04): B200/GB200 10.0, B300/GB300 10.3, Jetson Thor 11.0, RTX 50 and
+// RTX PRO Blackwell 12.0, GB10 (DGX Spark) 12.1.
+TEST(KnowledgeData, BlackwellIdsHaveNvidiasComputeCapability) {
+  KnowledgeDb db = LoadOrDie();
+  const std::vector<std::pair<uint32_t, const char*>> expected = {
+      {0x2901, "10.0"}, {0x2941, "10.0"}, {0x3182, "10.3"}, {0x31C2, "10.3"},
+      {0x2B00, "11.0"}, {0x2B85, "12.0"}, {0x2BB1, "12.0"}, {0x2C02, "12.0"},
+      {0x2D04, "12.0"}, {0x2D83, "12.0"}, {0x2F04, "12.0"}, {0x2E12, "12.1"}};
+  for (const auto& [id, cc] : expected) {
+    const NvidiaGpuModel* g = db.FindNvidiaModel(id);
+    ASSERT_NE(g, nullptr) << std::hex << id;
+    EXPECT_EQ(g->cc, V(cc)) << std::hex << id << " " << g->name;
+  }
+  // B300/GB300 as 10.3 is NVIDIA's own statement now, no longer unconfirmed.
+  EXPECT_TRUE(db.FindNvidiaModel(0x3182)->provenance.confirmed);
+  EXPECT_TRUE(db.FindNvidiaModel(0x31C2)->provenance.confirmed);
 }
 
 // Issue 13: Southern Islands, Bonaire/Kabini and Stoney are known targets without a KFD version, so an

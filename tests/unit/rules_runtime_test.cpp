@@ -192,6 +192,33 @@ TEST(RuntimeRules, DriverNewerThanR580OnPascalIsAnError) {
   EXPECT_FALSE(Has(RunRules(turing), "runtime.driver_branch_drops_gpu"));
 }
 
+// Windows numbers R580's drivers 580.xx and 581.xx (cuda_drivers.toml [[nvidia_windows_branch]]): a GTX
+// 1080 on Windows 581.57 is on its last branch (no false error); on 590.xx it gets the real finding, whose
+// fix names both Windows numbers of R580.
+TEST(RuntimeRules, WindowsDriver581IsStillR580) {
+  Snapshot s = Linux();
+  s.os.family = "windows";
+  AddNvidia(s, 0x1B80, 6, 1, "581.57");
+  auto fs = RunRules(s);
+  EXPECT_FALSE(Has(fs, "runtime.driver_branch_drops_gpu")) << Ids(fs);
+
+  Snapshot newer = Linux();
+  newer.os.family = "windows";
+  AddNvidia(newer, 0x1B80, 6, 1, "591.86");
+  fs = RunRules(newer);
+  const Finding* f = FindId(fs, "runtime.driver_branch_drops_gpu");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  std::string fix;
+  for (const FixAction& a : f->fix) fix += a.text + "\n";
+  EXPECT_NE(fix.find("580.xx or 581.xx"), std::string::npos) << fix;
+
+  // On Linux a 581 driver would be a newer branch: the Windows numbering stays on Windows.
+  Snapshot linux_581 = Linux();
+  AddNvidia(linux_581, 0x1B80, 6, 1, "581.10");
+  EXPECT_TRUE(Has(RunRules(linux_581), "runtime.driver_branch_drops_gpu"));
+}
+
 // A plain "update the driver" advice on a Pascal card says to stay on R580.
 TEST(RuntimeRules, DriverUpdateAdviceOnPascalNamesR580) {
   Snapshot s = Linux();

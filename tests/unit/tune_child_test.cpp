@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "tune/tune_advice.h"
 #include "tune/tune_child_script.h"
@@ -50,10 +51,10 @@ TEST_F(TuneChild, PlantedHangIsATimeoutBlamedOnTheRunningItem) {
   TuneRun run = RunTune(Fake("fake_hang.py", std::chrono::milliseconds(1500)),
                         [&](const TuneProgress& p) { progress.push_back(p); });
   EXPECT_EQ(run.status, "timeout");
-  EXPECT_EQ(run.output.last_begun, "resnet50/fp16/nchw/default/32");
+  EXPECT_EQ(run.output.last_begun, "resnet50/fp16/nchw/default/512");
   ASSERT_FALSE(run.problems.empty());
   EXPECT_EQ(run.problems[0].id, "tune.child_hang");
-  EXPECT_NE(run.problems[0].title.find("resnet50/fp16/nchw/default/32"), std::string::npos);
+  EXPECT_NE(run.problems[0].title.find("resnet50/fp16/nchw/default/512"), std::string::npos);
   EXPECT_EQ(run.stderr_tail, (std::vector<std::string>{"HIP: waiting for the device"}));
   EXPECT_EQ(TuneExitCode(run), 2);
   EXPECT_LT(run.elapsed_ms, 10000u);
@@ -64,7 +65,7 @@ TEST_F(TuneChild, PlantedCrashIsTheSignalWithEvidence) {
   EXPECT_EQ(run.status, "crashed");
   EXPECT_EQ(run.signal, 11);
   ASSERT_FALSE(run.problems.empty());
-  EXPECT_NE(run.problems[0].title.find("signal 11 while running transformer/bf16/nchw/default/8"),
+  EXPECT_NE(run.problems[0].title.find("signal 11 while running transformer/bf16/nchw/default/128"),
             std::string::npos)
       << run.problems[0].title;
   EXPECT_EQ(TuneExitCode(run), 2);
@@ -198,8 +199,93 @@ TEST_F(TuneChild, SearchFindsEveryPlantedLimitExactly) {
   EXPECT_EQ(checked, 2u * (5 + 10 + 67 + 103));
 }
 
-// Debian 12's python3-torch (CPU only) running the real child at tiny sizes.
-TEST_F(TuneChild, RealChildOnCpuTorchFindsThePlantedLimit) {
+// The child times the large batch with the settings it picks from its knob runs (chosen_settings); they
+// must be the settings the knob table recommends, or the figure quoted would be of other settings.
+TEST_F(TuneChild, ChildPicksTheSettingsTheKnobTableRecommends) {
+  using Run = std::tuple<std::string, bool, bool, double>;
+  const std::vector<std::vector<Run>> tables = {
+      // Shaped like the H200's: bf16 1.6% above fp16, channels_last and cudnn.benchmark beyond the floor.
+      {{"fp32", false, false, 1900},
+       {"fp32", true, false, 2000},
+       {"fp32", false, true, 1950},
+       {"fp32", true, true, 2050},
+       {"fp16", false, false, 3000},
+       {"fp16", true, false, 3900},
+       {"fp16", false, true, 3100},
+       {"fp16", true, true, 4100},
+       {"bf16", false, false, 3050},
+       {"bf16", true, false, 3950},
+       {"bf16", false, true, 3150},
+       {"bf16", true, true, 4150}},
+      // fp16 4% above bf16: fp16; channels_last within the noise, benchmark helps at NCHW.
+      {{"fp32", false, false, 100},
+       {"fp16", false, false, 208},
+       {"bf16", false, false, 200},
+       {"fp16", true, false, 210},
+       {"fp16", false, true, 230},
+       {"fp16", true, true, 235}},
+      // fp16 2% above bf16: bf16, which needs no GradScaler.
+      {{"fp32", false, false, 100}, {"fp16", false, false, 204}, {"bf16", false, false, 200}},
+      // fp16 and bf16 equal.
+      {{"fp32", false, false, 100}, {"fp16", false, false, 150}, {"bf16", false, false, 150}},
+      // AMP slower (a GPU without fast half precision): fp32, with channels_last.
+      {{"fp32", false, false, 100},
+       {"fp32", true, false, 110},
+       {"fp16", false, false, 90},
+       {"bf16", false, false, 97},
+       {"fp32", true, true, 112}},
+      // Exactly on the floor, and just under it.
+      {{"fp32", false, false, 100}, {"fp16", false, false, 103}, {"bf16", false, false, 102.9}},
+      {{"fp32", false, false, 100}, {"fp16", false, false, 102.99}, {"fp32", true, false, 103}},
+      // No fp32 figure (it failed): nothing to judge a precision against.
+      {{"fp16", false, false, 300}, {"fp32", true, false, 150}},
+      // Only fp16 measured beside fp32.
+      {{"fp32", false, false, 100}, {"fp16", false, false, 180}, {"fp16", true, false, 170}},
+  };
+  nlohmann::json input = nlohmann::json::array();
+  for (const auto& table : tables) {
+    nlohmann::json t = nlohmann::json::array();
+    for (const auto& [p, cl, bench, rate] : table) t.push_back({p, cl, bench, rate});
+    input.push_back(t);
+  }
+  ProcessRequest req;
+  req.argv = {kPython, SourcePath("tests/fixtures/tune/choice_driver.py"),
+              SourcePath("data/tune/tune_child.py")};
+  req.stdin_text = input.dump();
+  req.timeout = std::chrono::seconds(60);
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+  std::istringstream lines(r->stdout_text);
+  size_t i = 0;
+  for (std::string line; std::getline(lines, line); ++i) {
+    ASSERT_LT(i, tables.size());
+    TuneChildOutput out;
+    for (const auto& [p, cl, bench, rate] : tables[i]) {
+      TuneMeasurement m;
+      m.role = "knob";
+      m.model = "resnet50";
+      m.unit = "images/s";
+      m.precision = p;
+      m.channels_last = cl;
+      m.benchmark = bench;
+      m.batch = 256;
+      m.units_per_s = rate;
+      out.measurements.push_back(m);
+    }
+    TuneAdvice advice = BuildTuneAdvice(out);
+    ASSERT_EQ(advice.models.size(), 1u);
+    const TuneModelAdvice& a = advice.models[0];
+    EXPECT_EQ(nlohmann::json::parse(line), nlohmann::json({a.precision, a.channels_last, a.benchmark}))
+        << "table " << i;
+  }
+  EXPECT_EQ(i, tables.size());
+}
+
+// Debian 12's python3-torch (CPU only) running the real child at tiny sizes: the generic run, the search
+// (a planted limit it must find exactly), the knob runs at the batch derived from it (a planted
+// out-of-memory error there halves it for all of them, said in a skip line), and the large batch.
+TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   if (!std::filesystem::exists("/usr/lib/python3/dist-packages/torch/version.py"))
     GTEST_SKIP() << "Debian's python3-torch is not installed (apt-get install python3-torch)";
   TuneOptions o;
@@ -208,8 +294,10 @@ TEST_F(TuneChild, RealChildOnCpuTorchFindsThePlantedLimit) {
   o.size = "tiny";
   o.models = {"transformer"};
   o.exact_search = true;
+  o.max_batch = 64;
   o.timeout = std::chrono::seconds(240);
-  o.extra_env["GPUDOCTOR_TUNE_PLANT_OOM_ABOVE"] = "5";
+  o.extra_env["GPUDOCTOR_TUNE_PLANT_OOM_ABOVE"] = "40";      // largest 40: recommended 16, knob batch 4
+  o.extra_env["GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE"] = "2";  // knob runs above 2 fail: halved to 2
   o.allocator = true;  // on the CPU the second child must say "not applicable", not invent a figure
   std::vector<TuneProgress> progress;
   TuneRun run = RunTune(o, [&](const TuneProgress& p) { progress.push_back(p); });
@@ -217,24 +305,42 @@ TEST_F(TuneChild, RealChildOnCpuTorchFindsThePlantedLimit) {
   EXPECT_TRUE(run.problems.empty()) << run.problems[0].title;
   ASSERT_TRUE(run.output.hello);
   EXPECT_EQ(run.output.hello->backend, "cpu");
-  EXPECT_EQ(run.output.skips.size(), 2u);  // fp16 and bf16 are GPU measurements
-  ASSERT_EQ(run.output.measurements.size(), 1u);
-  const TuneMeasurement& m = run.output.measurements[0];
-  EXPECT_EQ(m.model, "transformer");
-  EXPECT_EQ(m.unit, "tokens/s");
-  EXPECT_GT(m.units_per_s, 0);
-  EXPECT_NEAR(m.units_per_s, m.samples_per_s * 16, m.units_per_s * 1e-9);  // tiny: 16 tokens a sequence
-  EXPECT_TRUE(m.loss_finite);
+  ASSERT_EQ(run.output.skips.size(), 3u);  // fp16 and bf16 are GPU measurements; the knob batch halved
+  EXPECT_EQ(run.output.skips[2].item, "transformer/fp32/nchw/default/4");
+  EXPECT_NE(run.output.skips[2].reason.find("every knob run of transformer is timed at batch 2"),
+            std::string::npos)
+      << run.output.skips[2].reason;
+  ASSERT_EQ(run.output.measurements.size(), 3u);
+  const TuneMeasurement& generic = run.output.measurements[0];
+  EXPECT_EQ(generic.role, "generic");
+  EXPECT_EQ(generic.batch, 2u);
+  EXPECT_EQ(generic.unit, "tokens/s");
+  EXPECT_GT(generic.units_per_s, 0);
+  EXPECT_NEAR(generic.units_per_s, generic.samples_per_s * 16, generic.units_per_s * 1e-9);  // 16 tokens
+  EXPECT_TRUE(generic.loss_finite);
+  EXPECT_EQ(run.output.measurements[1].role, "knob");
+  EXPECT_EQ(run.output.measurements[1].batch, 2u);
+  const TuneMeasurement& large = run.output.measurements[2];
+  EXPECT_EQ(large.role, "large_batch");
+  EXPECT_EQ(large.batch, 16u);
+  EXPECT_EQ(large.precision, "fp32");
   ASSERT_EQ(run.output.searches.size(), 1u);
-  EXPECT_EQ(run.output.searches[0].largest, 5u);
-  EXPECT_EQ(run.output.searches[0].failed_at, 6u);
+  EXPECT_EQ(run.output.searches[0].largest, 40u);
+  EXPECT_EQ(run.output.searches[0].failed_at, 41u);
   EXPECT_FALSE(CheckBatchSearch(run.output.searches[0]));
   ASSERT_FALSE(progress.empty());  // streamed while the child ran
   EXPECT_EQ(progress.back().done, progress.back().total);
   TuneAdvice advice = BuildTuneAdvice(run.output);
   ASSERT_EQ(advice.models.size(), 1u);
-  EXPECT_EQ(advice.models[0].largest_batch, 5u);
-  EXPECT_EQ(advice.models[0].precision, "fp32");
+  const TuneModelAdvice& a = advice.models[0];
+  EXPECT_EQ(a.largest_batch, 40u);
+  EXPECT_EQ(a.knob_batch, 2u);
+  EXPECT_EQ(a.generic_batch, 2u);
+  EXPECT_EQ(a.precision, "fp32");
+  // Whichever run wins on this machine, the recommendation is that run's settings, batch and figure.
+  const TuneMeasurement& quoted = a.batch == 16 ? large : run.output.measurements[1];
+  EXPECT_EQ(a.batch, quoted.batch);
+  EXPECT_EQ(a.recommended_rate, quoted.units_per_s);
 
   ASSERT_TRUE(run.allocator);
   EXPECT_EQ(run.allocator->status, "ok");

@@ -2,6 +2,7 @@
 // garbage, no GPU, a search that contradicts itself), the knob table on planted figures, and the JSON.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -50,7 +51,7 @@ TEST(TuneProtocol, ReadsEveryKindOfLineAndIgnoresTheRest) {
   EXPECT_EQ(out.hello->device, "Planted GPU");
   EXPECT_EQ(out.hello->timed_steps, 20u);
   EXPECT_TRUE(out.hello->bf16);
-  EXPECT_EQ(out.measurements.size(), 11u);
+  EXPECT_EQ(out.measurements.size(), 18u);
   ASSERT_EQ(out.searches.size(), 1u);
   EXPECT_EQ(out.searches[0].largest, 600u);
   EXPECT_EQ(out.searches[0].failed_at, 604u);
@@ -60,7 +61,12 @@ TEST(TuneProtocol, ReadsEveryKindOfLineAndIgnoresTheRest) {
   EXPECT_EQ(out.errors[0].code, "oom");
   EXPECT_TRUE(out.ended);
   EXPECT_EQ(out.ignored_lines, 3u);
-  EXPECT_FALSE(out.measurements[11 - 2].loss_finite);  // the transformer's fp16 run
+  EXPECT_FALSE(out.measurements[18 - 2].loss_finite);  // the transformer's fp16 run
+  EXPECT_EQ(out.measurements[0].role, "generic");
+  EXPECT_EQ(out.measurements[1].role, "knob");
+  EXPECT_EQ(out.measurements[13].role, "large_batch");
+  ASSERT_TRUE(out.last_progress);
+  EXPECT_EQ(out.last_progress->done, out.last_progress->total);
 }
 
 TEST(TuneProtocol, WrongTypesAreLeftUnset) {
@@ -172,28 +178,35 @@ TEST(TuneAdvice, KnobTableFromPlantedFigures) {
   const TuneModelAdvice* r = Model(a, "resnet50");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->unit, "images/s");
+  EXPECT_EQ(r->knob_batch, 64u);  // the knob runs' batch, not the generic run's 32
   ASSERT_TRUE(Knob(*r, "AMP fp16") && Knob(*r, "AMP bf16") && Knob(*r, "channels_last") &&
               Knob(*r, "cudnn.benchmark") && Knob(*r, "batch size"));
+  EXPECT_DOUBLE_EQ(*Knob(*r, "AMP fp16")->without_rate, 400.0);  // fp32 at batch 64, not the generic 320
   EXPECT_NEAR(*Knob(*r, "AMP fp16")->change_percent, 150.0, 1e-9);
   EXPECT_TRUE(Knob(*r, "AMP fp16")->recommended);
-  EXPECT_FALSE(Knob(*r, "AMP bf16")->recommended);  // +140%, but fp16 is faster
+  EXPECT_NE(Knob(*r, "AMP fp16")->why.find("at batch 64"), std::string::npos) << Knob(*r, "AMP fp16")->why;
+  EXPECT_FALSE(Knob(*r, "AMP bf16")->recommended);  // +140%, but fp16 is 4% faster
   EXPECT_NE(Knob(*r, "AMP bf16")->why.find("fp16 is faster"), std::string::npos);
+  EXPECT_NEAR(*Knob(*r, "channels_last")->change_percent, 20.0, 1e-9);  // 1000 -> 1200 at fp16
+  EXPECT_FALSE(Knob(*r, "cudnn.benchmark")->recommended);               // 1200 -> 1210: within the noise
+  EXPECT_EQ(Knob(*r, "cudnn.benchmark")->why.rfind("no measurable effect (+0.8% at batch 64", 0), 0u)
+      << Knob(*r, "cudnn.benchmark")->why;
+  EXPECT_TRUE(Knob(*r, "batch size")->recommended);  // 1200 -> 1312
+  EXPECT_EQ(Knob(*r, "batch size")->without, "batch 64");
+  EXPECT_EQ(Knob(*r, "batch size")->with, "batch 256");  // the same settings as the knob table chose
   EXPECT_EQ(r->precision, "fp16");
-  EXPECT_NEAR(*Knob(*r, "channels_last")->change_percent, 20.0, 1e-9);  // 800 -> 960 at fp16
   EXPECT_TRUE(r->channels_last);
-  EXPECT_FALSE(Knob(*r, "cudnn.benchmark")->recommended);  // 960 -> 970: within the noise
-  EXPECT_NE(Knob(*r, "cudnn.benchmark")->why.find("noise"), std::string::npos);
   EXPECT_FALSE(r->benchmark);
-  EXPECT_TRUE(Knob(*r, "batch size")->recommended);  // 960 -> 1056
   EXPECT_EQ(r->batch, 256u);
   EXPECT_EQ(r->largest_batch, 600u);
   EXPECT_EQ(r->generic_batch, 32u);
   EXPECT_DOUBLE_EQ(*r->generic_rate, 320.0);
-  EXPECT_DOUBLE_EQ(*r->recommended_rate, 1056.0);
+  EXPECT_DOUBLE_EQ(*r->recommended_rate, 1312.0);
 
   const TuneModelAdvice* t = Model(a, "transformer");
   ASSERT_TRUE(t);
   EXPECT_EQ(t->unit, "tokens/s");
+  EXPECT_EQ(t->knob_batch, 8u);                   // no search: the knobs at the base batch
   EXPECT_FALSE(Knob(*t, "AMP fp16")->with_rate);  // its loss was not finite: not a figure to advise on
   EXPECT_EQ(t->precision, "bf16");
   EXPECT_FALSE(Knob(*t, "channels_last"));
@@ -211,6 +224,138 @@ TEST(TuneAdvice, KnobTableFromPlantedFigures) {
   EXPECT_TRUE(has("torch.float16"));
   EXPECT_TRUE(has("# transformer:"));
   EXPECT_FALSE(has("cudnn.benchmark"));
+}
+
+// One `result` line of the protocol, for planted tables.
+std::string ResultLine(const std::string& role, const std::string& precision, bool channels_last,
+                       bool benchmark, int batch, double rate) {
+  nlohmann::json j = {{"type", "result"},
+                      {"role", role},
+                      {"model", "resnet50"},
+                      {"precision", precision},
+                      {"channels_last", channels_last},
+                      {"benchmark", benchmark},
+                      {"batch", batch},
+                      {"units_per_s", rate},
+                      {"samples_per_s", rate},
+                      {"unit", "images/s"},
+                      {"seconds", 1},
+                      {"loss_finite", true}};
+  return j.dump() + "\n";
+}
+
+// The recommendation quotes a measured run: some measurement has exactly its settings, batch and figure.
+void ExpectRecommendationIsAMeasuredRun(const TuneModelAdvice& m, const TuneChildOutput& out) {
+  ASSERT_TRUE(m.recommended_rate);
+  size_t matches = 0;
+  for (const auto& r : out.measurements)
+    matches += r.model == m.model && r.precision == m.precision && r.channels_last == m.channels_last &&
+               r.benchmark == m.benchmark && r.batch == m.batch && r.units_per_s == *m.recommended_rate;
+  EXPECT_EQ(matches, 1u) << m.precision << " cl=" << m.channels_last << " benchmark=" << m.benchmark
+                         << " batch " << m.batch;
+}
+
+// Figures shaped like the H200's (torch 2.11): at batch 32 the GPU waited on Python and every knob looked
+// slower; at the knob batch AMP, channels_last and cudnn.benchmark all help. The recommended block, its
+// text and the Python lines must state exactly the settings of the large-batch run they quote.
+TEST(TuneAdvice, RecommendationAndLinesMatchTheWinningRun) {
+  std::string text =
+      "{\"type\": \"hello\", \"backend\": \"cuda\"}\n" +
+      ResultLine("generic", "fp32", false, false, 32, 1776) +
+      ResultLine("knob", "fp32", false, false, 512, 1900) +
+      ResultLine("knob", "fp32", false, true, 512, 1950) +
+      ResultLine("knob", "fp32", true, false, 512, 2000) + ResultLine("knob", "fp32", true, true, 512, 2050) +
+      ResultLine("knob", "fp16", false, false, 512, 3000) +
+      ResultLine("knob", "fp16", false, true, 512, 3100) +
+      ResultLine("knob", "fp16", true, false, 512, 3900) + ResultLine("knob", "fp16", true, true, 512, 4100) +
+      ResultLine("knob", "bf16", false, false, 512, 3050) +
+      ResultLine("knob", "bf16", false, true, 512, 3150) +
+      ResultLine("knob", "bf16", true, false, 512, 3950) + ResultLine("knob", "bf16", true, true, 512, 4150) +
+      ResultLine("large_batch", "bf16", true, true, 2048, 5024);
+  TuneChildOutput out = ParseTuneOutput(text);
+  TuneAdvice a = BuildTuneAdvice(out);
+  ASSERT_EQ(a.models.size(), 1u);
+  const TuneModelAdvice& m = a.models[0];
+  EXPECT_EQ(m.knob_batch, 512u);
+  EXPECT_TRUE(Knob(m, "AMP bf16")->recommended);
+  EXPECT_FALSE(Knob(m, "AMP fp16")->recommended);  // 1.6% below bf16: no measurable difference
+  EXPECT_NE(Knob(m, "AMP fp16")->why.find("no measurable difference from AMP bf16"), std::string::npos)
+      << Knob(m, "AMP fp16")->why;
+  EXPECT_TRUE(Knob(m, "channels_last")->recommended);    // 3050 -> 3950
+  EXPECT_TRUE(Knob(m, "cudnn.benchmark")->recommended);  // 3950 -> 4150: +5.1%
+  EXPECT_EQ(Knob(m, "batch size")->with, "batch 2048");
+  EXPECT_EQ(m.precision, "bf16");
+  EXPECT_TRUE(m.channels_last);
+  EXPECT_TRUE(m.benchmark);
+  EXPECT_EQ(m.batch, 2048u);
+  EXPECT_DOUBLE_EQ(*m.recommended_rate, 5024.0);
+  ExpectRecommendationIsAMeasuredRun(m, out);
+  EXPECT_EQ(a.python_lines,
+            (std::vector<std::string>{
+                "# resnet50:", "torch.backends.cudnn.benchmark = True",
+                "model = model.to(memory_format=torch.channels_last)",
+                "images = images.to(memory_format=torch.channels_last)  # each input batch",
+                "with torch.autocast(\"cuda\", dtype=torch.bfloat16):  # forward pass and loss",
+                "batch_size = 2048  # largest that fitted: n/a"}));
+
+  TuneRun run;
+  run.output = out;
+  const std::string written = TuneResultToJson(TuneResult{"", "0", false, run, a});
+  auto j = nlohmann::json::parse(written);
+  const auto& rec = j["models"][0]["recommended"];
+  EXPECT_EQ(rec, nlohmann::json({{"precision", "bf16"},
+                                 {"channels_last", true},
+                                 {"benchmark", true},
+                                 {"batch", 2048},
+                                 {"rate", 5024.0}}));
+  EXPECT_EQ(j["models"][0]["knob_batch"], 512);
+  auto back = TuneResultFromJson(written, "tune.json");  // the report reads the knob batch back
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->advice.models[0].knob_batch, 512u);
+  EXPECT_EQ(back->advice.models[0].batch, 2048u);
+  std::string rendered = RenderTuneText(run, a, TuneReportContext{});
+  EXPECT_NE(rendered.find("knobs timed at batch 512 (the guides' batch 32 can leave"), std::string::npos)
+      << rendered;
+  EXPECT_NE(rendered.find("recommended: AMP bf16, channels_last, cudnn.benchmark, batch 2048: 5024 images/s"),
+            std::string::npos)
+      << rendered;
+  EXPECT_NE(rendered.find("generic advice (fp32, batch 32): 1776 images/s (the recommendation is 2.83x)"),
+            std::string::npos)
+      << rendered;
+}
+
+// Within the noise floor a knob has "no measurable effect"; only a change beyond it is "slower".
+TEST(TuneAdvice, WithinTheNoiseIsNoMeasurableEffectNotSlower) {
+  std::string text = ResultLine("knob", "fp32", false, false, 256, 1000) +
+                     ResultLine("knob", "fp32", true, false, 256, 975) +  // -2.5%
+                     ResultLine("knob", "fp32", false, true, 256, 940);   // -6%
+  TuneChildOutput out = ParseTuneOutput(text);
+  TuneAdvice a = BuildTuneAdvice(out);
+  ASSERT_EQ(a.models.size(), 1u);
+  const TuneModelAdvice& m = a.models[0];
+  EXPECT_EQ(Knob(m, "channels_last")->why.rfind("no measurable effect (-2.5% at batch 256", 0), 0u)
+      << Knob(m, "channels_last")->why;
+  EXPECT_EQ(Knob(m, "cudnn.benchmark")->why, "slower here (-6.0% images/s at batch 256)");
+  EXPECT_FALSE(Knob(m, "channels_last")->recommended || Knob(m, "cudnn.benchmark")->recommended);
+  EXPECT_EQ(m.batch, 256u);  // no large-batch run: the knob run with the chosen settings is the answer
+  ExpectRecommendationIsAMeasuredRun(m, out);
+}
+
+// An out-of-memory error at the knob batch halves it for every knob run; runs made at the larger batch
+// before it are not compared with runs at the smaller one.
+TEST(TuneAdvice, KnobRowsAreTheRunsAtTheSmallestKnobBatch) {
+  std::string text = ResultLine("generic", "fp32", false, false, 32, 500) +
+                     ResultLine("knob", "fp16", false, false, 512, 9000) +  // before fp32 ran out of memory
+                     ResultLine("knob", "fp32", false, false, 256, 1000) +
+                     ResultLine("knob", "fp16", false, false, 256, 2000);
+  TuneChildOutput out = ParseTuneOutput(text);
+  TuneAdvice a = BuildTuneAdvice(out);
+  ASSERT_EQ(a.models.size(), 1u);
+  EXPECT_EQ(a.models[0].knob_batch, 256u);
+  EXPECT_DOUBLE_EQ(*Knob(a.models[0], "AMP fp16")->with_rate, 2000.0);
+  EXPECT_EQ(a.models[0].precision, "fp16");
+  EXPECT_EQ(a.models[0].batch, 256u);
+  ExpectRecommendationIsAMeasuredRun(a.models[0], out);
 }
 
 TEST(TuneAdvice, RocmNamesMiopenAndSlowerKnobsAreNotRecommended) {
@@ -250,11 +395,11 @@ std::string LoaderLine(int workers, bool pin, double rate) {
          ", \"decode\": \"jpeg\", \"image\": 224, \"cpus\": 16}\n";
 }
 
-// The planted GPU trains ResNet-50 at 1056 images/s at the recommended settings: 4 workers are the fewest
-// that keep up, and pin_memory (+10% at 8 workers) is recommended.
+// The planted GPU trains ResNet-50 at 1312 images/s at the recommended settings (its large batch): 4 workers
+// are the fewest that keep up, and pin_memory (+10% at 8 workers) is recommended.
 TEST(TuneAdvice, DataLoaderWorkersThatKeepTheGpuFed) {
   std::string text = Fixture("planted_gpu.jsonl") + LoaderLine(0, false, 300) + LoaderLine(2, false, 700) +
-                     LoaderLine(4, false, 1200) + LoaderLine(8, false, 2000) + LoaderLine(8, true, 2200);
+                     LoaderLine(4, false, 1400) + LoaderLine(8, false, 2000) + LoaderLine(8, true, 2200);
   TuneChildOutput out = ParseTuneOutput(text);
   ASSERT_EQ(out.loader.size(), 5u);
   EXPECT_EQ(out.loader[4].workers, 8u);
@@ -266,7 +411,7 @@ TEST(TuneAdvice, DataLoaderWorkersThatKeepTheGpuFed) {
   ASSERT_TRUE(workers);
   EXPECT_EQ(workers->with, "4 workers");
   EXPECT_TRUE(workers->recommended);
-  EXPECT_NE(workers->why.find("training consumes 1056"), std::string::npos) << workers->why;
+  EXPECT_NE(workers->why.find("training consumes 1312"), std::string::npos) << workers->why;
   EXPECT_EQ(r->loader_workers, 4u);
   EXPECT_TRUE(r->loader_keeps_up);
   const TuneKnobRow* pin = Knob(*r, "pin_memory");
@@ -298,31 +443,73 @@ TEST(TuneAdvice, CudaHasTheSharingNoteButNoMiopenNote) {
   EXPECT_EQ(Knob(*Model(a, "resnet50"), "cudnn.benchmark")->with, "on");
 }
 
-// On a big GPU the small batch waits on the CPU, so fp32 wins there; the large batch, timed at the batch
-// search's bf16, is what is recommended, and the lines must carry the bf16 it was measured with (found on
-// the H200: "fp32 at batch 2048" was advised with the figure of bf16 at batch 2048).
-TEST(TuneAdvice, LargeBatchRecommendationKeepsThePrecisionItWasMeasuredAt) {
-  auto result = [](const char* role, const char* precision, int batch, double rate) {
-    return std::string("{\"type\": \"result\", \"role\": \"") + role +
-           "\", \"model\": \"resnet50\", \"precision\": \"" + precision +
-           "\", \"batch\": " + std::to_string(batch) + ", \"units_per_s\": " + std::to_string(rate) +
-           ", \"unit\": \"images/s\", \"seconds\": 1, \"samples_per_s\": " + std::to_string(rate) +
-           ", \"loss_finite\": true}\n";
-  };
-  std::string text = "{\"type\": \"hello\", \"backend\": \"cuda\"}\n" + result("knob", "fp32", 32, 1700) +
-                     result("knob", "bf16", 32, 1380) + result("large_batch", "bf16", 2048, 2563);
-  TuneAdvice a = BuildTuneAdvice(ParseTuneOutput(text));
+// A large-batch run made with other settings than the knob table chose (the child picks them by the same
+// rules, so this is a safety net): the recommendation takes the settings of the figure it quotes, and
+// the row says which they are (found on the H200: "fp32 at batch 2048" was advised with the figure of bf16
+// at batch 2048).
+TEST(TuneAdvice, LargeBatchRecommendationKeepsTheSettingsItWasMeasuredWith) {
+  std::string text = "{\"type\": \"hello\", \"backend\": \"cuda\"}\n" +
+                     ResultLine("knob", "fp32", false, false, 32, 1700) +
+                     ResultLine("knob", "bf16", false, false, 32, 1380) +
+                     ResultLine("large_batch", "bf16", true, false, 2048, 2563);
+  TuneChildOutput out = ParseTuneOutput(text);
+  TuneAdvice a = BuildTuneAdvice(out);
   ASSERT_EQ(a.models.size(), 1u);
   EXPECT_EQ(a.models[0].precision, "bf16");
+  EXPECT_TRUE(a.models[0].channels_last);
+  EXPECT_FALSE(a.models[0].benchmark);
   EXPECT_EQ(a.models[0].batch, 2048u);
+  ExpectRecommendationIsAMeasuredRun(a.models[0], out);
   const TuneKnobRow* batch = Knob(a.models[0], "batch size");
   ASSERT_TRUE(batch);
   EXPECT_TRUE(batch->recommended);
-  EXPECT_NE(batch->with.find("bf16"), std::string::npos) << batch->with;
-  bool autocast = false;
-  for (const std::string& l : a.python_lines)
+  EXPECT_EQ(batch->with, "batch 2048 with bf16 autocast, channels_last") << batch->with;
+  bool autocast = false, channels_last = false;
+  for (const std::string& l : a.python_lines) {
     autocast = autocast || l.find("torch.bfloat16") != std::string::npos;
+    channels_last = channels_last || l.find("torch.channels_last") != std::string::npos;
+  }
   EXPECT_TRUE(autocast);
+  EXPECT_TRUE(channels_last);
+}
+
+// The allocator's second run repeats the large batch (the settings the knob table recommends, at the
+// recommended batch) with its role, so the child times it with the same steps; without one, the fastest knob
+// run at the knob batch, never a run at a batch an out-of-memory error made the knob runs give up.
+TEST(TuneAllocator, PlanRepeatsTheLargeBatchElseTheFastestKnobRunAtTheKnobBatch) {
+  const std::string search =
+      "{\"type\": \"search\", \"model\": \"resnet50\", \"precision\": \"bf16\", \"largest\": 600, "
+      "\"failed_at\": 604, \"cap\": 4096, \"tried\": [[600, true], [604, false]], \"seconds\": 1}\n";
+  std::string knobs = "{\"type\": \"hello\", \"backend\": \"cuda\"}\n" + search +
+                      ResultLine("generic", "fp32", false, false, 32, 300) +
+                      ResultLine("knob", "bf16", true, false, 128, 2000) +  // before the knob batch halved
+                      ResultLine("knob", "fp32", false, false, 64, 1000) +
+                      ResultLine("knob", "bf16", false, false, 64, 1500) +
+                      ResultLine("knob", "bf16", true, false, 64, 1600);
+  auto plan = AllocatorPlan(ParseTuneOutput(knobs));
+  ASSERT_TRUE(plan);
+  auto j = nlohmann::json::parse(*plan);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["role"], "knob");
+  EXPECT_EQ(j[0]["batch"], 64);
+  EXPECT_EQ(j[0]["precision"], "bf16");
+  EXPECT_EQ(j[0]["channels_last"], true);
+  EXPECT_EQ(j[0]["search_from"], 600);
+
+  // A transformer measured first, with a baseline of its own: the plan still holds ResNet-50 alone (one
+  // model keeps a full run under 3 minutes).
+  std::string transformer = search + ResultLine("large_batch", "bf16", false, false, 64, 900);
+  for (size_t at = transformer.find("resnet50"); at != std::string::npos; at = transformer.find("resnet50"))
+    transformer.replace(at, 8, "transformer");
+  plan = AllocatorPlan(ParseTuneOutput(transformer + knobs.substr(knobs.find('\n') + 1) +
+                                       ResultLine("large_batch", "bf16", true, false, 256, 2500)));
+  ASSERT_TRUE(plan);
+  j = nlohmann::json::parse(*plan);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["model"], "resnet50");
+  EXPECT_EQ(j[0]["role"], "large_batch");
+  EXPECT_EQ(j[0]["batch"], 256);
+  EXPECT_EQ(j[0]["channels_last"], true);
 }
 
 TuneResult PlantedResult(const std::string& python_env) {
@@ -342,6 +529,8 @@ TEST(TuneReport, JsonCarriesTheKnobTableAndProblems) {
   EXPECT_EQ(j["framework"]["device"], "Planted GPU");
   EXPECT_EQ(j["models"][0]["recommended"]["batch"], 256);
   EXPECT_EQ(j["models"][0]["generic"]["rate"], 320.0);
+  EXPECT_EQ(j["models"][0]["knob_batch"], 64);
+  EXPECT_EQ(j["models"][0]["recommended"]["channels_last"], true);
   EXPECT_EQ(j["batch_searches"][0]["largest_batch"], 600);
   EXPECT_EQ(j["problems"].size(), 2u);
   EXPECT_TRUE(j["allocator"].is_null());
@@ -350,7 +539,7 @@ TEST(TuneReport, JsonCarriesTheKnobTableAndProblems) {
   ctx.python_env = "/v";
   std::string text = RenderTuneText(t.run, t.advice, ctx);
   EXPECT_NE(text.find("largest batch that fitted: 600 (604 ran out of memory)"), std::string::npos) << text;
-  EXPECT_NE(text.find("generic advice (fp32, batch 32): 320 images/s (the recommendation is 3.30x)"),
+  EXPECT_NE(text.find("generic advice (fp32, batch 32): 320 images/s (the recommendation is 4.10x)"),
             std::string::npos)
       << text;
 }
@@ -420,6 +609,9 @@ TEST(TuneReport, HtmlReportReadsTheSavedJson) {
   ASSERT_EQ(doc->advice.models.size(), 2u);
   EXPECT_EQ(doc->advice.models[0].knobs.size(), 5u);
   EXPECT_EQ(doc->advice.models[0].batch, 256u);
+  EXPECT_EQ(doc->advice.models[0].knob_batch, 64u);     // read back from the knob runs' batch
+  EXPECT_EQ(doc->advice.models[0].generic_batch, 32u);  // and from the generic role
+  EXPECT_EQ(doc->advice.models[0].generic_rate, 320.0);
   EXPECT_EQ(doc->run.problems.size(), 2u);
 
   HtmlReportInput in;
@@ -431,6 +623,9 @@ TEST(TuneReport, HtmlReportReadsTheSavedJson) {
   EXPECT_NE(html.find("<a href=\"#tune\">Tune</a>"), std::string::npos);
   EXPECT_NE(html.find("/home/&lt;me&gt;/venv"), std::string::npos);
   EXPECT_NE(html.find("channels_last (model and input)"), std::string::npos);
+  EXPECT_NE(html.find("Knobs timed at"), std::string::npos);
+  EXPECT_NE(html.find("batch 64"), std::string::npos);
+  EXPECT_NE(html.find("fp32, batch 32: 320.0 images/s"), std::string::npos) << html;
   EXPECT_NE(html.find("tune.loss_not_finite"), std::string::npos);
   EXPECT_NE(html.find("set_per_process_memory_fraction"), std::string::npos);  // the notes
 
@@ -447,6 +642,10 @@ TEST(TuneChildScript, IsEmbeddedAndSpeaksTheProtocol) {
   EXPECT_NE(script.find("def largest_batch("), std::string_view::npos);
   EXPECT_NE(script.find("emit(\"end\")"), std::string_view::npos);
   EXPECT_TRUE(script == Fixture("../../../data/tune/tune_child.py")) << "rebuild: the embedded copy is stale";
+  // The child picks the large batch's settings with the knob table's noise floor.
+  char floor[48];
+  std::snprintf(floor, sizeof floor, "\nNOISE_PERCENT = %.1f\n", kTuneNoisePercent);
+  EXPECT_NE(script.find(floor), std::string_view::npos) << floor;
 }
 
 TEST(TuneRequest, ArgumentsAndScriptOnStdin) {

@@ -196,6 +196,29 @@ TEST(WindowsRecordedMachine, Rtx4090) {
   EXPECT_EQ(WorstSeverity(fs), Severity::kInfo) << Ids(fs);
 }
 
+// Issue 13: Windows numbers R580's drivers 580.xx and 581.xx. A GTX 1080 (Pascal, whose last branch is
+// R580) on 581.57 is on R580: no "driver drops the GPU" error, and the install advice is a wheel that still
+// carries sm_61 (cu126), with no driver above R580. On 591.86 (R590) the error is real.
+TEST(WindowsRecordedMachine, Gtx1080On581IsStillOnR580) {
+  Snapshot s = Probe("win11-gtx1080");
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].architecture, "sm_61");
+  EXPECT_EQ(s.nvidia.driver_version, "581.57");
+  auto fs = RunRules(s);
+  EXPECT_FALSE(Has(fs, "runtime.driver_branch_drops_gpu")) << Ids(fs);
+  const Finding* install = FindId(fs, "framework.no_torch");
+  ASSERT_NE(install, nullptr) << Ids(fs);
+  ASSERT_FALSE(Lines(*install, Shell::kPowerShell).empty());
+  EXPECT_NE(Lines(*install, Shell::kPowerShell)[0].find("download.pytorch.org/whl/cu126"), std::string::npos)
+      << Lines(*install, Shell::kPowerShell)[0];
+
+  s.nvidia.driver_version = "591.86";
+  fs = RunRules(s);
+  const Finding* drops = FindId(fs, "runtime.driver_branch_drops_gpu");
+  ASSERT_NE(drops, nullptr) << Ids(fs);
+  EXPECT_EQ(drops->severity, Severity::kError);
+}
+
 TEST(WindowsRecordedMachine, SnapshotJsonKeepsTheWindowsPart) {
   for (const char* machine :
        {"win10-rx6700xt", "win11-rx7900xtx-py311", "win11-strix-halo-laptop", "win11-rtx4090"}) {

@@ -16,7 +16,7 @@ TEST(WorkerRequest, EveryFieldRoundTripsThroughTheArguments) {
   WorkerRequest r;
   r.job = "tune";
   r.backend = BackendKind::kHip;
-  r.device = 5;
+  r.device = "0000:17:00.0";
   r.items = {"a.one", "b.two"};
   r.limit = std::chrono::seconds(42);
   r.fake_script_path = "/tmp/with space/script.json";
@@ -31,7 +31,7 @@ TEST(WorkerRequest, EveryFieldRoundTripsThroughTheArguments) {
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->job, "tune");
   EXPECT_EQ(back->backend, BackendKind::kHip);
-  EXPECT_EQ(back->device, 5);
+  EXPECT_EQ(back->device, "0000:17:00.0");
   EXPECT_EQ(back->items, r.items);
   EXPECT_EQ(back->limit, r.limit);
   EXPECT_EQ(back->fake_script_path, r.fake_script_path);

@@ -20,6 +20,17 @@ LoadedTable<RocmSmiApi> LoadRocmSmi(const std::vector<std::string>& candidates) 
     b.Optional(t.DevTempMetricGet, {"rsmi_dev_temp_metric_get"});
     b.Optional(t.DevPowerAveGet, {"rsmi_dev_power_ave_get"});
     b.Optional(t.DevEccCountGet, {"rsmi_dev_ecc_count_get"});
+    b.Optional(t.VersionGet, {"rsmi_version_get"});
+    b.Optional(t.DevPowerGet, {"rsmi_dev_power_get"});
+    b.Optional(t.DevMemoryTotalGet, {"rsmi_dev_memory_total_get"});
+    b.Optional(t.DevMemoryUsageGet, {"rsmi_dev_memory_usage_get"});
+    b.Optional(t.DevBusyPercentGet, {"rsmi_dev_busy_percent_get"});
+    b.Optional(t.DevFanRpmsGet, {"rsmi_dev_fan_rpms_get"});
+    b.Optional(t.DevFanSpeedGet, {"rsmi_dev_fan_speed_get"});
+    b.Optional(t.DevFanSpeedMaxGet, {"rsmi_dev_fan_speed_max_get"});
+    b.Optional(t.DevGpuClkFreqGet, {"rsmi_dev_gpu_clk_freq_get"});
+    b.Optional(t.ComputeProcessInfoGet, {"rsmi_compute_process_info_get"});
+    b.Optional(t.ComputeProcessInfoByDeviceGet, {"rsmi_compute_process_info_by_device_get"});
   });
 }
 

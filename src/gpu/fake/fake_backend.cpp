@@ -3,6 +3,7 @@
 #include "gpu/fake/fake_backend.h"
 
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -12,6 +13,14 @@
 
 namespace gpudoctor {
 namespace {
+
+// A script's device without a "pci_address": a distinct one per device (0000:03:00.0, 0000:04:00.0, ...),
+// so the mapping of a PCI address to the ordinal is exercised on several fake GPUs too.
+std::string FakePciAddress(int index) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0000:%02x:00.0", static_cast<unsigned>(3 + index) & 0xffu);
+  return text;
+}
 
 const std::set<std::string>& KnownOperations() {
   static const std::set<std::string> kOps = {"load_runtime",
@@ -91,7 +100,7 @@ Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& 
         DeviceInfo info;
         info.index = index++;
         info.name = d.value("name", "Fake GPU");
-        info.pci_address = d.value("pci_address", "0000:03:00.0");
+        info.pci_address = d.value("pci_address", FakePciAddress(info.index));
         info.arch = d.value("arch", "sm_90");
         info.memory_total_bytes = d.value("memory_total_bytes", kFakeDefaultMemoryBytes);
         info.compute_units = Opt<uint32_t>(d, "compute_units");

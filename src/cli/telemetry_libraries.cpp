@@ -1,0 +1,17 @@
+// The AMD telemetry libraries' candidates (see telemetry_libraries.h).
+#include "cli/telemetry_libraries.h"
+
+#include "gpu/library_search.h"
+
+namespace gpudoctor {
+
+TelemetryLibraries FindTelemetryLibraries(const ProbeInputs& inputs) {
+  TelemetryLibraries out;
+  if (!inputs.live) return out;
+  const auto site_packages = FindSitePackages(*inputs.fs, inputs.env);
+  out.amd_smi = CandidatePaths(SearchLibrary(*inputs.fs, inputs.env, site_packages, AmdSmiLibrarySpec()));
+  out.rocm_smi = CandidatePaths(SearchLibrary(*inputs.fs, inputs.env, site_packages, RocmSmiLibrarySpec()));
+  return out;
+}
+
+}  // namespace gpudoctor

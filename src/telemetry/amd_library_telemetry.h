@@ -1,0 +1,40 @@
+// AMD telemetry through AMD's own libraries, loaded at run time: amd_smi (libamd_smi, ROCm 6+) and ROCm SMI
+// (librocm_smi64), each through its one table in gpu/api/. A session lists the GPUs the library sees by PCI
+// address; the TelemetryReader asks amd_smi first, then rocm_smi, then amdgpu's sysfs files for what is
+// still missing (docs/monitor.md says which metric each gives, in which unit).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "telemetry/telemetry_sample.h"
+
+namespace gpudoctor {
+
+class AmdLibraryTelemetry {
+ public:
+  virtual ~AmdLibraryTelemetry() = default;
+  // "amd_smi" or "rocm_smi": the `source` of what it fills.
+  virtual const char* SourceName() const = 0;
+  // Whether the library lists the GPU at `pci_address` ("0000:03:00.0").
+  virtual bool Lists(const std::string& pci_address) const = 0;
+  // What the library says of that GPU now, in a sample of its own (units converted to the sample's); a
+  // call the GPU does not answer leaves its metric empty, an unexpected failure goes to `warnings`.
+  virtual TelemetrySample Read(const std::string& pci_address, std::vector<std::string>& warnings) = 0;
+};
+
+// How opening a library ended: a session, or nothing to say (no candidate could be loaded: ROCm is not
+// installed), or a problem a user should hear of (missing symbols, an initialization that failed).
+struct AmdLibraryOpening {
+  std::unique_ptr<AmdLibraryTelemetry> session;
+  bool absent = false;
+  std::string problem;
+};
+
+// Loads the first loadable candidate (full paths or names for the system loader), initializes the library
+// and lists its GPUs.
+AmdLibraryOpening OpenAmdSmiTelemetry(const std::vector<std::string>& candidates);
+AmdLibraryOpening OpenRocmSmiTelemetry(const std::vector<std::string>& candidates);
+
+}  // namespace gpudoctor
