@@ -8,6 +8,9 @@
 # Both are where the GPU is the bottleneck, and each ratio's target is 0.95 to 1.05. The generic run (fp32,
 # NCHW, batch 32) is compared too, for information only: at batch 32 a big GPU waits on Python and both sides
 # moved by +-20% between runs on the H200. Also tune's wall time (target under 3 minutes) and --quick's (under 1).
+# compare.txt also prints every knob row (the expandable_segments, DataLoader workers and pin_memory rows
+# among them), the allocator's second run (the large batch timed again with the variable set) and the
+# DataLoader figures.
 # A benchmark, not a test: it prints figures; it exits 1 when a target is missed, 3 when something failed.
 #   bench/tune_compare.sh [GPUDOCTOR] [VENV]
 # GPUDOCTOR defaults to build/device/src/gpudoctor (bench/device/verify_on_device.sh builds it), VENV to
@@ -139,6 +142,14 @@ for m in doc.get("models", []):
                                 m["largest_batch"]))
     for k in m["knobs"]:
         print("  %-30s %s" % (k["knob"], k["why"]))
+alloc = doc.get("allocator")
+if alloc:
+    print("allocator run (%s=%s): %s; %s" % (alloc["variable"], alloc["value"], alloc["status"],
+          "; ".join("%s batch %d %.1f/s reserved/allocated %s/%s" % (x["model"], x["batch"], x["rate"],
+                    x.get("peak_reserved_bytes"), x.get("peak_allocated_bytes")) for x in alloc["measurements"])))
+for l in doc.get("loader", []):
+    print("loader: %d workers, pin_memory %s: %.0f images/s (%s, %d CPUs)"
+          % (l["workers"], l["pin_memory"], l["images_per_s"], l["decode"], l["cpus"]))
 print("targets met" if ok else "a target was missed")
 sys.exit(0 if ok else 1)
 PY

@@ -1,12 +1,12 @@
 // libFuzzer target: the reader of `tune`'s framework child (its JSON lines on stdout), the judging of
-// the run, the advice built from what was read, both renderings, and the HTML report's reader of a saved
-// tune --json, on arbitrary bytes.
+// the run, the advice built from what was read, the text and the JSON written (which must read back), and
+// tune's JSON reader (the one `report --tune` uses) on arbitrary bytes.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "report/tune_input.h"
 #include "tune/tune_advice.h"
+#include "tune/tune_json.h"
 #include "tune/tune_report.h"
 #include "tune/tune_runner.h"
 
@@ -19,12 +19,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (run.status.empty()) __builtin_trap();
   for (const auto& s : run.output.searches)
     if (s.tried.size() > 256) __builtin_trap();
-  TuneAdvice advice = BuildTuneAdvice(run.output);
+  // The same lines as the allocator's second run too: the allocator row on arbitrary figures.
+  run.allocator = TuneAllocatorRun{"PYTORCH_CUDA_ALLOC_CONF", kAllocatorSetting, run.status, run.output};
+  TuneAdvice advice = BuildTuneAdvice(run.output, &*run.allocator);
   for (const auto& m : advice.models)
     if (m.recommended_rate && !(*m.recommended_rate > 0)) __builtin_trap();
   (void)RenderTuneText(run, advice, TuneReportContext{});
-  (void)RenderTuneJson(run, advice, TuneReportContext{});
-  (void)ParseTuneJson(r.stdout_text, "fuzz.json");  // the report's reader of a saved tune --json
+  std::string json = TuneResultToJson(TuneResult{"", "0", false, run, advice});
+  if (!TuneResultFromJson(json, "written.json").ok()) __builtin_trap();  // what tune writes, it reads
+  (void)TuneResultFromJson(r.stdout_text, "fuzz.json");  // arbitrary bytes as a saved tune --json
   TuneLineSplitter splitter;
   size_t lines = 0;
   splitter.Feed(r.stdout_text, [&](std::string_view) { ++lines; });

@@ -7,10 +7,14 @@
 #   begin     before each measurement (a hang or a crash is blamed on the last begin)
 #   result    a timed run: model, precision, channels_last, benchmark, batch, samples/s, loss
 #   search    the largest batch that fits, with every batch tried and whether it fitted
+#   loader    the input pipeline: DataLoader images/s at a worker count, pinned or not
 #   skip      a measurement left out, with the reason
 #   progress  done / total, for the parent's progress line
 #   error     something failed (code "no_gpu" when there is no usable GPU)
 #   end       the last line of a complete run
+# With --allocator-plan the child is the allocator's second run (docs/tune.md, "The allocator"): the parent
+# started it with PYTORCH_CUDA_ALLOC_CONF (PYTORCH_HIP_ALLOC_CONF on ROCm) set, because the caching
+# allocator reads its settings once, when it starts; it repeats only the batch search and the large batch.
 # Anything else on stdout is ignored by the parent; tracebacks go to stderr.
 import argparse
 import contextlib
@@ -20,6 +24,7 @@ import math
 import os
 import sys
 import time
+import warnings
 
 
 def emit(kind, **fields):
@@ -37,6 +42,10 @@ def parse_args(argv):
     p.add_argument("--max-batch", type=int, default=0, help="cap of the batch search (0: the size's own)")
     p.add_argument("--exact", action="store_true", help="bisect down to one sample")
     p.add_argument("--no-search", action="store_true")
+    p.add_argument("--no-loader", action="store_true", help="leave out the DataLoader measurement")
+    p.add_argument("--loader-only", action="store_true", help="test aid: the DataLoader measurement alone")
+    p.add_argument("--allocator-plan", default="",
+                   help="JSON: the models to search and time again under the allocator setting in the environment")
     return p.parse_args(argv)
 
 
@@ -55,6 +64,123 @@ SIZES = {
 # A change smaller than this (in percent) is within the noise of a short timed run: the floor of the knob
 # table, kTuneNoisePercent in src/tune/tune_advice.h (tests/unit/tune_test.cpp holds the two equal).
 NOISE_PERCENT = 3.0
+
+
+# The input pipeline: how many DataLoader workers keep the GPU fed. A synthetic in-memory dataset of JPEG
+# images (decoded and augmented on the CPU as a real ImageNet loader does: decode, random crop, flip,
+# scale, normalize); nothing is read from disk or downloaded. Per setting: a warm-up batch (the workers
+# start), then batches until LOADER_SECONDS have passed (at least LOADER_MIN_BATCHES), each copied to the
+# device. Worker counts 0, 2, 4, 8, ... up to the CPU count with pin_memory off, then pin_memory on at the
+# fastest count (GPU only).
+LOADER = {"full": dict(side=224, stored=256, images=256, batch=32, seconds=2.0),
+          "tiny": dict(side=32, stored=40, images=16, batch=4, seconds=0.3)}
+LOADER_MIN_BATCHES = 3
+
+
+class SyntheticJpegs:
+    """A map-style dataset of `images` random pictures held as JPEG bytes (raw uint8 where torchvision
+    cannot encode JPEG), decoded and augmented per sample on the CPU. Indexes wrap around."""
+
+    def __init__(self, torch, spec, length):
+        import torchvision
+        self.side = spec["side"]
+        self.length = length
+        g = torch.Generator().manual_seed(0)
+        raw = [torch.randint(0, 256, (3, spec["stored"], spec["stored"]), dtype=torch.uint8, generator=g)
+               for _ in range(spec["images"])]
+        try:
+            self.items = [torchvision.io.encode_jpeg(x, quality=90) for x in raw]
+            self.decode = "jpeg"
+        except Exception:  # noqa: BLE001 - a torchvision built without libjpeg
+            self.items = raw
+            self.decode = "raw"
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, index):
+        import torch
+        import torchvision
+        item = self.items[index % len(self.items)]
+        img = torchvision.io.decode_jpeg(item) if self.decode == "jpeg" else item.clone()
+        g = torch.Generator().manual_seed(index)
+        top, left = (int(v) for v in torch.randint(0, img.shape[1] - self.side + 1, (2,), generator=g))
+        img = img[:, top:top + self.side, left:left + self.side]
+        if bool(torch.randint(0, 2, (1,), generator=g)):
+            img = img.flip(2)
+        x = img.float().div_(255)
+        x = (x - torch.tensor([0.485, 0.456, 0.406]).view(3, 1, 1)) / torch.tensor([0.229, 0.224, 0.225]).view(3, 1, 1)
+        return x, index % 1000
+
+
+def worker_counts(cpus, size):
+    counts = [0]
+    w = 2
+    while w <= cpus and (size != "tiny" or w <= 2):
+        counts.append(w)
+        w *= 2
+    return counts
+
+
+def loader_rate(bench, spec, dataset, workers, pin):
+    """images/s through DataLoader(num_workers=workers, pin_memory=pin) onto the device."""
+    torch = bench.torch
+    loader = torch.utils.data.DataLoader(dataset, batch_size=spec["batch"], num_workers=workers, pin_memory=pin,
+                                         shuffle=False, drop_last=True)
+    it = iter(loader)
+    x, y = next(it)  # warm-up: the workers start
+    x.to(bench.device, non_blocking=pin)
+    bench.sync()
+    images = 0
+    batches = 0
+    start = time.perf_counter()
+    for x, y in it:
+        x.to(bench.device, non_blocking=pin)
+        y.to(bench.device, non_blocking=pin)
+        images += x.shape[0]
+        batches += 1
+        if batches >= LOADER_MIN_BATCHES and time.perf_counter() - start >= spec["seconds"]:
+            break
+    bench.sync()
+    seconds = time.perf_counter() - start
+    del it, loader
+    return images, seconds
+
+
+def measure_loader(bench, size_name):
+    """Emits a loader line per setting (or a skip). Returns nothing: the parent compares with the GPU."""
+    import multiprocessing
+    spec = LOADER.get(size_name)
+    if spec is None:
+        emit("skip", item="loader", reason="the DataLoader is measured in the full run only (not with --quick)")
+        return
+    cpus = os.cpu_count() or 1
+    counts = worker_counts(cpus, size_name)
+    if "fork" not in multiprocessing.get_all_start_methods():
+        # Workers started by spawn import the main script again: one read from stdin cannot be.
+        emit("skip", item="loader/workers", reason="DataLoader workers need the fork start method here (this "
+             "platform spawns them); only 0 workers measured")
+        counts = [0]
+    dataset = SyntheticJpegs(bench.torch, spec, length=10 ** 6)
+    pin_ok = bench.gpu
+
+    def one(workers, pin):
+        item = "loader/%d workers/%s" % (workers, "pinned" if pin else "pageable")
+        emit("begin", item=item)
+        try:
+            images, seconds = loader_rate(bench, spec, dataset, workers, pin)
+            emit("loader", item=item, workers=workers, pin_memory=pin, batch=spec["batch"], images=images,
+                 seconds=seconds, images_per_s=images / seconds if seconds > 0 else 0.0, decode=dataset.decode,
+                 image=spec["side"], cpus=cpus)
+            return images / seconds if seconds > 0 else 0.0
+        except Exception as e:  # noqa: BLE001
+            emit("error", item=item, code="failed", message=first_line(e))
+            return 0.0
+
+    rates = {w: one(w, False) for w in counts}
+    if pin_ok:
+        best = max(rates, key=lambda w: rates[w])
+        one(best, True)
 
 
 def is_oom(e):
@@ -94,6 +220,17 @@ class Bench:
         gc.collect()
         if self.gpu:
             self.torch.cuda.empty_cache()
+
+    def reset_peaks(self):
+        if self.gpu:
+            self.torch.cuda.reset_peak_memory_stats(self.device)
+
+    def peaks(self):
+        """(allocated, reserved) peak bytes since reset_peaks: reserved far above allocated is fragmentation."""
+        if not self.gpu:
+            return None, None
+        return int(self.torch.cuda.max_memory_allocated(self.device)), \
+            int(self.torch.cuda.max_memory_reserved(self.device))
 
     def build(self, model_name, channels_last):
         torch = self.torch
@@ -311,7 +448,9 @@ def measure(bench, size, model, precision, channels_last, benchmark, batch, role
     rate = 0.0
     out_of_memory = False
     try:
+        bench.reset_peaks()
         seconds, loss = bench.run(model, precision, channels_last, benchmark, batch, warmup, steps, role)
+        peak_allocated, peak_reserved = bench.peaks()
         per_sample = 1 if model == "resnet50" else size["seq"]
         finite = math.isfinite(loss)
         samples = batch * steps / seconds if seconds > 0 else 0.0
@@ -319,7 +458,8 @@ def measure(bench, size, model, precision, channels_last, benchmark, batch, role
              benchmark=benchmark, batch=batch, warmup=warmup, steps=steps, seconds=seconds,
              samples_per_s=samples, units_per_s=samples * per_sample,
              unit="images/s" if model == "resnet50" else "tokens/s",
-             loss=loss if finite else None, loss_finite=finite)
+             loss=loss if finite else None, loss_finite=finite, peak_allocated_bytes=peak_allocated,
+             peak_reserved_bytes=peak_reserved)
         rate = samples * per_sample if finite else 0.0
     except Exception as e:  # noqa: BLE001 - a failed measurement is reported, the rest go on
         out_of_memory = is_oom(e)
@@ -410,6 +550,59 @@ def search_largest(bench, size, args, model, precision):
     return largest
 
 
+# The names torch's caching allocator reads its settings from (c10/cuda/CUDAAllocatorConfig.h, instance()):
+# PYTORCH_CUDA_ALLOC_CONF, on ROCm builds PYTORCH_HIP_ALLOC_CONF when that is unset, and in newer releases
+# PYTORCH_ALLOC_CONF.
+ALLOC_CONF_NAMES = ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF")
+
+
+def allocator_run(bench, size, args, alloc_conf):
+    """The second run: the batch search (from the largest batch the first run found) and the large batch,
+    under the allocator setting the parent put in the environment. On the CPU there is no caching
+    allocator: the setting does nothing, and the child says so instead of measuring."""
+    if not bench.gpu:
+        emit("skip", item="allocator", reason="not applicable: %s configures the GPU caching allocator; the CPU "
+             "has none" % (", ".join(sorted(alloc_conf)) or "the allocator setting"))
+        return
+    plan = json.loads(args.allocator_plan)
+    total = 2 * len(plan)
+    done = 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for p in plan:
+            model = p["model"]
+            item = "%s/%s/search" % (model, p["search_precision"])
+            emit("begin", item=item)
+            cap = args.max_batch or (size["cap"] if model == "resnet50" else size["tokens_cap"])
+            try:
+                start = time.perf_counter()
+                largest, failed_at, tried = largest_batch(
+                    lambda b: bench.fits(model, p["search_precision"], model == "resnet50", b), cap, args.exact,
+                    start=max(int(p["search_from"]), 2 if model == "resnet50" else 1))
+                emit("search", item=item, model=model, precision=p["search_precision"], largest=largest,
+                     failed_at=failed_at, cap=cap, tried=tried, seconds=time.perf_counter() - start)
+            except Exception as e:  # noqa: BLE001
+                emit("error", item=item, code="failed", message=first_line(e))
+            bench.free()
+            done += 1
+            emit("progress", done=done, total=total, item=model)
+            # The first run's figure again, timed as the first run timed it: the large batch with the settings
+            # the knob table recommends (or, when nothing larger than the knob batch fitted, the fastest knob
+            # run), its warm-up and timed steps from the same steps_at.
+            batch, role = int(p["batch"]), p.get("role", "large_batch")
+            base = size["batch"] if model == "resnet50" else size["tokens_batch"]
+            warmup, steps = steps_at(size, base, batch, size["large_steps" if role == "large_batch" else "knob_steps"])
+            measure(bench, size, model, p["precision"], bool(p["channels_last"]), bool(p["benchmark"]), batch, role,
+                    warmup=warmup, steps=steps)
+            done += 1
+            emit("progress", done=done, total=total, item=model)
+    for w in caught:
+        text = str(w.message)
+        if "expandable_segments" in text and "not supported" in text:
+            emit("skip", item="allocator", reason="not applicable: torch says: " + text.splitlines()[0])
+            return
+
+
 def main(argv):
     args = parse_args(argv)
     size = SIZES[args.size]
@@ -444,10 +637,20 @@ def main(argv):
         vision = str(torchvision.__version__)
     except BaseException:  # noqa: BLE001
         vision = None
+    alloc_conf = {k: os.environ[k] for k in ALLOC_CONF_NAMES if k in os.environ}
     emit("hello", torch=str(torch.__version__), torchvision=vision, backend=backend, device=name, bf16=bf16,
-         size=args.size, warmup=size["warmup"], steps=size["steps"], image=size["image"], seq=size["seq"])
+         size=args.size, warmup=size["warmup"], steps=size["steps"], image=size["image"], seq=size["seq"],
+         alloc_conf=alloc_conf, mode="allocator" if args.allocator_plan else "knobs")
 
     bench = Bench(torch, device, size)
+    if args.allocator_plan:
+        allocator_run(bench, size, args, alloc_conf)
+        emit("end")
+        return 0
+    if args.loader_only:
+        measure_loader(bench, args.size)
+        emit("end")
+        return 0
     models = []
     for model in [m for m in args.models.split(",") if m]:
         if model == "resnet50" and vision is None:
@@ -463,8 +666,11 @@ def main(argv):
         else:
             precisions.append(precision)
     # Per model: the generic run, the largest batch, every knob run at the knob batch derived from it, and
-    # the settings they recommend at the recommended batch (the last item of a model counts with its search).
-    progress = Progress(sum(1 + len(knob_runs(m, precisions)) + (0 if args.no_search else 1) for m in models))
+    # the settings they recommend at the recommended batch (the last item of a model counts with its search);
+    # then the DataLoader measurement (ResNet-50's input pipeline), after every model's GPU runs.
+    loader = "resnet50" in models and not args.no_loader
+    progress = Progress(sum(1 + len(knob_runs(m, precisions)) + (0 if args.no_search else 1) for m in models)
+                        + (1 if loader else 0))
     # The search runs at the best mixed precision the device has (fp32 on the CPU), with channels_last.
     search_precision = "bf16" if "bf16" in precisions else ("fp16" if "fp16" in precisions else "fp32")
     for model in models:
@@ -481,6 +687,9 @@ def main(argv):
             if largest and recommended > batch and rates.get(settings):
                 measure_large_batch(bench, size, model, settings, recommended, batch, base)
             progress.step(model)
+    if loader:
+        measure_loader(bench, args.size)
+        progress.step("loader")
     emit("end")
     return 0
 

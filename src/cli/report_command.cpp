@@ -15,9 +15,9 @@
 #include "gates/verify_json.h"
 #include "knowledge/knowledge_loader.h"
 #include "report/html_report.h"
-#include "report/tune_input.h"
 #include "rules/rules.h"
 #include "rules/shell.h"
+#include "tune/tune_json.h"
 
 namespace gpudoctor {
 namespace {
@@ -125,7 +125,7 @@ int ReportCommand::Run(const CliContext& ctx) {
   if (!tune_.empty()) {
     auto text = ReadUserFile(tune_, 64u << 20);
     if (!text.ok()) return ReportError(ctx.err, text.error().With("--tune"));
-    auto doc = ParseTuneJson(*text, tune_);
+    auto doc = TuneResultFromJson(*text, tune_);
     if (!doc.ok()) return ReportError(ctx.err, doc.error());
     input.tune = std::move(*doc);
     input.tune_origin = tune_;

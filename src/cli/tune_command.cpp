@@ -11,6 +11,7 @@
 #include "core/strings.h"
 #include "platform/identity.h"
 #include "tune/tune_advice.h"
+#include "tune/tune_json.h"
 #include "tune/tune_perf_level.h"
 #include "tune/tune_report.h"
 #include "tune/tune_runner.h"
@@ -36,13 +37,20 @@ const PythonEnv* PickEnv(const Snapshot& snap, bool named) {
   return pick;
 }
 
-std::string EnvFileText(const TuneAdvice& advice, const std::string& device) {
-  std::string text = "# Written by `gpudoctor tune` for device " + device +
-                     "; source it in bash (`. FILE`) before training.\n";
-  for (const auto& line : TuneEnvLines(advice, Shell::kBash)) text += line + "\n";
+// The env file for `shell`: its variable lines, and the Python lines as comments of that shell.
+std::string EnvFileText(const TuneAdvice& advice, const std::string& device, Shell shell) {
+  const std::string comment = shell == Shell::kCmd ? "REM " : "# ";
+  std::string how = shell == Shell::kPowerShell ? "dot-source it in PowerShell (`. .\\FILE.ps1`)"
+                    : shell == Shell::kCmd      ? "run it in cmd (`call FILE.bat`)"
+                                                : "source it in bash or zsh (`. FILE`)";
+  std::string text =
+      comment + "Written by `gpudoctor tune` for device " + device + "; " + how + " before training.\n";
+  auto env = TuneEnvLines(advice, shell);
+  if (env.empty()) text += comment + "No environment variable helped on this machine.\n";
+  for (const auto& line : env) text += line + "\n";
   if (!advice.python_lines.empty()) {
-    text += "# In the training script (Python, not shell):\n";
-    for (const auto& line : advice.python_lines) text += "#   " + line + "\n";
+    text += comment + "In the training script (Python, not shell):\n";
+    for (const auto& line : advice.python_lines) text += comment + "  " + line + "\n";
   }
   return text;
 }
@@ -57,7 +65,12 @@ std::string TuneCommand::Description() const {
          "recovering from each out-of-memory error). The knobs are timed at a quarter of the recommended "
          "batch, where the GPU rather than Python is the bottleneck; the recommended settings are those of "
          "the measured run they quote, and batch 32 at fp32 (the guides' generic advice) is timed beside "
-         "them. Models: ResNet-50 from torchvision (built without "
+         "them. After those runs: the DataLoader workers that keep the GPU fed (a synthetic JPEG pipeline "
+         "decoded on the CPU, pin_memory on and off; left out by --quick), and the allocator's "
+         "expandable_segments (PYTORCH_CUDA_ALLOC_CONF, PYTORCH_HIP_ALLOC_CONF on ROCm; a second child run "
+         "with the variable set that times ResNet-50's recommended large-batch run again, left out by "
+         "--quick). "
+         "Models: ResNet-50 from torchvision (built without "
          "weights; skipped when torchvision is missing) and a transformer block of torch.nn. Synthetic data "
          "only, nothing is downloaded, nothing on the machine is changed unless --apply asks.\n\n"
          "The benchmark runs as a child process with a time limit; a crash, a hang or a wrong result of it "
@@ -82,8 +95,9 @@ void TuneCommand::DefineFlags(FlagSet& flags) {
                "Seconds the framework child may run (default 300, 120 with --quick).");
   flags.String(
       "--apply", &apply_, "FILE",
-      "Write the recommended environment lines (and the Python lines as comments) to FILE, a new file; "
-      "`-` prints them instead. An existing FILE is never replaced.");
+      "Write the recommended environment lines for --shell's shell (export for bash/zsh, $env: for "
+      "PowerShell, set for cmd; the Python lines as comments) to FILE, a new file; `-` prints them instead. "
+      "An existing FILE is never replaced.");
   flags.StringList("--model", &models_, "NAME",
                    "Measure only this model: resnet50 or transformer (repeatable).");
   flags.Choice("--shell", &shell_, {"auto", "bash", "powershell", "cmd"},
@@ -116,15 +130,16 @@ int TuneCommand::ApplyPerfLevel(const CliContext& ctx, const Snapshot& snap) {
   if (root_ == "/" && !CurrentUserIdentity().is_admin)
     return ReportError(ctx.err,
                        UserError("--perf-level writes /sys: run it as root", "sudo gpudoctor tune ..."));
-  // torch numbers the GPUs it sees; without HIP_VISIBLE_DEVICES that is the AMD GPUs in PCI order.
-  std::vector<const Gpu*> amd;
+  // torch numbers the GPUs it sees: the AMD GPUs in PCI order, as the visible-devices variables pick them.
+  std::vector<std::string> amd;
   for (const auto& g : snap.gpus)
-    if (g.vendor == GpuVendor::kAmd && !g.pci_address.empty()) amd.push_back(&g);
+    if (g.vendor == GpuVendor::kAmd && !g.pci_address.empty()) amd.push_back(g.pci_address);
   auto index = ParseU64(device_);
-  if (!index || *index >= amd.size())
-    return ReportError(ctx.err, UserError("--perf-level: no AMD GPU number " + device_ + " on this machine",
-                                          "the performance level is an amdgpu setting"));
-  auto change = gpudoctor::ApplyPerfLevel(root_, amd[*index]->pci_address, "high");
+  if (!index)
+    return ReportError(ctx.err, UserError("--perf-level: --device " + device_ + " is not a GPU number"));
+  auto pci = VisibleAmdGpu(amd, *index, ctx.env);
+  if (!pci) return ReportError(ctx.err, pci.error());
+  auto change = gpudoctor::ApplyPerfLevel(root_, *pci, "high");
   if (!change) return ReportError(ctx.err, change.error());
   WriteAll(ctx.err, "tune: " + change->path + ": " + change->previous + " -> " + change->now +
                         " (`gpudoctor tune --restore` puts it back)\n");
@@ -146,6 +161,7 @@ int TuneCommand::Run(const CliContext& ctx) {
   options.size = device_ == "cpu" ? "tiny" : (quick_ ? "quick" : "full");
   options.models = models_;
   options.exact_search = exact_;
+  options.allocator = !quick_;  // a second child run: more than --quick's minute allows
   if (!max_batch_.empty()) {
     auto cap = ParseU64(max_batch_);
     if (!cap || *cap < 1 || *cap > 1000000)
@@ -186,7 +202,7 @@ int TuneCommand::Run(const CliContext& ctx) {
     WriteAll(ctx.err,
              "tune: " + std::to_string(p.done) + "/" + std::to_string(p.total) + " " + p.item + "\n");
   });
-  TuneAdvice advice = BuildTuneAdvice(run.output);
+  TuneAdvice advice = AdviseRun(run);
   TuneReportContext rctx;
   rctx.python_env = env->path;
   rctx.device = device_;
@@ -195,7 +211,7 @@ int TuneCommand::Run(const CliContext& ctx) {
 
   int code = TuneExitCode(run);
   if (!apply_.empty() && run.status == "ok") {
-    std::string text = EnvFileText(advice, device_);
+    std::string text = EnvFileText(advice, device_, rctx.shell);
     if (apply_ == "-") {
       WriteAll(ctx.err, text);
     } else if (auto s = WriteFileAtomically(apply_, text, /*overwrite=*/false); !s) {
@@ -207,7 +223,12 @@ int TuneCommand::Run(const CliContext& ctx) {
       if (int c = ApplyPerfLevel(ctx, *snap); c != kExitOk) return c;
     }
   }
-  WriteAll(ctx.out, json_ ? RenderTuneJson(run, advice, rctx) : RenderTuneText(run, advice, rctx));
+  if (json_) {
+    TuneResult result{env->path, device_, quick_, std::move(run), std::move(advice)};
+    WriteAll(ctx.out, TuneResultToJson(result));
+  } else {
+    WriteAll(ctx.out, RenderTuneText(run, advice, rctx));
+  }
   return code;
 }
 

@@ -10,10 +10,10 @@
 
 #include "bench/bench_types.h"
 #include "gates/verify_runner.h"
-#include "report/tune_input.h"
 #include "rules/finding.h"
 #include "rules/shell.h"
 #include "snapshot/snapshot.h"
+#include "tune/tune_result.h"
 
 namespace gpudoctor {
 
@@ -26,7 +26,7 @@ struct HtmlReportInput {
   std::string verify_origin;  // the file it came from
   std::optional<BenchReport> bench;
   std::string bench_origin;
-  std::optional<TuneDocument> tune;  // only on the page when given (report --tune FILE)
+  std::optional<TuneResult> tune;  // only on the page when given (report --tune FILE)
   std::string tune_origin;
   std::string generated_at;     // "2026-12-02 21:40 UTC"; "" leaves it out
   std::string knowledge_as_of;  // the knowledge base's as-of date ("2026-12-03"); "" leaves it out

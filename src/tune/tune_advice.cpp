@@ -129,8 +129,11 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
     Judge(cl, a.unit, at);
     a.channels_last = cl.recommended;
     a.knobs.push_back(cl);
+    // On ROCm the flag is MIOpen's find: on, an exhaustive search of every algorithm; off, the find mode
+    // that MIOPEN_FIND_MODE sets (the notes say more).
     TuneKnobRow bench =
-        Row(rocm ? "cudnn.benchmark (MIOpen find)" : "cudnn.benchmark", "off", "on",
+        Row(rocm ? "cudnn.benchmark (MIOpen find)" : "cudnn.benchmark",
+            rocm ? "off (MIOPEN_FIND_MODE's find)" : "off", rocm ? "on (exhaustive find)" : "on",
             rate(a.precision, a.channels_last, false), rate(a.precision, a.channels_last, true));
     Judge(bench, a.unit, at);
     a.benchmark = bench.recommended;
@@ -168,6 +171,131 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
   return a;
 }
 
+const TuneBatchSearch* Search(const TuneChildOutput& out, const std::string& model) {
+  for (const auto& s : out.searches)
+    if (s.model == model) return &s;
+  return nullptr;
+}
+
+std::optional<double> Fragmentation(const TuneMeasurement* m) {
+  if (!m || !m->peak_allocated_bytes || !m->peak_reserved_bytes || *m->peak_allocated_bytes <= 0)
+    return std::nullopt;
+  return *m->peak_reserved_bytes / *m->peak_allocated_bytes;
+}
+
+std::string Ratio(std::optional<double> r) {
+  if (!r) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", *r);
+  return buf;
+}
+
+// The allocator knob: the first run's baseline (AllocatorBaseline: the large batch, else the fastest
+// base-batch run at the search's precision) again, at the same batch and settings, with the variable set, and
+// the batch search again from the largest batch that fitted. It helps when it is faster beyond the noise, or
+// when a batch the default allocator could not fit now fits (by more than the noise), and it is not slower.
+// The peaks of reserved over allocated memory (fragmentation) are the evidence of why.
+void AddAllocatorRow(TuneModelAdvice& a, const TuneChildOutput& first, const TuneAllocatorRun& alloc) {
+  const TuneMeasurement* before = AllocatorBaseline(first, a.model);
+  const TuneMeasurement* after = nullptr;  // the same run again, with the variable set
+  for (const auto& m : alloc.output.measurements)
+    if (m.model == a.model && m.loss_finite && m.units_per_s > 0) after = &m;
+  const TuneBatchSearch* search_before = Search(first, a.model);
+  const TuneBatchSearch* search_after = Search(alloc.output, a.model);
+  std::string not_applicable;
+  for (const auto& s : alloc.output.skips)
+    if (s.item == "allocator") not_applicable = s.reason;
+  // A model the second run did not measure (its plan holds one model) gets no row, unless that run failed.
+  if (!after && !search_after && not_applicable.empty() && alloc.status == "ok") return;
+  TuneKnobRow row = Row(
+      "expandable_segments", "default allocator",
+      alloc.variable + "=" + alloc.value + (before ? " (batch " + std::to_string(before->batch) + ")" : ""),
+      before ? std::optional<double>(before->units_per_s) : std::nullopt,
+      after ? std::optional<double>(after->units_per_s) : std::nullopt);
+  if (!not_applicable.empty()) {
+    row.why = not_applicable;
+    a.knobs.push_back(row);
+    return;
+  }
+  Judge(row, a.unit, "");
+  const bool slower = row.change_percent && *row.change_percent <= -kTuneNoisePercent;
+  bool larger_batch = false;
+  if (search_before && search_after && search_before->failed_at && search_before->largest > 0 &&
+      search_after->largest >= *search_before->failed_at) {
+    double gain = (static_cast<double>(search_after->largest) / search_before->largest - 1) * 100;
+    larger_batch = gain >= kTuneNoisePercent;
+  }
+  if (larger_batch && !slower && !row.recommended) {
+    row.recommended = true;
+    row.why = "a larger batch fits";
+  }
+  if (slower) row.recommended = false;
+  if (search_before && search_after)
+    row.why += "; largest batch " + std::to_string(search_before->largest) + " -> " +
+               std::to_string(search_after->largest);
+  if (Fragmentation(before) || Fragmentation(after))
+    row.why +=
+        "; peak reserved/allocated " + Ratio(Fragmentation(before)) + " -> " + Ratio(Fragmentation(after));
+  if (alloc.status != "ok" && !after) row.why = "the allocator run did not finish (" + alloc.status + ")";
+  a.expandable_segments = row.recommended;
+  a.knobs.push_back(row);
+}
+
+std::string Images(double rate) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, rate >= 100 ? "%.0f" : "%.1f", rate);
+  return buf;
+}
+
+// The input pipeline against the GPU: the fewest DataLoader workers whose images/s reach what the GPU trains
+// at the recommended settings (the pipeline then keeps it fed); when none do, the fastest, said as a limit.
+// pin_memory is judged on its own, at the worker count the child measured it at.
+void AddLoaderRows(TuneModelAdvice& a, const std::vector<TuneLoaderRate>& loader) {
+  std::map<uint32_t, double> pageable, pinned;
+  for (const auto& l : loader)
+    if (l.images_per_s > 0) (l.pin_memory ? pinned : pageable)[l.workers] = l.images_per_s;
+  if (pageable.empty() || !a.recommended_rate) return;
+  const double need = *a.recommended_rate;
+  std::optional<uint32_t> enough;
+  uint32_t fastest = pageable.begin()->first;
+  for (const auto& [workers, rate] : pageable) {
+    if (!enough && rate >= need) enough = workers;
+    if (rate > pageable[fastest]) fastest = workers;
+  }
+  const uint32_t pick = enough.value_or(fastest);
+  auto label = [](uint32_t w) {
+    return w == 0 ? std::string("0 workers (main process)") : std::to_string(w) + " workers";
+  };
+  TuneKnobRow row =
+      Row("DataLoader workers", label(0), label(pick),
+          pageable.count(0) ? std::optional<double>(pageable[0]) : std::nullopt, pageable[pick]);
+  row.change_percent = Change(row.without_rate, row.with_rate);
+  a.loader_keeps_up = enough.has_value();
+  a.loader_workers = pick;
+  row.recommended = pick > 0;
+  if (enough) {
+    row.why = label(pick) + " decode " + Images(pageable[pick]) + " images/s, training consumes " +
+              Images(need) +
+              (pick == 0 ? ": the main process keeps up" : ": the fewest that keep the GPU fed");
+  } else {
+    row.why = "the fastest, " + label(pick) + ", decode " + Images(pageable[pick]) + " images/s, below the " +
+              Images(need) +
+              " training consumes: the input pipeline will bound training (lighter augmentation, pre-decoded "
+              "data, or "
+              "decoding on the GPU)";
+  }
+  a.knobs.push_back(row);
+  if (!pinned.empty()) {
+    const uint32_t at = pinned.begin()->first;
+    TuneKnobRow pin =
+        Row("pin_memory", "off (" + label(at) + ")", "on",
+            pageable.count(at) ? std::optional<double>(pageable[at]) : std::nullopt, pinned[at]);
+    Judge(pin, "images/s", "");
+    a.pin_memory = pin.recommended;
+    a.knobs.push_back(pin);
+  }
+}
+
 }  // namespace
 
 std::string FormatChange(double percent) {
@@ -176,14 +304,46 @@ std::string FormatChange(double percent) {
   return buf;
 }
 
-TuneAdvice BuildTuneAdvice(const TuneChildOutput& output) {
+TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun* allocator) {
   TuneAdvice advice;
   const bool rocm = output.hello && output.hello->backend == "rocm";
   std::vector<std::string> models;
   for (const auto& m : output.measurements)
     if (std::find(models.begin(), models.end(), m.model) == models.end() && !m.model.empty())
       models.push_back(m.model);
-  for (const auto& model : models) advice.models.push_back(AdviseModel(model, output, rocm));
+  bool expandable = false;
+  for (const auto& model : models) {
+    advice.models.push_back(AdviseModel(model, output, rocm));
+    if (allocator) AddAllocatorRow(advice.models.back(), output, *allocator);
+    if (model == "resnet50") AddLoaderRows(advice.models.back(), output.loader);
+    expandable = expandable || advice.models.back().expandable_segments;
+  }
+  if (expandable) advice.env.emplace_back(allocator->variable, allocator->value);
+
+  if (!advice.models.empty() && !(output.hello && output.hello->backend == "cpu")) {
+    advice.notes.push_back(
+        "Sharing the GPU: torch.cuda.set_per_process_memory_fraction(F) caps this process's caching "
+        "allocator "
+        "at F of the GPU's memory (beyond it, an out-of-memory error). It makes nothing faster and is not "
+        "measured: set it when other processes train on the same GPU, and keep the batch within F of the "
+        "largest "
+        "that fitted here.");
+  }
+  if (rocm && std::any_of(advice.models.begin(), advice.models.end(), [](const TuneModelAdvice& m) {
+        return std::any_of(m.knobs.begin(), m.knobs.end(),
+                           [](const TuneKnobRow& k) { return k.knob == "cudnn.benchmark (MIOpen find)"; });
+      })) {
+    advice.notes.push_back(
+        "MIOpen find mode: on ROCm, torch.backends.cudnn.benchmark = True makes PyTorch ask MIOpen for an "
+        "exhaustive search of every convolution algorithm (the exhaustiveSearch argument of "
+        "miopenFindConvolution*Algorithm, pytorch aten/src/ATen/native/miopen/Conv_miopen.cpp); off, the "
+        "search is "
+        "the one MIOPEN_FIND_MODE sets (NORMAL, FAST, HYBRID, or the default DYNAMIC_HYBRID, which answers "
+        "from "
+        "MIOpen's find database where it can: MIOpen's \"Using the find APIs and immediate mode\"). The "
+        "first "
+        "steps of a new shape are slow while it searches.");
+  }
 
   // The lines to paste, per model (a script trains one of them; the settings may differ).
   for (const auto& a : advice.models) {
@@ -199,6 +359,13 @@ TuneAdvice BuildTuneAdvice(const TuneChildOutput& output) {
       lines.push_back("scaler = torch.amp.GradScaler(\"cuda\")");
       lines.push_back("with torch.autocast(\"cuda\", dtype=torch.float16):  # forward pass and loss");
       lines.push_back("scaler.scale(loss).backward(); scaler.step(optimizer); scaler.update()");
+    }
+    if (a.loader_workers) {
+      std::string args = "num_workers=" + std::to_string(*a.loader_workers);
+      if (a.pin_memory) args += ", pin_memory=True";
+      if (*a.loader_workers > 0) args += ", persistent_workers=True";
+      lines.push_back("loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, " +
+                      args + ")" + (a.loader_keeps_up ? "" : "  # still slower than the GPU: see the table"));
     }
     // The batch when it is not the guides' (the generic run's; without one, the knob runs').
     if (a.batch && a.batch != (a.generic_batch ? a.generic_batch : a.knob_batch))

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "tune/tune_allocator.h"
 #include "tune/tune_protocol.h"
 
 namespace gpudoctor {
@@ -20,7 +21,8 @@ namespace gpudoctor {
 inline constexpr double kTuneNoisePercent = 3.0;
 
 struct TuneKnobRow {
-  std::string knob;     // "AMP fp16", "AMP bf16", "channels_last", "cudnn.benchmark", "batch size"
+  std::string knob;     // "AMP fp16", "AMP bf16", "channels_last", "cudnn.benchmark", "batch size",
+                        // "expandable_segments", "DataLoader workers", "pin_memory"
   std::string without;  // the setting compared against ("fp32", "NCHW", "off", "batch 32")
   std::string with;     // the setting measured ("fp16 autocast + GradScaler", "batch 256", ...)
   std::optional<double> without_rate;
@@ -45,15 +47,25 @@ struct TuneModelAdvice {
   std::optional<double> generic_rate;      // the "generic" run: fp32, NCHW, no benchmark, the base batch
   uint32_t generic_batch = 0;              // 0: no generic run came
   std::optional<double> recommended_rate;  // the recommended settings, measured
+  bool expandable_segments = false;        // the allocator setting helped this model
+  // The input pipeline (ResNet-50 only): the DataLoader workers that keep this GPU fed, and pin_memory.
+  std::optional<uint32_t> loader_workers;
+  bool pin_memory = false;
+  bool loader_keeps_up = false;
 };
 
 struct TuneAdvice {
   std::vector<TuneModelAdvice> models;
   std::vector<std::string> python_lines;                 // what to put in a training script
   std::vector<std::pair<std::string, std::string>> env;  // variables for the shell or an env file
+  // What the knobs that are not measured for speed do (the sharing knob, MIOpen's find mode), with sources.
+  std::vector<std::string> notes;
 };
 
-TuneAdvice BuildTuneAdvice(const TuneChildOutput& output);
+// `allocator`: the allocator's second run, when it ran (tune_allocator.h); it adds an
+// "expandable_segments", "DataLoader workers", "pin_memory" row per model it measured, and the variable to
+// `env` when it helps.
+TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun* allocator = nullptr);
 
 // "+12.5%" / "-3.0%".
 std::string FormatChange(double percent);

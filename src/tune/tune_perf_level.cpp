@@ -41,7 +41,43 @@ std::string LevelPath(const std::string& pci_address) {
   return "/sys/bus/pci/devices/" + pci_address + "/power_dpm_force_performance_level";
 }
 
+// Applies one visible-devices variable to `gpus` (indices into it, in the variable's order).
+Result<std::vector<std::string>> ApplyVisible(const std::vector<std::string>& gpus, const Environment& env,
+                                              const char* name) {
+  auto value = env.Get(name);
+  if (!value) return gpus;
+  std::vector<std::string> picked;
+  for (const auto& entry : Split(*value, ',')) {
+    std::string_view e = Trim(entry);
+    if (StartsWith(e, "GPU-"))
+      return UserError(
+          std::string(name) + "=" + *value + " names a GPU by UUID, which --perf-level cannot follow",
+          "give the GPU's index in " + std::string(name) + " instead");
+    auto index = ParseU64(e);
+    if (!index || *index >= gpus.size()) break;  // the runtimes stop at the first entry they cannot use
+    picked.push_back(gpus[*index]);
+  }
+  return picked;
+}
+
 }  // namespace
+
+Result<std::string> VisibleAmdGpu(const std::vector<std::string>& amd_gpus, uint64_t device,
+                                  const Environment& env) {
+  auto rocr = ApplyVisible(amd_gpus, env, "ROCR_VISIBLE_DEVICES");
+  if (!rocr) return rocr.error();
+  const char* hip = env.Has("HIP_VISIBLE_DEVICES") ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+  auto visible = ApplyVisible(*rocr, env, hip);
+  if (!visible) return visible.error();
+  if (device >= visible->size()) {
+    std::string why = std::to_string(visible->size()) + " AMD GPU(s) visible";
+    for (const char* name : {"ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"})
+      if (auto v = env.Get(name)) why += ", " + std::string(name) + "=" + *v;
+    return UserError("--perf-level: no AMD GPU number " + std::to_string(device) + " (" + why + ")",
+                     "the performance level is an amdgpu setting; --device numbers the GPUs torch sees");
+  }
+  return (*visible)[device];
+}
 
 Result<PerfLevelChange> ApplyPerfLevel(const std::string& root, const std::string& pci_address,
                                        const std::string& level) {

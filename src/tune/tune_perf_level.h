@@ -5,9 +5,12 @@
 // may write the real /sys: the command checks that, not this file.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
+#include "platform/environment.h"
 
 namespace gpudoctor {
 
@@ -20,6 +23,15 @@ struct PerfLevelChange {
 
 // The state file's machine path: where the previous value is kept until --restore.
 inline constexpr const char* kPerfLevelStatePath = "/var/lib/gpudoctor/tune-perf-level.json";
+
+// The PCI address of the GPU torch calls `device` on ROCm, from the AMD GPUs in the order HIP enumerates them
+// (`amd_gpus`) and the visible-devices variables, as ROCm's "GPU isolation techniques" page describes them:
+// ROCR_VISIBLE_DEVICES picks and orders the GPUs first, then HIP_VISIBLE_DEVICES (or, when it is unset,
+// CUDA_VISIBLE_DEVICES) numbers within those. Entries are indices; a list ends at its first entry that is
+// not a valid index (as the runtimes read it). A UUID entry (GPU-...) cannot be followed from PCI addresses:
+// an error that says to give indices.
+Result<std::string> VisibleAmdGpu(const std::vector<std::string>& amd_gpus, uint64_t device,
+                                  const Environment& env);
 
 // Sets the GPU at `pci_address` to `level`, recording the previous value first. Refuses when a record
 // is already there (a second --apply would lose the first previous value: --restore first).

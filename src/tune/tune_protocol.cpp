@@ -59,6 +59,11 @@ TuneHello ReadHello(const Json& j) {
   h.timed_steps = Count(j, "steps").value_or(0);
   h.image_side = Count(j, "image").value_or(0);
   h.sequence_length = Count(j, "seq").value_or(0);
+  h.mode = Text(j, "mode");
+  if (auto it = j.find("alloc_conf"); it != j.end() && it->is_object())
+    for (const auto& [name, value] : it->items())
+      if (value.is_string() && h.alloc_conf.size() < 8)
+        h.alloc_conf.emplace_back(name.substr(0, kMaxText), Text(*it, name.c_str()));
   return h;
 }
 
@@ -79,6 +84,8 @@ TuneMeasurement ReadMeasurement(const Json& j) {
   m.unit = Text(j, "unit");
   m.loss = Number(j, "loss");
   m.loss_finite = Flag(j, "loss_finite", m.loss.has_value());
+  m.peak_allocated_bytes = Number(j, "peak_allocated_bytes");
+  m.peak_reserved_bytes = Number(j, "peak_reserved_bytes");
   return m;
 }
 
@@ -100,6 +107,21 @@ TuneBatchSearch ReadSearch(const Json& j) {
     }
   }
   return s;
+}
+
+TuneLoaderRate ReadLoader(const Json& j) {
+  TuneLoaderRate l;
+  l.item = Text(j, "item");
+  l.workers = Count(j, "workers").value_or(0);
+  l.pin_memory = Flag(j, "pin_memory");
+  l.batch = Count(j, "batch").value_or(0);
+  l.images = Count(j, "images").value_or(0);
+  l.seconds = Number(j, "seconds").value_or(0);
+  l.images_per_s = Number(j, "images_per_s").value_or(0);
+  l.decode = Text(j, "decode");
+  l.image_side = Count(j, "image").value_or(0);
+  l.cpus = Count(j, "cpus").value_or(0);
+  return l;
 }
 
 template <typename T>
@@ -129,6 +151,8 @@ bool ReadTuneLine(std::string_view line, TuneChildOutput& out) {
     Keep(out.measurements, ReadMeasurement(j));
   } else if (type == "search") {
     Keep(out.searches, ReadSearch(j));
+  } else if (type == "loader") {
+    Keep(out.loader, ReadLoader(j));
   } else if (type == "skip") {
     Keep(out.skips, TuneSkip{Text(j, "item"), Text(j, "reason")});
   } else if (type == "error") {

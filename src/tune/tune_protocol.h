@@ -25,13 +25,16 @@ struct TuneHello {
   uint32_t timed_steps = 0;
   uint32_t image_side = 0;
   uint32_t sequence_length = 0;
+  std::string
+      mode;  // "knobs" (the first run) or "allocator" (the allocator's second run); "" from older children
+  std::vector<std::pair<std::string, std::string>> alloc_conf;  // the allocator variables the child saw set
 };
 
 // "result": one timed run of training steps.
 struct TuneMeasurement {
   std::string item;
-  std::string role;       // "knob" (at the base batch) or "large_batch" (at the recommended batch)
-  std::string model;      // "resnet50", "transformer"
+  std::string role;   // "generic" (fp32 at the guides' batch), "knob" (at the knob batch) or "large_batch"
+  std::string model;  // "resnet50", "transformer"
   std::string precision;  // "fp32", "fp16", "bf16"
   bool channels_last = false;
   bool benchmark = false;  // torch.backends.cudnn.benchmark (MIOpen find on ROCm)
@@ -44,6 +47,10 @@ struct TuneMeasurement {
   std::string unit;        // "images/s", "tokens/s"
   std::optional<double> loss;
   bool loss_finite = true;
+  // torch.cuda.max_memory_allocated / max_memory_reserved over the run (none on the CPU): reserved far above
+  // allocated is memory the caching allocator holds but cannot use (fragmentation).
+  std::optional<double> peak_allocated_bytes;
+  std::optional<double> peak_reserved_bytes;
 };
 
 // "search": the largest batch that fits, by doubling then bisection.
@@ -55,6 +62,21 @@ struct TuneBatchSearch {
   uint32_t cap = 0;
   std::vector<std::pair<uint32_t, bool>> tried;  // (batch, fitted) in the order tried
   double seconds = 0;
+};
+
+// "loader": the input pipeline's rate (a synthetic JPEG dataset decoded and augmented on the CPU) through
+// torch.utils.data.DataLoader at one worker count, pinned or not, copied to the device.
+struct TuneLoaderRate {
+  std::string item;
+  uint32_t workers = 0;
+  bool pin_memory = false;
+  uint32_t batch = 0;
+  uint32_t images = 0;
+  double seconds = 0;
+  double images_per_s = 0;
+  std::string decode;  // "jpeg" (torchvision.io.decode_jpeg) or "raw" (a torchvision without libjpeg)
+  uint32_t image_side = 0;
+  uint32_t cpus = 0;
 };
 
 struct TuneSkip {
@@ -79,6 +101,7 @@ struct TuneChildOutput {
   std::optional<TuneHello> hello;
   std::vector<TuneMeasurement> measurements;
   std::vector<TuneBatchSearch> searches;
+  std::vector<TuneLoaderRate> loader;
   std::vector<TuneSkip> skips;
   std::vector<TuneChildError> errors;
   std::optional<TuneProgress> last_progress;

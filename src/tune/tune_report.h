@@ -1,5 +1,5 @@
-// `gpudoctor tune`'s text and JSON (docs/tune.md): the knob table per model, the recommended lines,
-// generic advice against the recommendation, the largest batch, and each problem with its evidence.
+// `gpudoctor tune`'s text (docs/tune.md; the JSON is tune_json.h): the knob table per model, the recommended
+// lines, generic advice against the recommendation, the largest batch, and each problem with its evidence.
 #pragma once
 
 #include <string>
@@ -10,8 +10,6 @@
 
 namespace gpudoctor {
 
-inline constexpr int kTuneSchemaVersion = 1;
-
 struct TuneReportContext {
   std::string python_env;  // the environment's prefix
   std::string device;      // what --device asked for
@@ -20,7 +18,6 @@ struct TuneReportContext {
 };
 
 std::string RenderTuneText(const TuneRun& run, const TuneAdvice& advice, const TuneReportContext& ctx);
-std::string RenderTuneJson(const TuneRun& run, const TuneAdvice& advice, const TuneReportContext& ctx);
 
 // The environment lines for `shell` (export X=Y, $env:X = "Y", set X=Y).
 std::vector<std::string> TuneEnvLines(const TuneAdvice& advice, Shell shell);

@@ -90,6 +90,10 @@ ProcessRequest BuildTuneRequest(const TuneOptions& options) {
     req.argv.push_back(std::to_string(options.max_batch));
   }
   if (options.exact_search) req.argv.push_back("--exact");
+  if (!options.allocator_plan.empty()) {
+    req.argv.push_back("--allocator-plan");
+    req.argv.push_back(options.allocator_plan);
+  }
   req.stdin_text = options.script.empty() ? std::string(TuneChildScript()) : options.script;
   req.timeout = options.timeout;
   req.extra_env = options.extra_env;
@@ -190,7 +194,9 @@ TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessRes
   return run;
 }
 
-TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneProgress&)>& on_progress) {
+namespace {
+
+TuneRun RunOneChild(const TuneOptions& options, const std::function<void(const TuneProgress&)>& on_progress) {
   ProcessRequest req = BuildTuneRequest(options);
   TuneLineSplitter splitter;
   if (on_progress) {
@@ -202,6 +208,51 @@ TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneP
     };
   }
   return InterpretTuneRun(options.interpreter, RunProcess(req), options.timeout);
+}
+
+// The allocator's second child, folded into the first run: its output, and its problems as warnings.
+void RunAllocatorChild(const TuneOptions& options, TuneRun& run,
+                       const std::function<void(const TuneProgress&)>& on_progress) {
+  const std::string variable = AllocatorVariable(run.output.hello ? run.output.hello->backend : "");
+  const std::string what = variable + "=" + kAllocatorSetting;
+  if (!options.allocator) {
+    run.output.skips.push_back(
+        {"allocator", what + ": not measured (it takes a second run of the child; --quick leaves it out)"});
+    return;
+  }
+  auto plan = AllocatorPlan(run.output);
+  if (!plan) {
+    run.output.skips.push_back(
+        {"allocator", what + ": not measured (no batch search found a batch to compare at)"});
+    return;
+  }
+  TuneOptions second = options;
+  second.allocator_plan = *plan;
+  second.extra_env[variable] = kAllocatorSetting;
+  // Its progress counts its own items: shown as the allocator run's.
+  std::function<void(const TuneProgress&)> progress;
+  if (on_progress)
+    progress = [&](const TuneProgress& p) {
+      TuneProgress q = p;
+      q.item = "allocator run, " + p.item;
+      on_progress(q);
+    };
+  TuneRun r = RunOneChild(second, progress);
+  for (auto& p : r.problems) {
+    p.severity = "warning";
+    p.title = "allocator run (" + what + "): " + p.title;
+    run.problems.push_back(std::move(p));
+  }
+  run.elapsed_ms += r.elapsed_ms;
+  run.allocator = TuneAllocatorRun{variable, kAllocatorSetting, r.status, std::move(r.output)};
+}
+
+}  // namespace
+
+TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneProgress&)>& on_progress) {
+  TuneRun run = RunOneChild(options, on_progress);
+  if (run.status == "ok" && options.allocator_plan.empty()) RunAllocatorChild(options, run, on_progress);
+  return run;
 }
 
 int TuneExitCode(const TuneRun& run) {

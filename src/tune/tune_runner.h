@@ -14,6 +14,7 @@
 
 #include "core/result.h"
 #include "platform/process.h"
+#include "tune/tune_allocator.h"
 #include "tune/tune_protocol.h"
 
 namespace gpudoctor {
@@ -28,6 +29,9 @@ struct TuneOptions {
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   std::map<std::string, std::string> extra_env;
   std::string script;  // the child's text; empty: the embedded data/tune/tune_child.py
+  // Measure the allocator knob with a second child (tune_allocator.h); off: say it was not measured.
+  bool allocator = false;
+  std::string allocator_plan;  // set for the second child itself: its --allocator-plan
 };
 
 struct TuneProblem {
@@ -46,6 +50,7 @@ struct TuneRun {
   std::vector<std::string> stderr_tail;
   TuneChildOutput output;
   std::vector<TuneProblem> problems;
+  std::optional<TuneAllocatorRun> allocator;  // the second run, when it ran
 };
 
 ProcessRequest BuildTuneRequest(const TuneOptions& options);
@@ -58,7 +63,9 @@ TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessRes
 // fitted, the failing one fitted): the text of the contradiction, or nothing when it holds together.
 std::optional<std::string> CheckBatchSearch(const TuneBatchSearch& search);
 
-// Runs the child; `on_progress` (may be empty) gets each progress line while it runs.
+// Runs the child and, when `options.allocator` and the first run timed a large batch, the allocator's second
+// child with its variable set (its failure is a warning: the first run's figures stand); `on_progress`
+// (may be empty) gets each progress line while they run.
 TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneProgress&)>& on_progress);
 
 // 0 ok, 1 warnings, 2 errors or no usable GPU (the exit codes of docs/cli.md).

@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_test_util.h"
+#include "load_scaled_timeout.h"
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -25,17 +27,27 @@ struct BenchRun {
 class BenchWorker : public ::testing::Test {
  protected:
   void SetUp() override {
-    script_ = (fs::temp_directory_path() /
-               ("gpudoctor_bench_" +
-                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".json"))
-                  .string();
+    // A folder of this run's own: overlapping test runs never share the script.
+    dir_ = testing::UniqueTempDir("gpudoctor_bench_worker");
+    ASSERT_FALSE(dir_.empty());
+    script_ = (dir_ / "fake.json").string();
   }
-  void TearDown() override { fs::remove(script_); }
+  void TearDown() override {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
 
-  BenchRun Bench(const std::string& extra_script, std::vector<std::string> args, bool json = true) {
+  // Healthy benchmarks keep their own generous limits; a run that plants a hang gives every benchmark
+  // `bench_timeout` seconds, so the hang is found quickly.
+  BenchRun Bench(const std::string& extra_script, std::vector<std::string> args, bool json = true,
+                 int bench_timeout = 0) {
     std::ofstream(script_) << FakeScript(512 * 1024, extra_script);
     ProcessRequest p;
-    p.argv = {GPUDOCTOR_BINARY_PATH, "bench", "--quick", "--fake-script", script_, "--bench-timeout", "4"};
+    p.argv = {GPUDOCTOR_BINARY_PATH, "bench", "--quick", "--fake-script", script_};
+    if (bench_timeout > 0) {
+      p.argv.push_back("--bench-timeout");
+      p.argv.push_back(std::to_string(bench_timeout));
+    }
     if (json) p.argv.push_back("--json");
     p.argv.insert(p.argv.end(), args.begin(), args.end());
     p.timeout = std::chrono::seconds(240);
@@ -61,6 +73,7 @@ class BenchWorker : public ::testing::Test {
       if (b["verdict"] == "failed") out.push_back(b["id"]);
     return out;
   }
+  fs::path dir_;
   std::string script_;
 };
 
@@ -89,10 +102,13 @@ TEST_F(BenchWorker, ACrashFailsOneBenchmarkAndTheRestStillRun) {
 }
 
 TEST_F(BenchWorker, AHangTimesOutAsOneFailedBenchmark) {
-  BenchRun r = Bench(R"("hang": "gemm_bf16")", {"--only", "gemm,latency"});
+  // 4 s on an idle machine; longer under load, where the other fake benchmarks of the run take seconds.
+  const int limit = testing::LoadScaledSeconds(4);
+  BenchRun r = Bench(R"("hang": "gemm_bf16")", {"--only", "gemm,latency"}, true, limit);
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(Failed(r), std::vector<std::string>{"gemm.bf16"});
-  EXPECT_NE(Entry(r, "gemm.bf16")["note"].get<std::string>().find("timed out after 4 s during gemm.bf16"),
+  EXPECT_NE(Entry(r, "gemm.bf16")["note"].get<std::string>().find("timed out after " + std::to_string(limit) +
+                                                                  " s during gemm.bf16"),
             std::string::npos)
       << Entry(r, "gemm.bf16")["note"];
   EXPECT_EQ(Entry(r, "gemm.fp16")["check"], "passed");

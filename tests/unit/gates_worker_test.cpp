@@ -8,8 +8,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "load_scaled_timeout.h"
 #include "platform/dynamic_library.h"
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -47,17 +49,25 @@ nlohmann::json Gate(const VerifyRun& r, const std::string& name) {
 class VerifyWorker : public ::testing::Test {
  protected:
   void SetUp() override {
-    script_ = (fs::temp_directory_path() /
-               ("gpudoctor_fake_" +
-                std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".json"))
-                  .string();
+    // A folder of this run's own: overlapping test runs never share the script.
+    dir_ = testing::UniqueTempDir("gpudoctor_verify_worker");
+    ASSERT_FALSE(dir_.empty());
+    script_ = (dir_ / "fake.json").string();
     std::ofstream(script_) << R"({"devices": [{"name": "Fake GPU", "pci_address": "0000:03:00.0",
                                    "arch": "sm_90", "memory_total_bytes": 16777216}]})";
   }
-  void TearDown() override { fs::remove(script_); }
-  VerifyRun Fake(std::vector<std::string> extra) {
-    std::vector<std::string> args = {"--fake-script", script_,          "--sustain-seconds",
-                                     "0.3",           "--gate-timeout", "4"};
+  void TearDown() override {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+  // Healthy gates keep their own generous limits (GateTimeout); a run that plants a hang gives every gate
+  // `gate_timeout` seconds, so the hang is found quickly.
+  VerifyRun Fake(std::vector<std::string> extra, int gate_timeout = 0) {
+    std::vector<std::string> args = {"--fake-script", script_, "--sustain-seconds", "0.3"};
+    if (gate_timeout > 0) {
+      args.push_back("--gate-timeout");
+      args.push_back(std::to_string(gate_timeout));
+    }
     args.insert(args.end(), extra.begin(), extra.end());
     return Verify(args);
   }
@@ -67,6 +77,7 @@ class VerifyWorker : public ::testing::Test {
       if (g["status"] == "fail") out.push_back(g["gate"]);
     return out;
   }
+  fs::path dir_;
   std::string script_;
 };
 
@@ -91,12 +102,14 @@ TEST_F(VerifyWorker, PlantedWorkerCrashIsOneFailedGate) {
 }
 
 TEST_F(VerifyWorker, PlantedKernelHangTimesOutAsOneFailedGate) {
-  VerifyRun r = Fake({"--inject", "kernel-hang"});
+  // 4 s on an idle machine; longer under load, where the fake GEMM gates of the same run take seconds.
+  const int limit = testing::LoadScaledSeconds(4);
+  VerifyRun r = Fake({"--inject", "kernel-hang"}, limit);
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Failed(r), std::vector<std::string>{"kernel"});
   EXPECT_EQ(Gate(r, "kernel")["summary"],
-            "timed out after 4 s during gate kernel (the worker stopped itself)");
+            "timed out after " + std::to_string(limit) + " s during gate kernel (the worker stopped itself)");
 }
 
 TEST_F(VerifyWorker, PlantedWrongResultIsOneFailedGate) {

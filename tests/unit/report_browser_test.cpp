@@ -3,8 +3,9 @@
 // The DOM Chromium builds must hold every section and one drawn chart per bench group, each with its
 // line and its point markers; the console must stay clean (Chromium logs console messages, Content-
 // Security-Policy violations included, as ":CONSOLE" lines with --enable-logging=stderr); and a
-// screenshot is taken and left in the build folder (report-screenshot.png) for a person to look at. A
-// page with a planted script proves that the console check does catch an error. Skipped, with the
+// screenshot is taken and copied to the build folder (report-screenshot.png) for a person to look at. A
+// page with a planted script proves that the console check does catch an error. Each run works in a
+// temporary folder of its own (profile, page, screenshot), removed after it. Skipped, with the
 // reason, where Chromium is not installed and on Windows builds.
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include <sstream>
 
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -43,6 +45,12 @@ std::string Slurp(const stdfs::path& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Copies a file the test made into the build folder for a person to look at (the last run's copy wins).
+void KeepForAPerson(const stdfs::path& file, const stdfs::path& build_dir) {
+  std::error_code ec;
+  stdfs::copy_file(file, build_dir / file.filename(), stdfs::copy_options::overwrite_existing, ec);
 }
 
 struct Browser {
@@ -109,13 +117,13 @@ class ReportBrowser : public ::testing::Test {
     if (browser_.chromium.empty())
       GTEST_SKIP()
           << "chromium is not installed (apt-get install chromium): the report is not opened in a browser";
-    dir_ = stdfs::temp_directory_path() / "gpudoctor_report_browser";
-    stdfs::remove_all(dir_);
-    stdfs::create_directories(dir_);
+    dir_ = testing::UniqueTempDir("gpudoctor_report_browser");
+    ASSERT_FALSE(dir_.empty()) << "no temporary folder could be made";
     browser_.profile = dir_ / "profile";
-    // The page is kept beside the screenshot in the build folder, for a person to open.
+    // The page and the screenshot are made in the run's own folder, then copied to the build folder for a
+    // person to open.
     build_dir_ = stdfs::path(GPUDOCTOR_BINARY_PATH).parent_path().parent_path();
-    page_ = build_dir_ / "report-fixture.html";
+    page_ = dir_ / "report-fixture.html";
     ProcessRequest req;
     req.argv = {GPUDOCTOR_BINARY_PATH,
                 "report",
@@ -132,6 +140,7 @@ class ReportBrowser : public ::testing::Test {
     auto r = RunProcess(req);
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+    KeepForAPerson(page_, build_dir_);
   }
   void TearDown() override {
     std::error_code ec;
@@ -175,8 +184,7 @@ TEST_F(ReportBrowser, DomHasEverySectionAndEveryChartDrawn) {
 }
 
 TEST_F(ReportBrowser, ScreenshotIsTakenWithACleanConsole) {
-  const stdfs::path shot = build_dir_ / "report-screenshot.png";
-  stdfs::remove(shot);
+  const stdfs::path shot = dir_ / "report-screenshot.png";
   ProcessResult r = browser_.Open(page_, "--screenshot=" + shot.string(), "1280,7200");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_TRUE(ConsoleLines(r.stderr_text).empty()) << ConsoleLines(r.stderr_text).front();
@@ -193,6 +201,7 @@ TEST_F(ReportBrowser, ScreenshotIsTakenWithACleanConsole) {
   EXPECT_EQ(be32(20), 7200u);  // IHDR height
   // A blank page compresses to a few kilobytes; text, tables and four charts do not.
   EXPECT_GT(png.size(), 100000u);
+  KeepForAPerson(shot, build_dir_);
 }
 
 TEST_F(ReportBrowser, PlantedConsoleErrorIsCaught) {

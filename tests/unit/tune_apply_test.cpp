@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "platform/process.h"
@@ -70,6 +71,46 @@ TEST(TunePerfLevel, ARecordNamingAnotherFileIsRefused) {
   EXPECT_EQ(Read(root.root() + "/etc/passwd"), "root:x:0:0\n");
 }
 
+// The GPU tuned is the GPU whose level is set: torch's --device N counts the GPUs the visible-devices
+// variables leave, in their order (ROCR_VISIBLE_DEVICES first, then HIP_ or CUDA_VISIBLE_DEVICES).
+TEST(TunePerfLevel, FollowsTheVisibleDevicesVariables) {
+  const std::vector<std::string> gpus = {"0000:03:00.0", "0000:23:00.0", "0000:43:00.0"};
+  auto pick = [&](uint64_t device, std::map<std::string, std::string> vars) {
+    auto r = VisibleAmdGpu(gpus, device, Environment(std::move(vars)));
+    return r.ok() ? *r : "error: " + r.error().message;
+  };
+  EXPECT_EQ(pick(1, {}), "0000:23:00.0");
+  EXPECT_EQ(pick(0, {{"HIP_VISIBLE_DEVICES", "2,0"}}), "0000:43:00.0");
+  EXPECT_EQ(pick(1, {{"HIP_VISIBLE_DEVICES", "2,0"}}), "0000:03:00.0");
+  EXPECT_EQ(pick(0, {{"CUDA_VISIBLE_DEVICES", "1"}}), "0000:23:00.0");
+  EXPECT_EQ(pick(0, {{"CUDA_VISIBLE_DEVICES", "1"}, {"HIP_VISIBLE_DEVICES", "2"}}), "0000:43:00.0");
+  // ROCR first: it leaves GPUs 2 and 1 (in that order); HIP's 1 is then the second of those.
+  EXPECT_EQ(pick(0, {{"ROCR_VISIBLE_DEVICES", "2,1"}, {"HIP_VISIBLE_DEVICES", "1"}}), "0000:23:00.0");
+  // A list ends at its first unusable entry: "1,7,0" is GPU 1 alone.
+  EXPECT_EQ(pick(0, {{"HIP_VISIBLE_DEVICES", "1,7,0"}}), "0000:23:00.0");
+  EXPECT_NE(pick(1, {{"HIP_VISIBLE_DEVICES", "1,7,0"}})
+                .find("no AMD GPU number 1 (1 AMD GPU(s) visible, "
+                      "HIP_VISIBLE_DEVICES=1,7,0)"),
+            std::string::npos);
+  EXPECT_NE(pick(0, {{"ROCR_VISIBLE_DEVICES", "GPU-4b2c1a9f"}}).find("by UUID"), std::string::npos);
+}
+
+TEST(TunePerfLevel, TheVisibleGpuIsTheOneWhoseLevelIsSet) {
+  if (WindowsPaths()) GTEST_SKIP() << "PCI addresses are not Windows file names";
+  testing::SysrootBuilder root;
+  const std::vector<std::string> gpus = {"0000:03:00.0", "0000:23:00.0"};
+  for (const auto& g : gpus)
+    root.Write("/sys/bus/pci/devices/" + g + "/power_dpm_force_performance_level", "auto\n");
+  auto pci =
+      VisibleAmdGpu(gpus, 0, Environment(std::map<std::string, std::string>{{"HIP_VISIBLE_DEVICES", "1"}}));
+  ASSERT_TRUE(pci.ok()) << pci.error().message;
+  ASSERT_TRUE(ApplyPerfLevel(root.root(), *pci, "high").ok());
+  EXPECT_EQ(Read(root.root() + "/sys/bus/pci/devices/0000:23:00.0/power_dpm_force_performance_level"),
+            "high\n");
+  EXPECT_EQ(Read(root.root() + "/sys/bus/pci/devices/0000:03:00.0/power_dpm_force_performance_level"),
+            "auto\n");
+}
+
 TEST(TuneCli, RestoreThroughTheCommand) {
   if (WindowsPaths()) GTEST_SKIP() << "PCI addresses are not Windows file names";
   testing::SysrootBuilder root;
@@ -101,6 +142,31 @@ TEST(TuneCli, ApplyRefusesAnExistingFileBeforeMeasuring) {
   EXPECT_EQ(r->exit_code, 3) << r->stderr_text;
   EXPECT_NE(r->stderr_text.find("never replaced"), std::string::npos) << r->stderr_text;
   EXPECT_EQ(Read(root.root() + "/tune.env"), "export MINE=1\n");
+}
+
+// `report --tune` reads the last release's tune file with tune's own codec and puts its section on the page.
+TEST(TuneCli, ReportShowsTheLastReleasesTuneFile) {
+  const std::string source = GPUDOCTOR_SOURCE_DIR;
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH,
+              "report",
+              "-o",
+              "-",
+              "--sysroot",
+              source + "/tests/fixtures/sysroot/h100-sxm-server",
+              "--tune",
+              source + "/tests/fixtures/reports/tune-cpu-tiny-v1.json"};
+  req.timeout = std::chrono::seconds(60);
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0) << r->stderr_text;
+  EXPECT_NE(r->stdout_text.find("<section id=\"tune\""), std::string::npos);
+  EXPECT_NE(r->stdout_text.find("channels_last (model and input)"), std::string::npos);
+
+  req.argv.back() = source + "/tests/fixtures/reports/bench-h200-synthetic.json";  // not a tune file
+  auto wrong = RunProcess(req);
+  ASSERT_TRUE(wrong.ok());
+  EXPECT_EQ(wrong->exit_code, 3) << wrong->stderr_text;
 }
 
 TEST(TuneCli, NamedEnvironmentWithoutInterpreterIsExitTwo) {

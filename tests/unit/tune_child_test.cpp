@@ -11,6 +11,8 @@
 #include <tuple>
 
 #include "tune/tune_advice.h"
+#include "tune/tune_child_script.h"
+#include "tune/tune_report.h"
 #include "tune/tune_runner.h"
 
 namespace gpudoctor {
@@ -74,6 +76,91 @@ TEST_F(TuneChild, GarbageIsNoReport) {
   EXPECT_EQ(run.status, "no-report");
   EXPECT_EQ(run.output.ignored_lines, 5u);
   EXPECT_TRUE(BuildTuneAdvice(run.output).models.empty());
+}
+
+// The allocator knob: a second fake child that measures only when the variable is in its environment.
+TuneRun RunAllocatorFake(const std::string& rate, const std::string& largest,
+                         const std::string& backend = "cuda") {
+  TuneOptions o;
+  o.interpreter = kPython;
+  o.script = ReadText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
+  o.timeout = std::chrono::seconds(30);
+  o.allocator = true;
+  o.extra_env = {{"GPUDOCTOR_FAKE_ALLOC_RATE", rate},
+                 {"GPUDOCTOR_FAKE_ALLOC_LARGEST", largest},
+                 {"GPUDOCTOR_FAKE_BACKEND", backend}};
+  return RunTune(o, nullptr);
+}
+
+const TuneKnobRow* AllocatorRow(const TuneAdvice& a) {
+  for (const auto& m : a.models)
+    for (const auto& k : m.knobs)
+      if (k.knob == "expandable_segments") return &k;
+  return nullptr;
+}
+
+TEST_F(TuneChild, AllocatorRunGetsTheVariableAndAFasterFigureIsAdvised) {
+  TuneRun run = RunAllocatorFake("1100", "100");  // +10% at the same batch
+  ASSERT_EQ(run.status, "ok");
+  ASSERT_TRUE(run.allocator);
+  EXPECT_EQ(run.allocator->status, "ok") << (run.problems.empty() ? "" : run.problems[0].title);
+  ASSERT_TRUE(run.allocator->output.hello);
+  EXPECT_EQ(run.allocator->output.hello->alloc_conf,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"}}));
+  ASSERT_EQ(run.allocator->output.measurements.size(), 1u);
+  EXPECT_EQ(run.allocator->output.measurements[0].batch, 64u);  // the first run's large batch, again
+  TuneAdvice a = BuildTuneAdvice(run.output, &*run.allocator);
+  const TuneKnobRow* row = AllocatorRow(a);
+  ASSERT_TRUE(row);
+  EXPECT_TRUE(row->recommended) << row->why;
+  EXPECT_NEAR(*row->change_percent, 10.0, 1e-9);
+  EXPECT_NE(row->why.find("peak reserved/allocated 1.50 -> 1.05"), std::string::npos) << row->why;
+  EXPECT_EQ(a.env, (std::vector<std::pair<std::string, std::string>>{
+                       {"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"}}));
+  EXPECT_EQ(TuneEnvLines(a, Shell::kBash),
+            (std::vector<std::string>{"export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"}));
+}
+
+TEST_F(TuneChild, AllocatorSlowerOrWithinTheNoiseIsNotAdvised) {
+  for (const char* rate : {"900", "1010"}) {
+    TuneRun run = RunAllocatorFake(rate, "100");
+    ASSERT_TRUE(run.allocator);
+    TuneAdvice a = BuildTuneAdvice(run.output, &*run.allocator);
+    const TuneKnobRow* row = AllocatorRow(a);
+    ASSERT_TRUE(row) << rate;
+    EXPECT_FALSE(row->recommended) << rate << ": " << row->why;
+    EXPECT_TRUE(a.env.empty()) << rate;
+  }
+}
+
+TEST_F(TuneChild, AllocatorThatFitsALargerBatchIsAdvisedOnRocmUnderItsName) {
+  TuneRun run = RunAllocatorFake("1000", "128", "rocm");  // same speed; 128 fits where 112 failed
+  ASSERT_TRUE(run.allocator);
+  EXPECT_EQ(run.allocator->variable, "PYTORCH_HIP_ALLOC_CONF");
+  TuneAdvice a = BuildTuneAdvice(run.output, &*run.allocator);
+  const TuneKnobRow* row = AllocatorRow(a);
+  ASSERT_TRUE(row);
+  EXPECT_TRUE(row->recommended) << row->why;
+  EXPECT_NE(row->why.find("largest batch 100 -> 128"), std::string::npos) << row->why;
+  ASSERT_EQ(a.env.size(), 1u);
+  EXPECT_EQ(TuneEnvLines(a, Shell::kPowerShell),
+            (std::vector<std::string>{"$env:PYTORCH_HIP_ALLOC_CONF = \"expandable_segments:True\""}));
+  EXPECT_EQ(TuneEnvLines(a, Shell::kCmd),
+            (std::vector<std::string>{"set PYTORCH_HIP_ALLOC_CONF=expandable_segments:True"}));
+}
+
+TEST_F(TuneChild, AllocatorLeftOutSaysSo) {
+  TuneOptions o;
+  o.interpreter = kPython;
+  o.script = ReadText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
+  o.timeout = std::chrono::seconds(30);
+  o.allocator = false;  // --quick
+  TuneRun run = RunTune(o, nullptr);
+  EXPECT_FALSE(run.allocator);
+  ASSERT_FALSE(run.output.skips.empty());
+  EXPECT_EQ(run.output.skips.back().item, "allocator");
+  EXPECT_NE(run.output.skips.back().reason.find("--quick"), std::string::npos);
 }
 
 // The child's largest_batch, driven by a planted limit for every limit up to each cap.
@@ -211,6 +298,7 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   o.timeout = std::chrono::seconds(240);
   o.extra_env["GPUDOCTOR_TUNE_PLANT_OOM_ABOVE"] = "40";      // largest 40: recommended 16, knob batch 4
   o.extra_env["GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE"] = "2";  // knob runs above 2 fail: halved to 2
+  o.allocator = true;  // on the CPU the second child must say "not applicable", not invent a figure
   std::vector<TuneProgress> progress;
   TuneRun run = RunTune(o, [&](const TuneProgress& p) { progress.push_back(p); });
   ASSERT_EQ(run.status, "ok") << (run.problems.empty() ? "" : run.problems[0].title);
@@ -253,6 +341,48 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   const TuneMeasurement& quoted = a.batch == 16 ? large : run.output.measurements[1];
   EXPECT_EQ(a.batch, quoted.batch);
   EXPECT_EQ(a.recommended_rate, quoted.units_per_s);
+
+  ASSERT_TRUE(run.allocator);
+  EXPECT_EQ(run.allocator->status, "ok");
+  EXPECT_TRUE(run.allocator->output.measurements.empty());
+  ASSERT_EQ(run.allocator->output.skips.size(), 1u);
+  EXPECT_NE(run.allocator->output.skips[0].reason.find("not applicable"), std::string::npos);
+  advice = BuildTuneAdvice(run.output, &*run.allocator);
+  const TuneKnobRow* row = AllocatorRow(advice);
+  ASSERT_TRUE(row);
+  EXPECT_FALSE(row->with_rate);
+  EXPECT_FALSE(row->recommended);
+  EXPECT_TRUE(advice.env.empty());
+}
+
+// The real child's input pipeline on Debian's CPU torch: DataLoader with 0 and 2 worker processes over the
+// synthetic JPEG dataset, at tiny sizes (about a second after torch is imported).
+TEST_F(TuneChild, RealChildMeasuresTheDataLoaderOnCpuTorch) {
+  if (!std::filesystem::exists("/usr/lib/python3/dist-packages/torchvision/version.py"))
+    GTEST_SKIP() << "Debian's python3-torchvision is not installed";
+  ProcessRequest req;
+  req.argv = {kPython, "-", "--device", "cpu", "--size", "tiny", "--loader-only"};
+  req.stdin_text = std::string(TuneChildScript());
+  req.timeout = std::chrono::seconds(240);
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+  TuneChildOutput out = ParseTuneOutput(r->stdout_text);
+  EXPECT_TRUE(out.ended);
+  EXPECT_TRUE(out.errors.empty()) << out.errors[0].message;
+  ASSERT_GE(out.loader.size(), 1u) << r->stdout_text;
+  EXPECT_EQ(out.loader[0].workers, 0u);
+  for (const auto& l : out.loader) {
+    EXPECT_FALSE(l.pin_memory);  // no pinned memory without a GPU
+    EXPECT_GT(l.images_per_s, 0);
+    EXPECT_GE(l.images, 3u * l.batch);
+    EXPECT_EQ(l.decode, "jpeg");
+    EXPECT_EQ(l.image_side, 32u);
+  }
+  if (out.loader.back().cpus >= 2) {
+    EXPECT_EQ(out.loader.size(), 2u);
+    EXPECT_EQ(out.loader[1].workers, 2u);  // worker processes started and delivered
+  }
 }
 
 }  // namespace

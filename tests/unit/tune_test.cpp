@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "report/html_report.h"
-#include "report/tune_input.h"
 #include "tune/tune_advice.h"
 #include "tune/tune_child_script.h"
+#include "tune/tune_json.h"
 #include "tune/tune_report.h"
 #include "tune/tune_runner.h"
 
@@ -300,7 +300,8 @@ TEST(TuneAdvice, RecommendationAndLinesMatchTheWinningRun) {
 
   TuneRun run;
   run.output = out;
-  auto j = nlohmann::json::parse(RenderTuneJson(run, a, TuneReportContext{}));
+  const std::string written = TuneResultToJson(TuneResult{"", "0", false, run, a});
+  auto j = nlohmann::json::parse(written);
   const auto& rec = j["models"][0]["recommended"];
   EXPECT_EQ(rec, nlohmann::json({{"precision", "bf16"},
                                  {"channels_last", true},
@@ -308,6 +309,10 @@ TEST(TuneAdvice, RecommendationAndLinesMatchTheWinningRun) {
                                  {"batch", 2048},
                                  {"rate", 5024.0}}));
   EXPECT_EQ(j["models"][0]["knob_batch"], 512);
+  auto back = TuneResultFromJson(written, "tune.json");  // the report reads the knob batch back
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->advice.models[0].knob_batch, 512u);
+  EXPECT_EQ(back->advice.models[0].batch, 2048u);
   std::string rendered = RenderTuneText(run, a, TuneReportContext{});
   EXPECT_NE(rendered.find("knobs timed at batch 512 (the guides' batch 32 can leave"), std::string::npos)
       << rendered;
@@ -372,6 +377,70 @@ TEST(TuneAdvice, RocmNamesMiopenAndSlowerKnobsAreNotRecommended) {
   EXPECT_NE(b->why.find("slower"), std::string::npos);
   EXPECT_EQ(a.models[0].precision, "fp32");
   EXPECT_TRUE(a.python_lines.empty());
+  // The knob is shown as the MIOpen find it controls, and the notes name MIOPEN_FIND_MODE and the sharing
+  // knob.
+  EXPECT_EQ(b->with, "on (exhaustive find)");
+  EXPECT_NE(b->without.find("MIOPEN_FIND_MODE"), std::string::npos);
+  ASSERT_EQ(a.notes.size(), 2u);
+  EXPECT_NE(a.notes[0].find("set_per_process_memory_fraction"), std::string::npos);
+  EXPECT_NE(a.notes[0].find("makes nothing faster"), std::string::npos);
+  EXPECT_NE(a.notes[1].find("MIOPEN_FIND_MODE"), std::string::npos);
+  EXPECT_NE(a.notes[1].find("Conv_miopen.cpp"), std::string::npos);
+}
+
+std::string LoaderLine(int workers, bool pin, double rate) {
+  return "{\"type\": \"loader\", \"workers\": " + std::to_string(workers) +
+         ", \"pin_memory\": " + (pin ? "true" : "false") +
+         ", \"batch\": 32, \"images\": 320, \"seconds\": 1, \"images_per_s\": " + std::to_string(rate) +
+         ", \"decode\": \"jpeg\", \"image\": 224, \"cpus\": 16}\n";
+}
+
+// The planted GPU trains ResNet-50 at 1312 images/s at the recommended settings (its large batch): 4 workers
+// are the fewest that keep up, and pin_memory (+10% at 8 workers) is recommended.
+TEST(TuneAdvice, DataLoaderWorkersThatKeepTheGpuFed) {
+  std::string text = Fixture("planted_gpu.jsonl") + LoaderLine(0, false, 300) + LoaderLine(2, false, 700) +
+                     LoaderLine(4, false, 1400) + LoaderLine(8, false, 2000) + LoaderLine(8, true, 2200);
+  TuneChildOutput out = ParseTuneOutput(text);
+  ASSERT_EQ(out.loader.size(), 5u);
+  EXPECT_EQ(out.loader[4].workers, 8u);
+  EXPECT_TRUE(out.loader[4].pin_memory);
+  TuneAdvice a = BuildTuneAdvice(out);
+  const TuneModelAdvice* r = Model(a, "resnet50");
+  ASSERT_TRUE(r);
+  const TuneKnobRow* workers = Knob(*r, "DataLoader workers");
+  ASSERT_TRUE(workers);
+  EXPECT_EQ(workers->with, "4 workers");
+  EXPECT_TRUE(workers->recommended);
+  EXPECT_NE(workers->why.find("training consumes 1312"), std::string::npos) << workers->why;
+  EXPECT_EQ(r->loader_workers, 4u);
+  EXPECT_TRUE(r->loader_keeps_up);
+  const TuneKnobRow* pin = Knob(*r, "pin_memory");
+  ASSERT_TRUE(pin);
+  EXPECT_NEAR(*pin->change_percent, 10.0, 1e-9);
+  EXPECT_TRUE(r->pin_memory);
+  EXPECT_FALSE(Knob(*Model(a, "transformer"), "DataLoader workers"));
+  bool line = false;
+  for (const auto& l : a.python_lines)
+    line = line || l.find("num_workers=4, pin_memory=True, persistent_workers=True") != std::string::npos;
+  EXPECT_TRUE(line);
+
+  // No worker count keeps up: the fastest is given, said as the limit it is; a slower pin is not advised.
+  TuneAdvice slow = BuildTuneAdvice(ParseTuneOutput(Fixture("planted_gpu.jsonl") + LoaderLine(0, false, 200) +
+                                                    LoaderLine(2, false, 500) + LoaderLine(2, true, 450)));
+  const TuneModelAdvice* s = Model(slow, "resnet50");
+  const TuneKnobRow* w = Knob(*s, "DataLoader workers");
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->with, "2 workers");
+  EXPECT_FALSE(s->loader_keeps_up);
+  EXPECT_NE(w->why.find("will bound training"), std::string::npos) << w->why;
+  EXPECT_FALSE(s->pin_memory);
+}
+
+TEST(TuneAdvice, CudaHasTheSharingNoteButNoMiopenNote) {
+  TuneAdvice a = BuildTuneAdvice(ParseTuneOutput(Fixture("planted_gpu.jsonl")));
+  ASSERT_EQ(a.notes.size(), 1u);
+  EXPECT_NE(a.notes[0].find("set_per_process_memory_fraction"), std::string::npos);
+  EXPECT_EQ(Knob(*Model(a, "resnet50"), "cudnn.benchmark")->with, "on");
 }
 
 // A large-batch run made with other settings than the knob table chose (the child picks them by the same
@@ -404,13 +473,57 @@ TEST(TuneAdvice, LargeBatchRecommendationKeepsTheSettingsItWasMeasuredWith) {
   EXPECT_TRUE(channels_last);
 }
 
+// The allocator's second run repeats the large batch (the settings the knob table recommends, at the
+// recommended batch) with its role, so the child times it with the same steps; without one, the fastest knob
+// run at the knob batch, never a run at a batch an out-of-memory error made the knob runs give up.
+TEST(TuneAllocator, PlanRepeatsTheLargeBatchElseTheFastestKnobRunAtTheKnobBatch) {
+  const std::string search =
+      "{\"type\": \"search\", \"model\": \"resnet50\", \"precision\": \"bf16\", \"largest\": 600, "
+      "\"failed_at\": 604, \"cap\": 4096, \"tried\": [[600, true], [604, false]], \"seconds\": 1}\n";
+  std::string knobs = "{\"type\": \"hello\", \"backend\": \"cuda\"}\n" + search +
+                      ResultLine("generic", "fp32", false, false, 32, 300) +
+                      ResultLine("knob", "bf16", true, false, 128, 2000) +  // before the knob batch halved
+                      ResultLine("knob", "fp32", false, false, 64, 1000) +
+                      ResultLine("knob", "bf16", false, false, 64, 1500) +
+                      ResultLine("knob", "bf16", true, false, 64, 1600);
+  auto plan = AllocatorPlan(ParseTuneOutput(knobs));
+  ASSERT_TRUE(plan);
+  auto j = nlohmann::json::parse(*plan);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["role"], "knob");
+  EXPECT_EQ(j[0]["batch"], 64);
+  EXPECT_EQ(j[0]["precision"], "bf16");
+  EXPECT_EQ(j[0]["channels_last"], true);
+  EXPECT_EQ(j[0]["search_from"], 600);
+
+  // A transformer measured first, with a baseline of its own: the plan still holds ResNet-50 alone (one
+  // model keeps a full run under 3 minutes).
+  std::string transformer = search + ResultLine("large_batch", "bf16", false, false, 64, 900);
+  for (size_t at = transformer.find("resnet50"); at != std::string::npos; at = transformer.find("resnet50"))
+    transformer.replace(at, 8, "transformer");
+  plan = AllocatorPlan(ParseTuneOutput(transformer + knobs.substr(knobs.find('\n') + 1) +
+                                       ResultLine("large_batch", "bf16", true, false, 256, 2500)));
+  ASSERT_TRUE(plan);
+  j = nlohmann::json::parse(*plan);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["model"], "resnet50");
+  EXPECT_EQ(j[0]["role"], "large_batch");
+  EXPECT_EQ(j[0]["batch"], 256);
+  EXPECT_EQ(j[0]["channels_last"], true);
+}
+
+TuneResult PlantedResult(const std::string& python_env) {
+  TuneResult t;
+  t.python_env = python_env;
+  t.device_requested = "0";
+  t.run = InterpretTuneRun("/v/bin/python", Exited(0, Fixture("planted_gpu.jsonl")), std::chrono::seconds(1));
+  t.advice = AdviseRun(t.run);
+  return t;
+}
+
 TEST(TuneReport, JsonCarriesTheKnobTableAndProblems) {
-  TuneRun run =
-      InterpretTuneRun("/v/bin/python", Exited(0, Fixture("planted_gpu.jsonl")), std::chrono::seconds(1));
-  TuneAdvice advice = BuildTuneAdvice(run.output);
-  TuneReportContext ctx;
-  ctx.python_env = "/v";
-  auto j = nlohmann::json::parse(RenderTuneJson(run, advice, ctx));
+  TuneResult t = PlantedResult("/v");
+  auto j = nlohmann::json::parse(TuneResultToJson(t));
   EXPECT_EQ(j["schema"], "gpudoctor.tune/1");
   EXPECT_EQ(j["status"], "ok");
   EXPECT_EQ(j["framework"]["device"], "Planted GPU");
@@ -420,26 +533,86 @@ TEST(TuneReport, JsonCarriesTheKnobTableAndProblems) {
   EXPECT_EQ(j["models"][0]["recommended"]["channels_last"], true);
   EXPECT_EQ(j["batch_searches"][0]["largest_batch"], 600);
   EXPECT_EQ(j["problems"].size(), 2u);
-  std::string text = RenderTuneText(run, advice, ctx);
+  EXPECT_TRUE(j["allocator"].is_null());
+  EXPECT_EQ(j["notes"].size(), 1u);
+  TuneReportContext ctx;
+  ctx.python_env = "/v";
+  std::string text = RenderTuneText(t.run, t.advice, ctx);
   EXPECT_NE(text.find("largest batch that fitted: 600 (604 ran out of memory)"), std::string::npos) << text;
   EXPECT_NE(text.find("generic advice (fp32, batch 32): 320 images/s (the recommendation is 4.10x)"),
             std::string::npos)
       << text;
 }
 
+// One codec: what tune writes reads back to the same result (the allocator's run and the loader included),
+// and writing it again gives the same document.
+TEST(TuneReport, JsonRoundTripsThroughTheOneCodec) {
+  TuneResult t = PlantedResult("/v");
+  t.run.output.loader.push_back(
+      {"loader/4 workers/pageable", 4, false, 32, 320, 0.25, 1280, "jpeg", 224, 16});
+  TuneAllocatorRun alloc;
+  alloc.variable = "PYTORCH_CUDA_ALLOC_CONF";
+  alloc.value = kAllocatorSetting;
+  alloc.status = "ok";
+  alloc.output = ParseTuneOutput(Fixture("planted_gpu.jsonl"));
+  alloc.output.hello->alloc_conf = {{"PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"}};
+  t.run.allocator = alloc;
+  t.run.stderr_tail.push_back("a traceback line that is not UTF-8: \xff\xfe");  // any bytes from the child
+  t.advice = AdviseRun(t.run);
+  const std::string first = TuneResultToJson(t);
+  auto back = TuneResultFromJson(first, "tune.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->run.output.measurements.size(), t.run.output.measurements.size());
+  ASSERT_TRUE(back->run.allocator);
+  EXPECT_EQ(back->run.allocator->output.hello->alloc_conf, alloc.output.hello->alloc_conf);
+  EXPECT_EQ(back->run.output.loader.size(), 1u);
+  EXPECT_EQ(back->run.stderr_tail.back(), "a traceback line that is not UTF-8: \xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(TuneResultToJson(*back), first);
+}
+
+// The last release's file (tests/fixtures/reports/tune-cpu-tiny-v1.json, written by gpudoctor before this
+// codec) still loads, and the advice derived again from its measurements is the knob table it carries.
+TEST(TuneReport, LastReleasesDocumentStillLoads) {
+  const std::string text = Fixture("../reports/tune-cpu-tiny-v1.json");
+  auto t = TuneResultFromJson(text, "tune-cpu-tiny-v1.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(t->run.status, "ok");
+  EXPECT_EQ(t->device_requested, "cpu");
+  ASSERT_TRUE(t->run.output.hello);
+  EXPECT_EQ(t->run.output.hello->backend, "cpu");
+  EXPECT_FALSE(t->run.allocator);
+  auto saved = nlohmann::json::parse(text);
+  ASSERT_EQ(t->advice.models.size(), saved["models"].size());
+  for (size_t i = 0; i < t->advice.models.size(); ++i) {
+    const auto& model = t->advice.models[i];
+    const auto& was = saved["models"][i];
+    EXPECT_EQ(model.model, was["model"]);
+    EXPECT_EQ(model.precision, was["recommended"]["precision"]);
+    EXPECT_EQ(model.channels_last, was["recommended"]["channels_last"]);
+    EXPECT_EQ(model.batch, was["recommended"]["batch"]);
+    ASSERT_EQ(model.knobs.size(), was["knobs"].size()) << model.model;
+    for (size_t k = 0; k < model.knobs.size(); ++k) {
+      EXPECT_EQ(model.knobs[k].knob, was["knobs"][k]["knob"]);
+      EXPECT_EQ(model.knobs[k].recommended, was["knobs"][k]["recommended"]) << model.knobs[k].knob;
+      EXPECT_EQ(model.knobs[k].with_rate.has_value(), !was["knobs"][k]["with_rate"].is_null());
+    }
+  }
+  EXPECT_EQ(nlohmann::json(t->advice.python_lines), saved["python_lines"]);
+}
+
 // tune --json read back by `report --tune`: the knob table and the problems reach the page, escaped.
 TEST(TuneReport, HtmlReportReadsTheSavedJson) {
-  TuneRun run =
-      InterpretTuneRun("/v/bin/python", Exited(0, Fixture("planted_gpu.jsonl")), std::chrono::seconds(1));
-  TuneReportContext ctx;
-  ctx.python_env = "/home/<me>/venv";
-  auto doc = ParseTuneJson(RenderTuneJson(run, BuildTuneAdvice(run.output), ctx), "tune.json");
+  auto doc = TuneResultFromJson(TuneResultToJson(PlantedResult("/home/<me>/venv")), "tune.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
-  EXPECT_EQ(doc->device, "Planted GPU");
-  ASSERT_EQ(doc->models.size(), 2u);
-  EXPECT_EQ(doc->models[0].knobs.size(), 5u);
-  EXPECT_EQ(doc->models[0].recommended_batch, 256.0);
-  EXPECT_EQ(doc->problems.size(), 2u);
+  ASSERT_TRUE(doc->run.output.hello);
+  EXPECT_EQ(doc->run.output.hello->device, "Planted GPU");
+  ASSERT_EQ(doc->advice.models.size(), 2u);
+  EXPECT_EQ(doc->advice.models[0].knobs.size(), 5u);
+  EXPECT_EQ(doc->advice.models[0].batch, 256u);
+  EXPECT_EQ(doc->advice.models[0].knob_batch, 64u);     // read back from the knob runs' batch
+  EXPECT_EQ(doc->advice.models[0].generic_batch, 32u);  // and from the generic role
+  EXPECT_EQ(doc->advice.models[0].generic_rate, 320.0);
+  EXPECT_EQ(doc->run.problems.size(), 2u);
 
   HtmlReportInput in;
   EXPECT_EQ(RenderHtmlReport(in).find("id=\"tune\""), std::string::npos);  // only when given
@@ -450,10 +623,18 @@ TEST(TuneReport, HtmlReportReadsTheSavedJson) {
   EXPECT_NE(html.find("<a href=\"#tune\">Tune</a>"), std::string::npos);
   EXPECT_NE(html.find("/home/&lt;me&gt;/venv"), std::string::npos);
   EXPECT_NE(html.find("channels_last (model and input)"), std::string::npos);
+  EXPECT_NE(html.find("Knobs timed at"), std::string::npos);
+  EXPECT_NE(html.find("batch 64"), std::string::npos);
+  EXPECT_NE(html.find("fp32, batch 32: 320.0 images/s"), std::string::npos) << html;
   EXPECT_NE(html.find("tune.loss_not_finite"), std::string::npos);
+  EXPECT_NE(html.find("set_per_process_memory_fraction"), std::string::npos);  // the notes
 
-  EXPECT_FALSE(ParseTuneJson("{\"kind\": \"bench\"}", "b.json").ok());
-  EXPECT_FALSE(ParseTuneJson("not json", "x").ok());
+  EXPECT_FALSE(TuneResultFromJson("{\"schema\": \"gpudoctor.bench/1\"}", "b.json").ok());
+  EXPECT_FALSE(TuneResultFromJson("not json", "x").ok());
+  auto wrong = TuneResultFromJson(
+      "{\"schema\": \"gpudoctor.tune/1\", \"measurements\": [{\"batch\": \"big\"}]}", "w.json");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().message.find("measurements[0].batch"), std::string::npos) << wrong.error().message;
 }
 
 TEST(TuneChildScript, IsEmbeddedAndSpeaksTheProtocol) {
