@@ -1,6 +1,7 @@
 // libFuzzer target: the reader of `tune`'s framework child (its JSON lines on stdout), the judging of
 // the run, the advice built from what was read, both renderings, and the HTML report's reader of a saved
-// tune --json, on arbitrary bytes.
+// tune --json, on arbitrary bytes and on the tune --json written from them (what tune writes, report --tune
+// must read). Seeds: tests/fixtures/tune/*.jsonl and fuzz/seeds/tune_protocol_fuzz/.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& m : advice.models)
     if (m.recommended_rate && !(*m.recommended_rate > 0)) __builtin_trap();
   (void)RenderTuneText(run, advice, TuneReportContext{});
-  (void)RenderTuneJson(run, advice, TuneReportContext{});
+  const std::string saved = RenderTuneJson(run, advice, TuneReportContext{});
+  if (!ParseTuneJson(saved, "tune.json").ok()) __builtin_trap();
   (void)ParseTuneJson(r.stdout_text, "fuzz.json");  // the report's reader of a saved tune --json
   TuneLineSplitter splitter;
   size_t lines = 0;

@@ -203,7 +203,8 @@ std::string RenderTuneJson(const TuneRun& run, const TuneAdvice& advice, const T
         {{"severity", p.severity}, {"id", p.id}, {"title", p.title}, {"evidence", p.evidence}});
   j["problems"] = problems;
   j["stderr_tail"] = run.stderr_tail;
-  return j.dump(2) + "\n";
+  // The child's strings are its own bytes: one that is not UTF-8 is written as U+FFFD, never thrown.
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace gpudoctor
