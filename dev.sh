@@ -132,6 +132,12 @@ run_gtest() {  # run_gtest LABEL XML COMMAND...
 # (tests/fixtures/fuzz_regressions/<target>/), then runs FUZZ_RUNS inputs from its seeds (at most FUZZ_SECONDS),
 # JOBS targets at once: the same work every time (a fresh work folder, a fixed -seed; fuzz/campaign.sh).
 run_fuzzers() {
+  log "fuzz/campaign.sh's own test"
+  if fuzz/campaign_test.sh; then
+    PASSED=$((PASSED + 1))
+  else
+    FAILED=$((FAILED + 1)); FAILURES+=("fuzz/campaign_test.sh")
+  fi
   fuzz/gather_seeds.sh build/fuzz/seeds >/dev/null
   rm -rf build/fuzz/smoke
   log "fuzz: every target, ${FUZZ_RUNS} runs or ${FUZZ_SECONDS} s each, ${JOBS} at a time"
@@ -229,6 +235,9 @@ cmd_fuzz() {
 # Packs stripped libFuzzer binaries (no ASan: -fsanitize=fuzzer,undefined, -O2) with their seeds, dictionaries
 # and fuzz/campaign.sh into build/gpudoctor-fuzz.tar.xz, for a long campaign on a machine without clang:
 #   tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j 16 -t 1800
+# The campaign corpus kept in .fuzz/corpus and its run totals (.fuzz/totals) go in as the pack's work folder
+# (work/corpus, work/totals), so the campaign there goes on from them and its table counts every run over that
+# corpus; bring gpudoctor-fuzz/work/{corpus,totals} back into .fuzz/ (cp -a) to go on here or in the next pack.
 cmd_fuzz_pack() {
   install_missing "${RUN_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
   build fuzz-pack
@@ -240,10 +249,16 @@ cmd_fuzz_pack() {
     [ -x "build/fuzz-pack/fuzz/$t" ] && cp "build/fuzz-pack/fuzz/$t" "$pack/bin/"
   done < fuzz/targets.txt
   fuzz/gather_seeds.sh "$pack/seeds" >/dev/null
-  [ -d .fuzz/corpus ] && for t in .fuzz/corpus/*; do cp -r "$t"/. "$pack/seeds/$(basename "$t")/" 2>/dev/null || true; done
+  mkdir -p "$pack/work/corpus" "$pack/work/totals"
+  for t in "$pack"/bin/*; do
+    t="$(basename "$t")"
+    [ -d ".fuzz/corpus/$t" ] && cp -r ".fuzz/corpus/$t" "$pack/work/corpus/"
+    [ -f ".fuzz/totals/$t" ] && cp ".fuzz/totals/$t" "$pack/work/totals/"
+  done
   cp -r fuzz/dicts fuzz/targets.txt fuzz/campaign.sh "$pack/"
   tar -C build/fuzz-pack -cJf build/gpudoctor-fuzz.tar.xz gpudoctor-fuzz
-  log "packed build/gpudoctor-fuzz.tar.xz ($(du -h build/gpudoctor-fuzz.tar.xz | cut -f1)); on the other machine:"
+  log "packed build/gpudoctor-fuzz.tar.xz ($(du -h build/gpudoctor-fuzz.tar.xz | cut -f1); $(ls "$pack/bin" | wc -l)" \
+    "targets, $(find "$pack/work/corpus" -type f | wc -l) corpus inputs from .fuzz/corpus); on the other machine:"
   echo "  tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j \$(nproc) -t SECONDS" >&2
 }
 

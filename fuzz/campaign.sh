@@ -8,8 +8,8 @@
 #               [-R REGRESSIONS_DIR] [-m] [TARGET...]
 #   -b  folder of the <target> binaries                      (default: bin/ beside this script)
 #   -s  folder of seed corpora, one folder per target        (default: seeds/ beside this script)
-#   -w  work folder: corpus/<target> (kept between runs), crashes/<target>, logs/<target>.log, stats/<target>
-#                                                            (default: work/ beside this script)
+#   -w  work folder: corpus/<target> (kept between runs), crashes/<target>, logs/<target>.log, stats/<target>,
+#       totals/<target> (every run over that corpus, summed)  (default: work/ beside this script)
 #   -j  targets run at once                                  (default: the number of cores)
 #   -p  libFuzzer processes per target, over one shared corpus (default 1); with -r each does RUNS/PROCS runs
 #       (seeds 1..PROCS) and the table sums them: a slow target reaches its runs on a many-core machine
@@ -19,13 +19,16 @@
 #   -R  replay DIR/<target>/* (inputs that once crashed) before fuzzing; a failing replay counts as a crash
 #   -m  replay every crash found, then minimize it (-minimize_crash=1) into <crash>.min; one that does not fail
 #       again (a timeout on a loaded machine) is renamed <crash>.unreproduced and not counted
+# The table shows this run's runs and exec/s, and the runs, hours and number of every campaign so far over
+# the same work folder (totals/<target>: "RUNS SECONDS CAMPAIGNS SINCE"; a corpus carried to another work folder
+# starts its totals again, so they never count runs that did not happen over that corpus).
 # Exit status: 0 when no target crashed, 1 otherwise.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bin_dir="$here/bin" seeds_dir="$here/seeds" work="$here/work" dicts="$here/dicts" targets_file="$here/targets.txt"
 jobs="$(nproc 2>/dev/null || echo 2)" procs=1 seconds="" runs="" regressions="" minimize=0
 
-usage() { sed -n '6,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
+usage() { sed -n '6,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 3; }
 while getopts "b:s:w:j:p:t:r:R:mh" opt; do
   case "$opt" in
     b) bin_dir="$OPTARG" ;; s) seeds_dir="$OPTARG" ;; w) work="$OPTARG" ;; j) jobs="$OPTARG" ;; p) procs="$OPTARG" ;;
@@ -34,7 +37,7 @@ while getopts "b:s:w:j:p:t:r:R:mh" opt; do
 done
 shift $((OPTIND - 1))
 [ -n "$seconds" ] || [ -n "$runs" ] || seconds=60
-mkdir -p "$work"/{corpus,crashes,logs,stats}
+mkdir -p "$work"/{corpus,crashes,logs,stats,totals}
 
 max_len_of() { awk -v t="$1" '$1 == t { print $2 }' "$targets_file"; }
 
@@ -128,7 +131,20 @@ run_target() {  # run_target NAME: fuzzes one target, writes stats/NAME as "RUNS
     done
     n_crashes=$((replay_failures + reproduced))
   fi
-  echo "$total_runs $(($(date +%s%3N) - start_ms)) $cov $ft $n_crashes" > "$work/stats/$t"
+  local elapsed_ms=$(($(date +%s%3N) - start_ms))
+  echo "$total_runs $elapsed_ms $cov $ft $n_crashes" > "$work/stats/$t"
+  add_to_totals "$t" "$total_runs" $(((elapsed_ms + 500) / 1000))
+}
+
+# add_to_totals NAME RUNS SECONDS: adds one campaign to totals/NAME ("RUNS SECONDS CAMPAIGNS SINCE", SINCE the UTC
+# date of the first). A file that does not read as four fields starts again from this campaign.
+add_to_totals() {
+  local file="$work/totals/$1" runs=0 secs=0 campaigns=0 since r s c d
+  since="$(date -u +%Y-%m-%d)"
+  if [ -f "$file" ] && read -r r s c d < "$file" && [[ "$r$s$c" =~ ^[0-9]+$ ]] && [ -n "${d:-}" ]; then
+    runs="$r" secs="$s" campaigns="$c" since="$d"
+  fi
+  echo "$((runs + $2)) $((secs + $3)) $((campaigns + 1)) $since" > "$file.new" && mv "$file.new" "$file"
 }
 
 targets=("$@")
@@ -151,14 +167,20 @@ for t in "${targets[@]}"; do
 done
 wait
 
-status=0
-printf '%-22s %12s %8s %6s %7s %7s %7s\n' target runs exec/s cov ft corpus crashes
+status=0 oldest=""
+printf '%-22s %12s %8s %13s %7s %9s %6s %7s %7s %7s\n' \
+  target runs exec/s 'total runs' 'total h' campaigns cov ft corpus crashes
 for t in "${targets[@]}"; do
   read -r r ms cov ft c < "$work/stats/$t" 2>/dev/null || { r=0 ms=0 cov=0 ft=0 c=1; }
+  read -r tr ts tc since < "$work/totals/$t" 2>/dev/null || { tr=0 ts=0 tc=0 since=""; }
+  [ -n "$since" ] && { [ -z "$oldest" ] || [[ "$since" < "$oldest" ]]; } && oldest="$since"
   corpus_size=$(find "$work/corpus/$t" -type f 2>/dev/null | wc -l)
   [ -n "$runs" ] && corpus_size="-"
-  printf '%-22s %12d %8d %6d %7d %7s %7d\n' "$t" "$r" $((r * 1000 / (ms > 0 ? ms : 1))) "$cov" "$ft" "$corpus_size" "$c"
+  printf '%-22s %12d %8d %13d %7s %9d %6d %7d %7s %7d\n' "$t" "$r" $((r * 1000 / (ms > 0 ? ms : 1))) "$tr" \
+    "$(awk -v s="$ts" 'BEGIN { printf "%.2f", s / 3600 }')" "$tc" "$cov" "$ft" "$corpus_size" "$c"
   [ "$c" -eq 0 ] || status=1
 done
+echo "runs, exec/s: this run; total runs, total h (wall clock, -p processes counted once), campaigns: every" \
+  "campaign over $work/corpus since ${oldest:-today} (kept in $work/totals/)" >&2
 echo "done in $((SECONDS - started)) s; crash inputs (if any) under $work/crashes/" >&2
 exit "$status"

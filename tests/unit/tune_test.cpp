@@ -637,6 +637,17 @@ TEST(TuneReport, HtmlReportReadsTheSavedJson) {
   EXPECT_NE(wrong.error().message.find("measurements[0].batch"), std::string::npos) << wrong.error().message;
 }
 
+// A child whose stdout is not UTF-8 (found by fuzz/tune_protocol_fuzz.cpp: one byte, 0x95) once made
+// tune --json throw from the JSON writer; the byte is written as U+FFFD and the report reads the file back.
+TEST(TuneReport, JsonOfAChildThatPrintedInvalidUtf8) {
+  TuneRun run = InterpretTuneRun("/v/bin/python", Exited(0, "\x95"), std::chrono::seconds(1));
+  std::string json;
+  ASSERT_NO_THROW(json = TuneResultToJson(TuneResult{"", "0", false, run, BuildTuneAdvice(run.output)}));
+  EXPECT_NE(json.find("\xef\xbf\xbd"), std::string::npos) << json;
+  auto doc = TuneResultFromJson(json, "tune.json");
+  EXPECT_TRUE(doc.ok()) << doc.error().message;
+}
+
 TEST(TuneChildScript, IsEmbeddedAndSpeaksTheProtocol) {
   std::string_view script = TuneChildScript();
   EXPECT_NE(script.find("def largest_batch("), std::string_view::npos);
