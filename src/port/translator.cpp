@@ -279,15 +279,21 @@ class Translator {
     // The configuration.
     size_t close = open + 1;
     int depth = 0, commas = 0;
+    bool empty_argument = code_.Is(open + 1, ",");  // <<<, block>>>: nothing before a comma
     for (; close < code_.size(); ++close) {
       std::string_view t = code_.Text(close);
       if (code_[close].kind == TokenKind::kLaunchClose && depth == 0) break;
       if (t == "(" || t == "[" || t == "{") ++depth;
       if (t == ")" || t == "]" || t == "}") --depth;
-      if (t == "," && depth == 0) ++commas;
+      if (t == "," && depth == 0) {
+        ++commas;
+        const size_t next = close + 1;
+        if (next >= code_.size() || code_.Is(next, ",") || code_[next].kind == TokenKind::kLaunchClose)
+          empty_argument = true;
+      }
       if (t == ";") return keep("the launch configuration was not understood");
     }
-    if (close >= code_.size() || close == open + 1 || commas < 1 || commas > 3)
+    if (close >= code_.size() || close == open + 1 || commas < 1 || commas > 3 || empty_argument)
       return keep("the launch configuration was not understood");
     if (!code_.Is(close + 1, "(") || code_.Matching(close + 1) >= code_.size())
       return keep("no argument list follows");
@@ -296,12 +302,21 @@ class Translator {
     edits_.push_back(
         Edit{code_[start].offset, 0, templated ? "hipLaunchKernelGGL((" : "hipLaunchKernelGGL("});
     const uint32_t after_kernel = name_end.offset + name_end.length;
-    edits_.push_back(Edit{after_kernel, code_[open + 1].offset - after_kernel, templated ? "), " : ", "});
+    const uint32_t before_config = code_[open + 1].offset;
+    edits_.push_back(Edit{after_kernel, before_config - after_kernel,
+                          (templated ? "), " : ", ") + LineBreaks(after_kernel, before_config)});
     const Token& last = code_[close - 1];
     const uint32_t after_config = last.offset + last.length;
     const uint32_t after_paren = code_[close + 1].offset + 1;
     std::string pad = commas == 1 ? ", 0, 0" : commas == 2 ? ", 0" : "";
-    edits_.push_back(Edit{after_config, after_paren - after_config, pad + (no_args ? "" : ", ")});
+    edits_.push_back(Edit{after_config, after_paren - after_config,
+                          pad + (no_args ? "" : ", ") + LineBreaks(after_config, after_paren)});
+  }
+
+  // The line breaks of the source between two offsets: a replaced span keeps them, so every later line
+  // stays where it was (<<<\n grid, ...>>>\n(args) written over several lines).
+  std::string LineBreaks(uint32_t from, uint32_t to) const {
+    return std::string(static_cast<size_t>(std::count(src_.begin() + from, src_.begin() + to, '\n')), '\n');
   }
 
   std::string_view src_;

@@ -14,4 +14,15 @@ void run(float* x, int* p, cudaStream_t s) {
   // CHECK: hipLaunchKernelGGL(tick, 1, 1, 0, s);
   k::inner<<<1, 1, 128>>>(p);
   // CHECK: hipLaunchKernelGGL(k::inner, 1, 1, 128, 0, p);
+  // A launch written over several lines keeps its lines (found by fuzz/port_fuzz.cpp: the line breaks inside
+  // <<< ... >>> were dropped and every later line moved up).
+  tick<<<
+      2, 32>>>(
+  );
+  // CHECK: hipLaunchKernelGGL(tick,
+  // CHECK: 2, 32, 0, 0
+  // CHECK: );
+  // An empty configuration argument is not a launch the rewrite understands: it is kept as written.
+  tick<<<, 1>>>();  // FINDING: launch_kept
+  // CHECK: tick<<<, 1>>>();
 }
