@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/bench_json.h"
+#include "core/json_reader.h"
 #include "core/strings.h"
 #include "worker/worker_protocol.h"
 
@@ -163,7 +164,7 @@ Result<BenchTelemetry> BenchTelemetryFromLine(const std::string& line) {
   if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
   try {
     return BenchTelemetry{j.at("id").get<std::string>(), TelemetryFromObject(j.at("reading")),
-                          j.value("worker_pid", 0u)};
+                          WholeNumberOr(j, "worker_pid", 0u)};
   } catch (const json::exception& e) {
     return InternalError(std::string("malformed telemetry: ") + e.what());
   }

@@ -5,6 +5,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "core/json_reader.h"
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -144,9 +145,9 @@ Result<RankReport> RankReportFromJson(std::string_view text) {
     Json doc = Json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return EnvError("the rank's report is not a JSON object");
     RankReport r;
-    r.rank = doc.value("rank", 0);
+    r.rank = WholeNumberOr(doc, "rank", 0);
     r.host = doc.value("host", "");
-    r.device = doc.value("device", -1);
+    r.device = WholeNumberOr(doc, "device", -1);
     r.device_name = doc.value("device_name", "");
     r.pci_address = doc.value("pci_address", "");
     r.library = doc.value("library", "");
@@ -158,10 +159,10 @@ Result<RankReport> RankReportFromJson(std::string_view text) {
         if (!op) continue;
         RankMeasurement m;
         m.op = *op;
-        m.size_bytes = j.value("size_bytes", uint64_t{0});
+        m.size_bytes = WholeNumberOr(j, "size_bytes", uint64_t{0});
         m.time_us = j.value("time_us", 0.0);
-        m.wrong = j.value("wrong", uint64_t{0});
-        m.checked = j.value("checked", uint64_t{0});
+        m.wrong = WholeNumberOr(j, "wrong", uint64_t{0});
+        m.checked = WholeNumberOr(j, "checked", uint64_t{0});
         if (j.contains("error") && j["error"].is_string()) m.error = j["error"].get<std::string>();
         r.results.push_back(std::move(m));
       }

@@ -5,6 +5,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "core/json_reader.h"
 #include "core/strings.h"
 #include "gpu/api/cuda_driver_api.h"
 
@@ -236,8 +237,8 @@ Result<P2pMatrix> P2pMatrixFromJson(std::string_view text) {
       return EnvError("the P2P worker's answer is not a JSON object");
     P2pMatrix m;
     for (const auto& d : doc.value("devices", Json::array()))
-      m.devices.push_back({d.value("index", 0), d.value("name", ""), d.value("pci_address", "")});
-    m.bytes = doc.value("bytes", uint64_t{0});
+      m.devices.push_back({WholeNumberOr(d, "index", 0), d.value("name", ""), d.value("pci_address", "")});
+    m.bytes = WholeNumberOr(doc, "bytes", uint64_t{0});
     m.bandwidth_gbs = doc.value("bandwidth_gbs", std::vector<std::vector<double>>{});
     m.latency_us = doc.value("latency_us", std::vector<std::vector<double>>{});
     m.peer_access = doc.value("peer_access", std::vector<std::vector<bool>>{});

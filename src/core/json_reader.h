@@ -150,4 +150,27 @@ std::string DescribeDocumentKind(std::string_view kind);
 Result<int64_t> ExpectSchema(const JsonValue& doc, std::string_view kind, int64_t newest_major,
                              const std::string& origin, const std::string& hint);
 
+// The member `key` of `object` when it is a whole number that fits `T`, else `fallback` (absent, another
+// type, a fraction, out of range). For the workers' own lines, read leniently: nlohmann's value() would
+// convert 2e44 into an integer type, which is undefined behaviour (found by fuzz/fleet_fuzz.cpp).
+template <typename T>
+T WholeNumberOr(const JsonValue& object, std::string_view key, T fallback) {
+  if (!object.is_object()) return fallback;
+  auto it = object.find(key);
+  if (it == object.end()) return fallback;
+  if (it->is_number_unsigned()) {
+    const uint64_t v = it->template get<uint64_t>();
+    return v <= static_cast<uint64_t>(std::numeric_limits<T>::max()) ? static_cast<T>(v) : fallback;
+  }
+  if (it->is_number_integer()) {
+    const int64_t v = it->template get<int64_t>();
+    if (v < 0 && !std::numeric_limits<T>::is_signed) return fallback;
+    if (std::numeric_limits<T>::is_signed && (v < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
+                                              v > static_cast<int64_t>(std::numeric_limits<T>::max())))
+      return fallback;
+    return static_cast<T>(v);
+  }
+  return fallback;
+}
+
 }  // namespace gpudoctor

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_reader.h"
 #include "core/strings.h"
 #include "gates/gate_context.h"
 #include "worker/worker_protocol.h"
@@ -132,11 +133,11 @@ Result<GateResult> GateResultFromLine(std::string_view line) {
                              l.value("version", ""), l.value("detail", "")});
     for (const auto& d : j.value("devices", json::array())) {
       DeviceInfo info;
-      info.index = d.value("index", 0);
+      info.index = WholeNumberOr(d, "index", 0);
       info.name = d.value("name", "");
       info.pci_address = d.value("pci_address", "");
       info.arch = d.value("arch", "");
-      info.memory_total_bytes = d.value("memory_total_bytes", uint64_t{0});
+      info.memory_total_bytes = WholeNumberOr(d, "memory_total_bytes", uint64_t{0});
       if (d.contains("compute_units") && !d["compute_units"].is_null())
         info.compute_units = d["compute_units"].get<uint32_t>();
       r.devices.push_back(info);

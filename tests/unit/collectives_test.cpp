@@ -13,6 +13,7 @@
 #include "collectives/collectives_runner.h"
 #include "collectives/launcher_env.h"
 #include "collectives/p2p_matrix.h"
+#include "core/json_reader.h"
 #include "gpu/api/mpi_api.h"
 #include "gpu/api/nccl_api.h"
 #include "platform/process.h"
@@ -165,6 +166,35 @@ TEST(CollectiveWorker, HexAndSizes) {
   EXPECT_FALSE(ParseByteSize("B"));
   EXPECT_EQ(NcclVersionText(22703), "2.27.3");
   EXPECT_EQ(NcclVersionText(2708), "2.7.8");
+}
+
+// A rank's numbers that are not whole numbers of their type (found by fuzz/fleet_fuzz.cpp: "checked": 2E44
+// was converted into a uint64_t, undefined behaviour) read as absent, never as a wrapped value.
+TEST(CollectiveRankReport, NumbersThatAreNotWholeNumbersOfTheirTypeReadAsAbsent) {
+  auto r = RankReportFromJson(
+      R"({"rank": 1e30, "device": -2.5, "results": [{"op": "broadcast", "checked": 2E44, "wrong": -1,)"
+      R"( "size_bytes": 4096}]})");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->rank, 0);
+  EXPECT_EQ(r->device, -1);
+  ASSERT_EQ(r->results.size(), 1u);
+  EXPECT_EQ(r->results[0].checked, 0u);
+  EXPECT_EQ(r->results[0].wrong, 0u);
+  EXPECT_EQ(r->results[0].size_bytes, 4096u);
+}
+
+TEST(JsonWholeNumber, TakesOnlyWholeNumbersThatFit) {
+  const auto j = nlohmann::json::parse(
+      R"({"a": 7, "b": -3, "c": 2.0, "d": 70000, "e": "7", "f": 18446744073709551615})");
+  EXPECT_EQ(WholeNumberOr(j, "a", 0), 7);
+  EXPECT_EQ(WholeNumberOr(j, "b", 0), -3);
+  EXPECT_EQ(WholeNumberOr(j, "b", 5u), 5u);  // negative into unsigned
+  EXPECT_EQ(WholeNumberOr(j, "c", 9), 9);    // a float, even a whole one, is not read
+  EXPECT_EQ(WholeNumberOr(j, "d", uint16_t{1}), uint16_t{1});
+  EXPECT_EQ(WholeNumberOr(j, "e", 1), 1);
+  EXPECT_EQ(WholeNumberOr(j, "f", int64_t{4}), int64_t{4});
+  EXPECT_EQ(WholeNumberOr(j, "f", uint64_t{4}), UINT64_MAX);
+  EXPECT_EQ(WholeNumberOr(j, "missing", 11), 11);
 }
 
 TEST(CollectiveAggregate, MeanTimeOverRanksAndBusBandwidth) {
