@@ -68,25 +68,29 @@ TEST(Completions, EveryShellNamesEveryCommandAndVisibleFlagAndNoHiddenOne) {
 }
 
 #ifndef _WIN32
-// What bash completes for the words of a command line (the last one being completed), with the
-// script `gpudoctor completions bash` prints loaded.
-std::string BashCompletes(const std::string& words) {
+// Runs a shell's command line; the test fails when it cannot start or exits non-zero. Its stdout, without the
+// trailing line breaks. The timeout only bounds a hang.
+std::string ShellOutput(std::vector<std::string> argv, std::chrono::milliseconds timeout) {
   ProcessRequest req;
-  req.argv = {"bash",
-              "--norc",
-              "--noprofile",
-              "-c",
-              "source <(\"$0\" completions bash) || exit 9; COMP_WORDS=(" + words +
-                  "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpudoctor; echo \"${COMPREPLY[*]}\"",
-              GPUDOCTOR_BINARY_PATH};
-  req.timeout = std::chrono::milliseconds(20000);
+  req.argv = std::move(argv);
+  req.timeout = timeout;
   auto r = RunProcess(req);
   EXPECT_TRUE(r.ok());
   if (!r.ok()) return {};
   EXPECT_EQ(r->exit_code, 0) << r->stderr_text;
   std::string out = r->stdout_text;
-  if (!out.empty() && out.back() == '\n') out.pop_back();
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out;
+}
+
+// What bash completes for the words of a command line (the last one being completed), with the
+// script `gpudoctor completions bash` prints loaded.
+std::string BashCompletes(const std::string& words) {
+  return ShellOutput({"bash", "--norc", "--noprofile", "-c",
+                      "source <(\"$0\" completions bash) || exit 9; COMP_WORDS=(" + words +
+                          "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpudoctor; echo \"${COMPREPLY[*]}\"",
+                      GPUDOCTOR_BINARY_PATH},
+                     std::chrono::milliseconds(20000));
 }
 
 // The path of a shell found in PATH, or "" (the test command installs zsh and fish: dev.sh's TEST_PACKAGES).
@@ -104,44 +108,28 @@ std::string ShellPath(const std::string& name) {
 // pseudo-terminal (tests/fixtures/completions/zsh_complete.zsh), fish through `complete -C`.
 std::string ZshCompletes(const std::string& line) {
   std::filesystem::path folder = testing::FreshTempDir("completions_zsh");
-  ProcessRequest write;
-  write.argv = {"sh", "-c", "\"$0\" completions zsh > \"$1/_gpudoctor\"", GPUDOCTOR_BINARY_PATH,
-                folder.string()};
-  auto written = RunProcess(write);
-  EXPECT_TRUE(written.ok() && written->exit_code == 0);
-  ProcessRequest req;
-  req.argv = {"zsh", "-f", std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/completions/zsh_complete.zsh",
-              folder.string(), line};
-  req.timeout = std::chrono::milliseconds(30000);
-  auto r = RunProcess(req);
-  EXPECT_TRUE(r.ok());
-  if (!r.ok()) return {};
-  EXPECT_EQ(r->exit_code, 0) << r->stderr_text;
-  std::string out = r->stdout_text;
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  return out;
+  ShellOutput(
+      {"sh", "-c", "\"$0\" completions zsh > \"$1/_gpudoctor\"", GPUDOCTOR_BINARY_PATH, folder.string()},
+      std::chrono::milliseconds(30000));
+  return ShellOutput(
+      {"zsh", "-f", std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/completions/zsh_complete.zsh",
+       folder.string(), line},
+      std::chrono::milliseconds(30000));
 }
 
 std::string FishCompletes(const std::string& line) {
-  ProcessRequest req;
-  req.argv = {"fish",
-              "--no-config",
-              "-c",
-              "source (\"$argv[1]\" completions fish | psub); or exit 9; complete -C $argv[2]",
-              GPUDOCTOR_BINARY_PATH,
-              line};
-  req.timeout = std::chrono::milliseconds(30000);
-  auto r = RunProcess(req);
-  EXPECT_TRUE(r.ok());
-  if (!r.ok()) return {};
-  EXPECT_EQ(r->exit_code, 0) << r->stderr_text;
+  const std::string out =
+      ShellOutput({"fish", "--no-config", "-c",
+                   "source (\"$argv[1]\" completions fish | psub); or exit 9; complete -C $argv[2]",
+                   GPUDOCTOR_BINARY_PATH, line},
+                  std::chrono::milliseconds(30000));
   std::vector<std::string> names;  // each line: candidate TAB description
-  std::istringstream lines(r->stdout_text);
+  std::istringstream lines(out);
   for (std::string l; std::getline(lines, l);) names.push_back(l.substr(0, l.find('\t')));
   std::sort(names.begin(), names.end());
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : " ") + n;
-  return out;
+  std::string joined;
+  for (const auto& n : names) joined += (joined.empty() ? "" : " ") + n;
+  return joined;
 }
 
 TEST(Completions, BashCompletesACommandAFlagAndAChoice) {
