@@ -1,6 +1,6 @@
 # Compiles data/*.toml into the binary so the knowledge base needs no files at run time.
 #
-# Included from src/CMakeLists.txt after gpudoctor_core exists: every data file becomes a generated
+# Included from src/CMakeLists.txt, used after the layers exist: every data file becomes a generated
 # .cpp holding its bytes (a byte array: no string-literal length limits on any compiler) and its name,
 # plus one index .cpp that lists them for EmbeddedKnowledgeFiles() (src/knowledge/embedded_files.h).
 # Each file is regenerated when its .toml changes; adding or removing a .toml re-runs the configure

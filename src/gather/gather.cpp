@@ -13,9 +13,9 @@
 #include <system_error>
 
 #include "core/strings.h"
-#include "gather/recorded_identity.h"
 #include "probe/common/env_probe.h"
 #include "probe/machine_probe.h"
+#include "probe/recorded_identity.h"
 #include "telemetry/amd_sysfs_telemetry.h"
 #include "telemetry/telemetry_reader.h"
 #include "topo/topology_probe.h"

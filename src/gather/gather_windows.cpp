@@ -13,10 +13,10 @@
 
 #include "core/strings.h"
 #include "gather/gather.h"
-#include "gather/recorded_identity.h"
 #include "gather/recording_filesystem.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/machine_probe.h"
+#include "probe/recorded_identity.h"
 #include "probe/windows/recorded_windows_json.h"
 
 namespace gpudoctor {

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "gather/recorded_identity.h"
 #include "probe/machine_probe.h"
+#include "probe/recorded_identity.h"
 #include "probe/windows/recorded_windows_source.h"
 
 namespace gpudoctor {

@@ -11,10 +11,10 @@
 #include <random>
 #include <sstream>
 
-#include "gather/recorded_identity.h"
 #include "gather/recording_filesystem.h"
 #include "probe/common/env_probe.h"
 #include "probe/probe_inputs.h"
+#include "probe/recorded_identity.h"
 #include "snapshot/snapshot_json.h"
 
 namespace gpudoctor {

@@ -1,5 +1,5 @@
 // Parser and writer for .gpudoctor/identity.json, the recorded user of a sysroot.
-#include "gather/recorded_identity.h"
+#include "probe/recorded_identity.h"
 
 #include <cstdint>
 #include <limits>
