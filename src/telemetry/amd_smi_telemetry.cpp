@@ -27,25 +27,20 @@ std::optional<uint32_t> ClockMhz(const AmdSmiApi& api, amdsmi_processor_handle h
   return info.clk;
 }
 
-class AmdSmiTelemetry final : public AmdLibraryTelemetry {
+class AmdSmiTelemetry final : public AmdLibraryTelemetryOf<amdsmi_processor_handle> {
  public:
   AmdSmiTelemetry(LoadedTable<AmdSmiApi> table, std::map<std::string, amdsmi_processor_handle> devices)
-      : table_(std::move(table)), devices_(std::move(devices)) {}
+      : AmdLibraryTelemetryOf(std::move(devices)), table_(std::move(table)) {}
   ~AmdSmiTelemetry() override { table_.api.ShutDown(); }
 
   const char* SourceName() const override { return "amd_smi"; }
-  bool Lists(const std::string& pci_address) const override { return devices_.count(pci_address) > 0; }
 
-  TelemetrySample Read(const std::string& pci_address, std::vector<std::string>& warnings) override {
+ protected:
+  const char* DisplayName() const override { return "AMD SMI"; }
+
+  TelemetrySample ReadDevice(amdsmi_processor_handle h, std::vector<std::string>&) override {
     TelemetrySample s;
-    s.source = SourceName();
-    auto it = devices_.find(pci_address);
-    if (it == devices_.end()) {
-      warnings.push_back("AMD SMI does not list the GPU at " + pci_address);
-      return s;
-    }
     const AmdSmiApi& api = table_.api;
-    amdsmi_processor_handle h = it->second;
     if (uint64_t v = 0;
         api.GetGpuMemoryUsage && api.GetGpuMemoryUsage(h, kAmdSmiMemTypeVram, &v) == kAmdSmiSuccess)
       s.memory_used_bytes = v;
@@ -67,7 +62,6 @@ class AmdSmiTelemetry final : public AmdLibraryTelemetry {
 
  private:
   LoadedTable<AmdSmiApi> table_;
-  std::map<std::string, amdsmi_processor_handle> devices_;  // PCI address -> processor handle
 };
 
 // Every GPU of every socket, by PCI address; a socket or processor that does not answer is left out.

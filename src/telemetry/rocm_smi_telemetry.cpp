@@ -44,25 +44,21 @@ std::optional<double> TemperatureC(const RocmSmiApi& api, uint32_t dv, uint32_t 
   return static_cast<double>(milli) / 1000.0;
 }
 
-class RocmSmiTelemetry final : public AmdLibraryTelemetry {
+class RocmSmiTelemetry final : public AmdLibraryTelemetryOf<uint32_t> {
  public:
+  // `devices`: PCI address -> rocm_smi's device index.
   RocmSmiTelemetry(LoadedTable<RocmSmiApi> table, std::map<std::string, uint32_t> devices, uint32_t major)
-      : table_(std::move(table)), devices_(std::move(devices)), library_major_(major) {}
+      : AmdLibraryTelemetryOf(std::move(devices)), table_(std::move(table)), library_major_(major) {}
   ~RocmSmiTelemetry() override { table_.api.ShutDown(); }
 
   const char* SourceName() const override { return "rocm_smi"; }
-  bool Lists(const std::string& pci_address) const override { return devices_.count(pci_address) > 0; }
 
-  TelemetrySample Read(const std::string& pci_address, std::vector<std::string>& warnings) override {
+ protected:
+  const char* DisplayName() const override { return "ROCm SMI"; }
+
+  TelemetrySample ReadDevice(uint32_t dv, std::vector<std::string>&) override {
     TelemetrySample s;
-    s.source = SourceName();
-    auto it = devices_.find(pci_address);
-    if (it == devices_.end()) {
-      warnings.push_back("ROCm SMI does not list the GPU at " + pci_address);
-      return s;
-    }
     const RocmSmiApi& api = table_.api;
-    const uint32_t dv = it->second;
     if (uint64_t v = 0;
         api.DevMemoryUsageGet && api.DevMemoryUsageGet(dv, kRsmiMemTypeVram, &v) == kRsmiSuccess)
       s.memory_used_bytes = v;
@@ -120,8 +116,7 @@ class RocmSmiTelemetry final : public AmdLibraryTelemetry {
   }
 
   LoadedTable<RocmSmiApi> table_;
-  std::map<std::string, uint32_t> devices_;  // PCI address -> rocm_smi's device index
-  uint32_t library_major_ = 0;               // 0: unknown, clocks left to sysfs
+  uint32_t library_major_ = 0;  // 0: unknown, clocks left to sysfs
 };
 
 }  // namespace
