@@ -1,5 +1,5 @@
 // libFuzzer target: amdgpu's telemetry parsers (pp_dpm_* levels, hwmon sensor files, plain sysfs numbers)
-// and the recorded NVML telemetry on arbitrary bytes.
+// and the recorded NVML and ADL telemetry (one codec) on arbitrary bytes.
 #include <cstddef>
 #include <cstdint>
 #include <string>

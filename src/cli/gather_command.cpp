@@ -3,6 +3,7 @@
 #include "cli/gather_command.h"
 
 #include "cli/output.h"
+#include "cli/telemetry_libraries.h"
 #include "gather/gather.h"
 #include "gather/gather_windows.h"
 #include "knowledge/knowledge_loader.h"
@@ -11,6 +12,7 @@
 #include "probe/probe_inputs.h"
 #include "telemetry/nvml_telemetry.h"
 #include "telemetry/telemetry_json.h"
+#include "telemetry/telemetry_reader.h"
 #include "topo/nvml_topology.h"
 
 namespace gpudoctor {
@@ -45,6 +47,18 @@ std::vector<TelemetrySample> SampleNvmlOnce(std::vector<std::string>& notes) {
   return samples;
 }
 
+// One ADL sample of each AMD GPU of a Windows machine, for `monitor --sysroot` and `serve --sysroot`; empty
+// when ADL answers for none.
+std::string SampleAdlOnce(const ProbeInputs& in, std::vector<std::string>& notes) {
+  TelemetryLibraries libraries = FindTelemetryLibraries(in);
+  libraries.nvml = false;
+  if (libraries.adl.empty()) return {};
+  TelemetryReader reader(*in.fs, in.live, ProbeWithInputs(in), libraries);
+  for (const auto& w : reader.setup_warnings()) notes.push_back("ADL telemetry: " + w);
+  if (reader.devices().empty()) return {};
+  return RecordedTelemetryToJson(reader.Read(notes));
+}
+
 }  // namespace
 
 int GatherCommand::Run(const CliContext& ctx) {
@@ -53,7 +67,7 @@ int GatherCommand::Run(const CliContext& ctx) {
   ProbeInputs in = MakeLiveInputs(ctx.env, db.ok() ? &db.value() : nullptr);
   std::vector<std::string> notes;
   if (in.windows) {
-    auto st = GatherWindowsMachine(in, dest_, notes);
+    auto st = GatherWindowsMachine(in, SampleAdlOnce(in, notes), dest_, notes);
     if (!st.ok()) return ReportError(ctx.err, st.error());
     std::string text;
     for (const auto& n : notes) text += "note: " + n + "\n";

@@ -58,7 +58,9 @@ std::string MonitorCommand::Description() const {
          "memory clocks, clock throttle reasons and each process's memory (NVIDIA, and AMD through ROCm "
          "SMI). AMD GPUs are read through AMD SMI (libamd_smi) and ROCm SMI (librocm_smi64) when ROCm is "
          "installed, and from the amdgpu driver's sysfs files for whatever they leave out (any ROCm version, "
-         "or none; --json names each metric's source), NVIDIA GPUs through NVML (comes with the driver). On "
+         "or none; --json names each metric's source); on Windows through ADL (atiadlxx.dll, which comes "
+         "with "
+         "AMD's display driver). NVIDIA GPUs through NVML (comes with the driver). On "
          "a terminal the view is redrawn in place with a short utilization history; into a pipe, "
          "a "
          "file or over a plain ssh session every sample is appended as plain lines. Ctrl-C stops it. A "
@@ -96,9 +98,12 @@ int MonitorCommand::Run(const CliContext& ctx) {
   std::string setup;
   for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";
   if (reader.devices().empty()) {
-    WriteAll(ctx.err, setup +
-                          "No GPU to watch: no AMD GPU bound to amdgpu and no NVIDIA GPU answering NVML.\n"
-                          "hint: `gpudoctor check` says why the GPU is not usable\n");
+    WriteAll(
+        ctx.err,
+        setup +
+            "No GPU to watch: no AMD GPU bound to amdgpu (Linux) or answering ADL (Windows) and no NVIDIA "
+            "GPU answering NVML.\n"
+            "hint: `gpudoctor check` says why the GPU is not usable\n");
     return kExitErrors;
   }
   if (!json_) WriteAll(ctx.err, setup);

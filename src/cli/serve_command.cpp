@@ -69,7 +69,8 @@ int ServeCommand::Run(const CliContext& ctx) {
   WriteAll(ctx.err, setup);
   if (reader.devices().empty()) {
     WriteAll(ctx.err,
-             "No GPU to watch: no AMD GPU bound to amdgpu and no NVIDIA GPU answering NVML.\n"
+             "No GPU to watch: no AMD GPU bound to amdgpu (Linux) or answering ADL (Windows) and no NVIDIA "
+             "GPU answering NVML.\n"
              "hint: `gpudoctor check` says why the GPU is not usable\n");
     return kExitErrors;
   }

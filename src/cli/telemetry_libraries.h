@@ -1,5 +1,6 @@
-// Where `monitor` and `serve` look for the AMD telemetry libraries (amd_smi, rocm_smi): the framework's own
-// copies, then ROCM_PATH, then the system loader, as every other vendor library (gpu/library_search.h).
+// Where `monitor` and `serve` look for the AMD telemetry libraries: on Linux amd_smi and rocm_smi in the
+// framework's own copies, then ROCM_PATH, then the system loader, as every other vendor library
+// (gpu/library_search.h); on Windows ADL (atiadlxx.dll) in System32.
 #pragma once
 
 #include "probe/probe_inputs.h"

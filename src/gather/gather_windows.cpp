@@ -191,7 +191,8 @@ bool IsGatheredWindowsVariable(const std::string& name) {
   return false;
 }
 
-Status GatherWindowsMachine(ProbeInputs& live, const std::string& dest_dir, std::vector<std::string>& notes) {
+Status GatherWindowsMachine(ProbeInputs& live, const std::string& adl_json, const std::string& dest_dir,
+                            std::vector<std::string>& notes) {
   if (!live.windows) return InternalError("GatherWindowsMachine needs a Windows source");
   if (auto s = PrepareGatherDestination(dest_dir); !s.ok()) return s;
   // The probes run on `live` itself with its file system and Windows source swapped for recording
@@ -232,6 +233,9 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& dest_dir, std:
   }
   if (!snap.nvidia.devices.empty() || snap.nvidia.driver_version) {
     if (auto s = out.File(inputs + "/nvml.json", NvidiaAnswersToJson(snap.nvidia)); !s.ok()) return s;
+  }
+  if (!adl_json.empty()) {
+    if (auto s = out.File(inputs + "/adl.json", adl_json); !s.ok()) return s;
   }
   const RecordedAccesses& seen = fs.accesses();
   for (const auto& [path, data] : seen.reads) {

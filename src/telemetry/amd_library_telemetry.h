@@ -1,7 +1,8 @@
 // AMD telemetry through AMD's own libraries, loaded at run time: amd_smi (libamd_smi, ROCm 6+) and ROCm SMI
-// (librocm_smi64), each through its one table in gpu/api/. A session lists the GPUs the library sees by PCI
-// address; the TelemetryReader asks amd_smi first, then rocm_smi, then amdgpu's sysfs files for what is
-// still missing (docs/monitor.md says which metric each gives, in which unit).
+// (librocm_smi64) on Linux, ADL (atiadlxx.dll, the display driver's) on Windows, each through its one table
+// in gpu/api/. A session lists the GPUs the library sees by PCI address; the TelemetryReader asks amd_smi
+// first, then rocm_smi, then ADL, then amdgpu's sysfs files for what is still missing (docs/monitor.md says
+// which metric each gives, in which unit).
 #pragma once
 
 #include <map>
@@ -16,7 +17,7 @@ namespace gpudoctor {
 class AmdLibraryTelemetry {
  public:
   virtual ~AmdLibraryTelemetry() = default;
-  // "amd_smi" or "rocm_smi": the `source` of what it fills.
+  // "amd_smi", "rocm_smi" or "adl": the `source` of what it fills.
   virtual const char* SourceName() const = 0;
   // Whether the library lists the GPU at `pci_address` ("0000:03:00.0").
   virtual bool Lists(const std::string& pci_address) const = 0;
@@ -48,7 +49,7 @@ class AmdLibraryTelemetryOf : public AmdLibraryTelemetry {
 
  protected:
   explicit AmdLibraryTelemetryOf(std::map<std::string, Handle> devices) : devices_(std::move(devices)) {}
-  // "AMD SMI", "ROCm SMI": the library as a warning names it.
+  // "AMD SMI", "ROCm SMI", "ADL": the library as a warning names it.
   virtual const char* DisplayName() const = 0;
   // What the library says of the GPU with this handle (units converted to the sample's).
   virtual TelemetrySample ReadDevice(Handle handle, std::vector<std::string>& warnings) = 0;
@@ -69,5 +70,6 @@ struct AmdLibraryOpening {
 // and lists its GPUs.
 AmdLibraryOpening OpenAmdSmiTelemetry(const std::vector<std::string>& candidates);
 AmdLibraryOpening OpenRocmSmiTelemetry(const std::vector<std::string>& candidates);
+AmdLibraryOpening OpenAdlTelemetry(const std::vector<std::string>& candidates);
 
 }  // namespace gpudoctor

@@ -188,4 +188,8 @@ std::string AddTelemetryToNvmlJson(std::string_view nvml_json, const std::vector
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
+std::string RecordedTelemetryToJson(const std::vector<TelemetrySample>& samples) {
+  return AddTelemetryToNvmlJson("{}", samples);
+}
+
 }  // namespace gpudoctor

@@ -26,6 +26,10 @@ std::string SampleLineJson(uint64_t sample_number, int64_t time_unix_ms,
 Result<std::vector<TelemetrySample>> ParseRecordedTelemetry(std::string_view nvml_json,
                                                             std::vector<std::string>& problems);
 
+// {"telemetry": [samples]}: a recording of samples on its own (.gpudoctor/adl.json), read back by
+// ParseRecordedTelemetry.
+std::string RecordedTelemetryToJson(const std::vector<TelemetrySample>& samples);
+
 // `nvml_json` (an object) with the "telemetry" member set to `samples`.
 std::string AddTelemetryToNvmlJson(std::string_view nvml_json, const std::vector<TelemetrySample>& samples);
 

@@ -1,11 +1,13 @@
 // Where `monitor` and `serve` get their samples: every GPU of a machine, NVIDIA through NVML (live) or
 // through the answers `gather` recorded (.gpudoctor/nvml.json's "telemetry" member) when the machine is a
-// recorded sysroot; AMD through amd_smi, then rocm_smi (live, each for the GPUs it lists, matched by PCI
-// address), then amdgpu's sysfs files for whatever is still missing. Which GPUs there are is decided once,
-// from the probed Snapshot.
+// recorded sysroot; AMD on Linux through amd_smi, then rocm_smi (live, each for the GPUs it lists, matched by
+// PCI address), then amdgpu's sysfs files for whatever is still missing; AMD on Windows through ADL (live)
+// or the ADL answers `gather` recorded (.gpudoctor/adl.json). Which GPUs there are is decided once, from the
+// probed Snapshot.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +20,12 @@
 
 namespace gpudoctor {
 
-// The AMD GPUs bound to amdgpu in `snap`, numbered in PCI address order (as amd-smi numbers them).
+// The AMD GPUs bound to amdgpu (Linux) or amdkmdag (Windows) in `snap`, numbered in PCI address order (as
+// amd-smi numbers them).
 std::vector<TelemetryDevice> AmdTelemetryDevices(const Snapshot& snap);
+
+// Where a recorded Windows machine keeps ADL's answers: {"telemetry": [sample, ...]} (telemetry_json.h).
+inline constexpr const char* kRecordedAdlFile = "/.gpudoctor/adl.json";
 
 // Which vendor libraries a live reader tries, in order (full paths or names for the system loader). The
 // commands fill the AMD lists from gpu/library_search (framework copies, ROCM_PATH, the system); tests
@@ -28,6 +34,7 @@ struct TelemetryLibraries {
   bool nvml = true;
   std::vector<std::string> amd_smi;   // empty: not tried
   std::vector<std::string> rocm_smi;  // empty: not tried
+  std::vector<std::string> adl;       // empty: not tried
 };
 // NVML, and the AMD libraries by their names for the system loader.
 TelemetryLibraries DefaultTelemetryLibraries();
@@ -48,17 +55,28 @@ class TelemetryReader {
   std::vector<TelemetrySample> Read(std::vector<std::string>& warnings);
 
  private:
+  // One AMD GPU's other sources: amdgpu's sysfs files (Linux), or ADL's recorded sample (a Windows
+  // recording).
+  struct AmdSources {
+    bool sysfs = true;
+    AmdSysfsFiles files;
+    std::optional<TelemetrySample> recorded;
+  };
+
   std::vector<TelemetrySample> ReadRecordedNvml(std::vector<std::string>& warnings) const;
-  void OpenAmdLibraries(const TelemetryLibraries& libraries);
+  void AddAmdDevices(const Snapshot& snap, const TelemetryLibraries& libraries);
+  void OpenAmdLibraries(const TelemetryLibraries& libraries, const std::vector<TelemetryDevice>& amd,
+                        bool any_sysfs);
+  bool AnyLibraryLists(const std::string& pci_address) const;
   TelemetrySample ReadAmd(size_t amd_index, std::vector<std::string>& warnings);
 
   const FileSystem& fs_;
   bool live_ = false;
   std::unique_ptr<NvmlTelemetrySession> nvml_;
   std::vector<TelemetryDevice> devices_;
-  size_t nvidia_count_ = 0;               // devices_[0, nvidia_count_) are NVIDIA's
-  std::vector<AmdSysfsFiles> amd_files_;  // for devices_[nvidia_count_ + i]
-  // amd_smi, then rocm_smi: those that loaded and initialized, asked in this order.
+  size_t nvidia_count_ = 0;      // devices_[0, nvidia_count_) are NVIDIA's
+  std::vector<AmdSources> amd_;  // for devices_[nvidia_count_ + i]
+  // amd_smi, then rocm_smi, then ADL: those that loaded and initialized, asked in this order.
   std::vector<std::unique_ptr<AmdLibraryTelemetry>> amd_libraries_;
   std::vector<std::string> setup_warnings_;
 };

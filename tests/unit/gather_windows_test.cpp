@@ -39,7 +39,7 @@ TEST_P(GatherWindowsTest, RecordingReplaysToTheSameSnapshot) {
   ASSERT_NE(original.windows, nullptr);
   Snapshot want = ProbeWithInputs(original);
   std::vector<std::string> notes;
-  auto st = GatherWindowsMachine(original, dest_.string(), notes);
+  auto st = GatherWindowsMachine(original, "", dest_.string(), notes);
   ASSERT_TRUE(st.ok()) << st.error().message;
   ASSERT_NE(original.windows, nullptr) << "the inputs are given back after recording";
   EXPECT_TRUE(stdfs::exists(dest_ / ".gpudoctor/windows/registry.json"));
@@ -47,7 +47,7 @@ TEST_P(GatherWindowsTest, RecordingReplaysToTheSameSnapshot) {
   Snapshot got = ProbeWithInputs(MakeRecordedInputs(dest_.string()));
   EXPECT_EQ(Comparable(got), Comparable(want));
   // A second recording into the same folder is refused: nothing is overwritten.
-  EXPECT_FALSE(GatherWindowsMachine(original, dest_.string(), notes).ok());
+  EXPECT_FALSE(GatherWindowsMachine(original, "", dest_.string(), notes).ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(WindowsFixtures, GatherWindowsTest,

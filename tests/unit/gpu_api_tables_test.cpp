@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "gpu/api/adl_api.h"
 #include "gpu/api/cublas_api.h"
 #include "gpu/api/cuda_driver_api.h"
 #include "gpu/api/hip_api.h"
@@ -36,6 +37,16 @@ TEST(GpuApiTables, ALibraryWithoutTheExportsIsBrokenAndNamesEachMissingSymbol) {
   EXPECT_NE(LoadRocblas(kPlainLibrary).symbols.Summary().find("rocblas_gemm_ex"), std::string::npos);
   EXPECT_NE(LoadHiprtc(kPlainLibrary).symbols.Summary().find("hiprtcGetCode"), std::string::npos);
   EXPECT_NE(LoadRocmSmi(kPlainLibrary).symbols.Summary().find("rsmi_init"), std::string::npos);
+  // ADL (Windows `monitor`): the context and adapter calls are required, each metric's call optional.
+  auto adl = LoadAdl(kPlainLibrary);
+  ASSERT_EQ(adl.status, LoadStatus::kBroken);
+  EXPECT_NE(adl.symbols.Summary().find("ADL2_Main_Control_Create"), std::string::npos);
+  EXPECT_NE(adl.symbols.Summary().find("ADL2_Adapter_AdapterInfo_Get"), std::string::npos);
+  EXPECT_NE(adl.symbols.Summary().find("ADL2_New_QueryPMLogData_Get"), std::string::npos);
+  for (const auto& required : adl.symbols.missing_required) {
+    EXPECT_EQ(required.find("ADL2_New_QueryPMLogData_Get"), std::string::npos);
+    EXPECT_EQ(required.find("ADL2_Adapter_DedicatedVRAMUsage_Get"), std::string::npos);
+  }
 }
 
 TEST(GpuApiTables, TheBenchmarksExportsAreOptionalAndNamedWhenMissing) {
