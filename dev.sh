@@ -5,7 +5,8 @@
 # and, for fuzzing (docs/fuzzing.md):
 #   ./dev.sh fuzz [SECONDS]   a campaign over every libFuzzer target; crashes become regression inputs
 #   ./dev.sh fuzz-pack        stripped fuzz binaries + seeds + runner in one tar.xz for a bigger machine
-# and `./dev.sh package` writes the wheels, the .deb and the Windows zip into build/packages.
+# and `./dev.sh package` writes the wheels, the .deb and the Windows zip into build/packages;
+# `./dev.sh compilers` builds and tests with every g++-N and clang++-N on the machine and prints a table.
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -101,6 +102,16 @@ PASSED=0
 FAILED=0
 FAILURES=()
 
+# The totals of a gtest XML report: "TESTS FAILURES ERRORS DISABLED".
+gtest_counts() {  # gtest_counts XML
+  local head attr
+  head=$(grep -o '<testsuites [^>]*' "$1")
+  for attr in tests failures errors disabled; do
+    printf '%s ' "$(sed -n "s/.* $attr=\"\([0-9]*\)\".*/\1/p" <<<"$head")"
+  done
+  echo
+}
+
 # Runs a gtest binary (optionally through wine) and adds its counts to the totals.
 run_gtest() {  # run_gtest LABEL XML COMMAND...
   local label="$1" xml="$2"; shift 2
@@ -114,10 +125,7 @@ run_gtest() {  # run_gtest LABEL XML COMMAND...
     return
   fi
   local tests failures errors disabled
-  tests=$(grep -o '<testsuites [^>]*' "$xml" | sed -n 's/.* tests="\([0-9]*\)".*/\1/p')
-  failures=$(grep -o '<testsuites [^>]*' "$xml" | sed -n 's/.* failures="\([0-9]*\)".*/\1/p')
-  errors=$(grep -o '<testsuites [^>]*' "$xml" | sed -n 's/.* errors="\([0-9]*\)".*/\1/p')
-  disabled=$(grep -o '<testsuites [^>]*' "$xml" | sed -n 's/.* disabled="\([0-9]*\)".*/\1/p')
+  read -r tests failures errors disabled < <(gtest_counts "$xml")
   local bad=$((failures + errors))
   PASSED=$((PASSED + tests - bad - disabled))
   FAILED=$((FAILED + bad))
@@ -209,6 +217,57 @@ cmd_test() {
   [ "$FAILED" -eq 0 ]
 }
 
+# Every C++ compiler on this machine (g++-N and clang++-N on PATH, or those named in COMPILERS), each building
+# every target, tests included, with warnings as errors (the dev preset's settings; BUILD_TYPE, default Debug:
+# Release shows GCC's flow-based warnings such as -Warray-bounds) in build/compilers/NAME-TYPE, then running
+# the unit tests; a table of the results at the end. Not part of `test`: a full build per compiler.
+cmd_compilers() {
+  local type="${BUILD_TYPE:-Debug}" compilers=()
+  if [ -n "${COMPILERS:-}" ]; then
+    read -r -a compilers <<<"$COMPILERS"
+  else
+    mapfile -t compilers < <(compgen -c | grep -E '^(g|clang)\+\+-[0-9]+$' | sort -u | sort -t- -k1,1 -k2,2n)
+  fi
+  install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+  local rows=() cxx version dir rc counts tests failures errors disabled first bad=0
+  for cxx in "${compilers[@]}"; do
+    if ! command -v "$cxx" >/dev/null 2>&1; then
+      rows+=("$cxx|absent|skipped|-|-"); continue
+    fi
+    version=$("$cxx" --version 2>/dev/null | head -n 1 | grep -oE '[0-9]+\.[0-9]+(\.[0-9]+)?' | head -n 1 || true)
+    dir="build/compilers/$cxx-$type"
+    log "$cxx $version ($type): configure and build every target into $dir (log: $dir.log)"
+    mkdir -p build/compilers
+    rc=0
+    { cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" -DCMAKE_CXX_COMPILER="$cxx" \
+        -DGPUDOCTOR_TESTS=ON -DGPUDOCTOR_WERROR=ON && cmake --build "$dir" -j "$JOBS" -- -k 0; } > "$dir.log" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      first=$(grep -m 1 -E 'error:|Error' "$dir.log" || tail -n 1 "$dir.log")
+      errors=$(grep -c 'error:' "$dir.log" || true)
+      echo "$cxx: build failed ($errors compiler errors); the first: $first" >&2
+      rows+=("$cxx|$version|FAILED|-|-"); bad=1; continue
+    fi
+    log "$cxx: unit tests"
+    rm -f "$dir/results.xml"
+    NO_COLOR=1 "$dir/tests/gpudoctor_tests" --gtest_brief=1 --gtest_output="xml:$dir/results.xml" >&2 || true
+    if [ ! -f "$dir/results.xml" ]; then
+      rows+=("$cxx|$version|ok|no results|-"); bad=1; continue
+    fi
+    read -r tests failures errors disabled < <(gtest_counts "$dir/results.xml")
+    counts=$((failures + errors))
+    rows+=("$cxx|$version|ok|$((tests - counts - disabled))|$counts")
+    [ "$counts" -eq 0 ] || bad=1
+  done
+  [ ${#rows[@]} -gt 0 ] || { echo "no g++-N or clang++-N compiler on PATH" >&2; return 1; }
+  printf '\n%-12s %-10s %-20s %-13s %s\n' compiler version "build ($type)" "tests passed" failed
+  local row
+  for row in "${rows[@]}"; do
+    IFS='|' read -r cxx version rc tests counts <<<"$row"
+    printf '%-12s %-10s %-20s %-13s %s\n' "$cxx" "$version" "$rc" "$tests" "$counts"
+  done
+  return "$bad"
+}
+
 # A fuzz campaign: every target for SECONDS (default 600) on all cores, corpora kept in .fuzz/ between runs,
 # each crash minimized and saved under tests/fixtures/fuzz_regressions/<target>/, where the smoke run replays it.
 cmd_fuzz() {
@@ -268,7 +327,8 @@ case "${1:-}" in
   fuzz) shift; cmd_fuzz "$@" ;;
   fuzz-pack) shift; cmd_fuzz_pack "$@" ;;
   package) shift; cmd_package "$@" ;;
+  compilers) shift; cmd_compilers "$@" ;;
   deps) install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}" ;;
-  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh deps" >&2
+  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh compilers | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh deps" >&2
      exit 3 ;;
 esac

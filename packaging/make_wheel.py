@@ -21,9 +21,9 @@ NAME = "gpudoctor"
 SUMMARY = "What your GPUs can do for deep learning, and how to fix what stops them (AMD ROCm, NVIDIA CUDA)"
 # The license of the LICENSE file beside README.md (dev.sh passes the file with --license-file).
 LICENSE = "MIT"
-# No public address exists yet: once the repository is published, its addresses go here and appear in
-# METADATA as Project-URL lines, e.g. {"Homepage": "https://...", "Issues": "https://.../issues"}.
-PROJECT_URLS = {}
+# The project's public addresses, one `Label = URL` a line (none until the repository is published): each
+# becomes a Project-URL line of METADATA. The .deb reads its Homepage from the same file.
+PROJECT_URLS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "project_urls.txt")
 CLASSIFIERS = [
     "Environment :: Console",
     "License :: OSI Approved :: MIT License",
@@ -43,7 +43,24 @@ def record_hash(data):
     return "sha256=" + digest.decode()
 
 
-def metadata(version, readme_text, license_text):
+def read_project_urls(path):
+    """The (label, URL) pairs of a project_urls.txt, in its order; exits with the line at fault when one
+    is not `Label = URL` with an http(s) URL (core metadata: a label of at most 32 characters)."""
+    urls = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            label, sep, url = (part.strip() for part in line.partition("="))
+            if not sep or not label or len(label) > 32 or "," in label or not re.fullmatch(r"https?://\S+", url):
+                sys.exit(f"make_wheel.py: {path}:{number}: expected `Label = https://...` "
+                         f"(a label of at most 32 characters, no comma), found: {line}")
+            urls.append((label, url))
+    return urls
+
+
+def metadata(version, readme_text, license_text, project_urls):
     lines = [
         "Metadata-Version: 2.1",
         f"Name: {NAME}",
@@ -53,7 +70,7 @@ def metadata(version, readme_text, license_text):
         "Requires-Python: >=3.7",
         "Keywords: gpu,rocm,cuda,pytorch,diagnostics,deep-learning",
     ]
-    lines += [f"Project-URL: {label}, {url}" for label, url in PROJECT_URLS.items()]
+    lines += [f"Project-URL: {label}, {url}" for label, url in project_urls]
     lines += [f"Classifier: {c}" for c in CLASSIFIERS]
     if license_text is not None:
         lines.append("License-File: LICENSE")
@@ -81,6 +98,8 @@ def main():
     ap.add_argument("--readme", required=True, help="README.md, the long description")
     ap.add_argument("--license-file", help="LICENSE, when the project has one")
     ap.add_argument("--out", required=True, help="folder to write the wheel into")
+    ap.add_argument("--project-urls", default=PROJECT_URLS_FILE, metavar="FILE",
+                    help="the project's addresses, `Label = URL` a line (default: packaging/project_urls.txt)")
     args = ap.parse_args()
 
     if not re.fullmatch(r"[0-9]+(\.[0-9]+)*((a|b|rc)[0-9]+)?(\.post[0-9]+)?(\.dev[0-9]+)?", args.version):
@@ -91,6 +110,7 @@ def main():
         binary = f.read()
     with open(args.readme, encoding="utf-8") as f:
         readme_text = f.read()
+    project_urls = read_project_urls(args.project_urls)
     license_text = None
     if args.license_file:
         with open(args.license_file, "rb") as f:
@@ -106,7 +126,8 @@ def main():
     records = []
     with zipfile.ZipFile(wheel_path, "w") as zf:
         add(zf, records, f"{data_dir}/scripts/{exe}", binary, executable=True)
-        add(zf, records, f"{info_dir}/METADATA", metadata(args.version, readme_text, license_text).encode())
+        meta = metadata(args.version, readme_text, license_text, project_urls)
+        add(zf, records, f"{info_dir}/METADATA", meta.encode())
         add(zf, records, f"{info_dir}/WHEEL", wheel_file(tag).encode())
         if license_text is not None:
             add(zf, records, f"{info_dir}/LICENSE", license_text)

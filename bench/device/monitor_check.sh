@@ -12,18 +12,9 @@
 set -u
 OUT=${OUT:-/tmp/gpudoctor-device-out}
 mkdir -p "$OUT"
-TP=${GPUDOCTOR_THIRD_PARTY:-$PWD/.thirdparty}
 BUILD=build/device
-JOBS=$(nproc 2>/dev/null || echo 8)
 
-echo "== configure and build ($JOBS jobs)"
-if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUDOCTOR_TESTS=OFF \
-         -DGPUDOCTOR_THIRD_PARTY_DIR="$TP/include" -DGPUDOCTOR_GTEST_SOURCE="$TP/googletest" &&
-       cmake --build "$BUILD" -j"$JOBS" --target gpudoctor; } > "$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"
-  echo "build failed"
-  exit 1
-fi
+OUT="$OUT" bash bench/device/build.sh || exit 1
 B=$BUILD/src/gpudoctor
 
 PYTHON=${PYTHON:-/opt/torch/.venv/bin/python}

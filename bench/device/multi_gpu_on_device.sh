@@ -10,9 +10,7 @@
 set -u
 OUT=${OUT:-/tmp/gpudoctor-device-out}
 mkdir -p "$OUT"
-TP=${GPUDOCTOR_THIRD_PARTY:-$PWD/.thirdparty}
 BUILD=build/device
-JOBS=$(nproc 2>/dev/null || echo 8)
 
 {
   echo "== gpu"; nvidia-smi --query-gpu=name,pci.bus_id,driver_version,memory.total --format=csv 2>&1
@@ -21,13 +19,7 @@ JOBS=$(nproc 2>/dev/null || echo 8)
   echo "== mpi"; command -v mpirun 2>&1
 } > "$OUT/env.log" 2>&1
 
-echo "== configure and build ($JOBS jobs)"
-if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUDOCTOR_TESTS=OFF \
-         -DGPUDOCTOR_THIRD_PARTY_DIR="$TP/include" && cmake --build "$BUILD" -j"$JOBS" --target gpudoctor; } > "$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"
-  echo "build failed"
-  exit 1
-fi
+OUT="$OUT" bash bench/device/build.sh || exit 1
 B=$BUILD/src/gpudoctor
 
 echo "== topo (compare with nvidia-smi topo -m in env.log)"

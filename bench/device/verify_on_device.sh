@@ -11,9 +11,7 @@
 set -u
 OUT=${OUT:-/tmp/gpudoctor-device-out}
 mkdir -p "$OUT"
-TP=${GPUDOCTOR_THIRD_PARTY:-$PWD/.thirdparty}
 BUILD=build/device
-JOBS=$(nproc 2>/dev/null || echo 8)
 
 {
   echo "== tools"; command -v cmake ninja c++ g++ clang++ 2>&1; cmake --version | head -1; c++ --version | head -1
@@ -22,14 +20,7 @@ JOBS=$(nproc 2>/dev/null || echo 8)
   echo "== env"; env | grep -E '^(PATH|VIRTUAL_ENV|CONDA_PREFIX|CUDA_|LD_LIBRARY_PATH)=' 2>&1
 } > "$OUT/env.log" 2>&1
 
-echo "== configure and build ($JOBS jobs)"
-if ! { cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUDOCTOR_TESTS=ON \
-         -DGPUDOCTOR_THIRD_PARTY_DIR="$TP/include" -DGPUDOCTOR_GTEST_SOURCE="$TP/googletest" &&
-       cmake --build "$BUILD" -j"$JOBS"; } > "$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"
-  echo "build failed"
-  exit 1
-fi
+OUT="$OUT" bash bench/device/build.sh --tests || exit 1
 tail -2 "$OUT/build.log"
 B=$BUILD/src/gpudoctor
 
