@@ -293,7 +293,7 @@ cmd_fuzz() {
 
 # Packs stripped libFuzzer binaries (no ASan: -fsanitize=fuzzer,undefined, -O2) with their seeds, dictionaries
 # and fuzz/campaign.sh into build/gpudoctor-fuzz.tar.xz, for a long campaign on a machine without clang:
-#   tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j 16 -t 1800
+#   tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j 16 -g 10000000 -t 1800  (a goal of runs per target)
 # The campaign corpus kept in .fuzz/corpus and its run totals (.fuzz/totals) go in as the pack's work folder
 # (work/corpus, work/totals), so the campaign there goes on from them and its table counts every run over that
 # corpus; bring gpudoctor-fuzz/work/{corpus,totals} back into .fuzz/ (cp -a) to go on here or in the next pack.
@@ -318,7 +318,8 @@ cmd_fuzz_pack() {
   tar -C build/fuzz-pack -cJf build/gpudoctor-fuzz.tar.xz gpudoctor-fuzz
   log "packed build/gpudoctor-fuzz.tar.xz ($(du -h build/gpudoctor-fuzz.tar.xz | cut -f1); $(ls "$pack/bin" | wc -l)" \
     "targets, $(find "$pack/work/corpus" -type f | wc -l) corpus inputs from .fuzz/corpus); on the other machine:"
-  echo "  tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j \$(nproc) -t SECONDS" >&2
+  echo "  tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j \$(nproc) -g 10000000 -t SECONDS" >&2
+  echo "  (or on the device machine: bench/device/fuzz_campaign.sh, carrying build/gpudoctor-fuzz.tar.xz)" >&2
 }
 
 case "${1:-}" in

@@ -5,7 +5,9 @@
 // reader, so there only the writing is checked); a verify or bench report is also rendered into its HTML
 // report section (charts included), whose markup must stay valid UTF-8 without a forbidden character and
 // without any markup from the input (no "<script", no "<img"). The input is the file as saved, so the saved
-// reports under tests/fixtures/reports are seeds as they are (fuzz/targets.txt).
+// reports under tests/fixtures/reports are seeds as they are (fuzz/targets.txt). Each reader parses the whole
+// text and, on a syntax error, parses it again for the line; so the text is checked once (nlohmann's accept,
+// no tree built) and one that is not JSON goes to one reader only, a different one by its length.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,6 +15,7 @@
 
 #include "bench/bench_json.h"
 #include "collectives/collectives_json.h"
+#include "core/json_reader.h"
 #include "gates/verify_json.h"
 #include "report/check_json.h"
 #include "report/html_escape.h"
@@ -37,11 +40,34 @@ void ReadWriteRead(std::string_view text, From from, To to, Use use) {
   use(*doc);
 }
 
+template <typename From>
+void MustRefuse(std::string_view text, From from) {
+  auto doc = from(text, "fuzz.json");
+  if (doc.ok() || doc.error().message.empty()) __builtin_trap();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace gpudoctor;
   std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (!JsonValue::accept(text)) {  // not JSON: one reader, by the length, must refuse it with a message
+    switch (size % 4) {
+      case 0:
+        MustRefuse(text, VerifyReportFromJson);
+        break;
+      case 1:
+        MustRefuse(text, BenchReportFromJson);
+        break;
+      case 2:
+        MustRefuse(text, CheckReportFromJson);
+        break;
+      default:
+        MustRefuse(text, CollectivesReportFromJson);
+        break;
+    }
+    return 0;
+  }
   Snapshot snapshot;
   ReadWriteRead(text, VerifyReportFromJson, VerifyReportToJson,
                 [&](const VerifyReport& r) { CheckMarkup(RenderVerifySection(r, "fuzz.json", snapshot)); });
