@@ -9,7 +9,8 @@
 # device tool's `run`, carrying the third-party headers:
 #   carry: [".thirdparty"]   command: bash bench/device/worker_layer_on_device.sh
 # (.thirdparty/ as bench/device/verify_on_device.sh describes). Logs land in $OUT: build.log, verify.json,
-# bench.json, collectives.json, reordered.json, stderr.log. The card's settings are never touched.
+# bench.json, collectives.json, reordered.json, stderr.log. The card's settings are never touched. The P2P
+# matrix (collectives' "p2p") is printed too: one GPU gives only its diagonal.
 set -u
 OUT=${OUT:-/tmp/gpudoctor-device-out}
 mkdir -p "$OUT"
@@ -86,6 +87,14 @@ for row in rows:
 for op, row in largest.items():
     print(f"  {op:<16} {row['size_bytes']:>12} B  busbw {row.get('busbw_gbs')} GB/s  time {row.get('time_us')} us"
           f"  {row.get('status', '')}")
+# The P2P matrix now goes through the vendor-neutral Backend (CanAccessPeer / EnablePeerAccess / CopyPeer):
+# with one GPU it is the diagonal only (a copy within the GPU); compare with the CUDA-table version's figures.
+p2p = r.get("p2p") or {}
+m = p2p.get("matrix") or {}
+print(f"p2p: {p2p.get('status')} {p2p.get('reason') or ''} error={m.get('error')}")
+for i, d in enumerate(m.get("devices", [])):
+    print(f"  GPU{i} {d.get('pci_address')}: bandwidth {m['bandwidth_gbs'][i]} GB/s, latency {m['latency_us'][i]} us,"
+          f" peer {m['peer_access'][i]}, correct {m['correct'][i]}")
 PY
 
 gpus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader 2>/dev/null | wc -l)
