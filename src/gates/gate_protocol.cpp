@@ -38,21 +38,14 @@ json DeviceJson(const DeviceInfo& d) {
 }  // namespace
 
 WorkerRequest ToWorkerRequest(const GateRequest& r) {
-  WorkerRequest w;
-  w.job = kWorkerVerifyGate;
-  w.backend = r.backend;
-  w.device = r.options.device;
-  for (GateId g : r.gates) w.items.emplace_back(SpecOf(g).name);
-  w.limit = r.gate_timeout;
-  w.fake_script_path = r.fake_script_path;
-  w.arch_by_pci = r.arch_by_pci;
-  w.settings["level"] = ToString(r.options.level);
+  std::vector<std::string> items;
+  for (GateId g : r.gates) items.emplace_back(SpecOf(g).name);
+  std::map<std::string, std::string> settings = {{"level", ToString(r.options.level)}};
   if (r.options.memtest_fraction > 0)
-    w.settings["memtest-fraction"] = std::to_string(r.options.memtest_fraction);
-  if (r.options.sustain_seconds > 0)
-    w.settings["sustain-seconds"] = std::to_string(r.options.sustain_seconds);
-  if (r.options.inject != InjectedFault::kNone) w.settings["inject"] = ToString(r.options.inject);
-  return w;
+    settings["memtest-fraction"] = std::to_string(r.options.memtest_fraction);
+  if (r.options.sustain_seconds > 0) settings["sustain-seconds"] = std::to_string(r.options.sustain_seconds);
+  if (r.options.inject != InjectedFault::kNone) settings["inject"] = ToString(r.options.inject);
+  return MakeWorkerRequest(kWorkerVerifyGate, r.target, std::move(items), std::move(settings));
 }
 
 Result<GateRequest> GateRequestFromWorker(const WorkerRequest& w) {
@@ -64,11 +57,7 @@ Result<GateRequest> GateRequestFromWorker(const WorkerRequest& w) {
     r.gates.push_back(*gate);
   }
   if (r.gates.empty()) return UserError("worker: no gate named");
-  r.backend = w.backend;
-  r.options.device = w.device;
-  r.gate_timeout = w.limit;
-  r.fake_script_path = w.fake_script_path;
-  r.arch_by_pci = w.arch_by_pci;
+  r.target = TargetOf(w);
   auto level = VerifyLevelFromString(SettingText(w, "level", "quick"));
   if (!level) return UserError("worker: unknown level " + SettingText(w, "level", ""));
   r.options.level = *level;
@@ -159,7 +148,7 @@ Result<GateResult> GateResultFromJson(const std::string& text) {
 }
 
 std::chrono::seconds TimeoutOf(const GateRequest& request, GateId gate) {
-  return request.gate_timeout.value_or(GateTimeout(gate, request.options));
+  return request.target.limit.value_or(GateTimeout(gate, request.options));
 }
 
 GateResult TimedOutGate(GateId gate, long timeout_seconds, bool by_watchdog) {
