@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -243,6 +244,29 @@ TEST(WorkerProtocol, GateResultJsonRoundTrip) {
   EXPECT_EQ(back->devices[0].memory_total_bytes, 1ull << 37);
   EXPECT_EQ(back->devices[0].compute_units, 132u);
   EXPECT_FALSE(GateResultFromJson("segfault").ok());
+}
+
+// The line shares verify's codec for a gate (gate_json.h); what that codec writes as null must come back.
+TEST(WorkerProtocol, GateResultLineKeepsASkippedGatesTimeAndUnmeasuredFigures) {
+  GateResult r;
+  r.gate = "gemm_tf32";
+  r.status = GateStatus::kSkip;
+  r.summary = "no tensor cores";
+  r.elapsed_ms = 12.5;
+  r.figures.push_back({"rate", std::nan(""), "TFLOP/s"});
+  r.libraries.push_back({"blas", "libcublas", "missing", "", "", "", "", "not found"});
+  auto back = GateResultFromJson(GateResultToJson(r));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->status, GateStatus::kSkip);
+  EXPECT_DOUBLE_EQ(back->elapsed_ms, 12.5);
+  ASSERT_EQ(back->figures.size(), 1u);
+  EXPECT_TRUE(std::isnan(back->figures[0].value));
+  EXPECT_EQ(back->hint, "");
+  EXPECT_EQ(back->libraries[0].path, "");
+  EXPECT_EQ(back->libraries[0].detail, "not found");
+  auto bad = GateResultFromJson(R"({"type":"result","gate":"alloc","status":"maybe"})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("result.status"), std::string::npos) << bad.error().message;
 }
 
 TEST(WorkerProtocol, DeadWorkersBecomeFailedGatesWithTheirReason) {
