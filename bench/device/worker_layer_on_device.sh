@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Issue 15's "Done when" for the GPU worker layer: after the worker layer's changes (bench/gates functions
-# split, the device crossing to workers as its PCI address) `verify --level quick`, `bench --quick` and
-# `collectives --quick` must give the same results as before. Builds gpudoctor (Release, no tests), runs the
+# split, the device crossing to workers as its PCI address, the gate result line written and read by
+# verify's own gate codec, collectives' local and MPI modes split into named steps) `verify --level quick`,
+# `bench --quick` and `collectives --quick` must give the same results as before. Builds gpudoctor (Release, no tests), runs the
 # three with --json and prints the figures to compare with the last run's (verify 12/12 pass, triad 4377
 # GB/s, bf16 GEMM 796 TFLOP/s, pinned H2D 55.5 GB/s, submit 3.43 us). With two GPUs or more it also runs
 # verify under CUDA_VISIBLE_DEVICES in reverse order, naming the last GPU by PCI address, and checks that
-# the report names that address (the worker maps the address to its own ordinal). The lead runs it with the
+# the report names that address (the worker maps the address to its own ordinal), and, where Open MPI's
+# mpirun is installed, `mpirun -np 2 gpudoctor collectives --quick --no-p2p` (the MPI mode: one rank per
+# GPU, rank 0 making the NCCL id) into mpi.json. The lead runs it with the
 # device tool's `run`, carrying the third-party headers:
 #   carry: [".thirdparty"]   command: bash bench/device/worker_layer_on_device.sh
 # (.thirdparty/ as bench/device/verify_on_device.sh describes). Logs land in $OUT: build.log, verify.json,
-# bench.json, collectives.json, reordered.json, stderr.log. The card's settings are never touched.
+# bench.json, collectives.json, reordered.json, mpi.json, stderr.log. The card's settings are never touched. The P2P
+# matrix (collectives' "p2p") is printed too: one GPU gives only its diagonal.
 set -u
 OUT=${OUT:-/tmp/gpudoctor-device-out}
 mkdir -p "$OUT"
@@ -77,6 +81,14 @@ for row in rows:
 for op, row in largest.items():
     print(f"  {op:<16} {row['size_bytes']:>12} B  busbw {row.get('busbw_gbs')} GB/s  time {row.get('time_us')} us"
           f"  {row.get('status', '')}")
+# The P2P matrix now goes through the vendor-neutral Backend (CanAccessPeer / EnablePeerAccess / CopyPeer):
+# with one GPU it is the diagonal only (a copy within the GPU); compare with the CUDA-table version's figures.
+p2p = r.get("p2p") or {}
+m = p2p.get("matrix") or {}
+print(f"p2p: {p2p.get('status')} {p2p.get('reason') or ''} error={m.get('error')}")
+for i, d in enumerate(m.get("devices", [])):
+    print(f"  GPU{i} {d.get('pci_address')}: bandwidth {m['bandwidth_gbs'][i]} GB/s, latency {m['latency_us'][i]} us,"
+          f" peer {m['peer_access'][i]}, correct {m['correct'][i]}")
 PY
 
 gpus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader 2>/dev/null | wc -l)
@@ -95,6 +107,29 @@ ctx = next((g["summary"] for g in r.get("gates", []) if g["gate"] == "context"),
 ok = got[-7:] == sys.argv[2]
 print(f"asked {sys.argv[2]}, report names {got}; context: {ctx}; {'same GPU' if ok else 'WRONG GPU'}")
 PY
+  if command -v mpirun > /dev/null 2>&1; then
+    echo "== mpirun -np 2 collectives --quick --no-p2p (the MPI mode)"
+    start=$SECONDS
+    timeout 300 mpirun --allow-run-as-root -np 2 "$B" collectives --quick --no-p2p --json \
+      > "$OUT/mpi.json" 2>> "$OUT/stderr.log"
+    echo "exit code $? after $((SECONDS - start)) s: mpirun -np 2 gpudoctor collectives --quick --no-p2p --json"
+    python3 - "$OUT/mpi.json" <<'PY'
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except ValueError as e:
+    sys.exit(f"mpi: no JSON ({e}); see stderr.log")
+c = r.get("collectives") or {}
+print(f"mpi: mode {r.get('mode')}, launcher {r.get('launcher')}, world {r.get('world_size')}, "
+      f"collectives {c.get('status')} {c.get('reason') or ''}, {len(c.get('results', []))} results, "
+      f"exit {r.get('exit_code')}")
+for h in r.get("ranks", []):
+    print(f"  rank {h.get('rank')} {h.get('host')} device {h.get('device')} {h.get('pci_address')} "
+          f"{h.get('status')} {h.get('reason') or ''}")
+PY
+  else
+    echo "== no mpirun on this machine: the MPI mode is not run (skipped)"
+  fi
 else
-  echo "== one GPU: the reordering check needs nvidia-h200-x2 (skipped)"
+  echo "== one GPU: the reordering and MPI checks need nvidia-h200-x2 (skipped)"
 fi

@@ -63,8 +63,8 @@ int RunBenchmarks(const WorkerRequest& worker_request, const Environment& env, s
     watchdog.Print(WorkerErrorLine(backend.error()));
     return 0;
   }
-  WorkerSink sink(watchdog, request->limit.value_or(group->TimeLimit(request->options.level)));
-  BenchContext ctx{*backend->backend, request->options, sink, err, 0};
+  WorkerSink sink(watchdog, request->target.limit.value_or(group->TimeLimit(request->options.level)));
+  BenchContext ctx{*backend->backend, request->options, sink, request->target.device, err, 0};
   try {
     group->Run(ctx, request->ids);
   } catch (const std::exception& e) {

@@ -86,18 +86,9 @@ std::string Dump(const json& j) {
 }  // namespace
 
 WorkerRequest ToWorkerRequest(const BenchWorkerRequest& r) {
-  WorkerRequest w;
-  w.job = kWorkerBench;
-  w.backend = r.backend;
-  w.device = r.options.device;
-  w.items = r.ids;
-  w.limit = r.limit;
-  w.fake_script_path = r.fake_script_path;
-  w.arch_by_pci = r.arch_by_pci;
-  w.settings["group"] = r.group;
-  w.settings["level"] = ToString(r.options.level);
-  if (r.options.plant_wrong) w.settings["inject"] = "wrong-result";
-  return w;
+  std::map<std::string, std::string> settings = {{"group", r.group}, {"level", ToString(r.options.level)}};
+  if (r.options.plant_wrong) settings["inject"] = "wrong-result";
+  return MakeWorkerRequest(kWorkerBench, r.target, r.ids, std::move(settings));
 }
 
 Result<BenchWorkerRequest> BenchRequestFromWorker(const WorkerRequest& w) {
@@ -106,11 +97,7 @@ Result<BenchWorkerRequest> BenchRequestFromWorker(const WorkerRequest& w) {
   if (r.group.empty()) return UserError("bench worker: no group named");
   r.ids = w.items;
   if (r.ids.empty()) return UserError("bench worker: no benchmarks named (--items)");
-  r.backend = w.backend;
-  r.options.device = w.device;
-  r.limit = w.limit;
-  r.fake_script_path = w.fake_script_path;
-  r.arch_by_pci = w.arch_by_pci;
+  r.target = TargetOf(w);
   auto level = BenchLevelFromString(SettingText(w, "level", "quick"));
   if (!level) return UserError("bench worker: unknown level " + SettingText(w, "level", ""));
   r.options.level = *level;

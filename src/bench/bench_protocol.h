@@ -27,11 +27,9 @@ inline constexpr const char* kWorkerBench = "bench";
 struct BenchWorkerRequest {
   std::string group = "memory";  // "memory", "transfer", "gemm", "latency"
   std::vector<std::string> ids;  // the group's benchmarks to run, in order
-  BackendKind backend = BackendKind::kCuda;
+  // Backend, device, fake script, hints; its limit is one per benchmark (tests), else the group's own.
+  WorkerTarget target;
   BenchOptions options;
-  std::string fake_script_path;
-  std::map<std::string, std::string> arch_by_pci;
-  std::optional<std::chrono::seconds> limit;  // one limit per benchmark (tests); else the group's own
 };
 
 // The request in the worker layer's form and back; a user error on anything unexpected.

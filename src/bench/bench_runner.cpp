@@ -49,8 +49,8 @@ BenchStepOutcome BenchProcessExecutor::Run(const BenchWorkerRequest& request) {
   const Benchmark* group = FindGroup(groups, request.group);
   std::vector<BenchSpec> specs = group ? group->Specs() : std::vector<BenchSpec>{};
   // The worker holds each benchmark to its limit itself; this limit on the whole process is the backstop.
-  std::chrono::seconds each =
-      request.limit.value_or(group ? group->TimeLimit(request.options.level) : std::chrono::seconds(60));
+  std::chrono::seconds each = request.target.limit.value_or(group ? group->TimeLimit(request.options.level)
+                                                                  : std::chrono::seconds(60));
   std::chrono::seconds timeout = std::chrono::seconds(30) + each * static_cast<long>(request.ids.size());
   auto result = RunWorkerProcess(executable_, ToWorkerRequest(request), timeout);
   if (!result) {
@@ -90,8 +90,8 @@ namespace {
 void ChooseBenchDevice(const BenchRequest& request, const Snapshot& snapshot, GateExecutor& device_executor,
                        BenchReport& report, std::string& device, BackendKind& backend) {
   GateRequest base;
-  base.fake_script_path = request.fake_script_path;
-  base.arch_by_pci = ArchHints(snapshot);
+  base.target.fake_script_path = request.fake_script_path;
+  base.target.arch_by_pci = ArchHints(snapshot);
   auto order = CandidateBackends(request.backend, !request.fake_script_path.empty(), snapshot);
   DeviceChoice choice = ChooseDevice(order, base, request.device_selector, device_executor);
   const BackendAttempt* chosen = choice.Chosen();
@@ -189,16 +189,16 @@ BenchReport RunBench(const BenchRequest& request, const Snapshot& snapshot, cons
   // 1. The runtime and its devices.
   BenchWorkerRequest base;
   base.options = request.options;
-  ChooseBenchDevice(request, snapshot, device_executor, report, base.options.device, base.backend);
+  ChooseBenchDevice(request, snapshot, device_executor, report, base.target.device, base.target.backend);
   if (!report.device) return finish();
   if (progress)
     progress("gpudoctor bench: " + std::string(ToString(request.options.level)) + ", " + report.device->name +
              " (" + report.device->pci_address + ", " + report.device->backend + ")");
 
   // 2. Each group in a worker.
-  base.fake_script_path = request.fake_script_path;
-  base.arch_by_pci = ArchHints(snapshot);
-  base.limit = request.limit;
+  base.target.fake_script_path = request.fake_script_path;
+  base.target.arch_by_pci = ArchHints(snapshot);
+  base.target.limit = request.limit;
   for (const auto& group : MakeBenchmarks()) {
     if (!request.groups.empty() &&
         std::find(request.groups.begin(), request.groups.end(), group->Name()) == request.groups.end())

@@ -10,7 +10,7 @@
 namespace gpudoctor {
 
 Status OpenBenchDevice(BenchContext& ctx) {
-  auto ordinal = OpenWorkerDevice(ctx.backend, ctx.options.device);
+  auto ordinal = OpenWorkerDevice(ctx.backend, ctx.device);
   if (!ordinal) return ordinal.error();
   ctx.device_ordinal = *ordinal;
   return Ok{};

@@ -16,7 +16,6 @@ namespace gpudoctor {
 
 struct BenchOptions {
   BenchLevel level = BenchLevel::kQuick;
-  std::string device;  // its PCI address as the parent chose it, or an index; "": the first (worker_device.h)
   bool plant_wrong = false;  // --inject wrong-result: the triad writes one wrong element
 };
 
@@ -35,8 +34,9 @@ struct BenchContext {
   Backend& backend;
   const BenchOptions& options;
   BenchSink& sink;
+  std::string device;       // the request's: a PCI address, an index, or "" for the first (worker_device.h)
   std::FILE* log = stderr;  // diagnostics only
-  int device_ordinal = 0;   // the backend's ordinal of options.device, set by OpenBenchDevice
+  int device_ordinal = 0;   // the backend's ordinal of `device`, set by OpenBenchDevice
 };
 
 class Benchmark {

@@ -8,6 +8,7 @@
 #include "bench/bench_json.h"
 #include "bench/bench_report.h"
 #include "bench/bench_runner.h"
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "core/strings.h"
 #include "gates/device_choice.h"
@@ -77,18 +78,15 @@ int BenchCommand::Run(const CliContext& ctx) {
     for (auto part : Split(only_, ',')) {
       std::string name(Trim(part));
       if (std::find(known.begin(), known.end(), name) == known.end())
-        return ReportError(ctx.err, UserError("--only: unknown group \"" + name + "\"",
+        return ReportError(ctx.err, UserError("--only " + only_ + ": unknown group \"" + name + "\"",
                                               "the groups are memory, transfer, gemm and latency"));
       if (std::find(request.groups.begin(), request.groups.end(), name) == request.groups.end())
         request.groups.push_back(name);
     }
   }
-  if (!limit_.empty()) {
-    auto t = ParseU64(limit_);
-    if (!t || *t == 0 || *t > 86400)
-      return ReportError(ctx.err, UserError("--bench-timeout must be whole seconds"));
-    request.limit = std::chrono::seconds(*t);
-  }
+  auto limit = SecondsFlag("--bench-timeout", limit_);
+  if (!limit) return ReportError(ctx.err, limit.error());
+  request.limit = *limit;
   if (!fake_script_.empty()) request.fake_script_path = fake_script_;
 
   auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);

@@ -2,6 +2,7 @@
 // (collectives/collectives_runner.h) and prints the report. No benchmark logic lives here.
 #include "cli/collectives_command.h"
 
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "collectives/collective_request.h"
 #include "collectives/collectives_json.h"
@@ -61,6 +62,43 @@ void CollectivesCommand::DefineFlags(FlagSet& flags) {
   flags.Excludes("--no-p2p", "--p2p-only");
 }
 
+namespace {
+
+// Every number of the flags into `request`, checked before any work; the first bad one is the error.
+Status ReadCollectivesNumbers(const CollectivesFlagText& f, CollectivesRequest& request) {
+  auto min_bytes = SizeFlag("--min-bytes", f.min_bytes);
+  auto max_bytes = SizeFlag("--max-bytes", f.max_bytes);
+  auto p2p_bytes = SizeFlag("--p2p-bytes", f.p2p_bytes);
+  auto factor = WholeFlag("--factor", f.factor, 2, 1024);
+  auto iters = WholeFlag("--iters", f.iters, 1, 100000);
+  auto warmup = WholeFlag("--warmup", f.warmup, 0, 100000);
+  auto gpus = WholeFlag("--gpus", f.gpus, 1, 4096);
+  auto timeout = SecondsFlag("--timeout", f.timeout);
+  if (!min_bytes) return min_bytes.error();
+  if (!max_bytes) return max_bytes.error();
+  if (!p2p_bytes) return p2p_bytes.error();
+  if (!factor) return factor.error();
+  if (!iters) return iters.error();
+  if (!warmup) return warmup.error();
+  if (!gpus) return gpus.error();
+  if (!timeout) return timeout.error();
+  CollectiveOptions& o = request.options;
+  o.min_bytes = min_bytes->value_or(o.min_bytes);
+  o.max_bytes = max_bytes->value_or(o.max_bytes);
+  request.p2p_bytes = p2p_bytes->value_or(request.p2p_bytes);
+  o.factor = factor->value_or(o.factor);
+  o.iters = static_cast<int>(iters->value_or(static_cast<uint64_t>(o.iters)));
+  o.warmup = static_cast<int>(warmup->value_or(static_cast<uint64_t>(o.warmup)));
+  request.gpus = static_cast<int>(gpus->value_or(0));
+  request.timeout = timeout->value_or(request.timeout);
+  if (o.min_bytes > o.max_bytes)
+    return UserError("--min-bytes " + std::to_string(o.min_bytes) + " is larger than --max-bytes " +
+                     std::to_string(o.max_bytes));
+  return Ok{};
+}
+
+}  // namespace
+
 int CollectivesCommand::Run(const CliContext& ctx) {
   CollectivesRequest request;
   if (quick_) {
@@ -69,49 +107,10 @@ int CollectivesCommand::Run(const CliContext& ctx) {
     request.options.warmup = 2;
   }
   auto ops = ParseCollectiveOps(ops_);
-  if (!ops) return ReportError(ctx.err, ops.error());
+  if (!ops) return ReportError(ctx.err, ops.error().With("--ops " + ops_));
   request.options.ops = *ops;
-  auto size_flag = [&](const std::string& text, const char* name, uint64_t& out) -> Status {
-    if (text.empty()) return Ok{};
-    auto v = ParseByteSize(text);
-    if (!v || *v == 0)
-      return UserError(std::string(name) + " must be a size such as 8, 64K, 256M or 1G, not " + text);
-    out = *v;
-    return Ok{};
-  };
-  auto count_flag = [&](const std::string& text, const char* name, uint64_t max, uint64_t& out) -> Status {
-    if (text.empty()) return Ok{};
-    auto v = ParseU64(text);
-    if (!v || *v == 0 || *v > max)
-      return UserError(std::string(name) + " must be a whole number from 1 to " + std::to_string(max));
-    out = *v;
-    return Ok{};
-  };
-  uint64_t iters = static_cast<uint64_t>(request.options.iters),
-           warmup = static_cast<uint64_t>(request.options.warmup);
-  uint64_t gpus = 0, timeout = static_cast<uint64_t>(request.timeout.count());
-  for (const Status& s :
-       {size_flag(min_bytes_, "--min-bytes", request.options.min_bytes),
-        size_flag(max_bytes_, "--max-bytes", request.options.max_bytes),
-        size_flag(p2p_bytes_, "--p2p-bytes", request.p2p_bytes),
-        count_flag(factor_, "--factor", 1024, request.options.factor),
-        count_flag(iters_, "--iters", 100000, iters), count_flag(gpus_, "--gpus", 4096, gpus),
-        count_flag(timeout_, "--timeout", 86400, timeout)}) {
-    if (!s) return ReportError(ctx.err, s.error());
-  }
-  if (!warmup_.empty()) {
-    auto v = ParseU64(warmup_);
-    if (!v || *v > 100000)
-      return ReportError(ctx.err, UserError("--warmup must be a whole number from 0 to 100000"));
-    warmup = *v;
-  }
-  if (request.options.factor < 2) return ReportError(ctx.err, UserError("--factor must be at least 2"));
-  if (request.options.min_bytes > request.options.max_bytes)
-    return ReportError(ctx.err, UserError("--min-bytes is larger than --max-bytes"));
-  request.options.iters = static_cast<int>(iters);
-  request.options.warmup = static_cast<int>(warmup);
-  request.gpus = static_cast<int>(gpus);
-  request.timeout = std::chrono::seconds(timeout);
+  CollectivesFlagText text{min_bytes_, max_bytes_, p2p_bytes_, factor_, iters_, warmup_, gpus_, timeout_};
+  if (auto s = ReadCollectivesNumbers(text, request); !s) return ReportError(ctx.err, s.error());
   request.p2p = !no_p2p_;
   request.collectives = !p2p_only_;
   if (backend_ != "auto") request.backend = BackendKindFromString(backend_);

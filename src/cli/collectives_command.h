@@ -5,6 +5,11 @@
 
 namespace gpudoctor {
 
+// The text of the numeric flags, as given ("" when not).
+struct CollectivesFlagText {
+  std::string min_bytes, max_bytes, p2p_bytes, factor, iters, warmup, gpus, timeout;
+};
+
 class CollectivesCommand final : public Command {
  public:
   std::string Name() const override { return "collectives"; }

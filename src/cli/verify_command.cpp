@@ -2,6 +2,7 @@
 // gates through worker processes (gates/verify_runner.h) and renders the report. No GPU logic lives here.
 #include "cli/verify_command.h"
 
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "core/strings.h"
 #include "gates/device_choice.h"
@@ -65,26 +66,15 @@ int VerifyCommand::Run(const CliContext& ctx) {
   request.device_selector = device_;
   if (auto s = CheckDeviceSelector(device_); !s) return ReportError(ctx.err, s.error());
   if (backend_ != "auto") request.backend = BackendKindFromString(backend_);
-  if (!memtest_fraction_.empty()) {
-    auto f = ParseDouble(memtest_fraction_);
-    if (!f || *f <= 0 || *f > 0.95)
-      return ReportError(
-          ctx.err, UserError("--memtest-fraction must be a number in (0, 0.95], not " + memtest_fraction_));
-    request.options.memtest_fraction = *f;
-  }
-  if (!sustain_seconds_.empty()) {
-    auto s = ParseDouble(sustain_seconds_);
-    if (!s || *s <= 0 || *s > 86400)
-      return ReportError(ctx.err,
-                         UserError("--sustain-seconds must be a number of seconds, not " + sustain_seconds_));
-    request.options.sustain_seconds = *s;
-  }
-  if (!gate_timeout_.empty()) {
-    auto t = ParseU64(gate_timeout_);
-    if (!t || *t == 0 || *t > 86400)
-      return ReportError(ctx.err, UserError("--gate-timeout must be whole seconds"));
-    request.gate_timeout = std::chrono::seconds(*t);
-  }
+  auto fraction = NumberFlag("--memtest-fraction", memtest_fraction_, 0, 0.95);
+  if (!fraction) return ReportError(ctx.err, fraction.error());
+  request.options.memtest_fraction = fraction->value_or(0);
+  auto sustain = NumberFlag("--sustain-seconds", sustain_seconds_, 0, 86400);
+  if (!sustain) return ReportError(ctx.err, sustain.error());
+  request.options.sustain_seconds = sustain->value_or(0);
+  auto gate_timeout = SecondsFlag("--gate-timeout", gate_timeout_);
+  if (!gate_timeout) return ReportError(ctx.err, gate_timeout.error());
+  request.gate_timeout = *gate_timeout;
   if (!fake_script_.empty()) request.fake_script_path = fake_script_;
 
   auto self = CurrentExecutablePath();

@@ -7,6 +7,7 @@
 #include "collectives/collective_rank.h"
 #include "collectives/collective_request.h"
 #include "collectives/p2p_matrix.h"
+#include "worker/worker_backend.h"
 
 namespace gpudoctor {
 namespace {
@@ -55,12 +56,18 @@ int RunJob(const WorkerRequest& worker_request, const Environment& env, std::FIL
   return 0;
 }
 
-std::string MeasureP2p(const CollectiveWorkerRequest& request, const BackendInputs& inputs) {
+// The P2P matrix on the request's backend (the fake one reads its script), every device it sees.
+std::string MeasureP2p(const WorkerRequest& worker_request, const CollectiveWorkerRequest& request,
+                       const Environment& env) {
   P2pMatrix m;
-  if (request.backend == BackendKind::kCuda)
-    m = MeasureP2pMatrixCuda(inputs, request.p2p_bytes);
-  else
-    m.error = "the P2P matrix is measured through the CUDA driver API only (not yet on HIP)";
+  auto backend = MakeWorkerBackend(worker_request, env);
+  if (!backend) {
+    m.error = backend.error().message;
+  } else if (auto s = backend->backend->LoadRuntime(); !s) {
+    m.error = s.error().message;
+  } else {
+    m = MeasureP2pMatrix(*backend->backend, request.p2p_bytes);
+  }
   return P2pMatrixToJson(m);
 }
 
@@ -77,8 +84,13 @@ WorkerJob CollectiveRankJob() {
 }
 
 WorkerJob P2pMatrixJob() {
-  return {kWorkerP2pMatrix, [](const WorkerRequest& r, const Environment& env, std::FILE* out,
-                               std::FILE* err) { return RunJob(r, env, out, err, MeasureP2p); }};
+  return {kWorkerP2pMatrix,
+          [](const WorkerRequest& r, const Environment& env, std::FILE* out, std::FILE* err) {
+            return RunJob(r, env, out, err,
+                          [&r, &env](const CollectiveWorkerRequest& request, const BackendInputs&) {
+                            return MeasureP2p(r, request, env);
+                          });
+          }};
 }
 
 }  // namespace gpudoctor

@@ -9,10 +9,6 @@ namespace {
 
 using Json = JsonValue;
 
-Json OrNull(const std::string& s) {
-  return s.empty() ? Json(nullptr) : Json(s);
-}
-
 std::optional<Launcher> LauncherFromString(std::string_view s) {
   for (Launcher l : {Launcher::kNone, Launcher::kMpirun, Launcher::kSrun, Launcher::kMpich})
     if (s == ToString(l)) return l;
@@ -94,10 +90,10 @@ Json RankHostEntryToJson(const RankHost& h) {
           {"local_rank", h.local_rank},
           {"gpus_visible", h.gpus_visible},
           {"device", h.device >= 0 ? Json(h.device) : Json(nullptr)},
-          {"device_name", OrNull(h.device_name)},
-          {"pci_address", OrNull(h.pci_address)},
+          {"device_name", StringOrNull(h.device_name)},
+          {"pci_address", StringOrNull(h.pci_address)},
           {"status", h.status},
-          {"reason", OrNull(h.reason)}};
+          {"reason", StringOrNull(h.reason)}};
 }
 
 RankHost RankHostEntryFromJson(const JsonReader& r) {
@@ -119,10 +115,10 @@ std::string CollectivesReportToJson(const CollectivesReport& r) {
   doc["schema"] = SchemaName("collectives", kCollectivesSchemaMajor);
   doc["mode"] = r.mode;
   doc["launcher"] = ToString(r.launcher);
-  doc["mpi_library"] = OrNull(r.mpi_library);
+  doc["mpi_library"] = StringOrNull(r.mpi_library);
   doc["world_size"] = r.world_size;
-  doc["backend"] = OrNull(r.backend);
-  doc["library"] = OrNull(r.library);
+  doc["backend"] = StringOrNull(r.backend);
+  doc["library"] = StringOrNull(r.library);
   doc["hosts"] = HostsJson(r);
   Json ranks = Json::array();
   for (const auto& h : r.ranks) ranks.push_back(RankHostEntryToJson(h));
@@ -145,12 +141,12 @@ std::string CollectivesReportToJson(const CollectivesReport& r) {
                     {"wrong", row.wrong},
                     {"checked", row.checked},
                     {"ranks_reporting", row.ranks_reporting},
-                    {"error", OrNull(row.error)}});
+                    {"error", StringOrNull(row.error)}});
   }
   doc["collectives"] = {{"status", r.collectives_status},
-                        {"reason", OrNull(r.collectives_reason)},
+                        {"reason", StringOrNull(r.collectives_reason)},
                         {"results", std::move(rows)}};
-  Json p2p = {{"status", r.p2p_status}, {"reason", OrNull(r.p2p_reason)}};
+  Json p2p = {{"status", r.p2p_status}, {"reason", StringOrNull(r.p2p_reason)}};
   p2p["matrix"] = r.p2p ? Json::parse(P2pMatrixToJson(*r.p2p), nullptr, false) : Json(nullptr);
   doc["p2p"] = std::move(p2p);
   doc["warnings"] = r.warnings;

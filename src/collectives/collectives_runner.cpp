@@ -150,64 +150,54 @@ void ApplyRankReport(RankHost& host, const RankReport& r) {
   host.reason = r.error;
 }
 
-void RunLocal(const CollectivesRequest& request, const Environment& env, const std::string& self,
-              const Snapshot& snapshot, CollectivesReport& report) {
-  GpuSide side = FindGpus(request, env, snapshot);
-  report.world_size = 0;
-  if (side.kind) report.backend = ToString(*side.kind);
-  if (!side.reason.empty()) {
-    report.collectives_reason = report.p2p_reason = "no usable GPU: " + side.reason;
-    RankHost h;
-    h.host = snapshot.host_name;
-    h.reason = side.reason;
-    report.ranks.push_back(h);
-    return;
-  }
-  int n = static_cast<int>(side.devices.size());
-  if (request.gpus > 0) n = std::min(n, request.gpus);
-  report.world_size = n;
-  report.options.max_bytes = CapToMemory(report.options.max_bytes, side.devices);
+// No GPU to run on: one rank line that says why, and both parts skipped with that reason.
+void ReportNoGpu(const std::string& reason, const Snapshot& snapshot, CollectivesReport& report) {
+  report.collectives_reason = report.p2p_reason = "no usable GPU: " + reason;
+  RankHost h;
+  h.host = snapshot.host_name;
+  h.reason = reason;
+  report.ranks.push_back(h);
+}
+
+// One rank per device, the first `n` devices of this machine.
+void AddLocalRanks(const std::vector<DeviceInfo>& devices, int n, const Snapshot& snapshot,
+                   CollectivesReport& report) {
   for (int i = 0; i < n; ++i) {
     RankHost h;
     h.rank = i;
     h.host = snapshot.host_name;
     h.local_rank = i;
-    h.gpus_visible = static_cast<int>(side.devices.size());
+    h.gpus_visible = static_cast<int>(devices.size());
     h.device = i;
-    h.device_name = side.devices[static_cast<size_t>(i)].name;
-    h.pci_address = side.devices[static_cast<size_t>(i)].pci_address;
+    h.device_name = devices[static_cast<size_t>(i)].name;
+    h.pci_address = devices[static_cast<size_t>(i)].pci_address;
     report.ranks.push_back(h);
   }
-  if (request.p2p) {
-    CollectiveWorkerRequest r;
-    r.kind = kWorkerP2pMatrix;
-    r.backend = *side.kind;
-    r.p2p_bytes = request.p2p_bytes;
-    auto answer =
-        WorkerAnswer(RunWorker(self, r, request.timeout), static_cast<long>(request.timeout.count()));
-    auto matrix = answer ? P2pMatrixFromJson(*answer) : Result<P2pMatrix>(answer.error());
-    if (!matrix) {
-      report.p2p_status = "failed";
-      report.p2p_reason = matrix.error().message;
-    } else {
-      report.p2p = *matrix;
-      report.p2p_status = "ran";
-    }
+}
+
+// The P2P matrix, measured by one worker.
+void RunP2pMatrix(const CollectivesRequest& request, BackendKind kind, const std::string& self,
+                  CollectivesReport& report) {
+  CollectiveWorkerRequest r;
+  r.kind = kWorkerP2pMatrix;
+  r.backend = kind;
+  r.p2p_bytes = request.p2p_bytes;
+  auto answer = WorkerAnswer(RunWorker(self, r, request.timeout), static_cast<long>(request.timeout.count()));
+  auto matrix = answer ? P2pMatrixFromJson(*answer) : Result<P2pMatrix>(answer.error());
+  if (!matrix) {
+    report.p2p_status = "failed";
+    report.p2p_reason = matrix.error().message;
   } else {
-    report.p2p_reason = "not asked for (--no-p2p)";
+    report.p2p = *matrix;
+    report.p2p_status = "ran";
   }
-  if (!request.collectives) {
-    report.collectives_reason = "not asked for (--p2p-only)";
-    return;
-  }
-  LoadedTable<NcclApi> library;
-  BackendLibrary record;
-  auto id = MakeUniqueId(side.inputs, *side.kind, library, record);
-  report.library = DescribeCollectiveLibrary(record);
-  if (!id) {
-    report.collectives_reason = id.error().message + (id.error().hint.empty() ? "" : "; " + id.error().hint);
-    return;
-  }
+}
+
+// The `n` rank workers, all at once (they meet in NCCL's bootstrap), each with the sweep capped to the
+// devices' memory.
+std::vector<Result<ProcessResult>> RunRankWorkers(const CollectivesRequest& request,
+                                                  const CollectivesReport& report, BackendKind kind,
+                                                  const std::string& id_hex, int n, const std::string& self) {
   CollectivesRequest capped = request;
   capped.options.max_bytes = report.options.max_bytes;
   std::vector<Result<ProcessResult>> runs(static_cast<size_t>(n),
@@ -216,10 +206,26 @@ void RunLocal(const CollectivesRequest& request, const Environment& env, const s
   for (int rank = 0; rank < n; ++rank) {
     threads.emplace_back([&, rank] {
       runs[static_cast<size_t>(rank)] =
-          RunWorker(self, RankRequest(capped, *side.kind, *id, rank, n, rank), request.timeout);
+          RunWorker(self, RankRequest(capped, kind, id_hex, rank, n, rank), request.timeout);
     });
   }
   for (auto& t : threads) t.join();
+  return runs;
+}
+
+// The collectives on this machine's `n` GPUs: NCCL's unique id made here, one worker per rank, their
+// records merged into the report.
+void RunLocalCollectives(const CollectivesRequest& request, const GpuSide& side, int n,
+                         const std::string& self, const Snapshot& snapshot, CollectivesReport& report) {
+  LoadedTable<NcclApi> library;
+  BackendLibrary record;
+  auto id = MakeUniqueId(side.inputs, *side.kind, library, record);
+  report.library = DescribeCollectiveLibrary(record);
+  if (!id) {
+    report.collectives_reason = id.error().message + (id.error().hint.empty() ? "" : "; " + id.error().hint);
+    return;
+  }
+  auto runs = RunRankWorkers(request, report, *side.kind, *id, n, self);
   std::vector<RankReport> ranks;
   for (int rank = 0; rank < n; ++rank) {
     RankReport r =
@@ -232,6 +238,28 @@ void RunLocal(const CollectivesRequest& request, const Environment& env, const s
   }
   report.rows = AggregateRanks(ranks, n);
   report.collectives_status = "ran";
+}
+
+void RunLocal(const CollectivesRequest& request, const Environment& env, const std::string& self,
+              const Snapshot& snapshot, CollectivesReport& report) {
+  GpuSide side = FindGpus(request, env, snapshot);
+  report.world_size = 0;
+  if (side.kind) report.backend = ToString(*side.kind);
+  if (!side.reason.empty()) return ReportNoGpu(side.reason, snapshot, report);
+  int n = static_cast<int>(side.devices.size());
+  if (request.gpus > 0) n = std::min(n, request.gpus);
+  report.world_size = n;
+  report.options.max_bytes = CapToMemory(report.options.max_bytes, side.devices);
+  AddLocalRanks(side.devices, n, snapshot, report);
+  if (request.p2p)
+    RunP2pMatrix(request, *side.kind, self, report);
+  else
+    report.p2p_reason = "not asked for (--no-p2p)";
+  if (!request.collectives) {
+    report.collectives_reason = "not asked for (--p2p-only)";
+    return;
+  }
+  RunLocalCollectives(request, side, n, self, snapshot, report);
 }
 
 // ---- MPI mode.
@@ -268,37 +296,28 @@ void MergeAtRoot(const std::vector<std::string>& gathered, bool all_ready, const
   report.collectives_status = "ran";
 }
 
-void RunMpi(const CollectivesRequest& request, const Environment& env, const std::string& self,
-            const Snapshot& snapshot, const LaunchEnvironment& launch, const EmitReport& emit,
-            CollectivesReport& report) {
-  report.mode = "mpi";
-  report.launcher = launch.launcher;
-  report.p2p_reason =
-      "the P2P matrix runs on one machine without mpirun/srun (run `gpudoctor collectives --p2p-only` on a "
-      "node)";
-  auto session = MpiSession::Start();
-  if (!session) {
-    report.collectives_reason = "MPI could not start: " + session.error().message;
-    report.warnings.push_back(session.error().hint);
-    RankHost h;
-    h.host = snapshot.host_name;
-    h.reason = report.collectives_reason;
-    report.ranks.push_back(h);
-    FinishReport(report);
-    emit(report);  // no MPI: every process tells its own story
-    return;
-  }
-  MpiSession& mpi = **session;
-  report.mpi_library = mpi.library_path();
-  report.world_size = mpi.size();
+// MPI did not start: every process reports on its own (there is no root to gather to).
+void ReportWithoutMpi(const Error& error, const Snapshot& snapshot, const EmitReport& emit,
+                      CollectivesReport& report) {
+  report.collectives_reason = "MPI could not start: " + error.message;
+  report.warnings.push_back(error.hint);
+  RankHost h;
+  h.host = snapshot.host_name;
+  h.reason = report.collectives_reason;
+  report.ranks.push_back(h);
+  FinishReport(report);
+  emit(report);
+}
 
+// This rank's line: its host, local rank and the GPU that local rank names; `side.reason` says why it has
+// none (also when the node has fewer GPUs than local ranks).
+RankHost ThisRank(const MpiSession& mpi, const LaunchEnvironment& launch, const Snapshot& snapshot,
+                  GpuSide& side) {
   RankHost me;
   me.rank = mpi.rank();
   me.host = snapshot.host_name;
   me.local_rank = launch.local_rank.value_or(0);
-  GpuSide side = FindGpus(request, env, snapshot);
   me.gpus_visible = static_cast<int>(side.devices.size());
-  if (side.kind) report.backend = ToString(*side.kind);
   if (side.reason.empty() && me.local_rank >= me.gpus_visible)
     side.reason = "local rank " + std::to_string(me.local_rank) + " has no GPU (this node's runtime sees " +
                   std::to_string(me.gpus_visible) + ")";
@@ -308,53 +327,87 @@ void RunMpi(const CollectivesRequest& request, const Environment& env, const std
     me.pci_address = side.devices[static_cast<size_t>(me.local_rank)].pci_address;
   }
   me.reason = side.reason;
+  return me;
+}
 
-  LoadedTable<NcclApi> library;
-  BackendLibrary record;
-  std::optional<RankReport> mine;
-  auto ready = mpi.AllgatherInt(side.reason.empty() && request.collectives ? 1 : 0);
-  bool all_ready = ready && std::all_of(ready->begin(), ready->end(), [](int v) { return v == 1; });
-  if (!ready) {
-    me.reason = ready.error().message;
-  } else if (all_ready) {
-    ncclUniqueId id{};
-    std::string id_error;
-    if (mpi.rank() == 0) {
-      auto hex = MakeUniqueId(side.inputs, *side.kind, library, record);
-      if (hex)
-        HexDecode(*hex, id.internal, sizeof id.internal);
-      else
-        id_error = hex.error().message;
-    }
-    // Rank 0 sends a zero id when it failed; every rank then skips with the reason rank 0 reports.
-    auto ok = mpi.AllgatherInt(id_error.empty() ? 1 : 0);
-    if (auto s = mpi.Broadcast(id.internal, static_cast<int>(sizeof id.internal), 0); !s)
-      me.reason = s.error().message;
-    if (ok && (*ok)[0] == 1 && me.reason.empty()) {
-      CollectivesRequest capped = request;
-      capped.options.max_bytes = CapToMemory(request.options.max_bytes, side.devices);
-      auto run = RunWorker(self,
-                           RankRequest(capped, *side.kind, HexEncode(id.internal, sizeof id.internal),
-                                       mpi.rank(), mpi.size(), me.local_rank),
-                           request.timeout);
-      mine = RankFromWorker(run, static_cast<long>(request.timeout.count()), mpi.rank());
-      ApplyRankReport(me, *mine);
-    } else if (!id_error.empty()) {
-      me.reason = id_error;
-    }
+// With every rank ready: rank 0 makes NCCL's unique id (`library` keeps NCCL loaded there while the ranks
+// bootstrap from it) and broadcasts it, then this rank runs its worker. Nothing when the id could not be
+// shared; `me.reason` then says why.
+std::optional<RankReport> RunMpiRank(MpiSession& mpi, const CollectivesRequest& request, const GpuSide& side,
+                                     const std::string& self, LoadedTable<NcclApi>& library, RankHost& me) {
+  ncclUniqueId id{};
+  std::string id_error;
+  if (mpi.rank() == 0) {
+    BackendLibrary record;
+    auto hex = MakeUniqueId(side.inputs, *side.kind, library, record);
+    if (hex)
+      HexDecode(*hex, id.internal, sizeof id.internal);
+    else
+      id_error = hex.error().message;
   }
+  // Rank 0 sends a zero id when it failed; every rank then skips with the reason rank 0 reports.
+  auto ok = mpi.AllgatherInt(id_error.empty() ? 1 : 0);
+  if (auto s = mpi.Broadcast(id.internal, static_cast<int>(sizeof id.internal), 0); !s)
+    me.reason = s.error().message;
+  if (ok && (*ok)[0] == 1 && me.reason.empty()) {
+    CollectivesRequest capped = request;
+    capped.options.max_bytes = CapToMemory(request.options.max_bytes, side.devices);
+    auto run = RunWorker(self,
+                         RankRequest(capped, *side.kind, HexEncode(id.internal, sizeof id.internal),
+                                     mpi.rank(), mpi.size(), me.local_rank),
+                         request.timeout);
+    RankReport mine = RankFromWorker(run, static_cast<long>(request.timeout.count()), mpi.rank());
+    ApplyRankReport(me, mine);
+    return mine;
+  }
+  if (!id_error.empty()) me.reason = id_error;
+  return std::nullopt;
+}
+
+// Every rank's line to rank 0, which merges them; every rank exits with rank 0's verdict, so mpirun and
+// srun report the job's outcome; rank 0 emits the report.
+void GatherAndEmit(MpiSession& mpi, const RankHost& me, const std::optional<RankReport>& mine, bool all_ready,
+                   const CollectivesRequest& request, const EmitReport& emit, CollectivesReport& report) {
   auto gathered = mpi.GatherStrings(RankHostToJson(me, mine ? &*mine : nullptr), 0);
   if (!gathered) {
     report.collectives_reason = gathered.error().message;
   } else if (mpi.rank() == 0) {
     MergeAtRoot(*gathered, all_ready, request, report);
   }
-  // Every rank exits with rank 0's verdict, so mpirun and srun report the job's outcome.
   FinishReport(report);
   int code = report.exit_code;
   if (mpi.Broadcast(&code, static_cast<int>(sizeof code), 0)) report.exit_code = code;
   if (mpi.rank() == 0) emit(report);
   (void)mpi.Barrier();
+}
+
+void RunMpi(const CollectivesRequest& request, const Environment& env, const std::string& self,
+            const Snapshot& snapshot, const LaunchEnvironment& launch, const EmitReport& emit,
+            CollectivesReport& report) {
+  report.mode = "mpi";
+  report.launcher = launch.launcher;
+  report.p2p_reason =
+      "the P2P matrix runs on one machine without mpirun/srun (run `gpudoctor collectives --p2p-only` on a "
+      "node)";
+  auto session = MpiSession::Start();
+  if (!session) return ReportWithoutMpi(session.error(), snapshot, emit, report);
+  MpiSession& mpi = **session;
+  report.mpi_library = mpi.library_path();
+  report.world_size = mpi.size();
+
+  GpuSide side = FindGpus(request, env, snapshot);
+  if (side.kind) report.backend = ToString(*side.kind);
+  RankHost me = ThisRank(mpi, launch, snapshot, side);
+
+  LoadedTable<NcclApi> library;
+  std::optional<RankReport> mine;
+  auto ready = mpi.AllgatherInt(side.reason.empty() && request.collectives ? 1 : 0);
+  bool all_ready = ready && std::all_of(ready->begin(), ready->end(), [](int v) { return v == 1; });
+  if (!ready)
+    me.reason = ready.error().message;
+  else if (all_ready)
+    mine = RunMpiRank(mpi, request, side, self, library, me);
+  GatherAndEmit(mpi, me, mine, all_ready, request, emit, report);
 }
 
 }  // namespace

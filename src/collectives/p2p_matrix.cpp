@@ -1,13 +1,12 @@
-// The peer-to-peer matrix over the CUDA driver API, and its JSON (see p2p_matrix.h).
+// The peer-to-peer matrix over the vendor-neutral Backend, and its JSON (see p2p_matrix.h).
 #include "collectives/p2p_matrix.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <nlohmann/json.hpp>
 
 #include "core/json_reader.h"
-#include "core/strings.h"
-#include "gpu/api/cuda_driver_api.h"
 
 namespace gpudoctor {
 namespace {
@@ -18,78 +17,71 @@ constexpr int kBandwidthCopies = 10;
 constexpr int kLatencyCopies = 100;
 constexpr size_t kMaxDevices = 64;
 
-class CudaPeers {
+// One buffer pair per GPU (the source and destination halves of one allocation, and 8 bytes for the latency
+// copies), the copies between them and their checks, all through the Backend.
+class PeerBuffers {
  public:
-  explicit CudaPeers(const CudaDriverApi& api) : api_(api) {}
-  ~CudaPeers() {
-    for (size_t i = 0; i < contexts_.size(); ++i) {
-      if (!contexts_[i]) continue;
-      api_.CtxSetCurrent(contexts_[i]);
-      if (buffers_[i]) api_.MemFree(buffers_[i]);
-      if (small_[i]) api_.MemFree(small_[i]);
-      api_.DevicePrimaryCtxRelease(devices_[i]);
+  explicit PeerBuffers(Backend& backend) : backend_(backend) {}
+  ~PeerBuffers() {
+    for (size_t i = 0; i < large_.size(); ++i) {
+      if (!backend_.OpenDevice(static_cast<int>(i))) continue;
+      if (large_[i]) (void)backend_.Free(large_[i]);
+      if (small_[i]) (void)backend_.Free(small_[i]);
     }
   }
-  CudaPeers(const CudaPeers&) = delete;
-  CudaPeers& operator=(const CudaPeers&) = delete;
-
-  Status Check(CUresult rc, const char* call) const {
-    if (rc == kCudaSuccess) return Ok{};
-    return EnvError(std::string(call) + " failed: " + CudaErrorText(api_, rc));
-  }
+  PeerBuffers(const PeerBuffers&) = delete;
+  PeerBuffers& operator=(const PeerBuffers&) = delete;
 
   Status Open(int count, uint64_t bytes) {
     for (int i = 0; i < count; ++i) {
-      CUdevice dev = 0;
-      CUcontext ctx = nullptr;
-      if (auto s = Check(api_.DeviceGet(&dev, i), "cuDeviceGet"); !s) return s;
-      if (auto s = Check(api_.DevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain"); !s) return s;
-      devices_.push_back(dev);
-      contexts_.push_back(ctx);
-      buffers_.push_back(0);
+      large_.push_back(0);
       small_.push_back(0);
-      if (auto s = Check(api_.CtxSetCurrent(ctx), "cuCtxSetCurrent"); !s) return s;
-      // Source and destination halves in one allocation per GPU.
-      if (auto s = Check(api_.MemAlloc(&buffers_.back(), 2 * bytes), "cuMemAlloc_v2"); !s) return s;
-      if (auto s = Check(api_.MemAlloc(&small_.back(), 8), "cuMemAlloc_v2"); !s) return s;
+      if (auto s = backend_.OpenDevice(i); !s) return s;
+      auto large = backend_.Allocate(2 * bytes);
+      if (!large) return large.error();
+      large_.back() = *large;
+      auto small = backend_.Allocate(8);
+      if (!small) return small.error();
+      small_.back() = *small;
     }
     return Ok{};
   }
 
-  bool EnablePeer(int src, int dst) {
+  // Whether direct access from src to dst is on (always on the diagonal); an error only when the runtime
+  // cannot say whether the pair could have it.
+  Result<bool> EnablePeer(int src, int dst) {
     if (src == dst) return true;
-    int can = 0;
-    if (api_.DeviceCanAccessPeer(&can, devices_[src], devices_[dst]) != kCudaSuccess || !can) return false;
-    api_.CtxSetCurrent(contexts_[src]);
-    CUresult rc = api_.CtxEnablePeerAccess(contexts_[dst], 0);
-    return rc == kCudaSuccess || rc == kCudaErrorPeerAccessAlreadyEnabled;
+    auto can = backend_.CanAccessPeer(src, dst);
+    if (!can) return can.error();
+    if (!*can) return false;
+    if (auto s = backend_.OpenDevice(src); !s) return s.error();
+    return backend_.EnablePeerAccess(dst).ok();
   }
 
   // Copies `bytes` from src's source half to dst's destination half.
   Status Copy(int src, int dst, uint64_t bytes) {
-    return Check(api_.MemcpyPeer(buffers_[dst] + bytes, contexts_[dst], buffers_[src], contexts_[src], bytes),
-                 "cuMemcpyPeer");
+    return backend_.CopyPeer(Large(dst) + bytes, dst, Large(src), src, bytes);
   }
 
   Status Sync(int device) {
-    if (auto s = Check(api_.CtxSetCurrent(contexts_[device]), "cuCtxSetCurrent"); !s) return s;
-    return Check(api_.CtxSynchronize(), "cuCtxSynchronize");
+    if (auto s = backend_.OpenDevice(device); !s) return s;
+    return backend_.Synchronize();
+  }
+
+  Status Fill(int device, DevicePtr p, uint32_t pattern, uint64_t bytes) {
+    if (auto s = backend_.OpenDevice(device); !s) return s;
+    return backend_.Memset32(p, pattern, bytes / 4);
   }
 
   Result<bool> Verify(int src, int dst, uint64_t bytes, uint32_t pattern) {
-    if (auto s = Check(api_.CtxSetCurrent(contexts_[src]), "cuCtxSetCurrent"); !s) return s.error();
-    if (auto s = Check(api_.MemsetD32(buffers_[src], pattern, bytes / 4), "cuMemsetD32_v2"); !s)
-      return s.error();
-    if (auto s = Check(api_.CtxSetCurrent(contexts_[dst]), "cuCtxSetCurrent"); !s) return s.error();
-    if (auto s = Check(api_.MemsetD32(buffers_[dst] + bytes, ~pattern, bytes / 4), "cuMemsetD32_v2"); !s)
-      return s.error();
+    if (auto s = Fill(src, Large(src), pattern, bytes); !s) return s.error();
+    if (auto s = Fill(dst, Large(dst) + bytes, ~pattern, bytes); !s) return s.error();
     if (auto s = Sync(src); !s) return s.error();
     if (auto s = Sync(dst); !s) return s.error();
     if (auto s = Copy(src, dst, bytes); !s) return s.error();
     if (auto s = Sync(dst); !s) return s.error();
     std::vector<uint32_t> host(bytes / 4);
-    if (auto s = Check(api_.MemcpyDtoH(host.data(), buffers_[dst] + bytes, bytes), "cuMemcpyDtoH_v2"); !s)
-      return s.error();
+    if (auto s = backend_.CopyToHost(host.data(), Large(dst) + bytes, bytes); !s) return s.error();
     for (uint32_t v : host)
       if (v != pattern) return false;
     return true;
@@ -108,23 +100,52 @@ class CudaPeers {
 
   Result<double> LatencyUs(int src, int dst) {
     auto start = Clock::now();
-    for (int i = 0; i < kLatencyCopies; ++i) {
-      if (auto s = Check(api_.MemcpyPeer(small_[dst], contexts_[dst], small_[src], contexts_[src], 4),
-                         "cuMemcpyPeer");
+    for (int i = 0; i < kLatencyCopies; ++i)
+      if (auto s = backend_.CopyPeer(small_[static_cast<size_t>(dst)], dst, small_[static_cast<size_t>(src)],
+                                     src, 4);
           !s)
         return s.error();
-    }
     if (auto s = Sync(dst); !s) return s.error();
     return std::chrono::duration<double>(Clock::now() - start).count() * 1e6 / kLatencyCopies;
   }
 
  private:
-  const CudaDriverApi& api_;
-  std::vector<CUdevice> devices_;
-  std::vector<CUcontext> contexts_;
-  std::vector<CUdeviceptr> buffers_;
-  std::vector<CUdeviceptr> small_;
+  DevicePtr Large(int device) const { return large_[static_cast<size_t>(device)]; }
+
+  Backend& backend_;
+  std::vector<DevicePtr> large_;
+  std::vector<DevicePtr> small_;
 };
+
+// The devices the matrix covers: every one the runtime sees, at most kMaxDevices.
+Result<std::vector<P2pDevice>> MatrixDevices(Backend& backend) {
+  auto devices = backend.Devices();
+  if (!devices) return devices.error();
+  if (devices->empty()) return EnvError("the " + backend.DisplayName() + " runtime sees no GPU");
+  std::vector<P2pDevice> out;
+  for (const auto& d : *devices) {
+    if (out.size() == kMaxDevices) break;
+    out.push_back({d.index, d.name, d.pci_address});
+  }
+  return out;
+}
+
+// One cell: direct access, the checked copy, bandwidth and latency; an error stops the matrix.
+Status MeasurePair(PeerBuffers& peers, int src, int dst, P2pMatrix& m) {
+  auto direct = peers.EnablePeer(src, dst);
+  if (!direct) return direct.error();
+  m.peer_access[src][dst] = *direct;
+  auto ok = peers.Verify(src, dst, m.bytes, 0x5a000000u + static_cast<uint32_t>(src * 256 + dst));
+  if (!ok) return ok.error();
+  auto seconds = peers.TimeCopies(src, dst, m.bytes, kBandwidthCopies);
+  if (!seconds) return seconds.error();
+  auto latency = peers.LatencyUs(src, dst);
+  if (!latency) return latency.error();
+  m.correct[src][dst] = *ok;
+  m.bandwidth_gbs[src][dst] = static_cast<double>(m.bytes) * kBandwidthCopies / 1e9 / *seconds;
+  m.latency_us[src][dst] = *latency;
+  return Ok{};
+}
 
 Json Matrix(const std::vector<std::vector<double>>& m) {
   Json out = Json::array();
@@ -144,73 +165,31 @@ Json Matrix(const std::vector<std::vector<bool>>& m) {
 
 }  // namespace
 
-P2pMatrix MeasureP2pMatrixCuda(const BackendInputs& inputs, uint64_t bytes) {
+P2pMatrix MeasureP2pMatrix(Backend& backend, uint64_t bytes) {
   P2pMatrix m;
-  bytes = std::max<uint64_t>(4, bytes - bytes % 4);
-  m.bytes = bytes;
-  BackendLibrary record;
-  auto driver = LoadSearched<CudaDriverApi>(
-      inputs, CudaDriverLibrarySpec(), [](const std::vector<std::string>& c) { return LoadCudaDriver(c); },
-      record);
-  if (driver.status != LoadStatus::kLoaded) {
-    m.error = "the CUDA driver library could not be loaded: " + record.detail;
+  m.bytes = std::max<uint64_t>(4, bytes - bytes % 4);
+  auto devices = MatrixDevices(backend);
+  if (!devices) {
+    m.error = devices.error().message;
     return m;
   }
-  const CudaDriverApi& api = driver.api;
-  std::vector<std::string> missing = CudaBackendSymbolsMissing(api);
-  if (!api.DeviceCanAccessPeer) missing.push_back("cuDeviceCanAccessPeer");
-  if (!api.CtxEnablePeerAccess) missing.push_back("cuCtxEnablePeerAccess");
-  if (!api.MemcpyPeer) missing.push_back("cuMemcpyPeer");
-  if (!missing.empty()) {
-    m.error = "libcuda lacks " + missing.front() +
-              (missing.size() > 1 ? " and " + std::to_string(missing.size() - 1) + " more" : "");
-    return m;
-  }
-  if (CUresult rc = api.Init(0); rc != kCudaSuccess) {
-    m.error = "cuInit failed: " + CudaErrorText(api, rc);
-    return m;
-  }
-  int count = 0;
-  if (api.DeviceGetCount(&count) != kCudaSuccess || count <= 0) {
-    m.error = "the CUDA driver sees no GPU";
-    return m;
-  }
-  count = std::min<int>(count, kMaxDevices);
-  for (int i = 0; i < count; ++i) {
-    P2pDevice d;
-    d.index = i;
-    CUdevice dev = 0;
-    char name[256] = {}, bus[64] = {};
-    if (api.DeviceGet(&dev, i) == kCudaSuccess) {
-      if (api.DeviceGetName(name, sizeof name, dev) == kCudaSuccess) d.name = name;
-      if (api.DeviceGetPCIBusId(bus, sizeof bus, dev) == kCudaSuccess) d.pci_address = ToLower(bus);
-    }
-    m.devices.push_back(std::move(d));
-  }
-  size_t n = static_cast<size_t>(count);
+  m.devices = *devices;
+  size_t n = m.devices.size();
   m.bandwidth_gbs.assign(n, std::vector<double>(n, 0));
   m.latency_us.assign(n, std::vector<double>(n, 0));
   m.peer_access.assign(n, std::vector<bool>(n, false));
   m.correct.assign(n, std::vector<bool>(n, false));
-  CudaPeers peers(api);
-  if (auto s = peers.Open(count, bytes); !s) {
+  PeerBuffers peers(backend);
+  if (auto s = peers.Open(static_cast<int>(n), m.bytes); !s) {
     m.error = s.error().message;
     return m;
   }
-  for (int src = 0; src < count; ++src) {
-    for (int dst = 0; dst < count; ++dst) {
-      m.peer_access[src][dst] = peers.EnablePeer(src, dst);
-      auto ok = peers.Verify(src, dst, bytes, 0x5a000000u + static_cast<uint32_t>(src * 256 + dst));
-      auto seconds = ok ? peers.TimeCopies(src, dst, bytes, kBandwidthCopies) : Result<double>(ok.error());
-      auto latency = seconds ? peers.LatencyUs(src, dst) : Result<double>(seconds.error());
-      if (!latency) {
-        m.error =
-            "GPU" + std::to_string(src) + " -> GPU" + std::to_string(dst) + ": " + latency.error().message;
+  for (int src = 0; src < static_cast<int>(n); ++src) {
+    for (int dst = 0; dst < static_cast<int>(n); ++dst) {
+      if (auto s = MeasurePair(peers, src, dst, m); !s) {
+        m.error = "GPU" + std::to_string(src) + " -> GPU" + std::to_string(dst) + ": " + s.error().message;
         return m;
       }
-      m.correct[src][dst] = *ok;
-      m.bandwidth_gbs[src][dst] = static_cast<double>(bytes) * kBandwidthCopies / 1e9 / *seconds;
-      m.latency_us[src][dst] = *latency;
     }
   }
   return m;

@@ -1,10 +1,11 @@
 // Peer-to-peer copy bandwidth and latency between every pair of GPUs one process sees (the diagonal is a copy
-// within one GPU), measured in one worker with the CUDA driver API: cuDeviceCanAccessPeer and
-// cuCtxEnablePeerAccess where the pair allows it, then cuMemcpyPeer (staged through the host by the driver
-// where it does not). Bandwidth: `bytes` copied 10 times after one untimed copy, wall time to the
-// synchronize, GB/s = 1e9 bytes/s. Latency: the mean wall time of 100 copies of 4 bytes, in microseconds
-// (what a program waiting on a small copy sees, launch cost included). Every large copy is checked: the
-// destination is read back and compared with the source's pattern.
+// within one GPU), measured in one worker through the vendor-neutral Backend, so on CUDA and HIP alike:
+// CanAccessPeer and EnablePeerAccess where the pair allows it (cuDeviceCanAccessPeer / cuCtxEnablePeerAccess,
+// hipDeviceCanAccessPeer / hipDeviceEnablePeerAccess), then CopyPeer (cuMemcpyPeer / hipMemcpyPeer, staged
+// through the host by the runtime where direct access is off). Bandwidth: `bytes` copied 10 times after one
+// untimed copy, wall time to the synchronize, GB/s = 1e9 bytes/s. Latency: the mean wall time of 100 copies
+// of 4 bytes, in microseconds (what a program waiting on a small copy sees, launch cost included). Every
+// large copy is checked: the destination is read back and compared with the source's pattern.
 #pragma once
 
 #include <string>
@@ -12,7 +13,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "gpu/backend_inputs.h"
+#include "gpu/backend.h"
 
 namespace gpudoctor {
 
@@ -35,7 +36,8 @@ struct P2pMatrix {
 std::string P2pMatrixToJson(const P2pMatrix& m);
 Result<P2pMatrix> P2pMatrixFromJson(std::string_view text);
 
-// Measures on the CUDA driver API found through `inputs`' library search.
-P2pMatrix MeasureP2pMatrixCuda(const BackendInputs& inputs, uint64_t bytes);
+// Measures every device `backend` sees (at most 64), its runtime loaded. What could not be measured is the
+// matrix's `error` (the pair it stopped at named); a pair without direct access is measured all the same.
+P2pMatrix MeasureP2pMatrix(Backend& backend, uint64_t bytes);
 
 }  // namespace gpudoctor

@@ -169,6 +169,10 @@ void JsonReader::Expected(std::string_view key, const char* what, const JsonValu
   Fail(PathOf(key), std::string("expected ") + what + ", found " + JsonTypeName(found));
 }
 
+JsonValue StringOrNull(const std::string& s) {
+  return s.empty() ? JsonValue(nullptr) : JsonValue(s);
+}
+
 // ---- the schema convention ----
 
 std::string SchemaName(std::string_view kind, int64_t major) {

@@ -123,6 +123,10 @@ class JsonReader {
   std::string* error_;
 };
 
+// The writing side of JsonReader::String for an optional text: an empty string is written as null (not
+// known), which String() reads back as empty.
+JsonValue StringOrNull(const std::string& s);
+
 // ---- the schema convention ----
 
 // What a document says it is.

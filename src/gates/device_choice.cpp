@@ -24,7 +24,7 @@ DeviceChoice ChooseDevice(const std::vector<BackendKind>& order, const GateReque
   for (BackendKind kind : order) {
     GateRequest w = base;
     w.gates = {GateId::kRuntime, GateId::kDevices};
-    w.backend = kind;
+    w.target.backend = kind;
     auto results = executor.Run(w);
     BackendAttempt attempt;
     attempt.kind = kind;

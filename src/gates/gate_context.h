@@ -15,9 +15,9 @@ namespace gpudoctor {
 struct GateContext {
   Backend& backend;
   const GateOptions& options;
+  std::string device;       // the request's: a PCI address, an index, or "" for the first (worker_device.h)
   std::FILE* log = stderr;  // diagnostics only; stdout carries the JSON result
-  std::optional<int>
-      device_ordinal;  // the backend's ordinal of options.device, once OpenGateDevice mapped it
+  std::optional<int> device_ordinal;  // the backend's ordinal of `device`, once OpenGateDevice mapped it
 };
 
 // A device allocation freed when it goes out of scope.

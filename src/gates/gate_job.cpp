@@ -31,7 +31,7 @@ int RunGates(const WorkerRequest& worker_request, const Environment& env, std::F
     PrintWorkerLine(out, GateResultToJson(FailedGate(first_gate, backend.error())));
     return 0;
   }
-  GateContext ctx{*backend->backend, request->options, err, std::nullopt};
+  GateContext ctx{*backend->backend, request->options, request->target.device, err, std::nullopt};
   WorkerWatchdog watchdog(out);
   for (GateId gate : request->gates) {
     const char* name = SpecOf(gate).name;

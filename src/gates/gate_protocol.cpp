@@ -9,50 +9,22 @@
 #include "core/json_reader.h"
 #include "core/strings.h"
 #include "gates/gate_context.h"
+#include "gates/gate_json.h"
 #include "worker/worker_protocol.h"
 
 namespace gpudoctor {
-namespace {
 
 using nlohmann::json;
 
-template <typename T>
-json OptJson(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
-
-json LibraryJson(const BackendLibrary& l) {
-  return {{"role", l.role},     {"name", l.name},   {"status", l.status},   {"path", l.path},
-          {"origin", l.origin}, {"where", l.where}, {"version", l.version}, {"detail", l.detail}};
-}
-
-json DeviceJson(const DeviceInfo& d) {
-  return {{"index", d.index},
-          {"name", d.name},
-          {"pci_address", d.pci_address},
-          {"arch", d.arch},
-          {"memory_total_bytes", d.memory_total_bytes},
-          {"compute_units", OptJson(d.compute_units)}};
-}
-
-}  // namespace
-
 WorkerRequest ToWorkerRequest(const GateRequest& r) {
-  WorkerRequest w;
-  w.job = kWorkerVerifyGate;
-  w.backend = r.backend;
-  w.device = r.options.device;
-  for (GateId g : r.gates) w.items.emplace_back(SpecOf(g).name);
-  w.limit = r.gate_timeout;
-  w.fake_script_path = r.fake_script_path;
-  w.arch_by_pci = r.arch_by_pci;
-  w.settings["level"] = ToString(r.options.level);
+  std::vector<std::string> items;
+  for (GateId g : r.gates) items.emplace_back(SpecOf(g).name);
+  std::map<std::string, std::string> settings = {{"level", ToString(r.options.level)}};
   if (r.options.memtest_fraction > 0)
-    w.settings["memtest-fraction"] = std::to_string(r.options.memtest_fraction);
-  if (r.options.sustain_seconds > 0)
-    w.settings["sustain-seconds"] = std::to_string(r.options.sustain_seconds);
-  if (r.options.inject != InjectedFault::kNone) w.settings["inject"] = ToString(r.options.inject);
-  return w;
+    settings["memtest-fraction"] = std::to_string(r.options.memtest_fraction);
+  if (r.options.sustain_seconds > 0) settings["sustain-seconds"] = std::to_string(r.options.sustain_seconds);
+  if (r.options.inject != InjectedFault::kNone) settings["inject"] = ToString(r.options.inject);
+  return MakeWorkerRequest(kWorkerVerifyGate, r.target, std::move(items), std::move(settings));
 }
 
 Result<GateRequest> GateRequestFromWorker(const WorkerRequest& w) {
@@ -64,11 +36,7 @@ Result<GateRequest> GateRequestFromWorker(const WorkerRequest& w) {
     r.gates.push_back(*gate);
   }
   if (r.gates.empty()) return UserError("worker: no gate named");
-  r.backend = w.backend;
-  r.options.device = w.device;
-  r.gate_timeout = w.limit;
-  r.fake_script_path = w.fake_script_path;
-  r.arch_by_pci = w.arch_by_pci;
+  r.target = TargetOf(w);
   auto level = VerifyLevelFromString(SettingText(w, "level", "quick"));
   if (!level) return UserError("worker: unknown level " + SettingText(w, "level", ""));
   r.options.level = *level;
@@ -85,67 +53,35 @@ Result<GateRequest> GateRequestFromWorker(const WorkerRequest& w) {
 }
 
 std::string GateResultToJson(const GateResult& r) {
-  json figures = json::array();
-  for (const auto& f : r.figures)
-    figures.push_back({{"label", f.label}, {"value", f.value}, {"unit", f.unit}});
+  json j = GateEntryToJson(r);
+  j["type"] = "result";
+  j["id"] = r.gate;
+  j["elapsed_ms"] = r.elapsed_ms;  // a skipped gate's time too: the parent counts it (InterpretWorker)
+  j["runtime_version"] = r.runtime_version;
   json libraries = json::array();
-  for (const auto& l : r.libraries) libraries.push_back(LibraryJson(l));
+  for (const auto& l : r.libraries) libraries.push_back(LibraryToJson(l));
+  j["libraries"] = std::move(libraries);
   json devices = json::array();
-  for (const auto& d : r.devices) devices.push_back(DeviceJson(d));
-  json j = {{"type", "result"},
-            {"id", r.gate},
-            {"gate", r.gate},
-            {"status", ToString(r.status)},
-            {"summary", r.summary},
-            {"hint", r.hint},
-            {"figures", figures},
-            {"details", r.details},
-            {"findings", r.findings},
-            {"elapsed_ms", r.elapsed_ms},
-            {"runtime_version", r.runtime_version},
-            {"libraries", libraries},
-            {"devices", devices}};
+  for (const auto& d : r.devices) devices.push_back(DeviceToJson(d));
+  j["devices"] = std::move(devices);
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 namespace {
 
+// The line holds the gate as verify's document writes it (gate_json.h), plus what the runtime and devices
+// gates found (runtime version, libraries, devices).
 Result<GateResult> GateResultFromLine(std::string_view line) {
   json j = json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
-  try {
-    GateResult r;
-    r.gate = j.at("gate").get<std::string>();
-    auto st = GateStatusFromString(j.at("status").get<std::string>());
-    if (!st) return InternalError("unknown status");
-    r.status = *st;
-    r.summary = j.value("summary", "");
-    r.hint = j.value("hint", "");
-    for (const auto& f : j.value("figures", json::array()))
-      r.figures.push_back({f.value("label", ""), f.value("value", 0.0), f.value("unit", "")});
-    r.details = j.value("details", std::vector<std::string>{});
-    r.findings = j.value("findings", std::vector<std::string>{});
-    r.elapsed_ms = j.value("elapsed_ms", 0.0);
-    r.runtime_version = j.value("runtime_version", "");
-    for (const auto& l : j.value("libraries", json::array()))
-      r.libraries.push_back({l.value("role", ""), l.value("name", ""), l.value("status", ""),
-                             l.value("path", ""), l.value("origin", ""), l.value("where", ""),
-                             l.value("version", ""), l.value("detail", "")});
-    for (const auto& d : j.value("devices", json::array())) {
-      DeviceInfo info;
-      info.index = WholeNumberOr(d, "index", 0);
-      info.name = d.value("name", "");
-      info.pci_address = d.value("pci_address", "");
-      info.arch = d.value("arch", "");
-      info.memory_total_bytes = WholeNumberOr(d, "memory_total_bytes", uint64_t{0});
-      if (d.contains("compute_units") && !d["compute_units"].is_null())
-        info.compute_units = d["compute_units"].get<uint32_t>();
-      r.devices.push_back(info);
-    }
-    return r;
-  } catch (const json::exception& e) {
-    return InternalError(std::string("malformed gate result: ") + e.what());
-  }
+  std::string error;
+  JsonReader r(j, "result", &error);
+  GateResult g = ReadGateEntry(r);
+  r.String("runtime_version", g.runtime_version);
+  r.ForEachObject("libraries", false, [&](const JsonReader& l) { g.libraries.push_back(ReadLibrary(l)); });
+  r.ForEachObject("devices", false, [&](const JsonReader& d) { g.devices.push_back(ReadDevice(d)); });
+  if (!error.empty()) return InternalError("malformed gate result: " + error);
+  return g;
 }
 
 }  // namespace
@@ -159,7 +95,7 @@ Result<GateResult> GateResultFromJson(const std::string& text) {
 }
 
 std::chrono::seconds TimeoutOf(const GateRequest& request, GateId gate) {
-  return request.gate_timeout.value_or(GateTimeout(gate, request.options));
+  return request.target.limit.value_or(GateTimeout(gate, request.options));
 }
 
 GateResult TimedOutGate(GateId gate, long timeout_seconds, bool by_watchdog) {

@@ -24,11 +24,9 @@ inline constexpr const char* kWorkerVerifyGate = "verify-gate";
 
 struct GateRequest {
   std::vector<GateId> gates = {GateId::kRuntime};  // run in this order; at least one
-  BackendKind backend = BackendKind::kCuda;
+  // Backend, device, fake script, hints; its limit is one for every gate (tests), else GateTimeout's.
+  WorkerTarget target;
   GateOptions options;
-  std::string fake_script_path;                      // the fake backend's script file
-  std::map<std::string, std::string> arch_by_pci;    // architecture hints from the probe (HIP)
-  std::optional<std::chrono::seconds> gate_timeout;  // one limit for every gate (tests); else GateTimeout
 };
 
 // The time limit of one gate of the request.

@@ -79,7 +79,6 @@ struct GateResult {
 // What a gate run needs besides the backend; the same in the worker and the parent.
 struct GateOptions {
   VerifyLevel level = VerifyLevel::kQuick;
-  std::string device;  // its PCI address as the parent chose it, or an index; "": the first (worker_device.h)
   double memtest_fraction = 0;  // 0 = the level's default
   double sustain_seconds = 0;   // 0 = the level's default
   InjectedFault inject = InjectedFault::kNone;

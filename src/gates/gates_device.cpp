@@ -23,7 +23,7 @@ Status OpenGateDevice(GateContext& ctx) {
     if (auto s = ctx.backend.LoadRuntime(); !s) return s;
     return ctx.backend.OpenDevice(*ctx.device_ordinal);
   }
-  auto ordinal = OpenWorkerDevice(ctx.backend, ctx.options.device);
+  auto ordinal = OpenWorkerDevice(ctx.backend, ctx.device);
   if (!ordinal) return ordinal.error();
   ctx.device_ordinal = *ordinal;
   return Ok{};

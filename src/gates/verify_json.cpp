@@ -2,106 +2,17 @@
 // JsonReader so that every problem is a message with its JSON path, never an exception.
 #include "gates/verify_json.h"
 
-#include <cmath>
-
 #include "core/json_reader.h"
+#include "gates/gate_json.h"
 #include "gates/verify_report.h"
 
 namespace gpudoctor {
-namespace {
 
 using Json = JsonValue;
 
-Json OrNull(const std::string& s) {
-  return s.empty() ? Json(nullptr) : Json(s);
-}
-
-Json DeviceToJson(const DeviceInfo& d) {
-  return {{"index", d.index},
-          {"name", d.name},
-          {"pci_address", d.pci_address},
-          {"arch", d.arch},
-          {"memory_total_bytes", d.memory_total_bytes},
-          {"compute_units", d.compute_units ? Json(*d.compute_units) : Json(nullptr)}};
-}
-
-Json LibraryToJson(const BackendLibrary& l) {
-  return {{"role", l.role},
-          {"name", l.name},
-          {"status", l.status},
-          {"path", OrNull(l.path)},
-          {"origin", OrNull(l.origin)},
-          {"where", OrNull(l.where)},
-          {"version", OrNull(l.version)},
-          {"detail", l.detail}};
-}
-
-Json GateToJson(const GateResult& g) {
-  Json figures = Json::array();
-  for (const auto& f : g.figures)
-    figures.push_back({{"label", f.label}, {"value", f.value}, {"unit", f.unit}});
-  auto id = GateIdFromName(g.gate);
-  return {{"gate", g.gate},
-          {"title", id ? SpecOf(*id).title : ""},
-          {"status", ToString(g.status)},
-          {"summary", g.summary},
-          {"hint", OrNull(g.hint)},
-          {"elapsed_ms", g.status == GateStatus::kSkip ? Json(nullptr) : Json(g.elapsed_ms)},
-          {"figures", figures},
-          {"details", g.details},
-          {"findings", g.findings}};
-}
-
-DeviceInfo ReadDevice(const JsonReader& r) {
-  DeviceInfo d;
-  r.IntegerAs("index", d.index);
-  r.String("name", d.name);
-  r.String("pci_address", d.pci_address);
-  r.String("arch", d.arch);
-  r.IntegerAs("memory_total_bytes", d.memory_total_bytes);
-  r.OptionalIntegerAs("compute_units", d.compute_units);
-  return d;
-}
-
-BackendLibrary ReadLibrary(const JsonReader& r) {
-  BackendLibrary l;
-  r.String("role", l.role);
-  r.String("name", l.name);
-  r.String("status", l.status);
-  r.String("path", l.path);
-  r.String("origin", l.origin);
-  r.String("where", l.where);
-  r.String("version", l.version);
-  r.String("detail", l.detail);
-  return l;
-}
-
-GateResult ReadGate(const JsonReader& r) {
-  GateResult g;
-  r.String("gate", g.gate, true);
-  r.Enum("status", g.status, GateStatusFromString, "pass, fail or skip", true);
-  r.String("summary", g.summary);
-  r.String("hint", g.hint);
-  r.Number("elapsed_ms", g.elapsed_ms);
-  r.Strings("details", g.details);
-  r.Strings("findings", g.findings);
-  r.ForEachObject("figures", false, [&](const JsonReader& f) {
-    GateFigure figure;
-    f.String("label", figure.label);
-    std::optional<double> value;
-    f.Number("value", value);
-    figure.value = value.value_or(std::nan(""));  // null: could not be measured
-    f.String("unit", figure.unit);
-    g.figures.push_back(std::move(figure));
-  });
-  return g;
-}
-
-}  // namespace
-
 std::string VerifyReportToJson(const VerifyReport& r) {
   Json gates = Json::array();
-  for (const auto& g : r.gates) gates.push_back(GateToJson(g));
+  for (const auto& g : r.gates) gates.push_back(GateEntryToJson(g));
   Json libraries = Json::array();
   for (const auto& l : r.libraries) libraries.push_back(LibraryToJson(l));
   Json devices = Json::array();
@@ -109,14 +20,14 @@ std::string VerifyReportToJson(const VerifyReport& r) {
   Json j = {{"schema", SchemaName("verify", kVerifySchemaMajor)},
             {"tool_version", r.tool_version},
             {"level", ToString(r.level)},
-            {"backend", OrNull(r.backend)},
-            {"runtime_version", OrNull(r.runtime_version)},
+            {"backend", StringOrNull(r.backend)},
+            {"runtime_version", StringOrNull(r.runtime_version)},
             {"device", r.device ? DeviceToJson(*r.device) : Json(nullptr)},
             {"devices", devices},
             {"libraries", libraries},
             {"gates", gates},
             {"findings", r.findings},
-            {"advice", OrNull(r.advice)},
+            {"advice", StringOrNull(r.advice)},
             {"inject", r.inject},
             {"elapsed_ms", r.elapsed_ms},
             {"verdict", VerifyVerdict(r)},
@@ -141,7 +52,7 @@ Result<VerifyReport> VerifyReportFromJson(std::string_view text, const std::stri
   if (const Json* d = r.Object("device", false)) v.device = ReadDevice(JsonReader(*d, "device", &error));
   r.ForEachObject("devices", false, [&](const JsonReader& d) { v.devices.push_back(ReadDevice(d)); });
   r.ForEachObject("libraries", false, [&](const JsonReader& l) { v.libraries.push_back(ReadLibrary(l)); });
-  r.ForEachObject("gates", true, [&](const JsonReader& g) { v.gates.push_back(ReadGate(g)); });
+  r.ForEachObject("gates", true, [&](const JsonReader& g) { v.gates.push_back(ReadGateEntry(g)); });
   r.Strings("findings", v.findings);
   r.String("advice", v.advice);
   v.inject = "none";

@@ -189,9 +189,9 @@ VerifyReport RunVerify(const VerifyRequest& request, const Snapshot& snapshot, c
 
   GateRequest base;
   base.options = request.options;
-  base.fake_script_path = request.fake_script_path;
-  base.arch_by_pci = ArchHints(snapshot);
-  base.gate_timeout = request.gate_timeout;
+  base.target.fake_script_path = request.fake_script_path;
+  base.target.arch_by_pci = ArchHints(snapshot);
+  base.target.limit = request.gate_timeout;
 
   // 1-2. Runtime and devices, per candidate backend (device_choice.h).
   auto order = CandidateBackends(request.backend, !request.fake_script_path.empty(), snapshot);
@@ -203,9 +203,9 @@ VerifyReport RunVerify(const VerifyRequest& request, const Snapshot& snapshot, c
   RecordChoice(choice, snapshot, env, report, recorder);
 
   // 3... The rest, on the chosen backend and device.
-  base.backend = choice.Chosen()->kind;
+  base.target.backend = choice.Chosen()->kind;
   if (choice.device)  // the device crosses to the workers as its PCI address, not the runtime's index
-    base.options.device = choice.Chosen()->devices->devices[static_cast<size_t>(*choice.device)].pci_address;
+    base.target.device = choice.Chosen()->devices->devices[static_cast<size_t>(*choice.device)].pci_address;
   RunRemainingGates(base, executor, recorder);
 
   bool failed = std::any_of(report.gates.begin(), report.gates.end(),

@@ -19,7 +19,8 @@ namespace gpudoctor {
 
 // Bump when a method is added or its meaning changes (the worker protocol reports it).
 // 2: pinned host memory, asynchronous and device-to-device copies, the bare driver launch, more telemetry.
-inline constexpr int kGpuBackendApiVersion = 2;
+// 3: peer-to-peer between the devices of one process (CanAccessPeer, EnablePeerAccess, CopyPeer).
+inline constexpr int kGpuBackendApiVersion = 3;
 
 enum class BackendKind { kCuda, kHip, kFake };
 const char* ToString(BackendKind kind);  // "cuda", "hip", "fake"
@@ -146,7 +147,9 @@ class Backend {
   virtual std::string RuntimeVersion() const = 0;
 
   virtual Result<std::vector<DeviceInfo>> Devices() = 0;
-  // Makes `index` current (the context); everything below runs on it.
+  // Makes `index` current (the context); everything below runs on it. Opening another device later keeps
+  // what was made on the first (memory, modules, events): a process may hold buffers on several GPUs and
+  // switch between them, as the peer-to-peer matrix does.
   virtual Status OpenDevice(int index) = 0;
   virtual Result<DeviceMemory> MemoryInfo() = 0;
 
@@ -181,6 +184,16 @@ class Backend {
   // Waits for `end`, then the milliseconds between the two.
   virtual Result<float> ElapsedMs(EventId start, EventId end) = 0;
   virtual Status DestroyEvent(EventId e) = 0;
+
+  // Peer-to-peer between two devices of this process, by the ordinals of Devices().
+  // Whether `device` can map `peer`'s memory directly (NVLink, XGMI, a PCIe path the driver allows).
+  virtual Result<bool> CanAccessPeer(int device, int peer) = 0;
+  // Lets the open device read and write `peer`'s memory directly; already enabled is not an error.
+  virtual Status EnablePeerAccess(int peer) = 0;
+  // Copies `bytes` from `src` (memory of `src_device`) to `dst` (memory of `dst_device`): directly where peer
+  // access is enabled, staged through the host by the runtime where it is not. Synchronous with the host for
+  // most copies, as the runtimes' own peer copies are; the devices' Synchronize waits for the rest.
+  virtual Status CopyPeer(DevicePtr dst, int dst_device, DevicePtr src, int src_device, uint64_t bytes) = 0;
 
   // (optional) Loads the BLAS library on first use; an error when absent or the type is unsupported.
   virtual Status Gemm(const GemmRequest& request) = 0;

@@ -78,6 +78,24 @@ Result<WorkerRequest> DecodeWorkerRequest(const std::vector<std::string>& args) 
   return r;
 }
 
+WorkerRequest MakeWorkerRequest(const std::string& job, const WorkerTarget& target,
+                                std::vector<std::string> items, std::map<std::string, std::string> settings) {
+  WorkerRequest w;
+  w.job = job;
+  w.backend = target.backend;
+  w.device = target.device;
+  w.items = std::move(items);
+  w.limit = target.limit;
+  w.fake_script_path = target.fake_script_path;
+  w.arch_by_pci = target.arch_by_pci;
+  w.settings = std::move(settings);
+  return w;
+}
+
+WorkerTarget TargetOf(const WorkerRequest& w) {
+  return WorkerTarget{w.backend, w.device, w.limit, w.fake_script_path, w.arch_by_pci};
+}
+
 Result<double> SettingNumber(const WorkerRequest& r, const std::string& name, double fallback) {
   auto it = r.settings.find(name);
   if (it == r.settings.end()) return fallback;

@@ -19,6 +19,19 @@ namespace gpudoctor {
 // argv[1] of every worker process; main.cpp hands such a process to the worker layer before flag parsing.
 inline constexpr const char* kWorkerModeArg = "__worker";
 
+// Where and how a job's worker runs, the same for every GPU job: the part of a WorkerRequest that verify's
+// and bench's requests carry as it is (GateRequest, BenchWorkerRequest), so each converts to and from the
+// worker's form through MakeWorkerRequest and TargetOf alone, adding only its items and settings.
+struct WorkerTarget {
+  BackendKind backend = BackendKind::kCuda;
+  // The device: its PCI address ("0000:17:00.0", as the parent's DeviceChoice resolved `--device`), the
+  // runtime's index where the parent has no address, or "" for the first (worker/worker_device.h).
+  std::string device;
+  std::optional<std::chrono::seconds> limit;       // one limit per item (tests); else the job's own
+  std::string fake_script_path;                    // the fake backend's script file
+  std::map<std::string, std::string> arch_by_pci;  // architecture hints from the probe (HIP)
+};
+
 struct WorkerRequest {
   std::string job;  // a name of cli/worker_jobs.cpp's list: "verify-gate", "bench", ...
   BackendKind backend = BackendKind::kCuda;
@@ -31,6 +44,12 @@ struct WorkerRequest {
   std::map<std::string, std::string> arch_by_pci;  // architecture hints from the probe (HIP)
   std::map<std::string, std::string> settings;     // the job's own options, by name
 };
+
+// The one conversion of a job's request into the worker's: `target` as it is, the job's items in order and
+// its own settings; and the target back out of a decoded request.
+WorkerRequest MakeWorkerRequest(const std::string& job, const WorkerTarget& target,
+                                std::vector<std::string> items, std::map<std::string, std::string> settings);
+WorkerTarget TargetOf(const WorkerRequest& request);
 
 // argv after the executable path: "__worker", JOB, "--backend", "cuda", "--device", "0", ...
 std::vector<std::string> EncodeWorkerRequest(const WorkerRequest& request);

@@ -23,13 +23,13 @@ std::vector<BenchSpec> Specs() {
 
 TEST(BenchProtocol, ArgumentsRoundTrip) {
   BenchWorkerRequest w = MemoryRequest();
-  w.backend = BackendKind::kHip;
+  w.target.backend = BackendKind::kHip;
   w.options.level = BenchLevel::kStandard;
-  w.options.device = "0000:2a:00.0";
+  w.target.device = "0000:2a:00.0";
   w.options.plant_wrong = true;
-  w.fake_script_path = "/tmp/script.json";
-  w.limit = std::chrono::seconds(7);
-  w.arch_by_pci["0000:c1:00.0"] = "gfx1100";
+  w.target.fake_script_path = "/tmp/script.json";
+  w.target.limit = std::chrono::seconds(7);
+  w.target.arch_by_pci["0000:c1:00.0"] = "gfx1100";
   auto args = EncodeWorkerRequest(ToWorkerRequest(w));
   ASSERT_GE(args.size(), 2u);
   EXPECT_EQ(args[0], "__worker");
@@ -40,13 +40,13 @@ TEST(BenchProtocol, ArgumentsRoundTrip) {
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->group, "memory");
   EXPECT_EQ(back->ids, w.ids);
-  EXPECT_EQ(back->backend, BackendKind::kHip);
+  EXPECT_EQ(back->target.backend, BackendKind::kHip);
   EXPECT_EQ(back->options.level, BenchLevel::kStandard);
-  EXPECT_EQ(back->options.device, "0000:2a:00.0");
+  EXPECT_EQ(back->target.device, "0000:2a:00.0");
   EXPECT_TRUE(back->options.plant_wrong);
-  EXPECT_EQ(back->fake_script_path, "/tmp/script.json");
-  EXPECT_EQ(back->limit, std::chrono::seconds(7));
-  EXPECT_EQ(back->arch_by_pci.at("0000:c1:00.0"), "gfx1100");
+  EXPECT_EQ(back->target.fake_script_path, "/tmp/script.json");
+  EXPECT_EQ(back->target.limit, std::chrono::seconds(7));
+  EXPECT_EQ(back->target.arch_by_pci.at("0000:c1:00.0"), "gfx1100");
 
   auto bench_of = [](std::vector<std::string> tail) -> Result<BenchWorkerRequest> {
     tail.insert(tail.begin(), {"__worker", "bench", "--set", "group=memory"});

@@ -37,7 +37,7 @@ class RealGpuBench : public ::testing::Test {
     Benchmark* g = FindGroup(groups, group);
     std::vector<std::string> ids;
     for (const auto& s : g->Specs()) ids.push_back(s.id);
-    BenchContext ctx{**backend, options, sink, stderr, 0};
+    BenchContext ctx{**backend, options, sink, "", stderr, 0};
     g->Run(ctx, ids);
     for (const auto& r : sink.results)
       std::fprintf(stderr, "RealGpu bench %-22s %10.2f %-7s %s %s\n", r.spec.id.c_str(), r.best.value_or(0),

@@ -23,7 +23,7 @@ class DeviceGates final : public GateExecutor {
   bool no_device = false;
   std::vector<BackendKind> asked;
   std::vector<GateResult> Run(const GateRequest& request) override {
-    asked.push_back(request.backend);
+    asked.push_back(request.target.backend);
     GateResult rt;
     rt.gate = "runtime";
     rt.status = GateStatus::kPass;
@@ -110,7 +110,7 @@ TEST(BenchRunner, RunsEveryGroupInOrderOnTheSelectedDeviceAndJudgesEachFigure) {
   EXPECT_EQ(bench.requests[2].ids,
             (std::vector<std::string>{"gemm.fp32", "gemm.tf32", "gemm.fp16", "gemm.bf16"}));
   // The device crosses to the workers as its PCI address, not the runtime's index (1 here).
-  EXPECT_EQ(bench.requests[0].options.device, "0000:2a:00.0");
+  EXPECT_EQ(bench.requests[0].target.device, "0000:2a:00.0");
   ASSERT_EQ(report.benchmarks.size(), AllBenchSpecs().size());
   for (const auto& r : report.benchmarks) EXPECT_NE(r.verdict, BenchVerdict::kFailed) << r.spec.id;
   // 4000 of 4800 GB/s is fine; 800 TFLOP/s of fp32's 67 is "more than peak" but not low.

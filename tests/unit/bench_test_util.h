@@ -49,7 +49,7 @@ inline CollectingSink RunGroupOnFake(const std::string& group, const std::string
   if (!g) return sink;
   std::vector<std::string> ids;
   for (const auto& s : g->Specs()) ids.push_back(s.id);
-  BenchContext ctx{**backend, options, sink, stderr, 0};
+  BenchContext ctx{**backend, options, sink, "", stderr, 0};
   g->Run(ctx, ids);
   return sink;
 }

@@ -100,7 +100,7 @@ class FakeGates : public ::testing::Test {
     EXPECT_TRUE(b.ok());
     options_.inject = fault;
     options_.sustain_seconds = 0.3;
-    GateContext ctx{**b, options_, stderr, std::nullopt};
+    GateContext ctx{**b, options_, "", stderr, std::nullopt};
     return RunGate(id, ctx);
   }
   GateOptions options_;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -41,8 +42,9 @@ class ScriptedExecutor final : public GateExecutor {
  private:
   GateResult Answer(const GateRequest& request, GateId gate) {
     std::string name = SpecOf(gate).name;
-    ran.push_back(std::string(ToString(request.backend)) + ":" + name);
-    if (auto it = answers.find(std::string(ToString(request.backend)) + ":" + name); it != answers.end())
+    ran.push_back(std::string(ToString(request.target.backend)) + ":" + name);
+    if (auto it = answers.find(std::string(ToString(request.target.backend)) + ":" + name);
+        it != answers.end())
       return it->second;
     if (auto it = answers.find(name); it != answers.end()) return it->second;
     GateResult r;
@@ -189,12 +191,12 @@ TEST(GatesRunner, ArchHintsComeFromTheAmdGpus) {
 TEST(WorkerProtocol, ArgumentsRoundTrip) {
   GateRequest r;
   r.gates = {GateId::kMemtest};
-  r.backend = BackendKind::kHip;
+  r.target.backend = BackendKind::kHip;
   r.options.level = VerifyLevel::kStandard;
-  r.options.device = "0000:c1:00.0";
+  r.target.device = "0000:c1:00.0";
   r.options.memtest_fraction = 0.25;
   r.options.inject = InjectedFault::kOversizeAlloc;
-  r.arch_by_pci["0000:c1:00.0"] = "gfx1100";
+  r.target.arch_by_pci["0000:c1:00.0"] = "gfx1100";
   auto args = EncodeWorkerRequest(ToWorkerRequest(r));
   ASSERT_EQ(args[0], kWorkerModeArg);
   ASSERT_EQ(args[1], kWorkerVerifyGate);
@@ -203,12 +205,12 @@ TEST(WorkerProtocol, ArgumentsRoundTrip) {
   auto back = GateRequestFromWorker(*decoded);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->gates, std::vector<GateId>{GateId::kMemtest});
-  EXPECT_EQ(back->backend, BackendKind::kHip);
+  EXPECT_EQ(back->target.backend, BackendKind::kHip);
   EXPECT_EQ(back->options.level, VerifyLevel::kStandard);
-  EXPECT_EQ(back->options.device, "0000:c1:00.0");
+  EXPECT_EQ(back->target.device, "0000:c1:00.0");
   EXPECT_DOUBLE_EQ(back->options.memtest_fraction, 0.25);
   EXPECT_EQ(back->options.inject, InjectedFault::kOversizeAlloc);
-  EXPECT_EQ(back->arch_by_pci, r.arch_by_pci);
+  EXPECT_EQ(back->target.arch_by_pci, r.target.arch_by_pci);
   auto gates_of = [](std::vector<std::string> tail) -> Result<GateRequest> {
     tail.insert(tail.begin(), {kWorkerModeArg, kWorkerVerifyGate});
     auto request = DecodeWorkerRequest(tail);
@@ -242,6 +244,29 @@ TEST(WorkerProtocol, GateResultJsonRoundTrip) {
   EXPECT_EQ(back->devices[0].memory_total_bytes, 1ull << 37);
   EXPECT_EQ(back->devices[0].compute_units, 132u);
   EXPECT_FALSE(GateResultFromJson("segfault").ok());
+}
+
+// The line shares verify's codec for a gate (gate_json.h); what that codec writes as null must come back.
+TEST(WorkerProtocol, GateResultLineKeepsASkippedGatesTimeAndUnmeasuredFigures) {
+  GateResult r;
+  r.gate = "gemm_tf32";
+  r.status = GateStatus::kSkip;
+  r.summary = "no tensor cores";
+  r.elapsed_ms = 12.5;
+  r.figures.push_back({"rate", std::nan(""), "TFLOP/s"});
+  r.libraries.push_back({"blas", "libcublas", "missing", "", "", "", "", "not found"});
+  auto back = GateResultFromJson(GateResultToJson(r));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->status, GateStatus::kSkip);
+  EXPECT_DOUBLE_EQ(back->elapsed_ms, 12.5);
+  ASSERT_EQ(back->figures.size(), 1u);
+  EXPECT_TRUE(std::isnan(back->figures[0].value));
+  EXPECT_EQ(back->hint, "");
+  EXPECT_EQ(back->libraries[0].path, "");
+  EXPECT_EQ(back->libraries[0].detail, "not found");
+  auto bad = GateResultFromJson(R"({"type":"result","gate":"alloc","status":"maybe"})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("result.status"), std::string::npos) << bad.error().message;
 }
 
 TEST(WorkerProtocol, DeadWorkersBecomeFailedGatesWithTheirReason) {
@@ -332,7 +357,7 @@ TEST(WorkerProtocol, AnswersThenADeathInTeardownKeepTheAnswersWithANote) {
 TEST(WorkerProtocol, GateListsAndTimeoutsTravelAsArguments) {
   GateRequest w;
   w.gates = {GateId::kContext, GateId::kGemmBf16, GateId::kSustained};
-  w.gate_timeout = std::chrono::seconds(9);
+  w.target.limit = std::chrono::seconds(9);
   auto args = EncodeWorkerRequest(ToWorkerRequest(w));
   auto items = std::find(args.begin(), args.end(), "--items");
   ASSERT_NE(items, args.end());

@@ -61,7 +61,8 @@ TEST(GpuApiTables, TheBenchmarksExportsAreOptionalAndNamedWhenMissing) {
       EXPECT_EQ(required.find(name), std::string::npos);
   }
   auto hip = LoadHip(kPlainLibrary);
-  for (const char* name : {"hipHostMalloc", "hipHostFree", "hipMemcpyAsync"}) {
+  for (const char* name : {"hipHostMalloc", "hipHostFree", "hipMemcpyAsync", "hipDeviceCanAccessPeer",
+                           "hipDeviceEnablePeerAccess", "hipMemcpyPeer"}) {
     EXPECT_NE(hip.symbols.Summary().find(name), std::string::npos) << name;
     for (const auto& required : hip.symbols.missing_required)
       EXPECT_EQ(required.find(name), std::string::npos);
@@ -78,8 +79,21 @@ TEST(GpuApiTables, TheBenchmarksExportsAreOptionalAndNamedWhenMissing) {
   for (const auto& required : nvml.symbols.missing_required)
     EXPECT_EQ(required.find("nvmlDeviceGetUtilizationRates"), std::string::npos);
   static_assert(sizeof(nvmlProcessInfo_t) == 24, "the v2/v3 process record");
-  static_assert(kGpuBackendApiVersion == 2,
-                "pinned memory, async copies and the driver launch are version 2");
+  static_assert(kGpuBackendApiVersion == 3, "peer-to-peer through the Backend is version 3");
+}
+
+// The peer-to-peer exports the P2P matrix binds, in the HIP runtime Debian 12 ships (libamdhip64 5.2, where
+// `nm -D` lists them at version hip_4.2): loaded, bound, not reported missing.
+TEST(GpuApiTables, DebiansHipRuntimeHasThePeerToPeerCalls) {
+  auto hip = LoadHip({"libamdhip64.so.5"});
+  if (hip.status == LoadStatus::kAbsent)
+    GTEST_SKIP() << "libamdhip64.so.5 is not installed here (apt-get install libamdhip64-5): skipped";
+  ASSERT_EQ(hip.status, LoadStatus::kLoaded) << hip.symbols.Summary();
+  EXPECT_NE(hip.api.DeviceCanAccessPeer, nullptr);
+  EXPECT_NE(hip.api.DeviceEnablePeerAccess, nullptr);
+  EXPECT_NE(hip.api.MemcpyPeer, nullptr);
+  for (const auto& missing : hip.symbols.missing_optional)
+    EXPECT_EQ(missing.find("Peer"), std::string::npos) << missing;
 }
 
 TEST(GpuApiTables, MissingFilesAreAbsentWithTheLoaderText) {

@@ -55,7 +55,7 @@ TEST_F(RealGpu, KernelSourceCompilesAndEveryEntryPointResolves) {
 TEST_F(RealGpu, QuickGatesPassInProcess) {
   GateOptions options;
   options.sustain_seconds = 1;
-  GateContext ctx{*backend_, options, stderr, std::nullopt};
+  GateContext ctx{*backend_, options, "", stderr, std::nullopt};
   for (GateId id : {GateId::kContext, GateId::kCopy, GateId::kKernel, GateId::kGemmFp32, GateId::kGemmFp16,
                     GateId::kGemmBf16, GateId::kMemtest, GateId::kSustained}) {
     GateResult r = RunGate(id, ctx);
@@ -67,7 +67,7 @@ TEST_F(RealGpu, QuickGatesPassInProcess) {
 TEST_F(RealGpu, PlantedWrongResultIsCaughtOnTheDevice) {
   GateOptions options;
   options.inject = InjectedFault::kWrongResult;
-  GateContext ctx{*backend_, options, stderr, std::nullopt};
+  GateContext ctx{*backend_, options, "", stderr, std::nullopt};
   GateResult r = RunGate(GateId::kKernel, ctx);
   EXPECT_EQ(r.status, GateStatus::kFail);
   EXPECT_NE(r.summary.find("wrong result: 1 of"), std::string::npos) << r.summary;

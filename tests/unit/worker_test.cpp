@@ -39,6 +39,27 @@ TEST(WorkerRequest, EveryFieldRoundTripsThroughTheArguments) {
   EXPECT_EQ(back->settings, r.settings);
 }
 
+TEST(WorkerRequest, AJobsTargetIsCarriedAsItIsAndReadBack) {
+  WorkerTarget t;
+  t.backend = BackendKind::kFake;
+  t.device = "0000:c1:00.0";
+  t.limit = std::chrono::seconds(5);
+  t.fake_script_path = "/tmp/fake.json";
+  t.arch_by_pci["0000:c1:00.0"] = "gfx942";
+  WorkerRequest w = MakeWorkerRequest("bench", t, {"memory.copy"}, {{"group", "memory"}});
+  auto back = DecodeWorkerRequest(EncodeWorkerRequest(w));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->job, "bench");
+  EXPECT_EQ(back->items, std::vector<std::string>{"memory.copy"});
+  EXPECT_EQ(SettingText(*back, "group", ""), "memory");
+  WorkerTarget read = TargetOf(*back);
+  EXPECT_EQ(read.backend, t.backend);
+  EXPECT_EQ(read.device, t.device);
+  EXPECT_EQ(read.limit, t.limit);
+  EXPECT_EQ(read.fake_script_path, t.fake_script_path);
+  EXPECT_EQ(read.arch_by_pci, t.arch_by_pci);
+}
+
 TEST(WorkerRequest, MalformedArgumentsAreUserErrors) {
   auto bad = [](std::vector<std::string> args) { return !DecodeWorkerRequest(args).ok(); };
   EXPECT_TRUE(bad({}));

@@ -41,6 +41,9 @@ LoadedTable<HipApi> LoadHip(const std::vector<std::string>& candidates) {
     b.Optional(t.HostMalloc, {"hipHostMalloc"});
     b.Optional(t.HostFree, {"hipHostFree"});
     b.Optional(t.MemcpyAsync, {"hipMemcpyAsync"});
+    b.Optional(t.DeviceCanAccessPeer, {"hipDeviceCanAccessPeer"});
+    b.Optional(t.DeviceEnablePeerAccess, {"hipDeviceEnablePeerAccess"});
+    b.Optional(t.MemcpyPeer, {"hipMemcpyPeer"});
   });
 }
 

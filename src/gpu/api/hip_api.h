@@ -16,6 +16,8 @@ inline constexpr hipError_t kHipSuccess = 0;
 inline constexpr hipError_t kHipErrorOutOfMemory = 2;      // hipErrorOutOfMemory
 inline constexpr hipError_t kHipErrorNoDevice = 100;       // hipErrorNoDevice
 inline constexpr hipError_t kHipErrorInvalidDevice = 101;  // hipErrorInvalidDevice
+// hipDeviceEnablePeerAccess on a pair already enabled (hipErrorPeerAccessAlreadyEnabled).
+inline constexpr hipError_t kHipErrorPeerAccessAlreadyEnabled = 704;
 using hipDevice_t = int;
 struct ihipModule_t;
 using hipModule_t = ihipModule_t*;
@@ -80,6 +82,10 @@ struct HipApi {
   hipError_t (*HostMalloc)(void**, size_t, unsigned) = nullptr;                       // hipHostMalloc
   hipError_t (*HostFree)(void*) = nullptr;                                            // hipHostFree
   hipError_t (*MemcpyAsync)(void*, const void*, size_t, int, hipStream_t) = nullptr;  // hipMemcpyAsync
+  // Optional, for the peer-to-peer matrix (gpu/hip/hip_peers.cpp); in every HIP since 4.2.
+  hipError_t (*DeviceCanAccessPeer)(int*, int, int) = nullptr;               // hipDeviceCanAccessPeer
+  hipError_t (*DeviceEnablePeerAccess)(int, unsigned int) = nullptr;         // hipDeviceEnablePeerAccess
+  hipError_t (*MemcpyPeer)(void*, int, const void*, int, size_t) = nullptr;  // hipMemcpyPeer
 };
 
 // libamdhip64.so.7, .so.6, .so.5, libamdhip64.so, amdhip64_7.dll, amdhip64_6.dll, amdhip64.dll.

@@ -24,7 +24,8 @@ CudaBackend::~CudaBackend() {
     if (d.EventDestroy) d.EventDestroy(ev);
   for (auto& [id, mod] : modules_)
     if (d.ModuleUnload) d.ModuleUnload(mod);
-  if (context_ && device_ && d.DevicePrimaryCtxRelease) d.DevicePrimaryCtxRelease(*device_);
+  if (d.DevicePrimaryCtxRelease)
+    for (auto& [dev, ctx] : primary_contexts_) d.DevicePrimaryCtxRelease(dev);
   if (nvml_initialized_ && nvml_->api.Shutdown) nvml_->api.Shutdown();
 }
 
@@ -108,18 +109,30 @@ Result<std::vector<DeviceInfo>> CudaBackend::Devices() {
 }
 
 Status CudaBackend::OpenDevice(int index) {
-  auto devices = Devices();
-  if (!devices) return devices.error();
+  // The devices are read once: a worker that switches between GPUs (the P2P matrix) opens them again and
+  // again, inside timed loops.
+  if (!opened_devices_) {
+    auto listed = Devices();
+    if (!listed) return listed.error();
+    opened_devices_ = std::move(*listed);
+  }
+  const std::vector<DeviceInfo>* devices = &*opened_devices_;
   if (index < 0 || index >= static_cast<int>(devices->size()))
     return UserError("no CUDA device " + std::to_string(index) + " (the runtime sees " +
                      std::to_string(devices->size()) + ")");
   CUdevice dev = 0;
   if (auto s = Check(driver_.api.DeviceGet(&dev, index), "cuDeviceGet"); !s) return s;
   // Gates run one after another in one worker: the second open of the same device keeps its context.
-  if (context_ != nullptr && device_ == dev)
-    return Check(driver_.api.CtxSetCurrent(context_), "cuCtxSetCurrent");
-  if (auto s = Check(driver_.api.DevicePrimaryCtxRetain(&context_, dev), "cuDevicePrimaryCtxRetain"); !s)
-    return s;
+  // Another device keeps the first's context too (its memory stays valid), but not its cuBLAS handle or
+  // NVML device, which belong to the first and are made again on first use.
+  auto ctx = ContextOf(index);
+  if (!ctx) return ctx.error();
+  if (device_ && *device_ != dev) {
+    if (cublas_handle_ && cublas_ && cublas_->api.Destroy) cublas_->api.Destroy(cublas_handle_);
+    cublas_handle_ = nullptr;
+    nvml_device_ = nullptr;
+  }
+  context_ = *ctx;
   device_ = dev;
   if (auto s = Check(driver_.api.CtxSetCurrent(context_), "cuCtxSetCurrent"); !s) return s;
   device_arch_ = (*devices)[static_cast<size_t>(index)].arch;

@@ -1,7 +1,7 @@
 // The CUDA implementation of Backend: the driver API (libcuda) for devices, memory, modules and launches,
 // NVRTC for kernels compiled at run time, cuBLAS for GEMM and NVML for telemetry, each loaded through the
 // library search only when first needed. Pinned memory, asynchronous copies and the bare driver launch live
-// in cuda_transfers.cpp.
+// in cuda_transfers.cpp, peer-to-peer in cuda_peers.cpp.
 #pragma once
 
 #include <map>
@@ -58,6 +58,10 @@ class CudaBackend final : public Backend {
   Result<float> ElapsedMs(EventId start, EventId end) override;
   Status DestroyEvent(EventId e) override;
 
+  Result<bool> CanAccessPeer(int device, int peer) override;
+  Status EnablePeerAccess(int peer) override;
+  Status CopyPeer(DevicePtr dst, int dst_device, DevicePtr src, int src_device, uint64_t bytes) override;
+
   Status Gemm(const GemmRequest& request) override;
   Result<Telemetry> ReadTelemetry() override;
 
@@ -66,6 +70,8 @@ class CudaBackend final : public Backend {
   // An error naming the driver export a call needs when this libcuda lacks it.
   Status Need(const void* fn, const char* symbol) const;
   Status RequireDevice() const;
+  // The primary context of ordinal `index`, retained on first use and released with the backend.
+  Result<CUcontext> ContextOf(int index);
   Result<std::vector<char>> CompileWithNvrtc(const std::string& source, const std::string& program_name,
                                              const std::vector<std::string>& defines);
   Status LoadCublas();
@@ -83,9 +89,11 @@ class CudaBackend final : public Backend {
   std::string version_;
   bool initialized_ = false;
   std::optional<CUdevice> device_;
+  std::optional<std::vector<DeviceInfo>> opened_devices_;  // Devices() as OpenDevice first read it
   std::string device_arch_;
   std::string device_pci_;
-  CUcontext context_ = nullptr;
+  CUcontext context_ = nullptr;                     // the open device's, current on this thread
+  std::map<CUdevice, CUcontext> primary_contexts_;  // every one retained (peer copies need both sides')
   cublasHandle_t cublas_handle_ = nullptr;
   bool nvml_initialized_ = false;
   nvmlDevice_t nvml_device_ = nullptr;

@@ -46,7 +46,10 @@ const std::set<std::string>& KnownOperations() {
                                              "copy_to_device_async",
                                              "copy_to_host_async",
                                              "copy_on_device",
-                                             "driver_launch"};
+                                             "driver_launch",
+                                             "can_access_peer",
+                                             "enable_peer_access",
+                                             "copy_peer"};
   return kOps;
 }
 
@@ -109,6 +112,7 @@ Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& 
     } else {
       b->devices_.push_back({0, "Fake GPU", "0000:03:00.0", "sm_90", kFakeDefaultMemoryBytes, 4u});
     }
+    if (j.contains("peer_access")) b->peer_access_ = j["peer_access"].get<std::set<std::pair<int, int>>>();
     if (j.contains("fail")) b->fail_ = j["fail"].get<std::map<std::string, std::string>>();
     b->crash_ = j.value("crash", "");
     b->hang_ = j.value("hang", "");
@@ -180,21 +184,24 @@ Result<DeviceMemory> FakeBackend::MemoryInfo() {
   if (!device_) return InternalError("no fake device open");
   if (auto s = Scripted("memory_info"); !s) return s.error();
   uint64_t total = devices_[static_cast<size_t>(*device_)].memory_total_bytes;
-  return DeviceMemory{total > used_bytes_ ? total - used_bytes_ : 0, total};
+  uint64_t used = used_bytes_[*device_];
+  return DeviceMemory{total > used ? total - used : 0, total};
 }
 
 Result<DevicePtr> FakeBackend::Allocate(uint64_t bytes) {
   if (!device_) return InternalError("no fake device open");
   if (auto s = Scripted("allocate"); !s) return s.error();
   uint64_t total = devices_[static_cast<size_t>(*device_)].memory_total_bytes;
-  if (bytes == 0 || used_bytes_ + bytes > total)
+  uint64_t& used = used_bytes_[*device_];
+  if (bytes == 0 || used + bytes > total)
     return EnvError("fakeMalloc(" + FormatBytes(bytes) + ") failed: out of memory (" +
-                        FormatBytes(total - used_bytes_) + " free)",
+                        FormatBytes(total - used) + " free)",
                     "the GPU is out of memory (other processes may hold it)");
   DevicePtr p = next_address_;
   next_address_ += (bytes + 255) / 256 * 256 + 256;
   blocks_[p].assign(bytes, 0xA5);  // never zeros: unwritten outputs must not look right
-  used_bytes_ += bytes;
+  block_device_[p] = *device_;
+  used += bytes;
   return p;
 }
 
@@ -202,7 +209,8 @@ Status FakeBackend::Free(DevicePtr p) {
   if (auto s = Scripted("free"); !s) return s;
   auto it = blocks_.find(p);
   if (it == blocks_.end()) return EnvError("fakeFree: not an allocation");
-  used_bytes_ -= it->second.size();
+  used_bytes_[block_device_[p]] -= it->second.size();
+  block_device_.erase(p);
   blocks_.erase(it);
   return Ok{};
 }

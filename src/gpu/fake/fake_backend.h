@@ -11,21 +11,25 @@
 //    "crash":     "<operation>",                // that operation raises SIGSEGV
 //    "hang":      "<operation>",                // that operation never returns
 //    "corrupt":   "<operation>",                // copy_to_host / gemm / launch: flip one value of the output
-//    "telemetry": [{"sm_clock_mhz": 1980, "temperature_c": 60, "power_mw": 300000,
+//    "peer_access": [[0, 1], [1, 0]],           // the device pairs (by index) with direct access; absent:
+//    all "telemetry": [{"sm_clock_mhz": 1980, "temperature_c": 60, "power_mw": 300000,
 //                   "throttle_reasons": ["sw_power_cap"], "ecc_uncorrected": 0}, ...]}  // cycled per reading
 // Operations: load_runtime, devices, open_device, memory_info, allocate, free, copy_to_device, copy_to_host,
 // memset, compile, get_function, launch, synchronize, create_event, gemm_fp32, gemm_tf32, gemm_fp16,
 // gemm_bf16, telemetry, allocate_pinned, copy_to_device_async, copy_to_host_async, copy_on_device,
-// driver_launch. "corrupt" also applies to the three asynchronous copies (one byte of the destination) and
-// to "launch" (each kernel's emulation says what it corrupts: the triad's output, the dot's sum).
-// Telemetry readings may also carry power_limit_mw, power_default_limit_mw, pcie_gen, pcie_width,
-// pcie_gen_max, pcie_width_max and compute_pids (a list).
+// driver_launch, can_access_peer, enable_peer_access, copy_peer. "corrupt" also applies to the three
+// asynchronous copies (one byte of the destination) and to "launch" (each kernel's emulation says what it
+// corrupts: the triad's output, the dot's sum) and to copy_peer. Memory is counted per device; a peer copy
+// checks that each side is memory of the device named. Telemetry readings may also carry power_limit_mw,
+// power_default_limit_mw, pcie_gen, pcie_width, pcie_gen_max, pcie_width_max and compute_pids (a list).
 #pragma once
 
 #include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "gpu/backend.h"
@@ -78,6 +82,10 @@ class FakeBackend final : public Backend {
   Result<float> ElapsedMs(EventId start, EventId end) override;
   Status DestroyEvent(EventId e) override;
 
+  Result<bool> CanAccessPeer(int device, int peer) override;
+  Status EnablePeerAccess(int peer) override;
+  Status CopyPeer(DevicePtr dst, int dst_device, DevicePtr src, int src_device, uint64_t bytes) override;
+
   Status Gemm(const GemmRequest& request) override;
   Result<Telemetry> ReadTelemetry() override;
 
@@ -90,6 +98,8 @@ class FakeBackend final : public Backend {
   Status Scripted(const std::string& op);
   bool Corrupts(const std::string& op) const { return corrupt_ == op; }
   Status EmulateKernel(const std::string& name, Dim3 grid, const KernelArgs& args);
+  // The device whose allocation holds [p, p + bytes), or nullopt.
+  std::optional<int> DeviceOf(DevicePtr p, uint64_t bytes);
 
   BackendLibrary runtime_record_{"runtime", "fakegpu", "not-tried", "", "system", "fake script", "", ""};
   std::string runtime_status_ = "loaded";
@@ -98,16 +108,18 @@ class FakeBackend final : public Backend {
   std::map<std::string, std::string> fail_;
   std::string crash_, hang_, corrupt_;
   std::vector<Telemetry> telemetry_;
+  std::optional<std::set<std::pair<int, int>>> peer_access_;  // nullopt: every pair
   FakeKernelTable kernels_;
   size_t telemetry_next_ = 0;
 
   bool loaded_ = false;
   std::optional<int> device_;
-  bool plant_wrong_ = false;  // the module was compiled with GD_PLANT_WRONG
-  uint64_t used_bytes_ = 0;
+  bool plant_wrong_ = false;            // the module was compiled with GD_PLANT_WRONG
+  std::map<int, uint64_t> used_bytes_;  // by device
   uint64_t next_address_ = 0x7f0000000000ull;
   uint64_t next_id_ = 1;
   std::map<DevicePtr, std::vector<uint8_t>> blocks_;
+  std::map<DevicePtr, int> block_device_;
   std::map<void*, std::unique_ptr<uint8_t[]>> pinned_;
   std::map<FunctionId, std::string> functions_;
   std::map<EventId, std::chrono::steady_clock::time_point> events_;

@@ -118,11 +118,26 @@ Result<std::vector<DeviceInfo>> HipBackend::Devices() {
 }
 
 Status HipBackend::OpenDevice(int index) {
-  auto devices = Devices();
-  if (!devices) return devices.error();
+  // The devices are read once: a worker that switches between GPUs (the P2P matrix) opens them again and
+  // again, inside timed loops.
+  if (!opened_devices_) {
+    auto listed = Devices();
+    if (!listed) return listed.error();
+    opened_devices_ = std::move(*listed);
+  }
+  const std::vector<DeviceInfo>* devices = &*opened_devices_;
   if (index < 0 || index >= static_cast<int>(devices->size()))
     return UserError("no HIP device " + std::to_string(index) + " (the runtime sees " +
                      std::to_string(devices->size()) + ")");
+  // Another device keeps what was made on the first (HIP memory belongs to its device, not to the current
+  // one), but not the rocBLAS handle or the ROCm SMI index, which are the first's and made again on first
+  // use.
+  if (device_ && *device_ != index) {
+    if (rocblas_handle_ && rocblas_ && rocblas_->api.DestroyHandle)
+      rocblas_->api.DestroyHandle(rocblas_handle_);
+    rocblas_handle_ = nullptr;
+    smi_index_.reset();
+  }
   if (auto s = Check(hip_.api.SetDevice(index), "hipSetDevice"); !s) return s;
   device_ = index;
   device_arch_ = (*devices)[static_cast<size_t>(index)].arch;

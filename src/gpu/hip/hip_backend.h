@@ -1,7 +1,7 @@
 // The HIP implementation of Backend: the HIP runtime (libamdhip64) for devices, memory, modules and
 // launches, hiprtc for kernels compiled at run time, rocBLAS for GEMM and ROCm SMI for telemetry, each loaded
 // through the library search only when first needed. Pinned memory, asynchronous copies and the bare launch
-// live in hip_transfers.cpp.
+// live in hip_transfers.cpp, peer-to-peer in hip_peers.cpp.
 #pragma once
 
 #include <map>
@@ -58,6 +58,10 @@ class HipBackend final : public Backend {
   Result<float> ElapsedMs(EventId start, EventId end) override;
   Status DestroyEvent(EventId e) override;
 
+  Result<bool> CanAccessPeer(int device, int peer) override;
+  Status EnablePeerAccess(int peer) override;
+  Status CopyPeer(DevicePtr dst, int dst_device, DevicePtr src, int src_device, uint64_t bytes) override;
+
   Status Gemm(const GemmRequest& request) override;
   Result<Telemetry> ReadTelemetry() override;
 
@@ -86,6 +90,7 @@ class HipBackend final : public Backend {
   bool initialized_ = false;
   bool no_device_ = false;  // hipInit said there is no GPU: the runtime loaded, Devices() is empty
   std::optional<int> device_;
+  std::optional<std::vector<DeviceInfo>> opened_devices_;  // Devices() as OpenDevice first read it
   std::string device_arch_;
   std::string device_pci_;
   rocblas_handle rocblas_handle_ = nullptr;
