@@ -191,7 +191,7 @@ std::optional<WheelFix> AmdFix(const FixTarget& target, const std::vector<LogFac
   WheelFix fix;
   fix.gpu = target.gfx + " (" + target.from + ")";
   fix.python = PythonSeries(facts);
-  auto routes = AmdRoutesCarrying(db, target.gfx, platform.windows ? RouteOs::kWindows : RouteOs::kLinux);
+  auto routes = AmdRoutesCarrying(db, target.gfx, platform.windows ? Platform::kWindows : Platform::kLinux);
   if (routes.empty()) {
     fix.advice = "No recorded PyTorch build carries " + target.gfx + " on " +
                  (platform.windows ? "Windows" : "Linux") +

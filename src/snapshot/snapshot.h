@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/os.h"
 #include "snapshot/windows_info.h"
 
 namespace gpudoctor {
@@ -20,12 +21,12 @@ inline constexpr int kSnapshotSchemaVersion = 2;
 enum class GpuVendor { kUnknown, kAmd, kNvidia, kIntel, kOther };
 
 struct OsInfo {
-  std::string family;               // "linux" or "windows"
-  std::string distro_id;            // os-release ID ("debian", "ubuntu")
-  std::string distro_name;          // PRETTY_NAME
-  std::string distro_version;       // VERSION_ID
-  std::string kernel_release;       // "6.8.0-45-generic"
-  std::string kernel_version_text;  // the full /proc/version line
+  OsFamily family = OsFamily::kUnknown;  // JSON "linux" or "windows"
+  std::string distro_id;                 // os-release ID ("debian", "ubuntu")
+  std::string distro_name;               // PRETTY_NAME
+  std::string distro_version;            // VERSION_ID
+  std::string kernel_release;            // "6.8.0-45-generic"
+  std::string kernel_version_text;       // the full /proc/version line
   bool wsl = false;
   std::vector<std::string> wsl_evidence;  // what showed it ("/dev/dxg exists", ...)
   std::optional<std::string> container;   // "docker", "podman", "kubernetes", "lxc", ... when detected
@@ -295,7 +296,7 @@ struct Snapshot {
   std::vector<Gpu> gpus;
   std::vector<PythonEnv>
       python_envs;      // environments found: --python-env, active ones, PATH, ... (python_env_finder.h)
-  WindowsInfo windows;  // native Windows only (os.family == "windows")
+  WindowsInfo windows;  // native Windows only (os.family is OsFamily::kWindows)
   std::vector<std::string> looked_at;  // what was examined (for "no GPU found")
   std::vector<std::string> warnings;   // unreadable or malformed inputs, each one line
 };

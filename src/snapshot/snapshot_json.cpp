@@ -554,7 +554,7 @@ void ReadPythonEnv(Reader& r, PythonEnv& e) {
 
 // The line of the first syntax error (parsed again with exceptions, on the error path only).
 std::string SnapshotToJson(const Snapshot& s) {
-  Json os{{"family", s.os.family},
+  Json os{{"family", std::string(OsFamilyName(s.os.family))},
           {"distro_id", s.os.distro_id},
           {"distro_name", s.os.distro_name},
           {"distro_version", s.os.distro_version},
@@ -604,7 +604,7 @@ std::string SnapshotToJson(const Snapshot& s) {
            {"python_envs", Array(s.python_envs, PythonEnvToJson)},
            {"looked_at", s.looked_at},
            {"warnings", s.warnings}};
-  if (s.os.family == "windows") doc["windows"] = WindowsInfoToJson(s.windows);
+  if (s.os.family == OsFamily::kWindows) doc["windows"] = WindowsInfoToJson(s.windows);
   return doc.dump(2) + "\n";
 }
 
@@ -649,7 +649,9 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
   r.Get("host_name", s.host_name);
   if (const Json* os = r.Child("os", false)) {
     Reader o(*os, "snapshot.os", &error);
-    o.Get("family", s.os.family);
+    std::string family;
+    o.Get("family", family);
+    s.os.family = OsFamilyFromName(family);
     o.Get("distro_id", s.os.distro_id);
     o.Get("distro_name", s.os.distro_name);
     o.Get("distro_version", s.os.distro_version);

@@ -371,7 +371,7 @@ CheckReport SampleCheck() {
   s.host_name = "node017";
   s.sysroot = "/";
   s.live_machine = true;
-  s.os.family = "linux";
+  s.os.family = OsFamily::kLinux;
   s.os.distro_name = "Ubuntu 24.04";
   s.os.kernel_release = "6.8.0";
   s.os.wsl = true;

@@ -15,7 +15,7 @@ Snapshot Sample() {
   s.sysroot = "/tmp/m";
   s.live_machine = false;
   s.host_name = "box";
-  s.os.family = "linux";
+  s.os.family = OsFamily::kLinux;
   s.os.distro_name = "Ubuntu 22.04.4 LTS";
   s.os.wsl = true;
   s.os.wsl_evidence = {"/dev/dxg exists"};
