@@ -42,12 +42,6 @@ std::string Env(const Snapshot& snap, const std::string& name) {
   return it == snap.environment.end() ? std::string() : it->second;
 }
 
-// "sm_120" -> 12.0, "sm_89" -> 8.9.
-std::optional<Version> CcFromSm(const std::string& arch) {
-  auto name = StartsWith(arch, "sm_") ? ParseCudaArchName(arch) : std::nullopt;
-  return name ? std::optional<Version>(name->cc) : std::nullopt;
-}
-
 void GpuArchFacts(const ExplainMatch& m, const Snapshot& snap, std::vector<std::string>& out) {
   auto amd = GpusOf(snap, GpuVendor::kAmd);
   auto nv = GpusOf(snap, GpuVendor::kNvidia);
@@ -57,7 +51,7 @@ void GpuArchFacts(const ExplainMatch& m, const Snapshot& snap, std::vector<std::
                   (g->family.empty() ? "" : " (" + g->family + ")") +
                   (g->integrated.value_or(false) ? ", integrated" : ""));
   for (const Gpu* g : nv) {
-    auto cc = CcFromSm(g->architecture);
+    auto cc = ComputeCapabilityOf(g->architecture);
     out.push_back("this machine's GPU " + NameOf(*g) + " is " +
                   (g->architecture.empty()
                        ? "of unknown compute capability"
@@ -161,7 +155,7 @@ void NvidiaWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<s
   for (const TorchRelease& r : db.torch_releases)
     if (newest == nullptr || r.version > newest->version) newest = &r;
   for (const Gpu* g : GpusOf(snap, GpuVendor::kNvidia)) {
-    auto cc = CcFromSm(g->architecture);
+    auto cc = ComputeCapabilityOf(g->architecture);
     if (!cc || newest == nullptr) {
       out.push_back(NameOf(*g) + ": compute capability not known, so no wheel can be matched");
       continue;
