@@ -22,8 +22,9 @@ json OptJson(const std::optional<T>& v) {
 }
 
 json LibraryJson(const BackendLibrary& l) {
-  return {{"role", l.role},     {"name", l.name},   {"status", l.status},   {"path", l.path},
-          {"origin", l.origin}, {"where", l.where}, {"version", l.version}, {"detail", l.detail}};
+  return {{"role", l.role},       {"name", l.name},     {"status", LoadStatusName(l.status)},
+          {"path", l.path},       {"origin", l.origin}, {"where", l.where},
+          {"version", l.version}, {"detail", l.detail}};
 }
 
 json DeviceJson(const DeviceInfo& d) {
@@ -127,10 +128,13 @@ Result<GateResult> GateResultFromLine(std::string_view line) {
     r.findings = j.value("findings", std::vector<std::string>{});
     r.elapsed_ms = j.value("elapsed_ms", 0.0);
     r.runtime_version = j.value("runtime_version", "");
-    for (const auto& l : j.value("libraries", json::array()))
-      r.libraries.push_back({l.value("role", ""), l.value("name", ""), l.value("status", ""),
-                             l.value("path", ""), l.value("origin", ""), l.value("where", ""),
-                             l.value("version", ""), l.value("detail", "")});
+    for (const auto& l : j.value("libraries", json::array())) {
+      auto status = LoadStatusFromName(l.value("status", ""));
+      if (!status) return InternalError("unknown library status");
+      r.libraries.push_back({l.value("role", ""), l.value("name", ""), *status, l.value("path", ""),
+                             l.value("origin", ""), l.value("where", ""), l.value("version", ""),
+                             l.value("detail", "")});
+    }
     for (const auto& d : j.value("devices", json::array())) {
       DeviceInfo info;
       info.index = WholeNumberOr(d, "index", 0);

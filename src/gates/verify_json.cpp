@@ -28,7 +28,7 @@ Json DeviceToJson(const DeviceInfo& d) {
 Json LibraryToJson(const BackendLibrary& l) {
   return {{"role", l.role},
           {"name", l.name},
-          {"status", l.status},
+          {"status", LoadStatusName(l.status)},
           {"path", OrNull(l.path)},
           {"origin", OrNull(l.origin)},
           {"where", OrNull(l.where)},
@@ -67,7 +67,7 @@ BackendLibrary ReadLibrary(const JsonReader& r) {
   BackendLibrary l;
   r.String("role", l.role);
   r.String("name", l.name);
-  r.String("status", l.status);
+  r.Enum("status", l.status, LoadStatusFromName, LoadStatusNames());
   r.String("path", l.path);
   r.String("origin", l.origin);
   r.String("where", l.where);

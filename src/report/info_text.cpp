@@ -165,7 +165,7 @@ std::string NvidiaSection(const Snapshot& s, const TextStyle& style) {
            std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10) + " (highest CUDA it runs)");
   }
   for (const auto& l : s.nvidia.libraries) {
-    std::string v = l.status;
+    std::string v(LoadStatusName(l.status));
     if (!l.loaded_path.empty()) v += ": " + l.loaded_path;
     if (!l.detail.empty()) v += " (" + l.detail + ")";
     kv.Add(l.library, v);

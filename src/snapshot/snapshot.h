@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/load_status.h"
 #include "core/os.h"
 #include "snapshot/windows_info.h"
 
@@ -134,10 +135,10 @@ struct NvidiaDevice {
 };
 
 struct LibraryProbe {
-  std::string library;      // "nvml", "cuda"
-  std::string status;       // "loaded", "absent", "broken", "not-probed"
-  std::string loaded_path;  // which file
-  std::string detail;       // the dlerror / API error text, missing symbols
+  std::string library;                         // "nvml", "cuda"
+  LoadStatus status = LoadStatus::kNotProbed;  // "loaded", "absent", "broken", "not-probed" in the JSON
+  std::string loaded_path;                     // which file
+  std::string detail;                          // the dlerror / API error text, missing symbols
 };
 
 // Which flavour of NVIDIA kernel module is loaded, as its /proc/driver/nvidia/version line says. Only the

@@ -100,8 +100,10 @@ Json NvDeviceToJson(const NvidiaDevice& d) {
 }
 
 Json LibToJson(const LibraryProbe& l) {
-  return Json{
-      {"library", l.library}, {"status", l.status}, {"loaded_path", l.loaded_path}, {"detail", l.detail}};
+  return Json{{"library", l.library},
+              {"status", LoadStatusName(l.status)},
+              {"loaded_path", l.loaded_path},
+              {"detail", l.detail}};
 }
 
 Json RuntimeToJson(const RuntimeInstall& r) {
@@ -266,6 +268,12 @@ class Reader {
   bool Assign(const char* key, const Json& v, std::string& out) {
     if (!v.is_string()) return Fail(key, "a string"), false;
     out = v.get<std::string>();
+    return true;
+  }
+  bool Assign(const char* key, const Json& v, LoadStatus& out) {
+    const auto status = v.is_string() ? LoadStatusFromName(v.get<std::string>()) : std::nullopt;
+    if (!status) return Fail(key, std::string(LoadStatusNames()).c_str()), false;
+    out = *status;
     return true;
   }
   bool Assign(const char* key, const Json& v, bool& out) {

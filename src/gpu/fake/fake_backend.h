@@ -91,8 +91,9 @@ class FakeBackend final : public Backend {
   bool Corrupts(const std::string& op) const { return corrupt_ == op; }
   Status EmulateKernel(const std::string& name, Dim3 grid, const KernelArgs& args);
 
-  BackendLibrary runtime_record_{"runtime", "fakegpu", "not-tried", "", "system", "fake script", "", ""};
-  std::string runtime_status_ = "loaded";
+  BackendLibrary runtime_record_{"runtime", "fakegpu", LoadStatus::kNotTried, "", "system", "fake script",
+                                 "",        ""};
+  LoadStatus runtime_status_ = LoadStatus::kLoaded;
   std::string version_ = "1.0";
   std::vector<DeviceInfo> devices_;
   std::map<std::string, std::string> fail_;
