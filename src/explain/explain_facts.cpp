@@ -151,9 +151,7 @@ void AmdWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
 }
 
 void NvidiaWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std::string>& out) {
-  const TorchRelease* newest = nullptr;
-  for (const TorchRelease& r : db.torch_releases)
-    if (newest == nullptr || r.version > newest->version) newest = &r;
+  const TorchRelease* newest = NewestTorchRelease(db);
   for (const Gpu* g : GpusOf(snap, GpuVendor::kNvidia)) {
     auto cc = ComputeCapabilityOf(g->architecture);
     if (!cc || newest == nullptr) {

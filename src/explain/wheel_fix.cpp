@@ -213,9 +213,7 @@ std::optional<WheelFix> PythonFix(const ExplainMatch& match, const std::vector<L
                                   FixPlatform platform, const KnowledgeDb& db) {
   WheelFix fix;
   fix.python = PythonSeries(facts);
-  const TorchRelease* newest = nullptr;
-  for (const TorchRelease& r : db.torch_releases)
-    if (newest == nullptr || r.version > newest->version) newest = &r;
+  const TorchRelease* newest = NewestTorchRelease(db);
   if (fix.python.empty() || newest == nullptr) return std::nullopt;
   std::string requirement = match.Capture("requirement");
   const TorchRelease* pinned = nullptr;
