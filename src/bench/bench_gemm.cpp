@@ -61,7 +61,7 @@ class GemmBenchmark final : public Benchmark {
 
 bool BlasMissing(const Backend& backend) {
   for (const auto& lib : backend.Libraries())
-    if (lib.role == "blas") return lib.status == "absent" || lib.status == "broken";
+    if (lib.role == "blas") return lib.status == LoadStatus::kAbsent || lib.status == LoadStatus::kBroken;
   return false;
 }
 

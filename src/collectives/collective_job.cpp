@@ -28,7 +28,8 @@ RankReport RunRank(const CollectiveWorkerRequest& request, const BackendInputs& 
   BackendLibrary record;
   auto nccl = LoadCollectiveLibrary(inputs, request.backend, record);
   if (nccl.status != LoadStatus::kLoaded) {
-    report.error = DescribeCollectiveLibrary(record) + " is " + record.status + ": " + record.detail;
+    report.error = DescribeCollectiveLibrary(record) + " is " + std::string(LoadStatusName(record.status)) +
+                   ": " + record.detail;
     return report;
   }
   report = RunCollectiveRank(**backend, nccl.api, request);

@@ -132,7 +132,8 @@ Result<std::string> MakeUniqueId(const BackendInputs& inputs, BackendKind kind, 
                                  BackendLibrary& record) {
   library = LoadCollectiveLibrary(inputs, kind, record);
   if (library.status != LoadStatus::kLoaded)
-    return EnvError(DescribeCollectiveLibrary(record) + " is " + record.status + ": " + record.detail,
+    return EnvError(DescribeCollectiveLibrary(record) + " is " + std::string(LoadStatusName(record.status)) +
+                        ": " + record.detail,
                     kind == BackendKind::kHip
                         ? "install RCCL (it comes with ROCm and with ROCm builds of PyTorch)"
                         : "install NCCL (pip install nvidia-nccl-cu12, or the libnccl2 package)");

@@ -14,11 +14,8 @@
 namespace gpudoctor {
 namespace {
 
-enum class OsKind { kLinux, kWsl, kWindows };
-
-OsKind KindOf(const Snapshot& snap) {
-  if (snap.os.family == "windows") return OsKind::kWindows;
-  return snap.os.wsl ? OsKind::kWsl : OsKind::kLinux;
+Platform KindOf(const Snapshot& snap) {
+  return PlatformOf(snap.os.family, snap.os.wsl);
 }
 
 std::vector<const Gpu*> GpusOf(const Snapshot& snap, GpuVendor vendor) {
@@ -45,12 +42,6 @@ std::string Env(const Snapshot& snap, const std::string& name) {
   return it == snap.environment.end() ? std::string() : it->second;
 }
 
-// "sm_120" -> 12.0, "sm_89" -> 8.9.
-std::optional<Version> CcFromSm(const std::string& arch) {
-  auto name = StartsWith(arch, "sm_") ? ParseCudaArchName(arch) : std::nullopt;
-  return name ? std::optional<Version>(name->cc) : std::nullopt;
-}
-
 void GpuArchFacts(const ExplainMatch& m, const Snapshot& snap, std::vector<std::string>& out) {
   auto amd = GpusOf(snap, GpuVendor::kAmd);
   auto nv = GpusOf(snap, GpuVendor::kNvidia);
@@ -60,7 +51,7 @@ void GpuArchFacts(const ExplainMatch& m, const Snapshot& snap, std::vector<std::
                   (g->family.empty() ? "" : " (" + g->family + ")") +
                   (g->integrated.value_or(false) ? ", integrated" : ""));
   for (const Gpu* g : nv) {
-    auto cc = CcFromSm(g->architecture);
+    auto cc = ComputeCapabilityOf(g->architecture);
     out.push_back("this machine's GPU " + NameOf(*g) + " is " +
                   (g->architecture.empty()
                        ? "of unknown compute capability"
@@ -106,7 +97,7 @@ void OverrideFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
   for (const auto& [name, v] : snap.environment)
     if (StartsWith(name, "HSA_OVERRIDE_GFX_VERSION_"))
       out.push_back(name + " is set to " + v + " (one GPU only)");
-  if (KindOf(snap) == OsKind::kWindows) {
+  if (KindOf(snap) == Platform::kWindows) {
     out.push_back(
         "on Windows HSA_OVERRIDE_GFX_VERSION has no effect (only the Linux and WSL runtime reads it): "
         "use a build made for " +
@@ -132,18 +123,14 @@ void OverrideFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
   }
 }
 
-RouteOs RouteOsOf(OsKind os) {
-  return os == OsKind::kWindows ? RouteOs::kWindows : os == OsKind::kWsl ? RouteOs::kWsl : RouteOs::kLinux;
-}
-
 void AmdWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std::string>& out) {
-  const OsKind os = KindOf(snap);
-  const std::string shell = os == OsKind::kWindows ? "powershell" : "bash";
+  const Platform os = KindOf(snap);
+  const std::string shell = os == Platform::kWindows ? "powershell" : "bash";
   for (const std::string& gfx : AmdTargets(snap)) {
     if (const TorchWheel* w = NewestRocmWheelWithGfx(db, gfx))
       out.push_back("the newest pytorch.org wheel built for " + gfx + " is torch " + w->torch.ToString() +
                     " " + w->variant + " (" + w->index_url + ")" +
-                    (os == OsKind::kWindows
+                    (os == Platform::kWindows
                          ? "; pytorch.org's ROCm wheels are Linux-only, so not for this machine"
                          : ""));
     else
@@ -152,7 +139,7 @@ void AmdWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
     for (const TheRockFamily* f : db.FindTheRockFamilies(gfx))
       families += (families.empty() ? "" : ", ") + f->name;
     if (!families.empty()) out.push_back("TheRock builds " + gfx + " in the families " + families);
-    std::vector<const TorchRoute*> routes = AmdRoutesCarrying(db, gfx, RouteOsOf(os));
+    std::vector<const TorchRoute*> routes = AmdRoutesCarrying(db, gfx, os);
     if (routes.size() > 2) routes.resize(2);
     for (const TorchRoute* r : routes) {
       std::string cmd = FillRouteCommand(*r, shell, gfx, db);
@@ -164,11 +151,9 @@ void AmdWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
 }
 
 void NvidiaWheelFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std::string>& out) {
-  const TorchRelease* newest = nullptr;
-  for (const TorchRelease& r : db.torch_releases)
-    if (newest == nullptr || r.version > newest->version) newest = &r;
+  const TorchRelease* newest = NewestTorchRelease(db);
   for (const Gpu* g : GpusOf(snap, GpuVendor::kNvidia)) {
-    auto cc = CcFromSm(g->architecture);
+    auto cc = ComputeCapabilityOf(g->architecture);
     if (!cc || newest == nullptr) {
       out.push_back(NameOf(*g) + ": compute capability not known, so no wheel can be matched");
       continue;
@@ -233,7 +218,7 @@ void DriverFacts(const Snapshot& snap, std::vector<std::string>& out) {
     }
     out.push_back(line);
   }
-  if (KindOf(snap) == OsKind::kWindows) {
+  if (KindOf(snap) == Platform::kWindows) {
     // Windows: the display driver per adapter (its version and vendor release) instead of amdgpu.
     for (const WindowsAdapter& a : snap.windows.adapters) {
       if (a.software || a.driver_version.empty()) continue;
@@ -277,14 +262,15 @@ void DeviceAccessFacts(const Snapshot& snap, std::vector<std::string>& out) {
   }
   if (snap.amd.device_nodes.empty())
     out.push_back(
-        KindOf(snap) == OsKind::kWindows
+        KindOf(snap) == Platform::kWindows
             ? "native Windows has no /dev/kfd or render nodes: the HIP runtime reaches the GPU through the "
               "display driver, so group membership does not apply"
             : "no /dev/kfd or render node was examined");
 }
 
 void OsFacts(const Snapshot& snap, std::vector<std::string>& out) {
-  std::string line = snap.os.distro_name.empty() ? snap.os.family : snap.os.distro_name;
+  std::string line =
+      snap.os.distro_name.empty() ? std::string(OsFamilyName(snap.os.family)) : snap.os.distro_name;
   if (!snap.os.kernel_release.empty()) line += ", kernel " + snap.os.kernel_release;
   if (snap.os.wsl) line += ", under WSL2";
   if (snap.os.container) line += ", in a " + *snap.os.container + " container";

@@ -52,8 +52,8 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
   r.log_facts = log_facts;
   if (!here) r.log_machine = CompareLogWithMachine(log_facts, snap);
   const bool other = r.log_machine.other_machine;
-  r.windows = snap.os.family == "windows";
-  if (other || snap.os.family.empty())
+  r.windows = snap.os.family == OsFamily::kWindows;
+  if (other || snap.os.family == OsFamily::kUnknown)
     r.windows = LogSaysWindows(log_facts);  // the log's platform decides the shell of the fixes
   bool portable = false;
   for (const LogFact& f : log_facts) portable = portable || f.kind == "portable";

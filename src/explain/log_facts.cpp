@@ -137,15 +137,15 @@ size_t LogFactRowCount() {
   return sizeof(kRows) / sizeof(kRows[0]);
 }
 
-// "windows" or "linux" when the log says which (a Windows path, a portable install, a distribution, WSL).
-static const LogFact* LogOs(const std::vector<LogFact>& facts, std::string& family) {
+// Windows or Linux when the log says which (a Windows path, a portable install, a distribution, WSL).
+static const LogFact* LogOs(const std::vector<LogFact>& facts, OsFamily& family) {
   for (const LogFact& f : facts) {
     if ((f.kind == "os" && f.value.rfind("Windows", 0) == 0) || f.kind == "portable") {
-      family = "windows";
+      family = OsFamily::kWindows;
       return &f;
     }
     if ((f.kind == "os" && f.value != "Windows") || f.kind == "wsl" || f.kind == "kernel") {
-      family = "linux";
+      family = OsFamily::kLinux;
       return &f;
     }
   }
@@ -153,13 +153,14 @@ static const LogFact* LogOs(const std::vector<LogFact>& facts, std::string& fami
 }
 
 LogMachineCheck CompareLogWithMachine(const std::vector<LogFact>& facts, const Snapshot& snap) {
-  std::string log_os;
+  OsFamily log_os = OsFamily::kUnknown;
   const LogFact* os = LogOs(facts, log_os);
-  if (os != nullptr && !snap.os.family.empty() && snap.os.family != log_os) {
+  if (os != nullptr && snap.os.family != OsFamily::kUnknown && snap.os.family != log_os) {
     LogMachineCheck out;
     out.other_machine = true;
-    out.reason = "the log is from " + log_os + " (" + os->kind + "=" + os->value + ", line " +
-                 std::to_string(os->line) + "), this machine runs " + snap.os.family;
+    out.reason = "the log is from " + std::string(OsFamilyName(log_os)) + " (" + os->kind + "=" + os->value +
+                 ", line " + std::to_string(os->line) + "), this machine runs " +
+                 std::string(OsFamilyName(snap.os.family));
     return out;
   }
   std::vector<const LogFact*> identity;
@@ -184,8 +185,8 @@ LogMachineCheck CompareLogWithMachine(const std::vector<LogFact>& facts, const S
 }
 
 bool LogSaysWindows(const std::vector<LogFact>& facts) {
-  std::string family;
-  return LogOs(facts, family) != nullptr && family == "windows";
+  OsFamily family = OsFamily::kUnknown;
+  return LogOs(facts, family) != nullptr && family == OsFamily::kWindows;
 }
 
 }  // namespace gpudoctor

@@ -91,7 +91,7 @@ const OverridePitfall* ForbiddingPitfall(const std::string& gfx, const Knowledge
 // The most official route carrying `gfx` and its filled command for the shell; nullptr when none.
 const TorchRoute* BestRoute(const std::string& gfx, bool windows, const KnowledgeDb& db,
                             std::string& command) {
-  auto routes = AmdRoutesCarrying(db, gfx, windows ? RouteOs::kWindows : RouteOs::kLinux);
+  auto routes = AmdRoutesCarrying(db, gfx, windows ? Platform::kWindows : Platform::kLinux);
   if (routes.empty()) return nullptr;
   command = FillRouteCommand(*routes.front(), windows ? "powershell" : "bash", gfx, db);
   return routes.front();
@@ -130,7 +130,7 @@ TargetFix WindowsFix(const FixTarget& target, const KnowledgeDb& db) {
 
 }  // namespace
 
-std::vector<const TorchRoute*> AmdRoutesCarrying(const KnowledgeDb& db, const std::string& gfx, RouteOs os) {
+std::vector<const TorchRoute*> AmdRoutesCarrying(const KnowledgeDb& db, const std::string& gfx, Platform os) {
   std::vector<const TorchRoute*> out;
   if (db.FindNativeWrongPitfall(gfx) != nullptr) return out;  // no route is safe (hardware.gpu_wrong_results)
   for (const TorchRoute& r : db.torch_routes) {
@@ -138,7 +138,7 @@ std::vector<const TorchRoute*> AmdRoutesCarrying(const KnowledgeDb& db, const st
     if (std::find(r.os.begin(), r.os.end(), os) == r.os.end()) continue;
     if (!r.gfx_any && std::find(r.gfx.begin(), r.gfx.end(), gfx) == r.gfx.end()) continue;
     if (r.wheels == "rocm" && NewestRocmWheelWithGfx(db, gfx) == nullptr) continue;
-    const std::string shell = os == RouteOs::kWindows ? "powershell" : "bash";
+    const std::string shell = os == Platform::kWindows ? "powershell" : "bash";
     if (FillRouteCommand(r, shell, gfx, db).find('{') != std::string::npos) continue;  // a placeholder left
     out.push_back(&r);
   }

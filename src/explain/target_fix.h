@@ -49,6 +49,6 @@ TargetFix FixForUnknownTarget(bool windows);
 
 // The AMD install routes of pytorch_routes.toml that carry `gfx` on `os` (superseded ones left out), most
 // official first; shared with the machine facts so both name the same route.
-std::vector<const TorchRoute*> AmdRoutesCarrying(const KnowledgeDb& db, const std::string& gfx, RouteOs os);
+std::vector<const TorchRoute*> AmdRoutesCarrying(const KnowledgeDb& db, const std::string& gfx, Platform os);
 
 }  // namespace gpudoctor

@@ -32,22 +32,14 @@ struct NvidiaGpu {
   std::string from;
 };
 
-std::optional<Version> CcOf(const std::string& value) {
-  if (StartsWith(value, "sm_")) {
-    auto name = ParseCudaArchName(value);
-    return name ? std::optional<Version>(name->cc) : std::nullopt;
-  }
-  return Version::Parse(value);  // "8.6" from deviceQuery
-}
-
 std::optional<NvidiaGpu> LogNvidiaGpu(const ExplainMatch& match, const std::vector<LogFact>& facts,
                                       const KnowledgeDb& db) {
   if (const std::string sm = match.Capture("sm"); !sm.empty())
-    if (auto cc = CcOf(sm))
+    if (auto cc = ComputeCapabilityOf(sm))
       return NvidiaGpu{*cc, sm + " (the message, line " + std::to_string(match.first_line) + ")"};
   for (const LogFact& f : facts)
     if (f.kind == "sm" && !InSmList(f.excerpt, f.value))
-      if (auto cc = CcOf(f.value))
+      if (auto cc = ComputeCapabilityOf(f.value))
         return NvidiaGpu{*cc, (StartsWith(f.value, "sm_") ? f.value : "compute capability " + f.value) +
                                   " (the log, line " + std::to_string(f.line) + ")"};
   for (const LogFact& f : facts) {
@@ -64,7 +56,7 @@ std::optional<NvidiaGpu> LogNvidiaGpu(const ExplainMatch& match, const std::vect
 std::optional<NvidiaGpu> MachineNvidiaGpu(const Snapshot& snap) {
   for (const Gpu& g : snap.gpus) {
     if (g.vendor != GpuVendor::kNvidia) continue;
-    if (auto cc = CcOf(g.architecture))
+    if (auto cc = ComputeCapabilityOf(g.architecture))
       return NvidiaGpu{*cc, "this machine's GPU " + (g.name.empty() ? g.pci_address : g.name) + " (" +
                                 g.architecture + ")"};
   }
@@ -191,7 +183,7 @@ std::optional<WheelFix> AmdFix(const FixTarget& target, const std::vector<LogFac
   WheelFix fix;
   fix.gpu = target.gfx + " (" + target.from + ")";
   fix.python = PythonSeries(facts);
-  auto routes = AmdRoutesCarrying(db, target.gfx, platform.windows ? RouteOs::kWindows : RouteOs::kLinux);
+  auto routes = AmdRoutesCarrying(db, target.gfx, platform.windows ? Platform::kWindows : Platform::kLinux);
   if (routes.empty()) {
     fix.advice = "No recorded PyTorch build carries " + target.gfx + " on " +
                  (platform.windows ? "Windows" : "Linux") +
@@ -221,9 +213,7 @@ std::optional<WheelFix> PythonFix(const ExplainMatch& match, const std::vector<L
                                   FixPlatform platform, const KnowledgeDb& db) {
   WheelFix fix;
   fix.python = PythonSeries(facts);
-  const TorchRelease* newest = nullptr;
-  for (const TorchRelease& r : db.torch_releases)
-    if (newest == nullptr || r.version > newest->version) newest = &r;
+  const TorchRelease* newest = NewestTorchRelease(db);
   if (fix.python.empty() || newest == nullptr) return std::nullopt;
   std::string requirement = match.Capture("requirement");
   const TorchRelease* pinned = nullptr;

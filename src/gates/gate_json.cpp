@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "core/load_status.h"
+
 namespace gpudoctor {
 
 using Json = JsonValue;
@@ -19,7 +21,7 @@ Json DeviceToJson(const DeviceInfo& d) {
 Json LibraryToJson(const BackendLibrary& l) {
   return {{"role", l.role},
           {"name", l.name},
-          {"status", l.status},
+          {"status", LoadStatusName(l.status)},
           {"path", StringOrNull(l.path)},
           {"origin", StringOrNull(l.origin)},
           {"where", StringOrNull(l.where)},
@@ -58,7 +60,7 @@ BackendLibrary ReadLibrary(const JsonReader& r) {
   BackendLibrary l;
   r.String("role", l.role);
   r.String("name", l.name);
-  r.String("status", l.status);
+  r.Enum("status", l.status, LoadStatusFromName, LoadStatusNames());
   r.String("path", l.path);
   r.String("origin", l.origin);
   r.String("where", l.where);

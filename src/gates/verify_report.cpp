@@ -102,12 +102,12 @@ std::string RenderVerifyText(const VerifyReport& r, bool color) {
     }
   }
   bool any_lib = std::any_of(r.libraries.begin(), r.libraries.end(),
-                             [](const BackendLibrary& l) { return l.status != "not-tried"; });
+                             [](const BackendLibrary& l) { return l.status != LoadStatus::kNotTried; });
   if (any_lib) {
     out += "\nLibraries:\n";
     for (const auto& l : r.libraries) {
-      if (l.status == "not-tried") continue;
-      out += "  " + Pad(l.role, 10) + Pad(l.name, 10) + Pad(l.status, 8) +
+      if (l.status == LoadStatus::kNotTried) continue;
+      out += "  " + Pad(l.role, 10) + Pad(l.name, 10) + Pad(std::string(LoadStatusName(l.status)), 8) +
              (l.path.empty() ? l.detail
                              : l.path + (l.version.empty() ? "" : "  " + l.version) +
                                    (l.where.empty() ? "" : "  (" + l.where + ")")) +

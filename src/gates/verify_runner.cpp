@@ -28,7 +28,7 @@ void MergeLibraries(std::vector<BackendLibrary>& into, const std::vector<Backend
         std::find_if(into.begin(), into.end(), [&](const BackendLibrary& l) { return l.name == lib.name; });
     if (it == into.end())
       into.push_back(lib);
-    else if (lib.status != "not-tried")
+    else if (lib.status != LoadStatus::kNotTried)
       *it = lib;
   }
 }

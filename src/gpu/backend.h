@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/load_status.h"
 #include "core/result.h"
 
 namespace gpudoctor {
@@ -28,11 +29,11 @@ std::optional<BackendKind> BackendKindFromString(std::string_view s);
 
 // One vendor library as loaded (or not) by a backend, for the report.
 struct BackendLibrary {
-  std::string role;     // "runtime", "compiler", "blas", "telemetry"
-  std::string name;     // "libcuda", "nvrtc", "cublas", "nvml", "amdhip64", "hiprtc", "rocblas", "rocm_smi"
-  std::string status;   // "loaded", "absent", "broken", "not-tried"
-  std::string path;     // the file the loader mapped
-  std::string origin;   // "framework", "sdk", "system" (gpu/library_search.h)
+  std::string role;  // "runtime", "compiler", "blas", "telemetry"
+  std::string name;  // "libcuda", "nvrtc", "cublas", "nvml", "amdhip64", "hiprtc", "rocblas", "rocm_smi"
+  LoadStatus status = LoadStatus::kNotTried;  // "loaded", "absent", "broken", "not-tried" in the JSON
+  std::string path;                           // the file the loader mapped
+  std::string origin;                         // "framework", "sdk", "system" (gpu/library_search.h)
   std::string where;    // "torch/lib of /venv/.../site-packages", "ROCM_PATH=/opt/rocm", "system loader"
   std::string version;  // "13.0", "5.2.21153", "" when unknown
   std::string detail;   // dlerror text, missing symbols

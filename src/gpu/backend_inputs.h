@@ -44,21 +44,11 @@ LoadedTable<Table> LoadSearched(const BackendInputs& in, const LibrarySpec& spec
     record.origin = ToString(c->origin);
     record.where = c->where;
   }
-  switch (table.status) {
-    case LoadStatus::kLoaded:
-      record.status = "loaded";
-      record.detail = table.symbols.Summary();
-      break;
-    case LoadStatus::kBroken:
-      record.status = "broken";
-      record.detail = table.symbols.Summary();
-      break;
-    case LoadStatus::kAbsent:
-      record.status = "absent";
-      record.detail = "not found (tried " + std::to_string(table.load.tried.size()) +
-                      " places; last error: " + table.load.last_error + ")";
-      break;
-  }
+  record.status = table.status;
+  record.detail = table.status == LoadStatus::kAbsent
+                      ? "not found (tried " + std::to_string(table.load.tried.size()) +
+                            " places; last error: " + table.load.last_error + ")"
+                      : table.symbols.Summary();
   return table;
 }
 

@@ -14,7 +14,12 @@ struct CudaArchName {
   bool specific = false;  // an "a" or "f" target (sm_90a, sm_100f): code for its own cc only
 };
 
-// nullopt for names without a number after the last '_'.
+// "sm_", "compute_" (PTX) or "lto_" (LTO IR), then two or three digits, then at most one "a" or "f";
+// nullopt for anything else ("gfx1100", "sm_9", "sm_1000", "foo_86", "sm_86x").
 std::optional<CudaArchName> ParseCudaArchName(std::string_view name);
+
+// The compute capability a name or a number stands for: an architecture name as above, or "8.6" as
+// deviceQuery and the CUDA logs print it; nullopt for anything else ("86", "gfx1100", "8.6.1").
+std::optional<Version> ComputeCapabilityOf(std::string_view text);
 
 }  // namespace gpudoctor

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/os.h"
 #include "knowledge/version.h"
 
 namespace gpudoctor {
@@ -294,9 +295,7 @@ struct TorchCompanion {
 
 enum class RouteVendor { kAmd, kNvidia, kAny };
 enum class RouteStatus { kOfficial, kPreview, kNightly, kCommunity, kLegacy, kSuperseded };
-enum class RouteOs { kLinux, kWindows, kWsl };
 const char* ToString(RouteStatus s);
-const char* ToString(RouteOs s);
 
 struct InstallCommands {
   std::string bash;
@@ -310,7 +309,7 @@ struct TorchRoute {
   std::string name;
   RouteVendor vendor = RouteVendor::kAny;
   RouteStatus status = RouteStatus::kOfficial;
-  std::vector<RouteOs> os;
+  std::vector<Platform> os;
   std::vector<std::string> gfx;
   bool gfx_any = false;
   std::string wheels;  // "rocm", "cuda", ""

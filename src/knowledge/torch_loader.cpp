@@ -36,15 +36,11 @@ std::optional<Version> CudaFromVariant(std::string_view variant) {
 const std::vector<std::string_view> kVendors = {"amd", "nvidia", "any"};
 const std::vector<std::string_view> kStatuses = {"official",  "preview", "nightly",
                                                  "community", "legacy",  "superseded"};
-const std::vector<std::string_view> kOses = {"linux", "windows", "wsl"};
 
 }  // namespace
 
 const char* ToString(RouteStatus s) {
   return kStatuses[static_cast<size_t>(s)].data();
-}
-const char* ToString(RouteOs s) {
-  return kOses[static_cast<size_t>(s)].data();
 }
 
 void ParseTorchRelease(EntryReader& r, KnowledgeDb& db) {
@@ -103,11 +99,10 @@ void ParseTorchRoute(EntryReader& r, KnowledgeDb& db) {
   if (auto v = r.Choice("vendor", Need::kRequired, kVendors)) t.vendor = static_cast<RouteVendor>(*v);
   if (auto s = r.Choice("status", Need::kRequired, kStatuses)) t.status = static_cast<RouteStatus>(*s);
   for (const std::string& os : r.TextList("os", Need::kRequired)) {
-    auto it = std::find(kOses.begin(), kOses.end(), os);
-    if (it == kOses.end())
-      r.Error(0, "os '" + os + "' must be linux, windows or wsl");
+    if (auto platform = PlatformFromName(os))
+      t.os.push_back(*platform);
     else
-      t.os.push_back(static_cast<RouteOs>(it - kOses.begin()));
+      r.Error(0, "os '" + os + "' must be linux, windows or wsl");
   }
   t.gfx = r.TextList("gfx", Need::kOptional);
   t.gfx_any = r.Boolean("gfx_any", Need::kOptional).value_or(false);

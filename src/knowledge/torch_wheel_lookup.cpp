@@ -3,6 +3,13 @@
 
 namespace gpudoctor {
 
+const TorchRelease* NewestTorchRelease(const KnowledgeDb& db) {
+  const TorchRelease* newest = nullptr;
+  for (const TorchRelease& r : db.torch_releases)
+    if (newest == nullptr || r.version > newest->version) newest = &r;
+  return newest;
+}
+
 const TorchWheel* NewestRocmWheelWithGfx(const KnowledgeDb& db, std::string_view gfx) {
   const TorchWheel* best = nullptr;
   for (const auto& w : db.torch_wheels) {

@@ -8,6 +8,9 @@
 
 namespace gpudoctor {
 
+// The newest torch release recorded (by version: 2.10 after 2.9); nullptr when none is.
+const TorchRelease* NewestTorchRelease(const KnowledgeDb& db);
+
 // The newest ROCm wheel of the newest torch release carrying code objects for `gfx`; nullptr when none.
 const TorchWheel* NewestRocmWheelWithGfx(const KnowledgeDb& db, std::string_view gfx);
 

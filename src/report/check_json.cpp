@@ -94,7 +94,7 @@ Json MachineToJson(const CheckMachine& m) {
   return Json{{"host_name", m.host_name},
               {"sysroot", m.sysroot},
               {"live_machine", m.live_machine},
-              {"os", Json{{"family", m.os_family},
+              {"os", Json{{"family", std::string(OsFamilyName(m.os_family))},
                           {"distro_name", m.distro_name},
                           {"kernel_release", m.kernel_release},
                           {"wsl", m.wsl}}},
@@ -144,7 +144,9 @@ CheckMachine ReadMachine(const JsonReader& r) {
   r.Bool("live_machine", m.live_machine);
   if (const JsonValue* os = r.Object("os", false)) {
     JsonReader o(*os, r.PathOf("os"), r.error());
-    o.String("family", m.os_family);
+    std::string family;
+    o.String("family", family);
+    m.os_family = OsFamilyFromName(family);
     o.String("distro_name", m.distro_name);
     o.String("kernel_release", m.kernel_release);
     o.Bool("wsl", m.wsl);

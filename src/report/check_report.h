@@ -36,7 +36,7 @@ struct CheckMachine {
   std::string host_name;
   std::string sysroot;
   bool live_machine = false;
-  std::string os_family;
+  OsFamily os_family = OsFamily::kUnknown;
   std::string distro_name;
   std::string kernel_release;
   bool wsl = false;

@@ -76,7 +76,7 @@ std::string MachineSection(const Snapshot& s, const TextStyle& style) {
     for (size_t i = 0; i < s.os.wsl_evidence.size(); ++i) wsl += (i ? "; " : "") + s.os.wsl_evidence[i];
     wsl += ")";
   }
-  if (s.os.family != "windows") kv.Add("WSL2", wsl);  // a Windows host's WSL is in its own section
+  if (s.os.family != OsFamily::kWindows) kv.Add("WSL2", wsl);  // a Windows host's WSL is in its own section
   if (s.os.container) kv.Add("Container", *s.os.container);
   std::string cpu = OrNa(s.cpu.model);
   if (s.cpu.physical_cores || s.cpu.logical_cores) {
@@ -126,7 +126,8 @@ std::string GpuSection(const Snapshot& s, const TextStyle& style) {
 }
 
 std::string AmdSection(const Snapshot& s, const TextStyle& style) {
-  if (s.os.family == "windows") return {};  // no KFD or amdgpu there: the Windows sections say what is
+  if (s.os.family == OsFamily::kWindows)
+    return {};  // no KFD or amdgpu there: the Windows sections say what is
   bool any_amd = s.amd.kfd_topology_present || s.amd.amdgpu_module_loaded || !s.amd.kfd_nodes.empty();
   for (const auto& g : s.gpus) any_amd |= (g.vendor == GpuVendor::kAmd);
   if (!any_amd) return {};
@@ -164,7 +165,7 @@ std::string NvidiaSection(const Snapshot& s, const TextStyle& style) {
            std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10) + " (highest CUDA it runs)");
   }
   for (const auto& l : s.nvidia.libraries) {
-    std::string v = l.status;
+    std::string v(LoadStatusName(l.status));
     if (!l.loaded_path.empty()) v += ": " + l.loaded_path;
     if (!l.detail.empty()) v += " (" + l.detail + ")";
     kv.Add(l.library, v);

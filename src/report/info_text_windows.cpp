@@ -86,7 +86,7 @@ std::string AdapterSection(const Snapshot& s, const TextStyle& style) {
 }  // namespace
 
 std::string RenderWindowsSections(const Snapshot& s, const TextStyle& style) {
-  if (s.os.family != "windows") return {};
+  if (s.os.family != OsFamily::kWindows) return {};
   return SystemSection(s, style) + "\n" + AdapterSection(s, style);
 }
 

@@ -9,7 +9,7 @@
 
 namespace gpudoctor {
 
-// "" unless snapshot.os.family is "windows". Each section starts with its heading line.
+// "" unless snapshot.os.family is OsFamily::kWindows. Each section starts with its heading line.
 std::string RenderWindowsSections(const Snapshot& snapshot, const TextStyle& style);
 
 }  // namespace gpudoctor

@@ -37,18 +37,6 @@ int StatusRank(RouteStatus s) {
   return 5;
 }
 
-RouteOs ToRouteOs(Platform p) {
-  switch (p) {
-    case Platform::kLinux:
-      return RouteOs::kLinux;
-    case Platform::kWsl:
-      return RouteOs::kWsl;
-    case Platform::kWindows:
-      return RouteOs::kWindows;
-  }
-  return RouteOs::kLinux;
-}
-
 void ReplaceAll(std::string& text, const std::string& from, const std::string& to) {
   if (from.empty()) return;
   for (size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
@@ -119,9 +107,7 @@ GpuView MakeGpuView(const Snapshot& s, const KnowledgeDb& db, const Gpu& g) {
 
 RuleContext::RuleContext(const Snapshot& snapshot, const KnowledgeDb& knowledge, const RuleOptions& opts)
     : snap(snapshot), db(knowledge), options(opts) {
-  platform = snap.os.family == "windows" ? Platform::kWindows
-             : snap.os.wsl               ? Platform::kWsl
-                                         : Platform::kLinux;
+  platform = PlatformOf(snap.os.family, snap.os.wsl);
   for (const auto& g : snap.gpus) {
     if (g.vendor == GpuVendor::kAmd || g.vendor == GpuVendor::kNvidia)
       gpus.push_back(MakeGpuView(snap, db, g));
@@ -273,7 +259,7 @@ std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu) {
   // A GPU whose own code computes wrong results (gfx1033) has no safe route: an install command would
   // lead the user into silent wrong training (hardware.gpu_wrong_results says why).
   if (gpu.vendor == GpuVendor::kAmd && ctx.db.FindNativeWrongPitfall(gpu.gfx)) return out;
-  const RouteOs os = ToRouteOs(ctx.platform);
+  const Platform os = ctx.platform;
   for (const auto& r : ctx.db.torch_routes) {
     if (r.status == RouteStatus::kSuperseded || r.id == "cpu") continue;
     if (std::find(r.os.begin(), r.os.end(), os) == r.os.end()) continue;

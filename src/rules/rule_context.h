@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/os.h"
 #include "knowledge/id_range_guess.h"
 #include "knowledge/knowledge_db.h"
 #include "knowledge/torch_wheel_lookup.h"  // BestCudaWheel
@@ -15,8 +16,6 @@
 #include "snapshot/snapshot.h"
 
 namespace gpudoctor {
-
-enum class Platform { kLinux, kWsl, kWindows };
 
 // One AMD or NVIDIA GPU, as the rules see it.
 struct GpuView {

@@ -111,8 +111,8 @@ std::optional<Shell> ShellFromString(std::string_view s) {
   return std::nullopt;
 }
 
-Shell DetectShell(std::string_view os_family, const Environment& env) {
-  if (os_family != "windows") return Shell::kBash;
+Shell DetectShell(OsFamily os_family, const Environment& env) {
+  if (os_family != OsFamily::kWindows) return Shell::kBash;
   std::string modules = ToLower(env.Get("PSModulePath").value_or(""));
   if (modules.find("\\documents\\") != std::string::npos) return Shell::kPowerShell;
   if (env.Has("PROMPT") && env.Has("ComSpec")) return Shell::kCmd;

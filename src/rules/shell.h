@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/os.h"
 #include "platform/environment.h"
 #include "rules/finding.h"
 
@@ -16,11 +17,11 @@ enum class Shell { kBash, kPowerShell, kCmd };
 const char* ToString(Shell s);  // "bash", "powershell", "cmd"
 std::optional<Shell> ShellFromString(std::string_view s);
 
-// The shell a user of this machine most likely types into: bash unless `os_family` is "windows";
+// The shell a user of this machine most likely types into: bash unless `os_family` is Windows;
 // on Windows, PowerShell unless the environment looks like cmd.exe. PowerShell puts the user's own
 // module folder (...\Documents\...PowerShell\Modules) first in PSModulePath when it starts; cmd.exe
 // inherits only the system's entries and has PROMPT set.
-Shell DetectShell(std::string_view os_family, const Environment& env);
+Shell DetectShell(OsFamily os_family, const Environment& env);
 
 // A word as one argument of that shell, quoted only when it needs to be.
 std::string QuoteBash(std::string_view word);

@@ -6,6 +6,7 @@
 // lines; HSA_OVERRIDE_GFX_VERSION is never one of them (the Windows runtime ignores it).
 #include <algorithm>
 
+#include "core/os.h"
 #include "core/strings.h"
 #include "rules/rule_context.h"
 
@@ -224,7 +225,8 @@ void AmdOtherRoutes(const RuleContext& ctx, const GpuView& g, const std::vector<
     if (family.empty()) family = fam->name;
   bool release_ready = false;
   for (const auto& s : ctx.db.therock_status)
-    if (s.platform == "windows" && Contains(s.release_ready, g.gfx)) release_ready = true;
+    if (PlatformFromName(s.platform) == Platform::kWindows && Contains(s.release_ready, g.gfx))
+      release_ready = true;
   Finding f = MakeFinding(
       "windows.amd_therock", Layer::kHardware, Severity::kInfo, g.label,
       "AMD's Windows wheels do not cover " + g.gfx +

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/load_status.h"
+#include "core/os.h"
 #include "snapshot/windows_info.h"
 
 namespace gpudoctor {
@@ -20,12 +22,12 @@ inline constexpr int kSnapshotSchemaVersion = 2;
 enum class GpuVendor { kUnknown, kAmd, kNvidia, kIntel, kOther };
 
 struct OsInfo {
-  std::string family;               // "linux" or "windows"
-  std::string distro_id;            // os-release ID ("debian", "ubuntu")
-  std::string distro_name;          // PRETTY_NAME
-  std::string distro_version;       // VERSION_ID
-  std::string kernel_release;       // "6.8.0-45-generic"
-  std::string kernel_version_text;  // the full /proc/version line
+  OsFamily family = OsFamily::kUnknown;  // JSON "linux" or "windows"
+  std::string distro_id;                 // os-release ID ("debian", "ubuntu")
+  std::string distro_name;               // PRETTY_NAME
+  std::string distro_version;            // VERSION_ID
+  std::string kernel_release;            // "6.8.0-45-generic"
+  std::string kernel_version_text;       // the full /proc/version line
   bool wsl = false;
   std::vector<std::string> wsl_evidence;  // what showed it ("/dev/dxg exists", ...)
   std::optional<std::string> container;   // "docker", "podman", "kubernetes", "lxc", ... when detected
@@ -133,10 +135,10 @@ struct NvidiaDevice {
 };
 
 struct LibraryProbe {
-  std::string library;      // "nvml", "cuda"
-  std::string status;       // "loaded", "absent", "broken", "not-probed"
-  std::string loaded_path;  // which file
-  std::string detail;       // the dlerror / API error text, missing symbols
+  std::string library;                         // "nvml", "cuda"
+  LoadStatus status = LoadStatus::kNotProbed;  // "loaded", "absent", "broken", "not-probed" in the JSON
+  std::string loaded_path;                     // which file
+  std::string detail;                          // the dlerror / API error text, missing symbols
 };
 
 // Which flavour of NVIDIA kernel module is loaded, as its /proc/driver/nvidia/version line says. Only the
@@ -295,7 +297,7 @@ struct Snapshot {
   std::vector<Gpu> gpus;
   std::vector<PythonEnv>
       python_envs;      // environments found: --python-env, active ones, PATH, ... (python_env_finder.h)
-  WindowsInfo windows;  // native Windows only (os.family == "windows")
+  WindowsInfo windows;  // native Windows only (os.family is OsFamily::kWindows)
   std::vector<std::string> looked_at;  // what was examined (for "no GPU found")
   std::vector<std::string> warnings;   // unreadable or malformed inputs, each one line
 };

@@ -100,8 +100,10 @@ Json NvDeviceToJson(const NvidiaDevice& d) {
 }
 
 Json LibToJson(const LibraryProbe& l) {
-  return Json{
-      {"library", l.library}, {"status", l.status}, {"loaded_path", l.loaded_path}, {"detail", l.detail}};
+  return Json{{"library", l.library},
+              {"status", LoadStatusName(l.status)},
+              {"loaded_path", l.loaded_path},
+              {"detail", l.detail}};
 }
 
 Json RuntimeToJson(const RuntimeInstall& r) {
@@ -266,6 +268,12 @@ class Reader {
   bool Assign(const char* key, const Json& v, std::string& out) {
     if (!v.is_string()) return Fail(key, "a string"), false;
     out = v.get<std::string>();
+    return true;
+  }
+  bool Assign(const char* key, const Json& v, LoadStatus& out) {
+    const auto status = v.is_string() ? LoadStatusFromName(v.get<std::string>()) : std::nullopt;
+    if (!status) return Fail(key, std::string(LoadStatusNames()).c_str()), false;
+    out = *status;
     return true;
   }
   bool Assign(const char* key, const Json& v, bool& out) {
@@ -554,7 +562,7 @@ void ReadPythonEnv(Reader& r, PythonEnv& e) {
 
 // The line of the first syntax error (parsed again with exceptions, on the error path only).
 std::string SnapshotToJson(const Snapshot& s) {
-  Json os{{"family", s.os.family},
+  Json os{{"family", std::string(OsFamilyName(s.os.family))},
           {"distro_id", s.os.distro_id},
           {"distro_name", s.os.distro_name},
           {"distro_version", s.os.distro_version},
@@ -604,7 +612,7 @@ std::string SnapshotToJson(const Snapshot& s) {
            {"python_envs", Array(s.python_envs, PythonEnvToJson)},
            {"looked_at", s.looked_at},
            {"warnings", s.warnings}};
-  if (s.os.family == "windows") doc["windows"] = WindowsInfoToJson(s.windows);
+  if (s.os.family == OsFamily::kWindows) doc["windows"] = WindowsInfoToJson(s.windows);
   return doc.dump(2) + "\n";
 }
 
@@ -649,7 +657,9 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
   r.Get("host_name", s.host_name);
   if (const Json* os = r.Child("os", false)) {
     Reader o(*os, "snapshot.os", &error);
-    o.Get("family", s.os.family);
+    std::string family;
+    o.Get("family", family);
+    s.os.family = OsFamilyFromName(family);
     o.Get("distro_id", s.os.distro_id);
     o.Get("distro_name", s.os.distro_name);
     o.Get("distro_version", s.os.distro_version);

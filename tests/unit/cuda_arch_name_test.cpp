@@ -28,5 +28,32 @@ TEST(CudaArchName, RefusesNamesWithoutANumber) {
     EXPECT_FALSE(ParseCudaArchName(name)) << name;
 }
 
+TEST(CudaArchName, RefusesGarbage) {
+  for (const char* name : {"foo_86", "kind3_86", "sm_86x", "sm_1000", "sm_-86", "sm_ 86", "sm_86af", "SM_86",
+                           "sm86", "_86", "compute_", "lto_9"})
+    EXPECT_FALSE(ParseCudaArchName(name)) << name;
+  auto lto = ParseCudaArchName("lto_90");
+  ASSERT_TRUE(lto.has_value());
+  EXPECT_EQ(lto->cc.ToString(), "9.0");
+}
+
+// The one reading of a compute capability, from a name or from deviceQuery's "Major.Minor" (explain's log
+// facts and its machine facts each had their own before).
+TEST(CudaArchName, ComputeCapabilityOfNamesAndNumbers) {
+  struct Case {
+    const char* text;
+    const char* cc;
+  };
+  for (const Case& c :
+       {Case{"sm_86", "8.6"}, Case{"sm_90a", "9.0"}, Case{"sm_100f", "10.0"}, Case{"sm_120", "12.0"},
+        Case{"compute_86", "8.6"}, Case{"8.6", "8.6"}, Case{"12.0", "12.0"}}) {
+    auto got = ComputeCapabilityOf(c.text);
+    ASSERT_TRUE(got.has_value()) << c.text;
+    EXPECT_EQ(got->ToString(), c.cc) << c.text;
+  }
+  for (const char* text : {"", "86", "8.6.1", "gfx1100", "sm_x", "8.", "compute capability 8.6"})
+    EXPECT_FALSE(ComputeCapabilityOf(text)) << text;
+}
+
 }  // namespace
 }  // namespace gpudoctor

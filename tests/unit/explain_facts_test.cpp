@@ -70,7 +70,7 @@ TEST(ExplainFacts, MessageNamingTheOverriddenTargetIsExplained) {
 
 TEST(ExplainFacts, WindowsNeverSuggestsTheOverride) {
   Snapshot snap;
-  snap.os.family = "windows";
+  snap.os.family = OsFamily::kWindows;
   Gpu g;
   g.vendor = GpuVendor::kAmd;
   g.name = "Radeon RX 6700 XT";

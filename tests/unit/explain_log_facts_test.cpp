@@ -47,7 +47,7 @@ Snapshot MachineWith(const std::string& name, const std::string& arch) {
   g.architecture = arch;
   g.pci_address = "0000:03:00.0";
   snap.gpus.push_back(g);
-  snap.os.family = "linux";
+  snap.os.family = OsFamily::kLinux;
   return snap;
 }
 

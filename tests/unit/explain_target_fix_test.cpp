@@ -29,7 +29,7 @@ const KnowledgeDb& Db() {
 
 Snapshot LinuxMachine(const std::string& arch = "") {
   Snapshot snap;
-  snap.os.family = "linux";
+  snap.os.family = OsFamily::kLinux;
   if (!arch.empty()) {
     Gpu g;
     g.vendor = GpuVendor::kAmd;

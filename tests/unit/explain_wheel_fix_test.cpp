@@ -33,7 +33,7 @@ ExplainReport Report(const std::string& log) {
   scanner.Feed(log);
   scanner.Finish();
   Snapshot linux_machine;
-  linux_machine.os.family = "linux";
+  linux_machine.os.family = OsFamily::kLinux;
   return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, Db(), scanner.facts());
 }
 
@@ -188,7 +188,7 @@ TEST(ExplainWheelFix, DirectMlOnAGpuAmdsWindowsWheelsCarry) {
   const ExplainedMatch& m = First(r);
   EXPECT_EQ(m.match.entry->id, "torch.directml_unsupported");
   ASSERT_TRUE(m.wheel_fix.has_value());
-  std::vector<const TorchRoute*> routes = AmdRoutesCarrying(Db(), "gfx1100", RouteOs::kWindows);
+  std::vector<const TorchRoute*> routes = AmdRoutesCarrying(Db(), "gfx1100", Platform::kWindows);
   ASSERT_FALSE(routes.empty());
   EXPECT_NE(m.wheel_fix->advice.find(routes.front()->name), std::string::npos) << m.wheel_fix->advice;
   EXPECT_NE(m.wheel_fix->commands.powershell.find("gfx1100"), std::string::npos)
@@ -198,7 +198,7 @@ TEST(ExplainWheelFix, DirectMlOnAGpuAmdsWindowsWheelsCarry) {
       "C:\\Users\\me\\sd>python launch.py --use-directml\nDevice: AMD Radeon RX 6700 XT\n"
       "RuntimeError: Device type privateuseone is not supported for torch.Generator() api.\n");
   ASSERT_TRUE(First(rdna2).wheel_fix.has_value());
-  EXPECT_EQ(AmdRoutesCarrying(Db(), "gfx1031", RouteOs::kWindows).empty(),
+  EXPECT_EQ(AmdRoutesCarrying(Db(), "gfx1031", Platform::kWindows).empty(),
             First(rdna2).wheel_fix->commands.powershell.empty());
   if (First(rdna2).wheel_fix->commands.powershell.empty()) {
     EXPECT_NE(First(rdna2).wheel_fix->advice.find("No recorded PyTorch build carries gfx1031 on Windows"),

@@ -55,7 +55,7 @@ class ScriptedExecutor final : public GateExecutor {
     if (gate == GateId::kRuntime) {
       r.runtime_version = "runtime 1.0";
       r.libraries.push_back(
-          {"runtime", "libtest", "loaded", "/lib/libtest.so", "system", "system loader", "1", ""});
+          {"runtime", "libtest", LoadStatus::kLoaded, "/lib/libtest.so", "system", "system loader", "1", ""});
     }
     return r;
   }
@@ -233,7 +233,7 @@ TEST(WorkerProtocol, GateResultJsonRoundTrip) {
   r.figures.push_back({"rate", 1.5, "TFLOP/s"});
   r.details = {"a", "b"};
   r.libraries.push_back(
-      {"runtime", "libcuda", "loaded", "/x/libcuda.so.1", "system", "system loader", "13.0", ""});
+      {"runtime", "libcuda", LoadStatus::kLoaded, "/x/libcuda.so.1", "system", "system loader", "13.0", ""});
   r.devices.push_back({0, "H200", "0000:17:00.0", "sm_90", 1ull << 37, 132u});
   auto back = GateResultFromJson("some library chatter\n" + GateResultToJson(r) + "\n");
   ASSERT_TRUE(back.ok()) << back.error().message;
@@ -254,7 +254,7 @@ TEST(WorkerProtocol, GateResultLineKeepsASkippedGatesTimeAndUnmeasuredFigures) {
   r.summary = "no tensor cores";
   r.elapsed_ms = 12.5;
   r.figures.push_back({"rate", std::nan(""), "TFLOP/s"});
-  r.libraries.push_back({"blas", "libcublas", "missing", "", "", "", "", "not found"});
+  r.libraries.push_back({"blas", "libcublas", LoadStatus::kAbsent, "", "", "", "", "not found"});
   auto back = GateResultFromJson(GateResultToJson(r));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->status, GateStatus::kSkip);

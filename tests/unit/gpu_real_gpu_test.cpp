@@ -41,7 +41,7 @@ TEST_F(RealGpu, DevicesHaveIdentityAndArchitecture) {
     EXPECT_FALSE(d.arch.empty());
     EXPECT_GT(d.memory_total_bytes, 1ull << 30);
   }
-  EXPECT_EQ(backend_->Libraries().front().status, "loaded");
+  EXPECT_EQ(backend_->Libraries().front().status, LoadStatus::kLoaded);
 }
 
 TEST_F(RealGpu, KernelSourceCompilesAndEveryEntryPointResolves) {

@@ -93,7 +93,7 @@ TEST(NvidiaProbe, NoNvidiaAtAllIsQuiet) {
   EXPECT_TRUE(snap.warnings.empty());
   ASSERT_EQ(snap.nvidia.libraries.size(), 2u);
   for (const auto& lib : snap.nvidia.libraries) {
-    EXPECT_EQ(lib.status, "not-probed");
+    EXPECT_EQ(lib.status, LoadStatus::kNotProbed);
     EXPECT_NE(lib.detail.find("no recorded answers"), std::string::npos);
   }
 }
@@ -118,7 +118,7 @@ TEST(NvidiaProbe, UsesRecordedAnswersUnderASysroot) {
   EXPECT_EQ(nv.devices[1].pci_address, "0000:3d:00.0");
   const LibraryProbe* nvml = FindLibrary(snap, "nvml");
   ASSERT_NE(nvml, nullptr);
-  EXPECT_EQ(nvml->status, "not-probed");
+  EXPECT_EQ(nvml->status, LoadStatus::kNotProbed);
   EXPECT_EQ(nvml->detail, "recorded answers from .gpudoctor/nvml.json");
   ASSERT_NE(FindLibrary(snap, "cuda"), nullptr);
   EXPECT_TRUE(snap.warnings.empty());
@@ -302,12 +302,14 @@ TEST(NvidiaProbe, LiveQueryNeverCrashes) {
   ProbeNvidia(ctx, snap);
   ASSERT_EQ(snap.nvidia.libraries.size(), 2u);
   for (const auto& lib : snap.nvidia.libraries) {
-    EXPECT_TRUE(lib.status == "loaded" || lib.status == "absent" || lib.status == "broken") << lib.status;
-    if (lib.status == "absent") {
+    EXPECT_TRUE(lib.status == LoadStatus::kLoaded || lib.status == LoadStatus::kAbsent ||
+                lib.status == LoadStatus::kBroken)
+        << LoadStatusName(lib.status);
+    if (lib.status == LoadStatus::kAbsent) {
       EXPECT_FALSE(lib.detail.empty());
     }
-    std::printf("[ info     ] %s: %s %s %s\n", lib.library.c_str(), lib.status.c_str(),
-                lib.loaded_path.c_str(), lib.detail.c_str());
+    std::printf("[ info     ] %s: %s %s %s\n", lib.library.c_str(),
+                std::string(LoadStatusName(lib.status)).c_str(), lib.loaded_path.c_str(), lib.detail.c_str());
   }
   for (const auto& d : snap.nvidia.devices) {
     EXPECT_EQ(d.pci_address, NormalizeNvidiaBusId(d.pci_address));

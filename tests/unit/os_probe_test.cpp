@@ -59,7 +59,7 @@ TEST(OsProbe, ReadsAWholeDebianMachine) {
   root.Write("/.gpudoctor/disk", "path=/home/alice\ntotal_bytes=1000000000000\nfree_bytes=400000000000\n");
   Snapshot snap = root.Run(ProbeOs);
 
-  EXPECT_EQ(snap.os.family, "linux");
+  EXPECT_EQ(snap.os.family, OsFamily::kLinux);
   EXPECT_EQ(snap.os.distro_id, "debian");
   EXPECT_EQ(snap.os.distro_name, "Debian GNU/Linux 12 (bookworm)");
   EXPECT_EQ(snap.os.distro_version, "12");
@@ -185,7 +185,7 @@ TEST(OsProbe, CpuWithoutTopologyKeepsLogicalCoresOnly) {
 TEST(OsProbe, EmptySysrootWarnsAndGoesOn) {
   ProbeSysroot root;
   Snapshot snap = root.Run(ProbeOs);
-  EXPECT_EQ(snap.os.family, "linux");
+  EXPECT_EQ(snap.os.family, OsFamily::kLinux);
   EXPECT_TRUE(HasWarning(snap, "os-release"));
   EXPECT_TRUE(HasWarning(snap, "/proc/cpuinfo"));
   EXPECT_TRUE(HasWarning(snap, "/proc/meminfo"));
@@ -292,7 +292,7 @@ TEST(OsProbe, LiveRootGivesWhatAnyLinuxMachineHas) {
   ProbeContext ctx{*fs, env, identity, /*live=*/true};
   Snapshot snap;
   ProbeOs(ctx, snap);
-  EXPECT_EQ(snap.os.family, "linux");
+  EXPECT_EQ(snap.os.family, OsFamily::kLinux);
   ASSERT_TRUE(snap.cpu.logical_cores.has_value());
   EXPECT_GE(*snap.cpu.logical_cores, 1u);
   ASSERT_TRUE(snap.memory.total_bytes.has_value());

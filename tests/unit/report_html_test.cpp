@@ -29,7 +29,7 @@ std::string Lower(std::string s) {
 Snapshot MachineWithHostileNames() {
   Snapshot s;
   s.host_name = "lab\"box";
-  s.os.family = "linux";
+  s.os.family = OsFamily::kLinux;
   s.os.distro_name = "Ubuntu 24.04 LTS";
   s.os.kernel_release = "6.8.0-45-generic";
   s.cpu.model = "AMD EPYC 9654 <96-Core>";

@@ -203,6 +203,10 @@ TEST(ResultDocuments, EnumeratedValuesAreChecked) {
             "b.json: benchmarks[0].check: \"maybe\" is not passed, \"failed: ...\" or not run");
   EXPECT_EQ(VerifyError(R"({"schema_version": 1, "gates": [{"gate": "kernel", "status": "ok"}]})"),
             "v.json: gates[0].status: \"ok\" is not pass, fail or skip");
+  EXPECT_EQ(
+      VerifyError(
+          R"({"schema_version": 1, "gates": [], "libraries": [{"name": "cublas", "status": "missing"}]})"),
+      "v.json: libraries[0].status: \"missing\" is not loaded, absent, broken, not-tried or not-probed");
   EXPECT_NE(
       BenchError(R"({"schema": "gpudoctor.bench/1", "benchmarks": [], "findings": [{"severity": "fatal"}]})")
           .find("findings[0].severity"),
@@ -248,9 +252,9 @@ VerifyReport SampleVerify() {
   r.level = VerifyLevel::kStandard;
   r.device = DeviceInfo{1, "NVIDIA H200", "0000:17:00.0", "sm_90", 150ull << 30, 132u};
   r.devices = {DeviceInfo{0, "NVIDIA H200", "0000:06:00.0", "sm_90", 150ull << 30, std::nullopt}, *r.device};
-  r.libraries = {
-      {"runtime", "libcuda", "loaded", "/usr/lib/libcuda.so.1", "system", "system loader", "13.0", ""},
-      {"blas", "cublas", "absent", "", "", "", "", "not found"}};
+  r.libraries = {{"runtime", "libcuda", LoadStatus::kLoaded, "/usr/lib/libcuda.so.1", "system",
+                  "system loader", "13.0", ""},
+                 {"blas", "cublas", LoadStatus::kAbsent, "", "", "", "", "not found"}};
   GateResult copy;
   copy.gate = "copy";
   copy.status = GateStatus::kPass;
@@ -371,7 +375,7 @@ CheckReport SampleCheck() {
   s.host_name = "node017";
   s.sysroot = "/";
   s.live_machine = true;
-  s.os.family = "linux";
+  s.os.family = OsFamily::kLinux;
   s.os.distro_name = "Ubuntu 24.04";
   s.os.kernel_release = "6.8.0";
   s.os.wsl = true;

@@ -188,7 +188,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, FrameworkCodeRule, ::testing::ValuesIn(Cases()),
 
 TEST(FrameworkCodeRules, OverrideIsNeverTheFixOnWindows) {
   Snapshot s = Amd(0x73DF, 0xC1, "gfx1031", "2.5.1+rocm6.2", kRocm62);
-  s.os.family = "windows";
+  s.os.family = OsFamily::kWindows;
   auto fs = RunRules(s);
   const Finding* f = FindId(fs, "framework.torch_no_kernels");
   ASSERT_NE(f, nullptr) << Ids(fs);

@@ -47,7 +47,7 @@ class HardwareRoute : public ::testing::TestWithParam<RouteCase> {};
 TEST_P(HardwareRoute, PicksTheRouteAnExpertWould) {
   const RouteCase& c = GetParam();
   Snapshot s = Linux();
-  if (std::string(c.os) == "windows") s.os.family = "windows";
+  if (std::string(c.os) == "windows") s.os.family = OsFamily::kWindows;
   if (std::string(c.os) == "wsl") s.os.wsl = true;
   AddAmd(s, c.device, c.revision, c.gfx, 16);
   auto fs = RunRules(s);
@@ -177,7 +177,7 @@ TEST(HardwareRules, Gfx1033GetsNoRouteEvenWithoutAnOverride) {
 // The same on native Windows: no TheRock, ZLUDA or WSL2 door is offered for gfx1033.
 TEST(HardwareRules, Gfx1033GetsNoRouteOnWindows) {
   Snapshot s;
-  s.os.family = "windows";
+  s.os.family = OsFamily::kWindows;
   s.os.windows_build = 26100;
   s.os.distro_name = "Windows 11 Pro";
   s.memory.total_bytes = 16ull << 30;

@@ -56,7 +56,7 @@ std::vector<Case> Cases() {
     c.push_back(
         {"Rx6700XtOverrideIsRight", s, "runtime.override_ok", Severity::kOk, "", "runtime.override_needed"});
     Snapshot w = s;
-    w.os.family = "windows";
+    w.os.family = OsFamily::kWindows;
     c.push_back({"OverrideOnWindowsIsIgnored", w, "environment.override_windows", Severity::kInfo, "",
                  "runtime.override_ok"});
   }
@@ -197,13 +197,13 @@ TEST(RuntimeRules, DriverNewerThanR580OnPascalIsAnError) {
 // fix names both Windows numbers of R580.
 TEST(RuntimeRules, WindowsDriver581IsStillR580) {
   Snapshot s = Linux();
-  s.os.family = "windows";
+  s.os.family = OsFamily::kWindows;
   AddNvidia(s, 0x1B80, 6, 1, "581.57");
   auto fs = RunRules(s);
   EXPECT_FALSE(Has(fs, "runtime.driver_branch_drops_gpu")) << Ids(fs);
 
   Snapshot newer = Linux();
-  newer.os.family = "windows";
+  newer.os.family = OsFamily::kWindows;
   AddNvidia(newer, 0x1B80, 6, 1, "591.86");
   fs = RunRules(newer);
   const Finding* f = FindId(fs, "runtime.driver_branch_drops_gpu");

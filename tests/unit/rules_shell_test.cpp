@@ -51,16 +51,16 @@ TEST(Shell, BashOnlyCommandIsNotACommandElsewhere) {
 }
 
 TEST(Shell, DetectsFromOsAndEnvironment) {
-  EXPECT_EQ(DetectShell("linux", Environment{}), Shell::kBash);
+  EXPECT_EQ(DetectShell(OsFamily::kLinux, Environment{}), Shell::kBash);
   Environment ps(
       {{"PSModulePath", "C:\\Users\\a\\Documents\\WindowsPowerShell\\Modules;C:\\Program Files\\x"},
        {"ComSpec", "C:\\Windows\\system32\\cmd.exe"}});
-  EXPECT_EQ(DetectShell("windows", ps), Shell::kPowerShell);
+  EXPECT_EQ(DetectShell(OsFamily::kWindows, ps), Shell::kPowerShell);
   Environment cmd({{"PSModulePath", "C:\\Program Files\\WindowsPowerShell\\Modules"},
                    {"ComSpec", "C:\\Windows\\system32\\cmd.exe"},
                    {"PROMPT", "$P$G"}});
-  EXPECT_EQ(DetectShell("windows", cmd), Shell::kCmd);
-  EXPECT_EQ(DetectShell("windows", Environment{}), Shell::kPowerShell);
+  EXPECT_EQ(DetectShell(OsFamily::kWindows, cmd), Shell::kCmd);
+  EXPECT_EQ(DetectShell(OsFamily::kWindows, Environment{}), Shell::kPowerShell);
 }
 
 TEST(Shell, ParsesNames) {

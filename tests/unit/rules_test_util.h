@@ -26,7 +26,7 @@ inline const KnowledgeDb& Db() {
 
 inline Snapshot Linux() {
   Snapshot s;
-  s.os.family = "linux";
+  s.os.family = OsFamily::kLinux;
   s.os.distro_id = "ubuntu";
   s.os.kernel_release = "6.8.0-45-generic";
   s.memory.total_bytes = 64ull << 30;

@@ -15,7 +15,7 @@ Snapshot Sample() {
   s.sysroot = "/tmp/m";
   s.live_machine = false;
   s.host_name = "box";
-  s.os.family = "linux";
+  s.os.family = OsFamily::kLinux;
   s.os.distro_name = "Ubuntu 22.04.4 LTS";
   s.os.wsl = true;
   s.os.wsl_evidence = {"/dev/dxg exists"};
@@ -49,7 +49,7 @@ Snapshot Sample() {
   s.nvidia.cuda_driver_version = 13000;
   s.nvidia.kernel_module = NvidiaKernelModule::kProprietary;
   s.nvidia.devices.push_back({0, "NVIDIA H200", "GPU-1", "0000:17:00.0", 150754820096ull, 9, 0});
-  s.nvidia.libraries.push_back({"nvml", "loaded", "/usr/lib/libnvidia-ml.so.1", ""});
+  s.nvidia.libraries.push_back({"nvml", LoadStatus::kLoaded, "/usr/lib/libnvidia-ml.so.1", ""});
   s.runtimes.push_back({"rocm", "/opt/rocm-6.2.4", "6.2.4", ".info/version"});
   s.environment["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0";
   Gpu g;
@@ -99,6 +99,20 @@ TEST(SnapshotJson, NvidiaKernelModuleIsOptional) {
                    R"({"schema": "gpudoctor.snapshot", "schema_version": 2, "nvidia": {"kernel_module": 1}})",
                    "bad.json")
                    .ok());
+}
+
+// The library statuses keep the words saved snapshots hold, "not-probed" included.
+TEST(SnapshotJson, LibraryStatusesKeepTheirWords) {
+  auto s = SnapshotFromJson(R"({"schema": "gpudoctor.snapshot", "schema_version": 2, "nvidia": {"libraries": [
+      {"library": "nvml", "status": "not-probed"}, {"library": "cuda", "status": "broken"}]}})",
+                            "saved.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->nvidia.libraries.size(), 2u);
+  EXPECT_EQ(s->nvidia.libraries[0].status, LoadStatus::kNotProbed);
+  EXPECT_EQ(s->nvidia.libraries[1].status, LoadStatus::kBroken);
+  const std::string again = SnapshotToJson(*s);
+  EXPECT_NE(again.find(R"("status": "not-probed")"), std::string::npos) << again;
+  EXPECT_NE(again.find(R"("status": "broken")"), std::string::npos) << again;
 }
 
 TEST(SnapshotJson, MissingValuesAreNull) {
@@ -179,6 +193,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"PciIdTooLarge",
                 "{\"schema\":\"gpudoctor.snapshot\",\"pci_devices\":[{\"vendor_id\":70000}]}",
                 "snapshot.pci_devices[0].vendor_id"},
+        BadCase{"UnknownLibraryStatus",
+                "{\"schema\":\"gpudoctor.snapshot\",\"nvidia\":{\"libraries\":[{\"status\":\"missing\"}]}}",
+                "snapshot.nvidia.libraries[0].status"},
         BadCase{"ArrayOfNumbers", "{\"schema\":\"gpudoctor.snapshot\",\"pci_devices\":[1]}",
                 "snapshot.pci_devices[0]"}),
     [](const auto& tc) { return std::string(tc.param.name); });

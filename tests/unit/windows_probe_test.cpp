@@ -100,7 +100,7 @@ class WindowsProbeTest : public ::testing::Test {
 
 TEST_F(WindowsProbeTest, Windows11IsNamedFromItsBuildAndFlagged) {
   Snapshot s = Probe();
-  EXPECT_EQ(s.os.family, "windows");
+  EXPECT_EQ(s.os.family, OsFamily::kWindows);
   EXPECT_EQ(s.os.windows_build, 22631u);
   EXPECT_EQ(s.os.distro_name, "Windows 11 Pro 23H2 (build 22631.4317)");
   EXPECT_EQ(s.windows.windows11_22h2_or_newer, true);

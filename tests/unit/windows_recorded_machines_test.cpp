@@ -42,7 +42,7 @@ const RuntimeInstall* Runtime(const Snapshot& s, const std::string& kind, const 
 
 TEST(WindowsRecordedMachine, Rx6700XtOnWindows10Facts) {
   Snapshot s = Probe("win10-rx6700xt");
-  EXPECT_EQ(s.os.family, "windows");
+  EXPECT_EQ(s.os.family, OsFamily::kWindows);
   EXPECT_EQ(s.os.windows_build, 19044u);
   EXPECT_EQ(s.os.distro_name, "Windows 10 Pro 21H2 (build 19044.2846)");
   EXPECT_EQ(s.windows.windows11, false);
@@ -240,8 +240,9 @@ TEST(WindowsRecordedMachine, SnapshotJsonKeepsTheWindowsPart) {
 
 TEST(WindowsRecordedMachine, ShellDefaultsToPowerShellOnWindows) {
   EXPECT_EQ(DetectShell(Probe("win11-rtx4090").os.family, Environment()), Shell::kPowerShell);
-  EXPECT_EQ(DetectShell("windows", Environment(std::map<std::string, std::string>{
-                                       {"PROMPT", "$P$G"}, {"ComSpec", "C:\\WINDOWS\\system32\\cmd.exe"}})),
+  EXPECT_EQ(DetectShell(OsFamily::kWindows,
+                        Environment(std::map<std::string, std::string>{
+                            {"PROMPT", "$P$G"}, {"ComSpec", "C:\\WINDOWS\\system32\\cmd.exe"}})),
             Shell::kCmd);
 }
 

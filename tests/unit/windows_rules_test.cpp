@@ -15,7 +15,7 @@ using namespace testing_rules;
 Snapshot Windows(uint32_t build, uint32_t device_id, uint32_t revision, const std::string& gfx,
                  const std::string& adrenalin, const std::string& service = "amdkmdag") {
   Snapshot s;
-  s.os.family = "windows";
+  s.os.family = OsFamily::kWindows;
   s.os.windows_build = build;
   s.os.distro_name = build >= 22000 ? "Windows 11 Pro" : "Windows 10 Pro";
   s.memory.total_bytes = 64ull << 30;
@@ -119,7 +119,7 @@ TEST(WindowsRules, NoPythonAtAll) {
 
 TEST(WindowsRules, NothingOnLinux) {
   Snapshot s = Windows(22631, 0x744c, 0xc8, "gfx1100", "25.12.1");
-  s.os.family = "linux";
+  s.os.family = OsFamily::kLinux;
   for (const auto& f : RunRules(s)) EXPECT_NE(f.id.rfind("windows.", 0), 0u) << f.id;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/load_status.h"
 #include "platform/dynamic_library.h"
 
 namespace gpudoctor {
@@ -24,13 +25,10 @@ struct SymbolBindReport {
   std::string Summary() const;
 };
 
-// How one attempt to load a vendor table ended.
-enum class LoadStatus { kLoaded, kAbsent, kBroken };
-
 // A loaded vendor library and its table; `library` keeps the functions mapped while the table is used.
 template <typename Table>
 struct LoadedTable {
-  LoadStatus status = LoadStatus::kAbsent;
+  LoadStatus status = LoadStatus::kAbsent;  // kLoaded, kAbsent or kBroken
   std::optional<DynamicLibrary> library;
   Table api{};
   LibraryLoadReport load;  // candidates tried, file loaded, dlerror text

@@ -57,7 +57,7 @@ Status CudaBackend::LoadRuntime() {
   if (!missing.empty()) {
     std::string names;
     for (const auto& m : missing) names += (names.empty() ? "" : ", ") + m;
-    driver_record_.status = "broken";
+    driver_record_.status = LoadStatus::kBroken;
     driver_record_.detail = "missing " + names;
     return EnvError("libcuda at " + driver_.load.loaded_path + " lacks " + names,
                     "the driver is too old for gpudoctor's GPU checks; update the NVIDIA driver");
@@ -186,7 +186,8 @@ Result<std::vector<char>> CudaBackend::CompileWithNvrtc(const std::string& sourc
   }
   if (nvrtc_->status != LoadStatus::kLoaded)
     return EnvError(
-        "NVRTC (libnvrtc) is " + nvrtc_record_.status + ": " + nvrtc_record_.detail,
+        "NVRTC (libnvrtc) is " + std::string(LoadStatusName(nvrtc_record_.status)) + ": " +
+            nvrtc_record_.detail,
         "install the CUDA toolkit's NVRTC (pip install nvidia-cuda-nvrtc, or the toolkit package)");
   const NvrtcApi& n = nvrtc_->api;
   // Machine code for the device's own architecture when this NVRTC can emit it; PTX for the driver to

@@ -82,10 +82,10 @@ class CudaBackend final : public Backend {
   std::optional<LoadedTable<NvrtcApi>> nvrtc_;
   std::optional<LoadedTable<CublasApi>> cublas_;
   std::optional<LoadedTable<NvmlApi>> nvml_;
-  BackendLibrary driver_record_{"runtime", "libcuda", "not-tried", "", "", "", "", ""};
-  BackendLibrary nvrtc_record_{"compiler", "nvrtc", "not-tried", "", "", "", "", ""};
-  BackendLibrary cublas_record_{"blas", "cublas", "not-tried", "", "", "", "", ""};
-  BackendLibrary nvml_record_{"telemetry", "nvml", "not-tried", "", "", "", "", ""};
+  BackendLibrary driver_record_{"runtime", "libcuda", LoadStatus::kNotTried, "", "", "", "", ""};
+  BackendLibrary nvrtc_record_{"compiler", "nvrtc", LoadStatus::kNotTried, "", "", "", "", ""};
+  BackendLibrary cublas_record_{"blas", "cublas", LoadStatus::kNotTried, "", "", "", "", ""};
+  BackendLibrary nvml_record_{"telemetry", "nvml", LoadStatus::kNotTried, "", "", "", "", ""};
   std::string version_;
   bool initialized_ = false;
   std::optional<CUdevice> device_;

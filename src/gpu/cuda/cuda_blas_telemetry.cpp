@@ -47,7 +47,8 @@ Status CudaBackend::LoadCublas() {
         cublas_record_);
   }
   if (cublas_->status != LoadStatus::kLoaded)
-    return EnvError("cuBLAS (libcublas) is " + cublas_record_.status + ": " + cublas_record_.detail,
+    return EnvError("cuBLAS (libcublas) is " + std::string(LoadStatusName(cublas_record_.status)) + ": " +
+                        cublas_record_.detail,
                     "install cuBLAS (pip install nvidia-cublas, or the CUDA toolkit)");
   cublasStatus_t rc = cublas_->api.Create(&cublas_handle_);
   if (rc != kCublasSuccess) {
@@ -89,7 +90,8 @@ Status CudaBackend::LoadNvml() {
         nvml_record_);
   }
   if (nvml_->status != LoadStatus::kLoaded)
-    return EnvError("NVML (libnvidia-ml) is " + nvml_record_.status + ": " + nvml_record_.detail,
+    return EnvError("NVML (libnvidia-ml) is " + std::string(LoadStatusName(nvml_record_.status)) + ": " +
+                        nvml_record_.detail,
                     "NVML ships with the NVIDIA driver; reinstall the driver");
   const NvmlApi& n = nvml_->api;
   if (!nvml_initialized_) {

@@ -91,7 +91,12 @@ Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& 
   try {
     if (j.contains("runtime")) {
       const auto& r = j["runtime"];
-      b->runtime_status_ = r.value("status", "loaded");
+      const std::string status = r.value("status", "loaded");
+      const auto parsed = LoadStatusFromName(status);
+      if (!parsed)
+        return UserError("the fake backend's script: runtime.status \"" + status + "\" is not " +
+                         std::string(LoadStatusNames()));
+      b->runtime_status_ = *parsed;
       b->runtime_record_.path = r.value("path", "/fake/libfakegpu.so");
       b->version_ = r.value("version", "1.0");
     } else {
@@ -151,16 +156,17 @@ Status FakeBackend::Scripted(const std::string& op) {
 
 Status FakeBackend::LoadRuntime() {
   if (auto s = Scripted("load_runtime"); !s) {
-    runtime_record_.status = "broken";
+    runtime_record_.status = LoadStatus::kBroken;
     runtime_record_.detail = s.error().message;
     return s;
   }
-  if (runtime_status_ != "loaded") {
+  if (runtime_status_ != LoadStatus::kLoaded) {
     runtime_record_.status = runtime_status_;
     runtime_record_.path.clear();
-    return EnvError("the fake runtime is " + runtime_status_, "edit the fake script");
+    return EnvError("the fake runtime is " + std::string(LoadStatusName(runtime_status_)),
+                    "edit the fake script");
   }
-  runtime_record_.status = "loaded";
+  runtime_record_.status = LoadStatus::kLoaded;
   runtime_record_.version = version_;
   loaded_ = true;
   return Ok{};

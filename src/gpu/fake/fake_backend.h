@@ -101,8 +101,9 @@ class FakeBackend final : public Backend {
   // The device whose allocation holds [p, p + bytes), or nullopt.
   std::optional<int> DeviceOf(DevicePtr p, uint64_t bytes);
 
-  BackendLibrary runtime_record_{"runtime", "fakegpu", "not-tried", "", "system", "fake script", "", ""};
-  std::string runtime_status_ = "loaded";
+  BackendLibrary runtime_record_{"runtime", "fakegpu", LoadStatus::kNotTried, "", "system", "fake script",
+                                 "",        ""};
+  LoadStatus runtime_status_ = LoadStatus::kLoaded;
   std::string version_ = "1.0";
   std::vector<DeviceInfo> devices_;
   std::map<std::string, std::string> fail_;

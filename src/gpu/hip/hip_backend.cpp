@@ -188,20 +188,17 @@ Result<std::vector<char>> HipBackend::CompileWithHiprtc(const std::string& sourc
       auto inside = LoadHiprtc({hip_.load.loaded_path});
       if (inside.status == LoadStatus::kLoaded) {
         hiprtc_ = std::move(inside);
-        hiprtc_record_ = {"compiler",
-                          "hiprtc",
-                          "loaded",
-                          hip_.load.loaded_path,
-                          hip_record_.origin,
-                          "inside the HIP runtime (ROCm 5.2 and older)",
-                          hip_record_.version,
-                          ""};
+        hiprtc_record_ = {"compiler",          "hiprtc",
+                          LoadStatus::kLoaded, hip_.load.loaded_path,
+                          hip_record_.origin,  "inside the HIP runtime (ROCm 5.2 and older)",
+                          hip_record_.version, ""};
       }
     }
   }
   if (hiprtc_->status != LoadStatus::kLoaded)
-    return EnvError("hiprtc is " + hiprtc_record_.status + ": " + hiprtc_record_.detail,
-                    "install ROCm's hiprtc (package hiprtc / rocm-hip-runtime)");
+    return EnvError(
+        "hiprtc is " + std::string(LoadStatusName(hiprtc_record_.status)) + ": " + hiprtc_record_.detail,
+        "install ROCm's hiprtc (package hiprtc / rocm-hip-runtime)");
   if (device_arch_.empty())
     return EnvError("the GPU's architecture (gfx target) is unknown, so hiprtc has nothing to compile for",
                     "check that the KFD topology is readable (/sys/class/kfd)");

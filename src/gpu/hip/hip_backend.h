@@ -82,10 +82,10 @@ class HipBackend final : public Backend {
   std::optional<LoadedTable<HiprtcApi>> hiprtc_;
   std::optional<LoadedTable<RocblasApi>> rocblas_;
   std::optional<LoadedTable<RocmSmiApi>> smi_;
-  BackendLibrary hip_record_{"runtime", "amdhip64", "not-tried", "", "", "", "", ""};
-  BackendLibrary hiprtc_record_{"compiler", "hiprtc", "not-tried", "", "", "", "", ""};
-  BackendLibrary rocblas_record_{"blas", "rocblas", "not-tried", "", "", "", "", ""};
-  BackendLibrary smi_record_{"telemetry", "rocm_smi", "not-tried", "", "", "", "", ""};
+  BackendLibrary hip_record_{"runtime", "amdhip64", LoadStatus::kNotTried, "", "", "", "", ""};
+  BackendLibrary hiprtc_record_{"compiler", "hiprtc", LoadStatus::kNotTried, "", "", "", "", ""};
+  BackendLibrary rocblas_record_{"blas", "rocblas", LoadStatus::kNotTried, "", "", "", "", ""};
+  BackendLibrary smi_record_{"telemetry", "rocm_smi", LoadStatus::kNotTried, "", "", "", "", ""};
   std::string version_;
   bool initialized_ = false;
   bool no_device_ = false;  // hipInit said there is no GPU: the runtime loaded, Devices() is empty

@@ -33,8 +33,9 @@ Status HipBackend::LoadRocblas() {
     }
   }
   if (rocblas_->status != LoadStatus::kLoaded)
-    return EnvError("rocBLAS is " + rocblas_record_.status + ": " + rocblas_record_.detail,
-                    "install rocBLAS (ROCm package rocblas; PyTorch ROCm wheels carry it in torch/lib)");
+    return EnvError(
+        "rocBLAS is " + std::string(LoadStatusName(rocblas_record_.status)) + ": " + rocblas_record_.detail,
+        "install rocBLAS (ROCm package rocblas; PyTorch ROCm wheels carry it in torch/lib)");
   rocblas_status rc = rocblas_->api.CreateHandle(&rocblas_handle_);
   if (rc != kRocblasSuccess) {
     rocblas_handle_ = nullptr;
@@ -69,7 +70,8 @@ Status HipBackend::LoadRocmSmi() {
         [](const std::vector<std::string>& c) { return gpudoctor::LoadRocmSmi(c); }, smi_record_);
   }
   if (smi_->status != LoadStatus::kLoaded)
-    return EnvError("ROCm SMI (librocm_smi64) is " + smi_record_.status + ": " + smi_record_.detail,
+    return EnvError("ROCm SMI (librocm_smi64) is " + std::string(LoadStatusName(smi_record_.status)) + ": " +
+                        smi_record_.detail,
                     "install ROCm's rocm-smi-lib");
   const RocmSmiApi& s = smi_->api;
   if (!smi_initialized_) {

@@ -12,7 +12,7 @@ void ProbePythonEnvs(const ProbeContext& ctx, Snapshot& snap) {
   PythonSearch search;
   search.given = ctx.python_env_dirs;
   search.cwd = ctx.cwd;
-  search.windows = snap.os.family == "windows";
+  search.windows = snap.os.family == OsFamily::kWindows;
   for (PythonSite& site : FindPythonSites(ctx, search, snap.warnings)) {
     snap.looked_at.push_back(site.site_packages + " (Python packages)");
     SitePackagesContents contents = ScanSitePackages(ctx.fs, site.site_packages, snap.warnings);

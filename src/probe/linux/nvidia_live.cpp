@@ -32,25 +32,14 @@ LibraryProbe DescribeLoad(const char* library, const LoadedTable<Table>& t) {
   LibraryProbe p;
   p.library = library;
   p.loaded_path = t.load.loaded_path;
-  switch (t.status) {
-    case LoadStatus::kAbsent:
-      p.status = "absent";
-      p.detail = t.load.last_error + " (tried " + Joined(t.load.tried) + ")";
-      break;
-    case LoadStatus::kBroken:
-      p.status = "broken";
-      p.detail = t.symbols.Summary();
-      break;
-    case LoadStatus::kLoaded:
-      p.status = "loaded";
-      p.detail = t.symbols.Summary();
-      break;
-  }
+  p.status = t.status;
+  p.detail = t.status == LoadStatus::kAbsent ? t.load.last_error + " (tried " + Joined(t.load.tried) + ")"
+                                             : t.symbols.Summary();
   return p;
 }
 
 void Fail(LibraryProbe& p, const std::string& what) {
-  p.status = "broken";
+  p.status = LoadStatus::kBroken;
   p.detail = what + (p.detail.empty() ? "" : "; " + p.detail);
 }
 

@@ -36,7 +36,7 @@ void MarkNotProbed(NvidiaInfo& info, const std::string& why) {
   for (const char* lib : {"nvml", "cuda"}) {
     LibraryProbe p;
     p.library = lib;
-    p.status = "not-probed";
+    p.status = LoadStatus::kNotProbed;
     p.detail = why;
     info.libraries.push_back(std::move(p));
   }

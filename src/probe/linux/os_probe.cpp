@@ -196,7 +196,7 @@ void ProbeHostName(const ProbeContext& ctx, Snapshot& snap) {
 }  // namespace
 
 void ProbeOs(const ProbeContext& ctx, Snapshot& snap) {
-  snap.os.family = "linux";
+  snap.os.family = OsFamily::kLinux;
   ProbeDistribution(ctx, snap);
   ProbeKernel(ctx, snap);
   ProbeWsl(ctx, snap);

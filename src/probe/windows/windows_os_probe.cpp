@@ -42,7 +42,7 @@ void Version(const ProbeContext& ctx, const WindowsSystemFacts& facts, Snapshot&
         b && *b < 1000000)
       build = static_cast<uint32_t>(*b);
   }
-  snap.os.family = "windows";
+  snap.os.family = OsFamily::kWindows;
   snap.os.distro_id = "windows";
   snap.os.windows_build = build;
   if (!build) {
