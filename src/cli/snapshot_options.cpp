@@ -7,6 +7,7 @@
 #include "cli/output.h"
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
+#include "topo/topology_probe.h"
 
 namespace gpudoctor {
 
@@ -40,14 +41,14 @@ Result<Snapshot> SnapshotOptions::Acquire(const CliContext& ctx, const Knowledge
   ProbeInputs& inputs = *machine;
   if (!inputs.live) {
     inputs.python_env_dirs = python_envs;
-    return ProbeWithInputs(inputs);
+    return ProbeWithTopology(inputs);
   }
   for (const auto& dir : python_envs) {
     std::error_code ec;
     auto absolute = std::filesystem::absolute(std::filesystem::path(dir), ec);
     inputs.python_env_dirs.push_back(ec ? dir : absolute.lexically_normal().generic_string());
   }
-  return ProbeWithInputs(inputs);
+  return ProbeWithTopology(inputs);
 }
 
 Result<ProbeInputs> MachineInputs(const std::string& sysroot, const Environment& env, const KnowledgeDb* db) {

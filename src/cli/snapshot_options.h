@@ -24,7 +24,7 @@ struct SnapshotOptions {
   void Define(FlagSet& flags);
   // --python-env DIR (repeatable): commands that list Python environments declare it too.
   void DefinePythonEnvs(FlagSet& flags);
-  // Probes the machine (or sysroot) or loads the saved snapshot. `db` (may be
+  // Probes the machine (or sysroot), its topology included, or loads the saved snapshot. `db` (may be
   // null) adds what only the knowledge base knows (names, families).
   Result<Snapshot> Acquire(const CliContext& ctx, const KnowledgeDb* db = nullptr) const;
 };

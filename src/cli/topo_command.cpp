@@ -1,16 +1,9 @@
-// `gpudoctor topo`: probes the machine (or a recorded sysroot), reads its topology and prints the matrix.
-// No logic lives here (topo/).
+// `gpudoctor topo`: a view of the Snapshot's topology, from this machine, a recorded sysroot or a saved
+// snapshot. No logic lives here (topo/).
 #include "cli/topo_command.h"
 
-#include <filesystem>
-#include <system_error>
-
 #include "cli/output.h"
-#include "cli/snapshot_options.h"
 #include "knowledge/knowledge_loader.h"
-#include "probe/machine_probe.h"
-#include "probe/probe_inputs.h"
-#include "topo/topology_probe.h"
 #include "topo/topology_report.h"
 
 namespace gpudoctor {
@@ -21,41 +14,45 @@ std::string TopoCommand::Description() const {
          "NVLink (NV#, directly or through NVSwitches, from NVML), AMD XGMI (from the KFD io_links and "
          "p2p_links), or the PCIe path from the sysfs PCIe tree (PIX one switch, PXB several switches, PHB a "
          "host bridge, NODE between host bridges of a NUMA node, SYS across NUMA nodes), with each GPU's CPU "
-         "and NUMA affinity. Works on recorded machines (--sysroot). JSON schema: docs/topo.md.\n\n"
+         "and NUMA affinity. Works on recorded machines (--sysroot) and on snapshots saved with `gpudoctor "
+         "info "
+         "--save` (--from), which carry the same topology. JSON schema: docs/topo.md.\n\n"
          "Exit codes: 0 shown, 2 no GPU found, 3 gpudoctor itself failed.\n\n"
          "Examples:\n"
          "  gpudoctor topo                       this machine\n"
          "  gpudoctor topo --links               also each pair's KFD type, hops, weight and bandwidth\n"
          "  gpudoctor topo --json                the topology as JSON\n"
-         "  gpudoctor topo --sysroot ./machine   a machine recorded with `gpudoctor gather`";
+         "  gpudoctor topo --sysroot ./machine   a machine recorded with `gpudoctor gather`\n"
+         "  gpudoctor topo --from snap.json      a snapshot saved with `gpudoctor info --save`";
 }
 
 void TopoCommand::DefineFlags(FlagSet& flags) {
   flags.Bool("--json", &json_, "Print the topology as JSON (schema: docs/topo.md).");
   flags.Bool("--links", &links_,
              "Also list every GPU pair's link details (KFD type, hops, weight, bandwidth, P2P).");
-  flags.String("--sysroot", &sysroot_, "DIR",
-               "Read every file under DIR instead of / (a machine recorded with `gpudoctor gather`).");
+  source_.Define(flags);
 }
 
 int TopoCommand::Run(const CliContext& ctx) {
   // The built-in knowledge base names GPUs the machine's own name files do not know.
   auto db = LoadEmbeddedKnowledge();
-  const KnowledgeDb* known = db.ok() ? &db.value() : nullptr;
-  auto machine = MachineInputs(sysroot_, ctx.env, known);
-  if (!machine.ok()) return ReportError(ctx.err, machine.error());
-  ProbeInputs& inputs = *machine;
-  Snapshot snap = ProbeWithInputs(inputs);
-  Topology topo = ProbeTopology(inputs.Context(), snap);
+  auto snap = source_.Acquire(ctx, db.ok() ? &db.value() : nullptr);
+  if (!snap.ok()) return ReportError(ctx.err, snap.error());
+  if (!snap->gpus.empty() && !snap->topology)
+    return ReportError(ctx.err,
+                       UserError(source_.from + " holds no topology (saved by a gpudoctor before it did)",
+                                 "save the snapshot again with `gpudoctor info --save FILE`, or run "
+                                 "`gpudoctor topo` on that machine"));
   if (json_) {
-    WriteAll(ctx.out, RenderTopologyJson(topo));
+    WriteAll(ctx.out, RenderTopologyJson(*snap));
   } else {
-    WriteAll(ctx.out, RenderTopologyText(topo, links_));
+    WriteAll(ctx.out, RenderTopologyText(*snap, links_));
     std::string warnings;
-    for (const auto& w : topo.warnings) warnings += "warning: " + w + "\n";
+    if (snap->topology)
+      for (const auto& w : snap->topology->warnings) warnings += "warning: " + w + "\n";
     WriteAll(ctx.err, warnings);
   }
-  return topo.gpus.empty() ? kExitErrors : kExitOk;
+  return snap->topology ? kExitOk : kExitErrors;
 }
 
 }  // namespace gpudoctor

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/command.h"
+#include "cli/snapshot_options.h"
 
 namespace gpudoctor {
 
@@ -18,7 +19,7 @@ class TopoCommand final : public Command {
  private:
   bool json_ = false;
   bool links_ = false;
-  std::string sysroot_;
+  SnapshotOptions source_;
 };
 
 }  // namespace gpudoctor

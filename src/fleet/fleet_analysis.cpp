@@ -34,6 +34,7 @@ void MergeInto(NodeFacts& into, const NodeFacts& from) {
   }
   for (const auto& f : from.failures) AddUnique(into.failures, f);
   for (const auto& e : from.check_errors) AddUnique(into.check_errors, e);
+  if (into.topology.empty()) into.topology = from.topology;
 }
 
 std::string Subject(const std::string& text) {
@@ -49,6 +50,8 @@ const char* ToString(OutlierKind kind) {
       return "figure";
     case OutlierKind::kVersion:
       return "version";
+    case OutlierKind::kTopology:
+      return "topology";
     case OutlierKind::kFailure:
       return "failure";
     case OutlierKind::kCheckError:
@@ -152,6 +155,21 @@ FleetSummary AnalyzeFleet(const std::vector<NodeFacts>& parsed, const FleetOptio
       s.outliers.push_back(
           {n.host, OutlierKind::kVersion, key, it->second,
            m.value + " on " + std::to_string(m.count) + " of " + std::to_string(m.nodes) + " nodes", 0, ""});
+    }
+  }
+
+  // Topology: the most common link matrix among the nodes that report one.
+  std::vector<LinkMatrix> matrices;
+  for (const auto& n : s.nodes) matrices.push_back(n.topology);
+  s.topology = MajorityLinkMatrix(matrices);
+  if (!s.topology.tie && s.topology.nodes >= 2) {
+    for (const auto& n : s.nodes) {
+      if (n.topology.empty() || n.topology == s.topology.matrix) continue;
+      s.outliers.push_back({n.host, OutlierKind::kTopology, "topology",
+                            LinkMatrixDifference(n.topology, s.topology.matrix),
+                            "the matrix of " + std::to_string(s.topology.count) + " of " +
+                                std::to_string(s.topology.nodes) + " nodes",
+                            0, ""});
     }
   }
 

@@ -1,7 +1,8 @@
 // The fleet view of many nodes' reports (`gpudoctor fleet merge`): the reports grouped by host, then for
 // every figure the fleet's median and the nodes worse than it by more than the threshold (below it for
 // figures where higher is better, above it for times), for every version the majority value and the nodes off
-// it, and every node with a failed gate or benchmark or a check error. Pure: tested on synthetic fleets.
+// it, the GPU link matrix most nodes share and the nodes wired otherwise, and every node with a failed gate
+// or benchmark or a check error. Pure: tested on synthetic fleets.
 #pragma once
 
 #include <map>
@@ -19,14 +20,14 @@ struct FleetOptions {
   double threshold = 0.10;  // 10%
 };
 
-enum class OutlierKind { kFigure, kVersion, kFailure, kCheckError };
-const char* ToString(OutlierKind kind);  // "figure", "version", "failure", "check_error"
+enum class OutlierKind { kFigure, kVersion, kTopology, kFailure, kCheckError };
+const char* ToString(OutlierKind kind);  // "figure", "version", "topology", "failure", "check_error"
 
 struct FleetOutlier {
   std::string host;
   OutlierKind kind = OutlierKind::kFigure;
   std::string id;         // figure id, version key, or the failure / finding text's subject
-  std::string value;      // the node's value ("2810 GB/s", "550.54.15")
+  std::string value;      // the node's value ("2810 GB/s", "550.54.15", "GPU2-GPU6: SYS, fleet XGMI")
   std::string reference;  // the fleet's ("median 3990 GB/s of 50 nodes", "570.124.06 on 49 of 50 nodes")
   double deviation = 0;   // figures: (value - median) / median
   std::string detail;     // failures and check errors: the text
@@ -58,6 +59,7 @@ struct FleetSummary {
   std::vector<NodeFacts> nodes;  // one per host, sorted by host
   std::vector<FleetStatistic> statistics;
   std::vector<FleetMajority> majorities;
+  FleetTopology topology;              // the GPU link matrix most nodes share
   std::vector<FleetOutlier> outliers;  // by kind, then host
   std::vector<SkippedFile> skipped;
   int exit_code = 0;  // 0 nothing to flag, 1 outliers found

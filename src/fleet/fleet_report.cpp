@@ -42,6 +42,7 @@ std::string RenderFleetText(const FleetSummary& s) {
   const Section sections[] = {
       {OutlierKind::kFigure, "Below the fleet median by more than the threshold"},
       {OutlierKind::kVersion, "Versions that differ from the majority"},
+      {OutlierKind::kTopology, "GPU links that differ from the majority's matrix"},
       {OutlierKind::kFailure, "Failed gates and benchmarks"},
       {OutlierKind::kCheckError, "Check errors"},
   };
@@ -50,6 +51,8 @@ std::string RenderFleetText(const FleetSummary& s) {
                     ? std::vector<std::string>{"Node", "Figure", "Value", "Off", "Fleet"}
                 : section.kind == OutlierKind::kVersion
                     ? std::vector<std::string>{"Node", "Version", "Value", "Majority"}
+                : section.kind == OutlierKind::kTopology
+                    ? std::vector<std::string>{"Node", "Cells that differ", "Majority"}
                     : std::vector<std::string>{"Node", "What"});
     int rows = 0;
     for (const auto& o : s.outliers) {
@@ -59,6 +62,8 @@ std::string RenderFleetText(const FleetSummary& s) {
         t.AddRow({o.host, o.id, o.value, Percent(o.deviation), o.reference});
       else if (o.kind == OutlierKind::kVersion)
         t.AddRow({o.host, o.id, o.value, o.reference});
+      else if (o.kind == OutlierKind::kTopology)
+        t.AddRow({o.host, o.value, o.reference});
       else
         t.AddRow({o.host, o.detail});
     }
@@ -72,6 +77,14 @@ std::string RenderFleetText(const FleetSummary& s) {
           (m.tie ? "no majority (" + std::to_string(m.nodes) + " nodes split)"
                  : m.value + " on " + std::to_string(m.count) + " of " + std::to_string(m.nodes) + " nodes") +
           "\n";
+  }
+  if (s.topology.nodes > 0) {
+    const FleetTopology& t = s.topology;
+    out += "\nFleet topology: " +
+           (t.tie ? "no majority (" + std::to_string(t.nodes) + " nodes split)"
+                  : std::to_string(t.matrix.size()) + " GPUs, one matrix on " + std::to_string(t.count) +
+                        " of " + std::to_string(t.nodes) + " nodes") +
+           "\n";
   }
   if (!s.skipped.empty()) {
     out += "\nFiles not read:\n";
@@ -98,7 +111,8 @@ std::string RenderFleetJson(const FleetSummary& s) {
                      {"versions", n.versions},
                      {"figures", std::move(figures)},
                      {"failures", n.failures},
-                     {"check_errors", n.check_errors}});
+                     {"check_errors", n.check_errors},
+                     {"topology", n.topology.empty() ? Json(nullptr) : Json(n.topology)}});
   }
   doc["nodes"] = std::move(nodes);
   Json stats = Json::array();
@@ -117,6 +131,13 @@ std::string RenderFleetJson(const FleetSummary& s) {
                           {"nodes", m.nodes},
                           {"tie", m.tie}});
   doc["versions"] = std::move(majorities);
+  if (s.topology.nodes > 0)
+    doc["topology"] = {{"matrix", s.topology.tie ? Json(nullptr) : Json(s.topology.matrix)},
+                       {"count", s.topology.count},
+                       {"nodes", s.topology.nodes},
+                       {"tie", s.topology.tie}};
+  else
+    doc["topology"] = nullptr;
   Json outliers = Json::array();
   for (const auto& o : s.outliers) {
     Json j = {{"host", o.host}, {"kind", ToString(o.kind)}, {"id", o.id}};

@@ -55,6 +55,7 @@ void FromSnapshot(const Snapshot& s, NodeFacts& n) {
     if (r.kind == "rocm" && !n.versions.count("rocm")) SetVersion(n, "rocm", r.version);
   for (const auto& e : s.python_envs)
     if (e.torch && !n.versions.count("torch")) SetVersion(n, "torch", e.torch->version);
+  if (s.topology) n.topology = LinkMatrixOf(*s.topology);
 }
 
 void FromVerify(const VerifyReport& v, NodeFacts& n) {

@@ -2,7 +2,8 @@
 // ("gpudoctor.check/1"), `info --json` ("gpudoctor.snapshot/2"), `verify --json` ("gpudoctor.verify/1"),
 // `bench --json` ("gpudoctor.bench/1"), `collectives --json` ("gpudoctor.collectives/1"), or the forms of
 // the release before those names (docs/json-schemas.md); each is read by its own type's codec. What `fleet
-// merge` compares: the versions (driver, ROCm, runtime, framework), the figures (a benchmark's best, a gate's
+// merge` compares: the versions (driver, ROCm, runtime, framework), the GPU link matrix (a snapshot's
+// topology), the figures (a benchmark's best, a gate's
 // headline figure, a collective's busbw at its largest size), the failures (failed gates and benchmarks) and
 // the check errors. The host is the document's own host name where it has one, else the file's name without
 // its folder and its ".json" / ".check" / ".verify" / ".bench" / ".info" / ".collectives" endings
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "fleet/fleet_topology.h"
 
 namespace gpudoctor {
 
@@ -36,6 +38,7 @@ struct NodeFacts {
   std::vector<FleetFigure> figures;
   std::vector<std::string> failures;      // "verify gate memtest failed: ..."
   std::vector<std::string> check_errors;  // "runtime.device_access: This user cannot open ..."
+  LinkMatrix topology;                    // from an `info --json` snapshot's topology; empty when none
 };
 
 // The kind of document and the facts in it; a user error when the text is not one of gpudoctor's reports.

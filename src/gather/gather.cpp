@@ -372,7 +372,7 @@ Status GatherMachine(ProbeInputs& machine, const std::string& nvml_json, const s
   const RecordingFileSystem& fs = *recording;
   machine.fs = std::move(recording);
   Snapshot snap = ProbeMachine(machine.Context());
-  ProbeTopology(machine.Context(), snap);                 // what `topo` reads besides the snapshot's probes
+  ProbeTopology(machine.Context(), snap);                 // the reads of Snapshot::topology
   for (const auto& device : AmdTelemetryDevices(snap)) {  // what `monitor` and `serve` read of AMD GPUs
     TelemetrySample sample;
     sample.device = device;

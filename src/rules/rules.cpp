@@ -80,7 +80,8 @@ std::vector<Finding> RunAllRules(const Snapshot& snapshot, const KnowledgeDb& db
                                  const RuleOptions& options) {
   RuleContext ctx(snapshot, db, options);
   std::vector<Finding> all;
-  for (auto layer : {HardwareRules, RuntimeRules, FrameworkRules, EnvironmentRules, WindowsRules}) {
+  for (auto layer :
+       {HardwareRules, TopologyRules, RuntimeRules, FrameworkRules, EnvironmentRules, WindowsRules}) {
     for (auto& f : layer(ctx)) {
       if (f.severity == Severity::kOk && !options.include_ok) continue;
       all.push_back(std::move(f));
@@ -153,6 +154,20 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "Wheels built for the dGPU's target crash or fail on the iGPU (hipErrorInvalidImage, segfaults), and "
        "device 0 may be the iGPU.",
        "https://github.com/pytorch/pytorch/issues/119637"},
+      {"hardware.xgmi_link_down", Layer::kHardware,
+       "Whether every two AMD GPUs of one XGMI hive (the same non-zero hive_id in the KFD topology) reach "
+       "each other over XGMI, directly or through other GPUs of the hive (KFD io_links / p2p_links of type "
+       "11), as `gpudoctor topo` shows.",
+       "The driver joins a hive's GPUs with XGMI; a pair that falls back to PCIe has a link down, and "
+       "collectives across it (RCCL all-reduce) run at a fraction of the fabric's bandwidth.",
+       "https://github.com/torvalds/linux/blob/master/drivers/gpu/drm/amd/amdkfd/kfd_topology.c"},
+      {"hardware.gpus_across_numa", Layer::kHardware,
+       "Whether two discrete GPUs of one vendor with no NVLink or XGMI between them sit on different NUMA "
+       "nodes, so that their PCIe path crosses the CPUs' socket link (SYS in `gpudoctor topo`).",
+       "NCCL calls this distance SYS: peer-to-peer traffic between them crosses the SMP interconnect (UPI, "
+       "socket-to-socket Infinity Fabric); a job that fits on the GPUs of one node runs its collectives "
+       "faster there, with its CPU threads and memory on that node too.",
+       "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html#nccl-p2p-level"},
       {"runtime.driver_ok", Layer::kRuntime,
        "The vendor's kernel driver (amdgpu, nvidia) is bound to each GPU.",
        "ROCm needs amdgpu (with KFD); CUDA needs NVIDIA's driver.", ""},

@@ -36,6 +36,9 @@ const RuleInfo* FindRuleInfo(std::string_view id);
 // The layer functions (exposed for tests).
 struct RuleContext;
 std::vector<Finding> HardwareRules(const RuleContext& ctx);
+// The hardware layer's judgement of Snapshot::topology (topology_rules.cpp): XGMI links down, GPUs across
+// NUMA nodes.
+std::vector<Finding> TopologyRules(const RuleContext& ctx);
 std::vector<Finding> RuntimeRules(const RuleContext& ctx);
 std::vector<Finding> FrameworkRules(const RuleContext& ctx);
 std::vector<Finding> EnvironmentRules(const RuleContext& ctx);

@@ -12,6 +12,7 @@
 
 #include "core/load_status.h"
 #include "core/os.h"
+#include "snapshot/topology.h"
 #include "snapshot/windows_info.h"
 
 namespace gpudoctor {
@@ -298,6 +299,9 @@ struct Snapshot {
   std::vector<PythonEnv>
       python_envs;      // environments found: --python-env, active ones, PATH, ... (python_env_finder.h)
   WindowsInfo windows;  // native Windows only (os.family is OsFamily::kWindows)
+  // How the GPUs reach each other (topo/ fills it); absent when not probed: no GPU, or a snapshot saved
+  // before it was part of the Snapshot.
+  std::optional<Topology> topology;
   std::vector<std::string> looked_at;  // what was examined (for "no GPU found")
   std::vector<std::string> warnings;   // unreadable or malformed inputs, each one line
 };

@@ -11,6 +11,7 @@
 
 #include "core/json_reader.h"
 #include "snapshot/pci_id_json.h"
+#include "snapshot/topology_json.h"
 #include "snapshot/windows_json.h"
 
 namespace gpudoctor {
@@ -610,6 +611,7 @@ std::string SnapshotToJson(const Snapshot& s) {
            {"runtimes", Array(s.runtimes, RuntimeToJson)},
            {"environment", env},
            {"python_envs", Array(s.python_envs, PythonEnvToJson)},
+           {"topology", s.topology ? TopologyToJson(*s.topology) : Json(nullptr)},
            {"looked_at", s.looked_at},
            {"warnings", s.warnings}};
   if (s.os.family == OsFamily::kWindows) doc["windows"] = WindowsInfoToJson(s.windows);
@@ -722,6 +724,12 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
     }
   }
   ReadArray(r, "python_envs", s.python_envs, ReadPythonEnv);
+  // Absent in snapshots saved before the topology joined the Snapshot: read as not probed.
+  if (auto t = doc.find("topology"); t != doc.end() && !t->is_null() && error.empty()) {
+    Topology topology;
+    TopologyFromJson(JsonValue(*t), topology, error);
+    s.topology = std::move(topology);
+  }
   ReadStringArray(r, "looked_at", s.looked_at);
   ReadStringArray(r, "warnings", s.warnings);
   if (auto w = doc.find("windows"); w != doc.end() && !w->is_null())

@@ -106,6 +106,24 @@ void ReadPairs(const Json& arr, NvmlTopologyRecord& out) {
 
 }  // namespace
 
+LinkKind PcieKindFromNvmlLevel(int level) {
+  switch (level) {
+    case 0:   // NVML_TOPOLOGY_INTERNAL
+    case 10:  // NVML_TOPOLOGY_SINGLE
+      return LinkKind::kPix;
+    case 20:
+      return LinkKind::kPxb;  // NVML_TOPOLOGY_MULTIPLE
+    case 30:
+      return LinkKind::kPhb;  // NVML_TOPOLOGY_HOSTBRIDGE
+    case 40:
+      return LinkKind::kNode;  // NVML_TOPOLOGY_NODE
+    case 50:
+      return LinkKind::kSys;  // NVML_TOPOLOGY_SYSTEM
+    default:
+      return LinkKind::kUnknown;
+  }
+}
+
 std::string NvmlP2PStatusName(int status) {
   switch (status) {
     case 0:

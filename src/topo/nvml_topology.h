@@ -50,6 +50,10 @@ Result<NvmlTopologyRecord> ParseNvmlTopologyJson(std::string_view nvml_json);
 // `nvml_json` (an object, as NvidiaAnswersToJson writes it) with the "topology" member set to `record`.
 std::string AddNvmlTopologyToJson(std::string_view nvml_json, const NvmlTopologyRecord& record);
 
+// NVML's nvmlGpuTopologyLevel_t as a PCIe link kind: 0 (INTERNAL: two GPUs of one board, behind the board's
+// own switch) and 10 (SINGLE) -> PIX, 20 -> PXB, 30 -> PHB, 40 -> NODE, 50 -> SYS; other -> kUnknown.
+LinkKind PcieKindFromNvmlLevel(int nvml_level);
+
 // nvmlGpuP2PStatus_t (nvml.h) as the names above.
 std::string NvmlP2PStatusName(int status);
 

@@ -79,8 +79,10 @@ TopoLink BuildPair(const TopologyInputs& in, const Topology& t, size_t a, size_t
     return link;
   }
   // AMD: the KFD path between the two GPU nodes.
-  if (ga.kfd_node && gb.kfd_node) {
-    link.kfd = KfdPathBetween(in.kfd_links, *ga.kfd_node, *gb.kfd_node);
+  const Gpu& ka = in.gpus[a];
+  const Gpu& kb = in.gpus[b];
+  if (ka.kfd_node && kb.kfd_node) {
+    link.kfd = KfdPathBetween(in.kfd_links, *ka.kfd_node, *kb.kfd_node);
     if (link.kfd && link.kfd->type == "xgmi") link.kind = LinkKind::kXgmi;
   }
   return link;
@@ -88,16 +90,8 @@ TopoLink BuildPair(const TopologyInputs& in, const Topology& t, size_t a, size_t
 
 }  // namespace
 
-std::string CellLabel(const TopoLink& link) {
-  if (link.kind == LinkKind::kNvLink) return "NV" + std::to_string(link.nvlinks);
-  return ToString(link.kind);
-}
-
 Topology BuildTopology(const TopologyInputs& in) {
   Topology t;
-  t.host_name = in.host_name;
-  t.sysroot = in.sysroot;
-  t.live_machine = in.live_machine;
   t.numa_nodes = in.numa_nodes;
   t.sources = in.sources;
   t.warnings = in.warnings;
@@ -107,10 +101,6 @@ Topology BuildTopology(const TopologyInputs& in) {
   for (const auto& g : in.gpus) {
     TopoGpu tg;
     tg.pci_address = NormalizePciAddress(g.pci_address);
-    tg.vendor = g.vendor;
-    tg.name = g.name;
-    tg.kfd_node = g.kfd_node;
-    tg.nvml_index = g.nvml_index;
     tg.numa_node = NumaOf(in, tg.pci_address);
     if (auto it = in.cpu_affinity.find(tg.pci_address); it != in.cpu_affinity.end())
       tg.cpu_affinity = it->second;

@@ -16,9 +16,6 @@
 namespace gpudoctor {
 
 struct TopologyInputs {
-  std::string host_name;
-  std::string sysroot = "/";
-  bool live_machine = true;
   std::vector<Gpu> gpus;                                       // Snapshot::gpus, in that order
   std::map<std::string, int32_t> numa_by_address;              // PCI device numa_node (>= 0 only)
   std::map<std::string, std::vector<std::string>> pci_chains;  // IndexPciTree
@@ -31,8 +28,5 @@ struct TopologyInputs {
 };
 
 Topology BuildTopology(const TopologyInputs& inputs);
-
-// "NV18", "XGMI", "PIX", ...: the text of one matrix cell.
-std::string CellLabel(const TopoLink& link);
 
 }  // namespace gpudoctor

@@ -106,9 +106,6 @@ void ReadNvml(const ProbeContext& ctx, const SysfsReader& r, TopologyInputs& in)
 
 TopologyInputs ReadTopologyInputs(const ProbeContext& ctx, const Snapshot& snap) {
   TopologyInputs in;
-  in.host_name = snap.host_name;
-  in.sysroot = snap.sysroot;
-  in.live_machine = snap.live_machine;
   in.gpus = snap.gpus;
   SysfsReader r(ctx.fs, in.warnings);
   for (const auto& d : snap.pci_devices)
@@ -124,6 +121,12 @@ TopologyInputs ReadTopologyInputs(const ProbeContext& ctx, const Snapshot& snap)
   ReadNumaNodes(r, in);
   ReadNvml(ctx, r, in);
   return in;
+}
+
+Snapshot ProbeWithTopology(const ProbeInputs& inputs) {
+  Snapshot snap = ProbeWithInputs(inputs);
+  if (!snap.gpus.empty()) snap.topology = ProbeTopology(inputs.Context(), snap);
+  return snap;
 }
 
 }  // namespace gpudoctor

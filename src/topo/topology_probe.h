@@ -1,9 +1,11 @@
 // Reads what `gpudoctor topo` needs from a machine or a recorded sysroot: the PCIe tree and CPU affinity from
 // sysfs, the KFD io_links/p2p_links, the NUMA nodes, and NVML's topology answers (asked live, or read from
-// the recorded .gpudoctor/nvml.json under a sysroot), on top of the probes' Snapshot.
+// the recorded .gpudoctor/nvml.json under a sysroot), on top of the probes' Snapshot, whose `topology` it
+// fills.
 #pragma once
 
 #include "probe/probe_context.h"
+#include "probe/probe_inputs.h"
 #include "snapshot/snapshot.h"
 #include "topo/topology.h"
 #include "topo/topology_builder.h"
@@ -15,5 +17,9 @@ TopologyInputs ReadTopologyInputs(const ProbeContext& ctx, const Snapshot& snaps
 inline Topology ProbeTopology(const ProbeContext& ctx, const Snapshot& snapshot) {
   return BuildTopology(ReadTopologyInputs(ctx, snapshot));
 }
+
+// The probe pass of every command that builds a Snapshot from a machine (info, check, topo, ...): the
+// probes, then the topology when there is a GPU (none: it stays absent, and nothing more is read).
+Snapshot ProbeWithTopology(const ProbeInputs& inputs);
 
 }  // namespace gpudoctor

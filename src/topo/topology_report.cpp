@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text_table.h"
-#include "topo/topology_builder.h"
+#include "probe/common/pci_address.h"
+#include "snapshot/topology_json.h"
+#include "topo/topology.h"
 
 namespace gpudoctor {
 namespace {
@@ -13,21 +15,6 @@ using Json = nlohmann::json;
 
 std::string GpuLabel(size_t i) {
   return "GPU" + std::to_string(i);
-}
-
-std::string KindName(LinkKind k) {
-  switch (k) {
-    case LinkKind::kSelf:
-      return "self";
-    case LinkKind::kNvLink:
-      return "nvlink";
-    case LinkKind::kXgmi:
-      return "xgmi";
-    case LinkKind::kUnknown:
-      return "unknown";
-    default:
-      return "pcie";
-  }
 }
 
 // Only the kinds that occur, in the order of the legend.
@@ -69,15 +56,30 @@ Json Opt(const std::optional<uint32_t>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
+// The Snapshot's GPU at a topology GPU's address (name, vendor, KFD and NVML indexes); an empty one when a
+// saved file lists a GPU twice or not at all.
+const Gpu& SnapshotGpu(const Snapshot& s, const TopoGpu& g) {
+  static const Gpu kNone;
+  for (const auto& gpu : s.gpus)
+    if (NormalizePciAddress(gpu.pci_address) == g.pci_address) return gpu;
+  return kNone;
+}
+
+const Topology& TopologyOf(const Snapshot& s) {
+  static const Topology kEmpty;
+  return s.topology ? *s.topology : kEmpty;
+}
+
 }  // namespace
 
-std::string RenderTopologyText(const Topology& t, bool links) {
+std::string RenderTopologyText(const Snapshot& s, bool links) {
+  const Topology& t = TopologyOf(s);
   std::string out;
-  if (!t.live_machine) out += "Not this machine: read from " + t.sysroot + "\n\n";
+  if (!s.live_machine) out += "Not this machine: read from " + s.sysroot + "\n\n";
   if (t.gpus.empty()) return out + "No GPU found.\n";
   TextTable gpus({"GPU", "PCI", "Name"});
   for (size_t i = 0; i < t.gpus.size(); ++i)
-    gpus.AddRow({GpuLabel(i), t.gpus[i].pci_address, t.gpus[i].name});
+    gpus.AddRow({GpuLabel(i), t.gpus[i].pci_address, SnapshotGpu(s, t.gpus[i]).name});
   out += gpus.Render("") + "\n";
 
   std::vector<std::string> header = {""};
@@ -121,22 +123,24 @@ std::string RenderTopologyText(const Topology& t, bool links) {
   return out;
 }
 
-std::string RenderTopologyJson(const Topology& t) {
+std::string RenderTopologyJson(const Snapshot& s) {
+  const Topology& t = TopologyOf(s);
   Json doc = Json::object();
   doc["schema"] = kTopologySchema;
   doc["schema_version"] = kTopologySchemaVersion;
-  doc["host_name"] = t.host_name;
-  doc["sysroot"] = t.sysroot;
-  doc["live_machine"] = t.live_machine;
+  doc["host_name"] = s.host_name;
+  doc["sysroot"] = s.sysroot;
+  doc["live_machine"] = s.live_machine;
   Json gpus = Json::array();
   for (size_t i = 0; i < t.gpus.size(); ++i) {
     const TopoGpu& g = t.gpus[i];
+    const Gpu& known = SnapshotGpu(s, g);
     gpus.push_back({{"index", i},
                     {"pci_address", g.pci_address},
-                    {"vendor", ToString(g.vendor)},
-                    {"name", g.name},
-                    {"kfd_node", Opt(g.kfd_node)},
-                    {"nvml_index", Opt(g.nvml_index)},
+                    {"vendor", ToString(known.vendor)},
+                    {"name", known.name},
+                    {"kfd_node", Opt(known.kfd_node)},
+                    {"nvml_index", Opt(known.nvml_index)},
                     {"numa_node", g.numa_node ? Json(*g.numa_node) : Json(nullptr)},
                     {"cpu_affinity", g.cpu_affinity.empty() ? Json(nullptr) : Json(g.cpu_affinity)},
                     {"pci_bridges", g.pci_bridges},
@@ -152,22 +156,7 @@ std::string RenderTopologyJson(const Topology& t) {
       const TopoLink& l = t.links[a][b];
       row.push_back(CellLabel(l));
       if (a == b) continue;
-      Json j = {
-          {"a", a}, {"b", b}, {"label", CellLabel(l)}, {"kind", KindName(l.kind)}, {"nvlinks", l.nvlinks}};
-      j["pcie"] = l.pcie == LinkKind::kUnknown ? Json(nullptr) : Json(ToString(l.pcie));
-      j["pcie_source"] = l.pcie_source.empty() ? Json(nullptr) : Json(l.pcie_source);
-      if (l.kfd) {
-        j["kfd"] = {{"type", l.kfd->type},
-                    {"hops", l.kfd->hops},
-                    {"weight", Opt(l.kfd->weight)},
-                    {"min_bandwidth_mbs", Opt(l.kfd->min_bandwidth_mbs)},
-                    {"max_bandwidth_mbs", Opt(l.kfd->max_bandwidth_mbs)},
-                    {"source", l.kfd->source}};
-      } else {
-        j["kfd"] = nullptr;
-      }
-      j["p2p_read"] = l.p2p_read ? Json(*l.p2p_read) : Json(nullptr);
-      j["p2p_nvlink"] = l.p2p_nvlink ? Json(*l.p2p_nvlink) : Json(nullptr);
+      Json j = TopologyLinkToJson(l, a, b);  // the Snapshot's own form of a link
       links.push_back(std::move(j));
     }
     matrix.push_back(std::move(row));

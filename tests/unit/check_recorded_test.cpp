@@ -15,6 +15,7 @@
 #include "probe/probe_inputs.h"
 #include "report/check_text.h"
 #include "rules_test_util.h"
+#include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
@@ -27,7 +28,7 @@ const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/"
 
 // Reports must not depend on where the checkout lives, the tool's version or the test host's disk.
 Snapshot ProbeRecorded(const std::string& machine) {
-  Snapshot snap = ProbeWithInputs(MakeRecordedInputs(kFixtures + machine));
+  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine));
   snap.sysroot = "tests/fixtures/sysroot/" + machine;
   snap.tool_version = "golden";
   if (!stdfs::exists(kFixtures + machine + "/.gpudoctor/disk")) {

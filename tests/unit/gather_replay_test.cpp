@@ -52,17 +52,15 @@ struct Reports {
 
 Reports ReportsOf(const std::string& sysroot) {
   ProbeInputs in = MakeRecordedInputs(sysroot, &KnowledgeBase());
-  Snapshot snap = ProbeWithInputs(in);
-  Topology topo = ProbeTopology(in.Context(), snap);
+  Snapshot snap = ProbeWithTopology(in);  // the probe pass of info, check and topo
   snap.sysroot = "SYSROOT";
-  topo.sysroot = "SYSROOT";
   Reports r;
   r.info_text = RenderInfoText(snap);
   r.info_json = SnapshotToJson(snap);
   r.check_text = RenderCheckText(snap, RunAllRules(snap, KnowledgeBase(), RuleOptions{}), Shell::kBash, {});
   r.check_json = RenderCheckJson(snap, RunAllRules(snap, KnowledgeBase(), RuleOptions{}), Shell::kBash, 0);
-  r.topo_text = RenderTopologyText(topo, true);
-  r.topo_json = RenderTopologyJson(topo);
+  r.topo_text = RenderTopologyText(snap, true);
+  r.topo_json = RenderTopologyJson(snap);
   return r;
 }
 

@@ -19,6 +19,7 @@
 #include "probe/probe_inputs.h"
 #include "report/info_text.h"
 #include "snapshot/snapshot_json.h"
+#include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
@@ -52,9 +53,10 @@ std::string ReadText(const stdfs::path& p, bool& found) {
   return s.str();
 }
 
-// Reports must not depend on where the checkout lives or on the tool's version.
+// Reports must not depend on where the checkout lives or on the tool's version. The probe pass is that of
+// `info`: the topology included.
 Snapshot ProbeForGolden(const std::string& machine) {
-  Snapshot snap = ProbeWithInputs(MakeRecordedInputs(kFixtures + machine, &KnowledgeBase()));
+  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine, &KnowledgeBase()));
   snap.sysroot = "tests/fixtures/sysroot/" + machine;
   snap.tool_version = "golden";
   return snap;

@@ -25,10 +25,14 @@ using testing::Gpudoctor;
 
 const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 
+// The probe pass of `info`, `check` and `topo`: the Snapshot with its topology.
+Snapshot SnapshotOf(const std::string& root) {
+  return ProbeWithTopology(MakeRecordedInputs(root));
+}
+
 Topology TopologyOf(const std::string& root) {
-  ProbeInputs inputs = MakeRecordedInputs(root);
-  Snapshot snap = ProbeWithInputs(inputs);
-  return ProbeTopology(inputs.Context(), snap);
+  Snapshot snap = SnapshotOf(root);
+  return snap.topology.value_or(Topology{});
 }
 
 std::vector<std::vector<std::string>> Labels(const Topology& t) {
@@ -72,7 +76,9 @@ TEST(Topo, Mi300xNodeIsXgmiOneHopBetweenEveryPair) {
 }
 
 TEST(Topo, H100NvSwitchBoxIsNv18BetweenEveryPair) {
-  Topology t = TopologyOf(kFixtures + "h100-sxm-server");
+  Snapshot snap = SnapshotOf(kFixtures + "h100-sxm-server");
+  ASSERT_TRUE(snap.topology.has_value());
+  const Topology& t = *snap.topology;
   ASSERT_EQ(t.gpus.size(), 8u);
   EXPECT_EQ(Labels(t), Uniform(8, "NV18"));
   EXPECT_EQ(t.gpus[0].nvlinks_to_switch, 18u);
@@ -82,7 +88,7 @@ TEST(Topo, H100NvSwitchBoxIsNv18BetweenEveryPair) {
   EXPECT_EQ(t.links[0][4].pcie_source, "nvml");
   EXPECT_EQ(t.links[2][6].p2p_nvlink, "ok");
   EXPECT_EQ(t.gpus[5].cpu_affinity, "96-191");
-  std::string text = RenderTopologyText(t, false);
+  std::string text = RenderTopologyText(snap, false);
   EXPECT_NE(text.find("GPU7  NV18  NV18  NV18  NV18  NV18  NV18  NV18  X     96-191        1"),
             std::string::npos)
       << text;
@@ -124,7 +130,9 @@ class PcieBox : public ::testing::Test {
 };
 
 TEST_F(PcieBox, GivesPixPxbPhbNodeAndSys) {
-  Topology t = TopologyOf(box_.root());
+  Snapshot snap = SnapshotOf(box_.root());
+  ASSERT_TRUE(snap.topology.has_value());
+  const Topology& t = *snap.topology;
   ASSERT_EQ(t.gpus.size(), 6u);
   std::vector<std::vector<std::string>> expected = {
       {"X", "PIX", "PHB", "PHB", "NODE", "SYS"},    {"PIX", "X", "PHB", "PHB", "NODE", "SYS"},
@@ -137,7 +145,7 @@ TEST_F(PcieBox, GivesPixPxbPhbNodeAndSys) {
             (std::vector<std::string>{"pci0000:00", "0000:00:03.0", "0000:10:00.0", "0000:11:00.0",
                                       "0000:12:00.0", "0000:13:00.0"}));
   EXPECT_EQ(t.gpus[5].cpu_affinity, "16-31");
-  std::string text = RenderTopologyText(t, true);
+  std::string text = RenderTopologyText(snap, true);
   for (const char* legend : {"PIX   =", "PXB   =", "PHB   =", "NODE  =", "SYS   ="})
     EXPECT_NE(text.find(legend), std::string::npos) << legend;
 }
