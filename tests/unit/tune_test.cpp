@@ -586,14 +586,15 @@ TEST(TuneReport, LastReleasesDocumentStillLoads) {
   for (size_t i = 0; i < t->advice.models.size(); ++i) {
     const auto& model = t->advice.models[i];
     const auto& was = saved["models"][i];
-    EXPECT_EQ(model.model, was["model"]);
-    EXPECT_EQ(model.precision, was["recommended"]["precision"]);
-    EXPECT_EQ(model.channels_last, was["recommended"]["channels_last"]);
-    EXPECT_EQ(model.batch, was["recommended"]["batch"]);
+    EXPECT_EQ(model.model, was["model"].get<std::string>());
+    EXPECT_EQ(model.precision, was["recommended"]["precision"].get<std::string>());
+    EXPECT_EQ(model.channels_last, was["recommended"]["channels_last"].get<bool>());
+    EXPECT_EQ(model.batch, was["recommended"]["batch"].get<uint32_t>());
     ASSERT_EQ(model.knobs.size(), was["knobs"].size()) << model.model;
     for (size_t k = 0; k < model.knobs.size(); ++k) {
-      EXPECT_EQ(model.knobs[k].knob, was["knobs"][k]["knob"]);
-      EXPECT_EQ(model.knobs[k].recommended, was["knobs"][k]["recommended"]) << model.knobs[k].knob;
+      EXPECT_EQ(model.knobs[k].knob, was["knobs"][k]["knob"].get<std::string>());
+      EXPECT_EQ(model.knobs[k].recommended, was["knobs"][k]["recommended"].get<bool>())
+          << model.knobs[k].knob;
       EXPECT_EQ(model.knobs[k].with_rate.has_value(), !was["knobs"][k]["with_rate"].is_null());
     }
   }
