@@ -77,6 +77,10 @@ Result<ProcessResult> RunChild(const std::string& mode, milliseconds timeout = m
   request.timeout = timeout;
   request.stdin_text = std::move(stdin_text);
   request.extra_env = std::move(extra_env);
+  // A sharded run (GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX) must not shard the child: its one test would be left
+  // out of most shards, and the child would exit 0 having run nothing.
+  request.extra_env["GTEST_TOTAL_SHARDS"] = "1";
+  request.extra_env["GTEST_SHARD_INDEX"] = "0";
   return RunProcess(request);
 }
 
