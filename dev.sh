@@ -270,8 +270,19 @@ cmd_compilers() {
 
 # A fuzz campaign: every target for SECONDS (default 600) on all cores, corpora kept in .fuzz/ between runs,
 # each crash minimized and saved under tests/fixtures/fuzz_regressions/<target>/, where the smoke run replays it.
+# The campaign's corpus and run totals live in .fuzz/ (git ignores it: it changes with every campaign); the
+# last campaign's are committed as fuzz/campaign-work.tar.xz so that a fresh clone or machine goes on from them
+# (issue 20's goal counts runs over every campaign). A fresh .fuzz/ starts from that file.
+restore_fuzz_work() {
+  if [ ! -d .fuzz/corpus ] && [ -f fuzz/campaign-work.tar.xz ]; then
+    mkdir -p .fuzz && tar -C .fuzz -xJf fuzz/campaign-work.tar.xz corpus totals
+    log "started .fuzz/ from fuzz/campaign-work.tar.xz ($(find .fuzz/corpus -type f | wc -l) corpus inputs)"
+  fi
+}
+
 cmd_fuzz() {
   local seconds="${1:-600}"
+  restore_fuzz_work
   install_missing "${RUN_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
   build fuzz
   fuzz/gather_seeds.sh build/fuzz/seeds >/dev/null
@@ -299,6 +310,7 @@ cmd_fuzz() {
 # corpus; bring gpudoctor-fuzz/work/{corpus,totals} back into .fuzz/ (cp -a) to go on here or in the next pack.
 cmd_fuzz_pack() {
   install_missing "${RUN_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+  restore_fuzz_work
   build fuzz-pack
   local pack=build/fuzz-pack/gpudoctor-fuzz
   rm -rf "$pack" && mkdir -p "$pack/bin"
