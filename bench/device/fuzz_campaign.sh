@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # A fuzz campaign towards issue 20's goal (10^7 runs per target) on a bigger machine (the device tool's
-# nvidia-h200 kind: 16 cores, one command of up to ~540 s), from the pack of `./dev.sh fuzz-pack`, which carries
-# the stripped -O2 binaries, seeds, dictionaries, fuzz/campaign.sh and the kept corpus and run totals (.fuzz/).
+# nvidia-h200 kinds: 16 cores, or 32 to 128 on the several-GPU hosts; one command of up to ~540 s), from the pack
+# of `./dev.sh fuzz-pack`, which carries the stripped -O2 binaries, seeds, dictionaries, fuzz/campaign.sh and the
+# kept corpus and run totals (.fuzz/). Without a pack it builds the same binaries there from this checkout with
+# the machine's clang++-16 (the fuzz-pack preset's flags; Ubuntu 24.04 has clang 16.0.6 but not its libFuzzer
+# and UBSan runtimes, so carry Debian 12's, the same 16.0.6, from libclang-rt-16-dev:
+#   mkdir -p .device/rt16 && cp /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.{fuzzer,fuzzer_no_main,fuzzer_interceptors,ubsan_standalone,ubsan_standalone_cxx}-x86_64.a* .device/rt16/
+# with .device/ in .git/info/exclude, carry [".device", ".thirdparty"], RT=.device/rt16) and starts from the
+# committed fuzz/campaign-work.tar.xz. Building on 64 cores takes about a minute; packing here takes many on 2.
 # The pack's campaign.sh -g skips the targets at the goal already, measures the others for CALIBRATE s, then shares
 # the cores in proportion to the runs each still needs at its rate, and stops each at the goal or at the end.
 # The lead runs it with the device tool's `run`:
 #   carry: ["build/gpudoctor-fuzz.tar.xz"]   command: bash bench/device/fuzz_campaign.sh [SECONDS [GOAL]]
+#   or, built there: carry [".device", ".thirdparty"]   command: RT=.device/rt16 bash bench/device/fuzz_campaign.sh 480
 # (SECONDS: the campaign's wall clock, default 450, which leaves time for unpacking, the last inputs, and packing
 # the results under a 540 s command; GOAL default 10000000. Crashes are not minimized there, to keep to the time:
 # ./dev.sh fuzz here replays and minimizes what lands in .fuzz/crashes/.) $OUT gets table.txt (the campaign's table and its plan), and the work
@@ -19,9 +26,30 @@ mkdir -p "$OUT"
 SECONDS_WALL=${1:-450} GOAL=${2:-10000000} CALIBRATE=${CALIBRATE:-10}
 PACK=${PACK:-build/gpudoctor-fuzz.tar.xz}
 DIR=${TMPDIR:-/tmp}/gpudoctor-fuzz-device
-[ -f "$PACK" ] || { echo "no pack at $PACK: build it with ./dev.sh fuzz-pack and carry it" >&2; exit 3; }
-rm -rf "$DIR" && mkdir -p "$DIR" && tar -C "$DIR" -xJf "$PACK" || exit 3
 P="$DIR/gpudoctor-fuzz"
+rm -rf "$DIR" && mkdir -p "$DIR"
+if [ -f "$PACK" ]; then
+  tar -C "$DIR" -xJf "$PACK" || exit 3
+elif [ -n "${RT:-}" ] && command -v clang++-16 >/dev/null; then
+  build_start=$SECONDS
+  rt_dir=$(clang++-16 -print-resource-dir)/lib/linux
+  mkdir -p "$rt_dir" && for f in "$RT"/*; do [ -e "$rt_dir/${f##*/}" ] || cp "$f" "$rt_dir/"; done
+  TP=${GPUDOCTOR_THIRD_PARTY:-$PWD/.thirdparty}
+  { cmake -S . -B "$DIR/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O2 \
+      "-DCMAKE_CXX_FLAGS=-fsanitize=undefined -fno-sanitize-recover=undefined" \
+      "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc" -DCMAKE_CXX_COMPILER=clang++-16 \
+      -DGPUDOCTOR_FUZZ=ON -DGPUDOCTOR_TESTS=OFF -DGPUDOCTOR_THIRD_PARTY_DIR="$TP/include" &&
+    cmake --build "$DIR/build" --target fuzz_targets -j "$(nproc)"; } > "$OUT/fuzz-build.log" 2>&1 ||
+    { grep -E 'error' "$OUT/fuzz-build.log" | head -20; exit 3; }
+  mkdir -p "$P/bin" "$P/work" && cp "$DIR"/build/fuzz/*_fuzz "$P/bin/" || exit 3
+  fuzz/gather_seeds.sh "$P/seeds" > /dev/null && cp -r fuzz/dicts fuzz/targets.txt fuzz/campaign.sh "$P/" || exit 3
+  tar -C "$P/work" -xJf fuzz/campaign-work.tar.xz corpus totals || exit 3
+  echo "built $(ls "$P/bin" | wc -l) targets with $(clang++-16 --version | head -1) in $((SECONDS - build_start)) s"
+  SECONDS_WALL=$((SECONDS_WALL - (SECONDS - build_start)))
+else
+  echo "no pack at $PACK (build it with ./dev.sh fuzz-pack and carry it), and no clang++-16 with RT= runtimes" >&2
+  exit 3
+fi
 CORES=$(nproc)
 echo "cores: $CORES; targets: $(find "$P/bin" -type f | wc -l); corpus inputs: $(find "$P/work/corpus" -type f | wc -l)"
 rc=0
