@@ -99,17 +99,18 @@ cmd_package() {
 }
 
 PASSED=0
+SKIPPED=0  # tests that ran GTEST_SKIP (no GPU here, a tool not installed): neither passed nor failed
 FAILED=0
 FAILURES=()
 
 # The totals of a gtest XML report: "TESTS FAILURES ERRORS DISABLED".
-gtest_counts() {  # gtest_counts XML
+gtest_counts() {  # gtest_counts XML: "TESTS FAILURES ERRORS DISABLED SKIPPED"
   local head attr
   head=$(grep -o '<testsuites [^>]*' "$1")
   for attr in tests failures errors disabled; do
     printf '%s ' "$(sed -n "s/.* $attr=\"\([0-9]*\)\".*/\1/p" <<<"$head")"
   done
-  echo
+  grep -c '<testcase [^>]*result="skipped"' "$1" || true
 }
 
 # Runs a gtest binary (optionally through wine) and adds its counts to the totals.
@@ -124,16 +125,17 @@ run_gtest() {  # run_gtest LABEL XML COMMAND...
     FAILED=$((FAILED + 1)); FAILURES+=("$label (no results, exit $rc)")
     return
   fi
-  local tests failures errors disabled
-  read -r tests failures errors disabled < <(gtest_counts "$xml")
+  local tests failures errors disabled skipped
+  read -r tests failures errors disabled skipped < <(gtest_counts "$xml")
   local bad=$((failures + errors))
-  PASSED=$((PASSED + tests - bad - disabled))
+  PASSED=$((PASSED + tests - bad - disabled - skipped))
+  SKIPPED=$((SKIPPED + skipped))
   FAILED=$((FAILED + bad))
   if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
     FAILED=$((FAILED + 1)); FAILURES+=("$label (exit $rc)")
   fi
   [ "$bad" -gt 0 ] && FAILURES+=("$label ($bad failed)")
-  echo "$label: $((tests - bad - disabled)) passed, $bad failed" >&2
+  echo "$label: $((tests - bad - disabled - skipped)) passed, $skipped skipped, $bad failed" >&2
 }
 
 # The fuzz smoke run of the test command: every target replays the inputs that once crashed it
@@ -213,7 +215,7 @@ cmd_test() {
   if [ ${#FAILURES[@]} -gt 0 ]; then
     printf 'failed: %s\n' "${FAILURES[@]}" >&2
   fi
-  echo "${PASSED} passed, ${FAILED} failed"
+  echo "${PASSED} passed, ${SKIPPED} skipped, ${FAILED} failed"
   [ "$FAILED" -eq 0 ]
 }
 
@@ -229,10 +231,10 @@ cmd_compilers() {
     mapfile -t compilers < <(compgen -c | grep -E '^(g|clang)\+\+-[0-9]+$' | sort -u | sort -t- -k1,1 -k2,2n)
   fi
   install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
-  local rows=() cxx version dir rc counts tests failures errors disabled first bad=0
+  local rows=() cxx version dir rc counts tests failures errors disabled skipped first bad=0
   for cxx in "${compilers[@]}"; do
     if ! command -v "$cxx" >/dev/null 2>&1; then
-      rows+=("$cxx|absent|skipped|-|-"); continue
+      rows+=("$cxx|absent|skipped|-|-|-"); continue
     fi
     version=$("$cxx" --version 2>/dev/null | head -n 1 | grep -oE '[0-9]+\.[0-9]+(\.[0-9]+)?' | head -n 1 || true)
     dir="build/compilers/$cxx-$type"
@@ -245,25 +247,25 @@ cmd_compilers() {
       first=$(grep -m 1 -E 'error:|Error' "$dir.log" || tail -n 1 "$dir.log")
       errors=$(grep -c 'error:' "$dir.log" || true)
       echo "$cxx: build failed ($errors compiler errors); the first: $first" >&2
-      rows+=("$cxx|$version|FAILED|-|-"); bad=1; continue
+      rows+=("$cxx|$version|FAILED|-|-|-"); bad=1; continue
     fi
     log "$cxx: unit tests"
     rm -f "$dir/results.xml"
     NO_COLOR=1 "$dir/tests/gpudoctor_tests" --gtest_brief=1 --gtest_output="xml:$dir/results.xml" >&2 || true
     if [ ! -f "$dir/results.xml" ]; then
-      rows+=("$cxx|$version|ok|no results|-"); bad=1; continue
+      rows+=("$cxx|$version|ok|no results|-|-"); bad=1; continue
     fi
-    read -r tests failures errors disabled < <(gtest_counts "$dir/results.xml")
+    read -r tests failures errors disabled skipped < <(gtest_counts "$dir/results.xml")
     counts=$((failures + errors))
-    rows+=("$cxx|$version|ok|$((tests - counts - disabled))|$counts")
+    rows+=("$cxx|$version|ok|$((tests - counts - disabled - skipped))|$skipped|$counts")
     [ "$counts" -eq 0 ] || bad=1
   done
   [ ${#rows[@]} -gt 0 ] || { echo "no g++-N or clang++-N compiler on PATH" >&2; return 1; }
-  printf '\n%-12s %-10s %-20s %-13s %s\n' compiler version "build ($type)" "tests passed" failed
+  printf '\n%-12s %-10s %-20s %-13s %-8s %s\n' compiler version "build ($type)" "tests passed" skipped failed
   local row
   for row in "${rows[@]}"; do
-    IFS='|' read -r cxx version rc tests counts <<<"$row"
-    printf '%-12s %-10s %-20s %-13s %s\n' "$cxx" "$version" "$rc" "$tests" "$counts"
+    IFS='|' read -r cxx version rc tests skipped counts <<<"$row"
+    printf '%-12s %-10s %-20s %-13s %-8s %s\n' "$cxx" "$version" "$rc" "$tests" "$skipped" "$counts"
   done
   return "$bad"
 }
