@@ -103,8 +103,8 @@ SKIPPED=0  # tests that ran GTEST_SKIP (no GPU here, a tool not installed): neit
 FAILED=0
 FAILURES=()
 
-# The totals of a gtest XML report: "TESTS FAILURES ERRORS DISABLED".
-gtest_counts() {  # gtest_counts XML: "TESTS FAILURES ERRORS DISABLED SKIPPED"
+# The totals of a gtest XML report: "TESTS FAILURES ERRORS DISABLED SKIPPED" (skipped: GTEST_SKIP, counted per test).
+gtest_counts() {  # gtest_counts XML
   local head attr
   head=$(grep -o '<testsuites [^>]*' "$1")
   for attr in tests failures errors disabled; do

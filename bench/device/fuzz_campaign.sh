@@ -3,11 +3,12 @@
 # nvidia-h200 kinds: 16 cores, or 32 to 128 on the several-GPU hosts; one command of up to ~540 s), from the pack
 # of `./dev.sh fuzz-pack`, which carries the stripped -O2 binaries, seeds, dictionaries, fuzz/campaign.sh and the
 # kept corpus and run totals (.fuzz/). Without a pack it builds the same binaries there from this checkout with
-# the machine's clang++-16 (the fuzz-pack preset's flags; Ubuntu 24.04 has clang 16.0.6 but not its libFuzzer
+# the machine's clang++-16 (the fuzz-pack preset, its compiler swapped; Ubuntu 24.04 has clang 16.0.6 but not its libFuzzer
 # and UBSan runtimes, so carry Debian 12's, the same 16.0.6, from libclang-rt-16-dev:
 #   mkdir -p .device/rt16 && cp /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.{fuzzer,fuzzer_no_main,fuzzer_interceptors,ubsan_standalone,ubsan_standalone_cxx}-x86_64.a* .device/rt16/
 # with .device/ in .git/info/exclude, carry [".device", ".thirdparty"], RT=.device/rt16) and starts from the
-# committed fuzz/campaign-work.tar.xz. Building on 64 cores takes about a minute; packing here takes many on 2.
+# committed fuzz/campaign-work.tar.xz. On 16 cores two such builds side by side took 141 s; packing here takes
+# about 30 minutes on 2.
 # The pack's campaign.sh -g skips the targets at the goal already, measures the others for CALIBRATE s, then shares
 # the cores in proportion to the runs each still needs at its rate, and stops each at the goal or at the end.
 # The lead runs it with the device tool's `run`:
@@ -35,10 +36,7 @@ elif [ -n "${RT:-}" ] && command -v clang++-16 >/dev/null; then
   rt_dir=$(clang++-16 -print-resource-dir)/lib/linux
   mkdir -p "$rt_dir" && for f in "$RT"/*; do [ -e "$rt_dir/${f##*/}" ] || cp "$f" "$rt_dir/"; done
   TP=${GPUDOCTOR_THIRD_PARTY:-$PWD/.thirdparty}
-  { cmake -S . -B "$DIR/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O2 \
-      "-DCMAKE_CXX_FLAGS=-fsanitize=undefined -fno-sanitize-recover=undefined" \
-      "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc" -DCMAKE_CXX_COMPILER=clang++-16 \
-      -DGPUDOCTOR_FUZZ=ON -DGPUDOCTOR_TESTS=OFF -DGPUDOCTOR_THIRD_PARTY_DIR="$TP/include" &&
+  { cmake --preset fuzz-pack -B "$DIR/build" -DCMAKE_CXX_COMPILER=clang++-16 -DGPUDOCTOR_THIRD_PARTY_DIR="$TP/include" &&
     cmake --build "$DIR/build" --target fuzz_targets -j "$(nproc)"; } > "$OUT/fuzz-build.log" 2>&1 ||
     { grep -E 'error' "$OUT/fuzz-build.log" | head -20; exit 3; }
   mkdir -p "$P/bin" "$P/work" && cp "$DIR"/build/fuzz/*_fuzz "$P/bin/" || exit 3
