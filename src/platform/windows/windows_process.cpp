@@ -206,6 +206,9 @@ Handle MakeKillOnCloseJob() {
   return job;
 }
 
+// How many times a start that failed with ERROR_INTERNAL_ERROR is tried in all (RunProcess says why).
+constexpr int kStartAttempts = 3;
+
 DWORD MillisUntil(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return static_cast<DWORD>(std::clamp<long long>(left, 0, 0x7fffffff));
@@ -254,9 +257,18 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
   PROCESS_INFORMATION info{};
   DWORD flags = CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW |
                 (have_list ? EXTENDED_STARTUPINFO_PRESENT : 0);
-  BOOL created = ::CreateProcessW(program->c_str(), command_line.data(), nullptr, nullptr, TRUE, flags,
-                                  environment.data(), nullptr, &startup.StartupInfo, &info);
-  DWORD create_error = ::GetLastError();
+  // ERROR_INTERNAL_ERROR says nothing about the program: the system failed to start it this time. Wine does
+  // that now and then when its loader cannot be spawned (seen once in CI in ~2,900 starts), so a start that
+  // failed that way is tried twice more. Every other error (no such file, access denied) is final at once.
+  BOOL created = FALSE;
+  DWORD create_error = 0;
+  for (int attempt = 1; attempt <= kStartAttempts; ++attempt) {
+    created = ::CreateProcessW(program->c_str(), command_line.data(), nullptr, nullptr, TRUE, flags,
+                               environment.data(), nullptr, &startup.StartupInfo, &info);
+    create_error = created ? 0 : ::GetLastError();
+    if (created || create_error != ERROR_INTERNAL_ERROR) break;
+    ::Sleep(static_cast<DWORD>(100 * attempt));
+  }
   ::DeleteProcThreadAttributeList(attrs);
   if (!created) {
     return EnvError("cannot start " + WideToUtf8(*program) + ": " + WindowsErrorText(create_error));
