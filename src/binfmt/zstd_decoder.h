@@ -38,6 +38,8 @@ struct ZstdApi {
   size_t (*decompress_stream)(void*, ZstdOutBuffer*, ZstdInBuffer*) = nullptr;
   unsigned (*is_error)(size_t) = nullptr;
   const char* (*get_error_name)(size_t) = nullptr;
+  // ZSTD_DCtx_setParameter (zstd 1.4.0 on; a DStream is a DCtx): optional, only WithWindowLimit needs it.
+  size_t (*set_parameter)(void*, int, int) = nullptr;
 
   bool complete() const {
     return create_dstream && free_dstream && decompress_stream && is_error && get_error_name;
@@ -56,12 +58,19 @@ class ZstdDecoder {
   // "libzstd (linked)", "libzstd.dll", or why there is none.
   const std::string& origin() const { return origin_; }
 
+  // This decoder, refusing frames whose window is over 2^window_log bytes (zstd's own limit is 2^27): zstd
+  // allocates the whole window before the first byte comes out, which in an ASan build costs milliseconds
+  // per frame, so the fuzz target sets 2^20 and reaches its rate. Without ZSTD_DCtx_setParameter in the
+  // library, the limit stays zstd's.
+  ZstdDecoder WithWindowLimit(int window_log) const;
+
   // Decompresses the start of the zstd frame in `compressed`: stops after `max_out` bytes of output
   // or at the end of the frame, reading the compressed bytes in small pieces as needed.
   Result<std::vector<uint8_t>> DecompressPrefix(const ByteSource& compressed, size_t max_out) const;
 
  private:
   ZstdApi api_;
+  int window_log_limit_ = 0;  // 0: zstd's default
   std::string origin_;
   std::shared_ptr<const void> keep_alive_;  // the run-time library, where one was opened
 };

@@ -20,6 +20,10 @@ ZstdDecoder ZstdDecoder::Load() {
   };
   api.is_error = [](size_t rc) -> unsigned { return ZSTD_isError(rc); };
   api.get_error_name = [](size_t rc) -> const char* { return ZSTD_getErrorName(rc); };
+  api.set_parameter = [](void* s, int parameter, int value) -> size_t {
+    return ZSTD_DCtx_setParameter(static_cast<ZSTD_DCtx*>(s), static_cast<ZSTD_dParameter>(parameter), value);
+  };
+  static_assert(ZSTD_d_windowLogMax == 100, "zstd_decoder.cpp's kWindowLogMaxParameter");
   return ZstdDecoder(api, std::string("libzstd ") + ZSTD_versionString() + " (linked)");
 }
 

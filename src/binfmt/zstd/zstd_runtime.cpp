@@ -23,6 +23,7 @@ ZstdDecoder ZstdDecoder::Load() {
   bind.Required(api.decompress_stream, {"ZSTD_decompressStream"});
   bind.Required(api.is_error, {"ZSTD_isError"});
   bind.Required(api.get_error_name, {"ZSTD_getErrorName"});
+  bind.Optional(api.set_parameter, {"ZSTD_DCtx_setParameter"});
   if (!api.complete()) return Unavailable(report.loaded_path + " lacks zstd functions: " + symbols.Summary());
   std::string origin = report.loaded_path.empty() ? shared->RequestedName() : report.loaded_path;
   return ZstdDecoder(api, origin, std::shared_ptr<const void>(shared, shared.get()));
