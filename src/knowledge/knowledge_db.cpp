@@ -191,15 +191,8 @@ const OverridePitfall* KnowledgeDb::FindNativeWrongPitfall(std::string_view gfx)
   });
 }
 
-std::string KnowledgeDb::AsOf() const {
-  std::string newest;
-  VisitProvenance([&](std::string_view, const Provenance& p) {
-    if (p.checked > newest) newest = p.checked;
-  });
-  return newest;
-}
-
-void KnowledgeDb::VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const {
+template <typename Fn>
+void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   auto each = [&](std::string_view section, const auto& items) {
     for (const auto& item : items) fn(section, item.provenance);
   };
@@ -226,6 +219,18 @@ void KnowledgeDb::VisitProvenance(const std::function<void(std::string_view, con
   each("torch_companion", torch_companions);
   each("override_rule", override_rules);
   each("override_pitfall", override_pitfalls);
+}
+
+std::string KnowledgeDb::AsOf() const {
+  const std::string* newest = nullptr;
+  ForEachProvenance([&](std::string_view, const Provenance& p) {
+    if (newest == nullptr || p.checked > *newest) newest = &p.checked;
+  });
+  return newest == nullptr ? std::string() : *newest;
+}
+
+void KnowledgeDb::VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const {
+  ForEachProvenance(fn);
 }
 
 }  // namespace gpudoctor
