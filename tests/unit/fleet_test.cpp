@@ -10,13 +10,13 @@
 #include <tuple>
 
 #include "bench/bench_json.h"
+#include "cli_test_util.h"
 #include "collectives/collectives_json.h"
 #include "fleet/fleet_analysis.h"
 #include "fleet/fleet_report.h"
 #include "fleet/node_report.h"
 #include "fleet_synthetic.h"
 #include "gates/verify_json.h"
-#include "platform/process.h"
 #include "report/check_json.h"
 #include "snapshot/snapshot_json.h"
 
@@ -214,20 +214,14 @@ TEST(FleetReports, ReadsWhatTheCommandsWriteToday) {
 }
 
 TEST(FleetCli, MergesAFolderOfReports) {
-  stdfs::path dir = stdfs::temp_directory_path() / "gpudoctor_fleet_cli";
-  stdfs::remove_all(dir);
-  stdfs::create_directories(dir);
+  const stdfs::path dir = testing::FreshTempDir("fleet_cli_merge");
   for (const auto& r : testing::SyntheticFleet())
     std::ofstream(dir / r.file_name, std::ios::binary) << r.text;
   std::ofstream(dir / "notes.json") << "{\"not\": \"a report\"}";
-  ProcessRequest req;
-  req.argv = {GPUDOCTOR_BINARY_PATH, "fleet", "merge", dir.string(), "--json"};
-  req.timeout = std::chrono::milliseconds(30000);
-  auto r = RunProcess(req);
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->exit_code, 1) << r->stderr_text;
-  auto doc = nlohmann::json::parse(r->stdout_text, nullptr, false);
-  ASSERT_FALSE(doc.is_discarded()) << r->stdout_text;
+  auto r = testing::Gpudoctor({"fleet", "merge", dir.string(), "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+  auto doc = nlohmann::json::parse(r.stdout_text, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.stdout_text;
   EXPECT_EQ(doc["schema"], "gpudoctor.fleet");
   EXPECT_EQ(doc["nodes"].size(), 50u);
   Found found;
@@ -235,10 +229,8 @@ TEST(FleetCli, MergesAFolderOfReports) {
     found.insert({o["host"].get<std::string>(), o["kind"].get<std::string>(), o["id"].get<std::string>()});
   EXPECT_EQ(found, kPlanted);
   ASSERT_EQ(doc["skipped"].size(), 1u);
-  req.argv = {GPUDOCTOR_BINARY_PATH, "fleet", "merge", (dir / "notes.json").string()};
-  auto bad = RunProcess(req);
-  ASSERT_TRUE(bad.ok());
-  EXPECT_EQ(bad->exit_code, 3);
+  auto bad = testing::Gpudoctor({"fleet", "merge", (dir / "notes.json").string()});
+  EXPECT_EQ(bad.exit_code, 3);
   stdfs::remove_all(dir);
 }
 

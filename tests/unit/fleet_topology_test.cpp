@@ -7,11 +7,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.h"
 #include "fleet/fleet_analysis.h"
 #include "fleet/fleet_report.h"
 #include "fleet/fleet_topology.h"
 #include "fleet/node_report.h"
-#include "platform/process.h"
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
 #include "topo/topology_probe.h"
@@ -83,20 +83,12 @@ TEST(FleetTopology, TwoMatricesSplitEvenlyFlagNobody) {
 }
 
 TEST(FleetTopology, MergeCliReadsSavedSnapshots) {
-  stdfs::path dir =
-      stdfs::temp_directory_path() /
-      ("gpudoctor_fleet_topology_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
-  stdfs::remove_all(dir);
-  stdfs::create_directories(dir);
+  const stdfs::path dir = testing::FreshTempDir("fleet_topology_merge");
   for (const auto& [file, text] : ThreeNodes()) std::ofstream(dir / file, std::ios::binary) << text;
-  ProcessRequest req;
-  req.argv = {GPUDOCTOR_BINARY_PATH, "fleet", "merge", dir.string(), "--json"};
-  req.timeout = std::chrono::milliseconds(30000);
-  auto r = RunProcess(req);
-  ASSERT_TRUE(r.ok());
-  EXPECT_EQ(r->exit_code, 1) << r->stderr_text;
-  auto doc = nlohmann::json::parse(r->stdout_text, nullptr, false);
-  ASSERT_FALSE(doc.is_discarded()) << r->stdout_text;
+  auto r = testing::Gpudoctor({"fleet", "merge", dir.string(), "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+  auto doc = nlohmann::json::parse(r.stdout_text, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.stdout_text;
   EXPECT_EQ(doc["topology"]["count"], 2);
   EXPECT_EQ(doc["topology"]["matrix"][0][1], "XGMI");
   EXPECT_EQ(doc["nodes"][2]["topology"][2][6], "SYS");
