@@ -1,6 +1,7 @@
 // Reads the framework child's JSON lines (tune_protocol.h). Field by field, type-checked, bounded.
 #include "tune/tune_protocol.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -14,40 +15,248 @@ using Json = nlohmann::json;
 constexpr size_t kMaxText = 400;
 constexpr size_t kMaxTried = 256;
 constexpr size_t kMaxEntries = 4096;  // per list: a child looping on one line cannot eat the memory
+constexpr size_t kMaxAllocConf = 8;
 
-std::string Text(const Json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return {};
-  std::string s = it->get<std::string>();
+// One top-level value of a line's object.
+struct FieldValue {
+  enum class Kind { kOther, kBool, kSigned, kUnsigned, kFloat, kString };
+  Kind kind = Kind::kOther;  // kOther: null, an object or an array
+  bool boolean = false;
+  int64_t signed_number = 0;
+  uint64_t unsigned_number = 0;
+  double float_number = 0;
+  std::string text;
+};
+
+// A line's object as the readers below need it: its top-level fields, and the two nested values the protocol
+// has ("tried", "alloc_conf"). Read with nlohmann's SAX interface, so no tree is built: a tune run is ~60
+// lines, and building each line's tree (a std::map node per key) was most of the reading's time.
+struct LineFields {
+  std::vector<std::pair<std::string, FieldValue>> fields;  // in the line's order
+  std::vector<std::pair<uint32_t, bool>> tried;            // the last "tried" array's (batch, fitted) pairs
+  // The last "alloc_conf" object's entries in the line's order; nullopt for a value that is not a string.
+  std::vector<std::pair<std::string, std::optional<std::string>>> alloc_conf;
+
+  // As a JSON object would answer: the value of the last field named `key`, or nullptr.
+  const FieldValue* Find(std::string_view key) const {
+    for (auto it = fields.rbegin(); it != fields.rend(); ++it)
+      if (it->first == key) return &it->second;
+    return nullptr;
+  }
+};
+
+// nlohmann's SAX callbacks, filling LineFields. Depth 1 is inside the line's object.
+class LineFieldsReader {
+ public:
+  explicit LineFieldsReader(LineFields& out) : out_(out) {}
+
+  bool null() { return Value(FieldValue{}); }
+  bool boolean(bool v) {
+    FieldValue f;
+    f.kind = FieldValue::Kind::kBool;
+    f.boolean = v;
+    return Value(std::move(f));
+  }
+  bool number_integer(int64_t v) {
+    FieldValue f;
+    f.kind = FieldValue::Kind::kSigned;
+    f.signed_number = v;
+    return Value(std::move(f));
+  }
+  bool number_unsigned(uint64_t v) {
+    FieldValue f;
+    f.kind = FieldValue::Kind::kUnsigned;
+    f.unsigned_number = v;
+    return Value(std::move(f));
+  }
+  bool number_float(double v, const std::string& /*spelling*/) {
+    FieldValue f;
+    f.kind = FieldValue::Kind::kFloat;
+    f.float_number = v;
+    return Value(std::move(f));
+  }
+  bool string(std::string& v) {
+    FieldValue f;
+    f.kind = FieldValue::Kind::kString;
+    f.text = v;  // a copy: moving would take the lexer's buffer, which it would then allocate again
+    return Value(std::move(f));
+  }
+  bool binary(Json::binary_t& /*unused*/) { return Value(FieldValue{}); }
+
+  bool start_object(size_t /*elements*/) {
+    if (depth_ == 0) is_object_ = true;
+    return Open(Nest::kObject);
+  }
+  bool end_object() { return Close(); }
+  bool start_array(size_t /*elements*/) { return Open(Nest::kArray); }
+  bool end_array() { return Close(); }
+  bool key(std::string& k) {
+    if (depth_ == 1) {
+      key_ = k;  // copies, as in string()
+    } else if (depth_ == 2 && in_ == In::kAllocConf) {
+      out_.alloc_conf.emplace_back(k, std::nullopt);
+    }
+    return true;
+  }
+  bool parse_error(size_t /*position*/, const std::string& /*last_token*/, const Json::exception& /*e*/) {
+    return false;
+  }
+
+  bool is_object() const { return is_object_; }
+
+ private:
+  enum class Nest { kObject, kArray };
+  enum class In { kNone, kTried, kAllocConf };  // the nested value being read at depth 2 and below
+
+  // A scalar: a top-level field, an alloc_conf entry, or an element of a "tried" pair.
+  bool Value(FieldValue v) {
+    if (depth_ == 0) return true;  // the line is a scalar, not an object
+    if (depth_ == 1) {
+      if (key_ == "tried") out_.tried.clear();  // a repeated field's last value counts, even a scalar
+      if (key_ == "alloc_conf") out_.alloc_conf.clear();
+      out_.fields.emplace_back(std::move(key_), std::move(v));
+    } else if (depth_ == 2 && in_ == In::kAllocConf && !out_.alloc_conf.empty()) {
+      if (v.kind == FieldValue::Kind::kString) out_.alloc_conf.back().second = std::move(v.text);
+    } else if (depth_ == 3 && in_ == In::kTried) {
+      Element(&v);
+    }
+    return true;
+  }
+
+  bool Open(Nest n) {
+    if (depth_ == 1) {  // a field whose value is an object or an array
+      if (key_ == "tried") {
+        out_.tried.clear();
+        in_ = n == Nest::kArray ? In::kTried : In::kNone;
+      } else if (key_ == "alloc_conf") {
+        out_.alloc_conf.clear();
+        in_ = n == Nest::kObject ? In::kAllocConf : In::kNone;
+      } else {
+        in_ = In::kNone;
+      }
+      out_.fields.emplace_back(std::move(key_), FieldValue{});
+    } else if (depth_ == 3 && in_ == In::kTried) {
+      Element(nullptr);  // a pair's element that is itself an object or array
+    } else if (depth_ == 2 && in_ == In::kTried) {
+      pair_ = PairState{};
+      pair_open_ = n == Nest::kArray;
+    }
+    ++depth_;
+    return true;
+  }
+
+  bool Close() {
+    --depth_;
+    if (depth_ == 2 && in_ == In::kTried && pair_open_) {
+      pair_open_ = false;
+      if (pair_.elements == 2 && pair_.batch && pair_.fitted && *pair_.batch <= UINT32_MAX &&
+          out_.tried.size() < kMaxTried)
+        out_.tried.emplace_back(static_cast<uint32_t>(*pair_.batch), *pair_.fitted);
+    }
+    if (depth_ == 1) in_ = In::kNone;
+    return true;
+  }
+
+  // One element of a "tried" pair (nullptr: an object or array).
+  void Element(const FieldValue* v) {
+    if (!pair_open_) return;
+    ++pair_.elements;
+    if (pair_.elements == 1 && v && v->kind == FieldValue::Kind::kUnsigned) pair_.batch = v->unsigned_number;
+    if (pair_.elements == 2 && v && v->kind == FieldValue::Kind::kBool) pair_.fitted = v->boolean;
+  }
+
+  struct PairState {
+    size_t elements = 0;
+    std::optional<uint64_t> batch;
+    std::optional<bool> fitted;
+  };
+
+  LineFields& out_;
+  size_t depth_ = 0;
+  bool is_object_ = false;
+  std::string key_;
+  In in_ = In::kNone;
+  PairState pair_;
+  bool pair_open_ = false;
+};
+
+// The line's fields, or nullopt when the line is not one JSON object.
+std::optional<LineFields> ReadLineFields(std::string_view line) {
+  LineFields fields;
+  fields.fields.reserve(24);  // the protocol's lines have up to 18 fields
+  LineFieldsReader reader(fields);
+  if (!Json::sax_parse(line.begin(), line.end(), &reader) || !reader.is_object()) return std::nullopt;
+  return fields;
+}
+
+std::string Text(const LineFields& j, const char* key) {
+  const FieldValue* v = j.Find(key);
+  if (v == nullptr || v->kind != FieldValue::Kind::kString) return {};
+  std::string s = v->text;
   if (s.size() > kMaxText) s = s.substr(0, kMaxText) + "...";
   return s;
 }
 
-bool Flag(const Json& j, const char* key, bool fallback = false) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
+bool Flag(const LineFields& j, const char* key, bool fallback = false) {
+  const FieldValue* v = j.Find(key);
+  return v != nullptr && v->kind == FieldValue::Kind::kBool ? v->boolean : fallback;
 }
 
-std::optional<double> Number(const Json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  double v = it->get<double>();
-  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-
-std::optional<uint32_t> Count(const Json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number_integer()) return std::nullopt;
-  if (it->is_number_unsigned()) {
-    auto v = it->get<uint64_t>();
-    return v <= UINT32_MAX ? std::optional<uint32_t>(static_cast<uint32_t>(v)) : std::nullopt;
+std::optional<double> Number(const LineFields& j, const char* key) {
+  const FieldValue* v = j.Find(key);
+  if (v == nullptr) return std::nullopt;
+  double d = 0;
+  switch (v->kind) {
+    case FieldValue::Kind::kSigned:
+      d = static_cast<double>(v->signed_number);
+      break;
+    case FieldValue::Kind::kUnsigned:
+      d = static_cast<double>(v->unsigned_number);
+      break;
+    case FieldValue::Kind::kFloat:
+      d = v->float_number;
+      break;
+    default:
+      return std::nullopt;
   }
-  auto v = it->get<int64_t>();
-  return v >= 0 && v <= INT64_C(4294967295) ? std::optional<uint32_t>(static_cast<uint32_t>(v))
-                                            : std::nullopt;
+  return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
 }
 
-TuneHello ReadHello(const Json& j) {
+std::optional<uint32_t> Count(const LineFields& j, const char* key) {
+  const FieldValue* v = j.Find(key);
+  if (v == nullptr) return std::nullopt;
+  if (v->kind == FieldValue::Kind::kUnsigned)
+    return v->unsigned_number <= UINT32_MAX
+               ? std::optional<uint32_t>(static_cast<uint32_t>(v->unsigned_number))
+               : std::nullopt;
+  if (v->kind == FieldValue::Kind::kSigned)
+    return v->signed_number >= 0 && v->signed_number <= INT64_C(4294967295)
+               ? std::optional<uint32_t>(static_cast<uint32_t>(v->signed_number))
+               : std::nullopt;
+  return std::nullopt;
+}
+
+// alloc_conf's string entries as a JSON object lists them: a repeated name keeps its last value, in name
+// order.
+std::vector<std::pair<std::string, std::string>> AllocConf(const LineFields& j) {
+  std::vector<std::pair<std::string, std::optional<std::string>>> entries;
+  for (auto it = j.alloc_conf.rbegin(); it != j.alloc_conf.rend(); ++it) {  // the last of a name wins
+    bool seen =
+        std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.first == it->first; });
+    if (!seen) entries.push_back(*it);
+  }
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<std::string, std::string>> conf;
+  for (const auto& [name, value] : entries) {
+    if (!value || conf.size() >= kMaxAllocConf) continue;
+    std::string v = *value;
+    if (v.size() > kMaxText) v = v.substr(0, kMaxText) + "...";
+    conf.emplace_back(name.substr(0, kMaxText), std::move(v));
+  }
+  return conf;
+}
+
+TuneHello ReadHello(const LineFields& j) {
   TuneHello h;
   h.torch_version = Text(j, "torch");
   h.torchvision_version = Text(j, "torchvision");
@@ -60,14 +269,13 @@ TuneHello ReadHello(const Json& j) {
   h.image_side = Count(j, "image").value_or(0);
   h.sequence_length = Count(j, "seq").value_or(0);
   h.mode = Text(j, "mode");
-  if (auto it = j.find("alloc_conf"); it != j.end() && it->is_object())
-    for (const auto& [name, value] : it->items())
-      if (value.is_string() && h.alloc_conf.size() < 8)
-        h.alloc_conf.emplace_back(name.substr(0, kMaxText), Text(*it, name.c_str()));
+  if (const FieldValue* conf = j.Find("alloc_conf");
+      conf != nullptr && conf->kind == FieldValue::Kind::kOther)
+    h.alloc_conf = AllocConf(j);
   return h;
 }
 
-TuneMeasurement ReadMeasurement(const Json& j) {
+TuneMeasurement ReadMeasurement(const LineFields& j) {
   TuneMeasurement m;
   m.item = Text(j, "item");
   m.role = Text(j, "role");
@@ -89,7 +297,7 @@ TuneMeasurement ReadMeasurement(const Json& j) {
   return m;
 }
 
-TuneBatchSearch ReadSearch(const Json& j) {
+TuneBatchSearch ReadSearch(const LineFields& j) {
   TuneBatchSearch s;
   s.model = Text(j, "model");
   s.precision = Text(j, "precision");
@@ -97,19 +305,11 @@ TuneBatchSearch ReadSearch(const Json& j) {
   s.failed_at = Count(j, "failed_at");
   s.cap = Count(j, "cap").value_or(0);
   s.seconds = Number(j, "seconds").value_or(0);
-  if (auto it = j.find("tried"); it != j.end() && it->is_array()) {
-    for (const auto& pair : *it) {
-      if (s.tried.size() >= kMaxTried) break;
-      if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned() || !pair[1].is_boolean())
-        continue;
-      auto batch = pair[0].get<uint64_t>();
-      if (batch <= UINT32_MAX) s.tried.emplace_back(static_cast<uint32_t>(batch), pair[1].get<bool>());
-    }
-  }
+  s.tried = j.tried;
   return s;
 }
 
-TuneLoaderRate ReadLoader(const Json& j) {
+TuneLoaderRate ReadLoader(const LineFields& j) {
   TuneLoaderRate l;
   l.item = Text(j, "item");
   l.workers = Count(j, "workers").value_or(0);
@@ -137,11 +337,12 @@ bool ReadTuneLine(std::string_view line, TuneChildOutput& out) {
     if (!line.empty()) ++out.ignored_lines;
     return false;
   }
-  Json j = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) {
+  std::optional<LineFields> fields = ReadLineFields(line);
+  if (!fields) {
     ++out.ignored_lines;
     return false;
   }
+  const LineFields& j = *fields;
   const std::string type = Text(j, "type");
   if (type == "hello") {
     out.hello = ReadHello(j);

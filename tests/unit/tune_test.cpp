@@ -82,6 +82,37 @@ TEST(TuneProtocol, WrongTypesAreLeftUnset) {
   EXPECT_EQ(out.searches[0].tried, (std::vector<std::pair<uint32_t, bool>>{{1, true}}));
 }
 
+// The reader builds no JSON tree (tune_protocol.cpp), so what a tree would have answered is spelled out here.
+TEST(TuneProtocol, ReadsLinesAsAJsonObjectWouldAnswer) {
+  TuneChildOutput out = ParseTuneOutput(
+      // A repeated field: the last value counts, also when it is of another type than the first.
+      "{\"type\": \"search\", \"largest\": 8, \"largest\": 16, \"tried\": [[1, true]], \"tried\": 5}\n"
+      "{\"type\": \"search\", \"tried\": [[[1], true], [2, true, 3], {\"a\": [4, true]}, [4, false]]}\n"
+      // alloc_conf: string values only, a repeated name's last value, in name order, at most 8.
+      "{\"type\": \"hello\", \"alloc_conf\": {\"Z\": \"z\", \"B\": \"b1\", \"A\": {\"x\": \"y\"}, \"B\": "
+      "\"b2\", "
+      "\"C\": 3, \"D\": \"d\", \"E\": \"e\", \"F\": \"f\", \"G\": \"g\", \"H\": \"h\", \"I\": \"i\", \"J\": "
+      "\"j\"}}\n"
+      "{\"type\": \"result\", \"batch\": 4.0, \"seconds\": 2, \"loss\": null, \"model\": \"m\"} trailing\n"
+      "{\"type\": \"result\", \"batch\": 4.0, \"seconds\": 2, \"loss\": null, \"model\": \"m\"}\n"
+      "{\"type\": \"result\", \"loss\": 1e999}\n");
+  ASSERT_EQ(out.searches.size(), 2u);
+  EXPECT_EQ(out.searches[0].largest, 16u);
+  EXPECT_TRUE(out.searches[0].tried.empty());
+  EXPECT_EQ(out.searches[1].tried, (std::vector<std::pair<uint32_t, bool>>{{4, false}}));
+  ASSERT_TRUE(out.hello);
+  EXPECT_EQ(
+      out.hello->alloc_conf,
+      (std::vector<std::pair<std::string, std::string>>{
+          {"B", "b2"}, {"D", "d"}, {"E", "e"}, {"F", "f"}, {"G", "g"}, {"H", "h"}, {"I", "i"}, {"J", "j"}}));
+  EXPECT_EQ(out.ignored_lines, 2u);  // the line with text after its object, and 1e999 (nlohmann: overflow)
+  ASSERT_EQ(out.measurements.size(), 1u);
+  EXPECT_EQ(out.measurements[0].batch, 0u);  // 4.0 is no count
+  EXPECT_EQ(out.measurements[0].seconds, 2);
+  EXPECT_FALSE(out.measurements[0].loss);  // null is no number
+  EXPECT_EQ(out.measurements[0].model, "m");
+}
+
 TEST(TuneProtocol, SplitterHandsOnWholeLinesAcrossPieces) {
   TuneLineSplitter s;
   std::vector<std::string> lines;
