@@ -35,6 +35,7 @@ struct LineFields {
   std::vector<std::pair<std::string, FieldValue>> fields;  // in the line's order
   std::vector<std::pair<uint32_t, bool>> tried;            // the last "tried" array's (batch, fitted) pairs
   // The last "alloc_conf" object's entries in the line's order; nullopt for a value that is not a string.
+  // Both stay empty when the last field of their name is not an array or object respectively.
   std::vector<std::pair<std::string, std::optional<std::string>>> alloc_conf;
 
   // As a JSON object would answer: the value of the last field named `key`, or nullptr.
@@ -112,8 +113,7 @@ class LineFieldsReader {
   bool Value(FieldValue v) {
     if (depth_ == 0) return true;  // the line is a scalar, not an object
     if (depth_ == 1) {
-      if (key_ == "tried") out_.tried.clear();  // a repeated field's last value counts, even a scalar
-      if (key_ == "alloc_conf") out_.alloc_conf.clear();
+      BeginField();
       out_.fields.emplace_back(std::move(key_), std::move(v));
     } else if (depth_ == 2 && in_ == In::kAllocConf && !out_.alloc_conf.empty()) {
       if (v.kind == FieldValue::Kind::kString) out_.alloc_conf.back().second = std::move(v.text);
@@ -125,15 +125,10 @@ class LineFieldsReader {
 
   bool Open(Nest n) {
     if (depth_ == 1) {  // a field whose value is an object or an array
-      if (key_ == "tried") {
-        out_.tried.clear();
-        in_ = n == Nest::kArray ? In::kTried : In::kNone;
-      } else if (key_ == "alloc_conf") {
-        out_.alloc_conf.clear();
-        in_ = n == Nest::kObject ? In::kAllocConf : In::kNone;
-      } else {
-        in_ = In::kNone;
-      }
+      BeginField();
+      in_ = key_ == "tried" && n == Nest::kArray         ? In::kTried
+            : key_ == "alloc_conf" && n == Nest::kObject ? In::kAllocConf
+                                                         : In::kNone;
       out_.fields.emplace_back(std::move(key_), FieldValue{});
     } else if (depth_ == 3 && in_ == In::kTried) {
       Element(nullptr);  // a pair's element that is itself an object or array
@@ -155,6 +150,13 @@ class LineFieldsReader {
     }
     if (depth_ == 1) in_ = In::kNone;
     return true;
+  }
+
+  // A top-level field named key_ begins: a repeated "tried" or "alloc_conf" drops what the earlier one held,
+  // since a JSON object keeps a repeated field's last value, whatever its type.
+  void BeginField() {
+    if (key_ == "tried") out_.tried.clear();
+    if (key_ == "alloc_conf") out_.alloc_conf.clear();
   }
 
   // One element of a "tried" pair (nullptr: an object or array).
@@ -189,12 +191,14 @@ std::optional<LineFields> ReadLineFields(std::string_view line) {
   return fields;
 }
 
+// A text the child sent, cut to kMaxText with "..." after the cut.
+std::string Clipped(const std::string& s) {
+  return s.size() > kMaxText ? s.substr(0, kMaxText) + "..." : s;
+}
+
 std::string Text(const LineFields& j, const char* key) {
   const FieldValue* v = j.Find(key);
-  if (v == nullptr || v->kind != FieldValue::Kind::kString) return {};
-  std::string s = v->text;
-  if (s.size() > kMaxText) s = s.substr(0, kMaxText) + "...";
-  return s;
+  return v != nullptr && v->kind == FieldValue::Kind::kString ? Clipped(v->text) : std::string();
 }
 
 bool Flag(const LineFields& j, const char* key, bool fallback = false) {
@@ -248,10 +252,7 @@ std::vector<std::pair<std::string, std::string>> AllocConf(const LineFields& j) 
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::pair<std::string, std::string>> conf;
   for (const auto& [name, value] : entries) {
-    if (!value || conf.size() >= kMaxAllocConf) continue;
-    std::string v = *value;
-    if (v.size() > kMaxText) v = v.substr(0, kMaxText) + "...";
-    conf.emplace_back(name.substr(0, kMaxText), std::move(v));
+    if (value && conf.size() < kMaxAllocConf) conf.emplace_back(name.substr(0, kMaxText), Clipped(*value));
   }
   return conf;
 }
@@ -269,9 +270,7 @@ TuneHello ReadHello(const LineFields& j) {
   h.image_side = Count(j, "image").value_or(0);
   h.sequence_length = Count(j, "seq").value_or(0);
   h.mode = Text(j, "mode");
-  if (const FieldValue* conf = j.Find("alloc_conf");
-      conf != nullptr && conf->kind == FieldValue::Kind::kOther)
-    h.alloc_conf = AllocConf(j);
+  h.alloc_conf = AllocConf(j);  // empty unless the last "alloc_conf" field is an object
   return h;
 }
 
