@@ -7,7 +7,7 @@
 # and UBSan runtimes, so carry Debian 12's, the same 16.0.6, from libclang-rt-16-dev:
 #   mkdir -p .device/rt16 && cp /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.{fuzzer,fuzzer_no_main,fuzzer_interceptors,ubsan_standalone,ubsan_standalone_cxx}-x86_64.a* .device/rt16/
 # with .device/ in .git/info/exclude, carry [".device", ".thirdparty"], RT=.device/rt16) and starts from the
-# committed fuzz/campaign-work.tar.xz. On 16 cores two such builds side by side took 141 s; packing here takes
+# committed fuzz/campaign-work.tar.xz. On 16 cores the build takes about 70 s; packing here takes
 # about 30 minutes on 2.
 # The pack's campaign.sh -g skips the targets at the goal already, measures the others for CALIBRATE s, then shares
 # the cores in proportion to the runs each still needs at its rate, and stops each at the goal or at the end.
@@ -19,8 +19,9 @@
 # ./dev.sh fuzz here replays and minimizes what lands in .fuzz/crashes/.) $OUT gets table.txt (the campaign's table and its plan), and the work
 # folder as fuzz-work.tar.xz (corpus/, totals/, crashes/; split into fuzz-work.tar.xz.part-aa, -ab, ... when over
 # 15 MiB, since a file from $OUT comes back only up to 16 MiB: `cat fuzz-work.tar.xz.part-* > fuzz-work.tar.xz`).
-# Back here: tar -C .fuzz -xJf fuzz-work.tar.xz corpus totals  (the campaign goes on from them next time), and
-# replay each file under crashes/<target>/ with the ASan build: build/fuzz/fuzz/<target> FILE (docs/fuzzing.md).
+# Back here: rm -rf .fuzz && mkdir .fuzz && tar -C .fuzz -xJf fuzz-work.tar.xz (the campaign goes on from it next
+# time), ./dev.sh fuzz-prune (every kept input replayed under ASan, the corpus cut to what adds coverage), and
+# ./dev.sh fuzz to replay and minimize any file under .fuzz/crashes/<target>/ (docs/fuzzing.md).
 set -u
 OUT=${OUT:-/tmp/gpudoctor-device-out}
 mkdir -p "$OUT"
@@ -28,6 +29,11 @@ SECONDS_WALL=${1:-450} GOAL=${2:-10000000} CALIBRATE=${CALIBRATE:-10}
 PACK=${PACK:-build/gpudoctor-fuzz.tar.xz}
 DIR=${TMPDIR:-/tmp}/gpudoctor-fuzz-device
 P="$DIR/gpudoctor-fuzz"
+# Built there, the build folder and the work folder live under build/device-fuzz/ in the checkout, which a warm
+# device machine keeps between commands: a second command soon after rebuilds nothing and goes on from the first
+# one's corpus and totals. On a fresh machine the work starts from .device/fuzz-work.tar.xz when carried (the
+# last command's fuzz-work.tar.xz, put there by hand), else from the committed fuzz/campaign-work.tar.xz.
+KEEP=$PWD/build/device-fuzz
 rm -rf "$DIR" && mkdir -p "$DIR"
 if [ -f "$PACK" ]; then
   tar -C "$DIR" -xJf "$PACK" || exit 3
@@ -36,12 +42,20 @@ elif [ -n "${RT:-}" ] && command -v clang++-16 >/dev/null; then
   rt_dir=$(clang++-16 -print-resource-dir)/lib/linux
   mkdir -p "$rt_dir" && for f in "$RT"/*; do [ -e "$rt_dir/${f##*/}" ] || cp "$f" "$rt_dir/"; done
   TP=${GPUDOCTOR_THIRD_PARTY:-$PWD/.thirdparty}
-  { cmake --preset fuzz-pack -B "$DIR/build" -DCMAKE_CXX_COMPILER=clang++-16 -DGPUDOCTOR_THIRD_PARTY_DIR="$TP/include" &&
-    cmake --build "$DIR/build" --target fuzz_targets -j "$(nproc)"; } > "$OUT/fuzz-build.log" 2>&1 ||
+  { cmake --preset fuzz-pack -B "$KEEP/build" -DCMAKE_CXX_COMPILER=clang++-16 -DGPUDOCTOR_THIRD_PARTY_DIR="$TP/include" &&
+    cmake --build "$KEEP/build" --target fuzz_targets -j "$(nproc)"; } > "$OUT/fuzz-build.log" 2>&1 ||
     { grep -E 'error' "$OUT/fuzz-build.log" | head -20; exit 3; }
-  mkdir -p "$P/bin" "$P/work" && cp "$DIR"/build/fuzz/*_fuzz "$P/bin/" || exit 3
+  mkdir -p "$P/bin" && cp "$KEEP"/build/fuzz/*_fuzz "$P/bin/" || exit 3
   fuzz/gather_seeds.sh "$P/seeds" > /dev/null && cp -r fuzz/dicts fuzz/targets.txt fuzz/campaign.sh "$P/" || exit 3
-  tar -C "$P/work" -xJf fuzz/campaign-work.tar.xz corpus totals || exit 3
+  if [ -d "$KEEP/work/totals" ]; then
+    echo "going on from the work folder of the last command on this machine"
+  else
+    from=fuzz/campaign-work.tar.xz
+    [ -f .device/fuzz-work.tar.xz ] && from=.device/fuzz-work.tar.xz
+    echo "work from $from"
+    mkdir -p "$KEEP/work" && tar -C "$KEEP/work" -xJf "$from" corpus totals || exit 3
+  fi
+  rm -rf "$KEEP/work/crashes" && ln -s "$KEEP/work" "$P/work" || exit 3
   echo "built $(ls "$P/bin" | wc -l) targets with $(clang++-16 --version | head -1) in $((SECONDS - build_start)) s"
   SECONDS_WALL=$((SECONDS_WALL - (SECONDS - build_start)))
 else
@@ -57,7 +71,7 @@ cat "$OUT/campaign.log" "$OUT/table.txt"
 cat "$OUT/table.txt" >> "$OUT/campaign.log" && mv "$OUT/campaign.log" "$OUT/table.txt"
 echo "campaign.sh exit status: $rc (1: a target crashed)"
 find "$P/work/crashes" -type f | head -20
-XZ_OPT=-T0 tar -C "$P/work" -cJf "$OUT/fuzz-work.tar.xz" corpus totals crashes || exit 3
+XZ_OPT=-T0 tar -C "$P/work/" -cJf "$OUT/fuzz-work.tar.xz" corpus totals crashes || exit 3
 if [ "$(stat -c %s "$OUT/fuzz-work.tar.xz")" -gt $((15 << 20)) ]; then
   split -b 15M "$OUT/fuzz-work.tar.xz" "$OUT/fuzz-work.tar.xz.part-" && rm "$OUT/fuzz-work.tar.xz"
 fi
