@@ -5,6 +5,7 @@
 # and, for fuzzing (docs/fuzzing.md):
 #   ./dev.sh fuzz [SECONDS]   a campaign over every libFuzzer target; crashes become regression inputs
 #   ./dev.sh fuzz-pack        stripped fuzz binaries + seeds + runner in one tar.xz for a bigger machine
+#   ./dev.sh fuzz-prune       replay every kept corpus input under ASan and keep only those that add coverage
 # and `./dev.sh package` writes the wheels, the .deb and the Windows zip into build/packages;
 # `./dev.sh compilers` builds and tests with every g++-N and clang++-N on the machine and prints a table.
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo).
@@ -304,6 +305,17 @@ cmd_fuzz() {
   return "$rc"
 }
 
+# Prunes the kept corpora of .fuzz/ with the ASan build (fuzz/prune_corpus.sh): every input runs once under
+# AddressSanitizer, those that add no coverage go, those that crash land in .fuzz/crashes/<target>/, where the next
+# `./dev.sh fuzz` replays and minimizes them. Run it after bringing back a campaign from the device machine (whose
+# binaries have no ASan), before committing fuzz/campaign-work.tar.xz.
+cmd_fuzz_prune() {
+  restore_fuzz_work
+  install_missing "${RUN_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"
+  build fuzz
+  fuzz/prune_corpus.sh -b build/fuzz/fuzz -w .fuzz -j "$JOBS"
+}
+
 # Packs stripped libFuzzer binaries (no ASan: -fsanitize=fuzzer,undefined, -O2) with their seeds, dictionaries
 # and fuzz/campaign.sh into build/gpudoctor-fuzz.tar.xz, for a long campaign on a machine without clang:
 #   tar xf gpudoctor-fuzz.tar.xz && gpudoctor-fuzz/campaign.sh -j 16 -g 10000000 -t 1800  (a goal of runs per target)
@@ -341,9 +353,10 @@ case "${1:-}" in
   test) shift; cmd_test "$@" ;;
   fuzz) shift; cmd_fuzz "$@" ;;
   fuzz-pack) shift; cmd_fuzz_pack "$@" ;;
+  fuzz-prune) shift; cmd_fuzz_prune "$@" ;;
   package) shift; cmd_package "$@" ;;
   compilers) shift; cmd_compilers "$@" ;;
   deps) install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}" ;;
-  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh compilers | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh deps" >&2
+  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh compilers | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh fuzz-prune | ./dev.sh deps" >&2
      exit 3 ;;
 esac

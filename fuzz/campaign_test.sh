@@ -4,7 +4,7 @@
 # table and totals/<target> must sum both; a third campaign in which the target crashes must exit 1 and count the
 # crash. Then a campaign with a goal (-g) over three stand-ins, one at the goal already, one a few runs short and
 # one far short: the first must be skipped, the second reach the goal, the third get the spare cores and stay
-# short. Prints what failed and exits 1, or exits 0.
+# short. Then fuzz/prune_corpus.sh over stand-ins of libFuzzer's merge. Prints what failed and exits 1, or exits 0.
 #   fuzz/campaign_test.sh
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -79,6 +79,44 @@ read -r _ runs _ total _ campaigns _ _ _ _ reached <<< "$(goal_line fake_a)"
 [ "$runs" = "$total" ] && [ "$runs" -gt 1000 ] && [ "$campaigns" = 1 ] && [ "$reached" = short ] ||
   fail "the target far short must run on its share and stay short: $(goal_line fake_a)"
 grep -q "^  fake_a 3 " "$tmp/stderr" || fail "fake_a should get the 3 cores fake_b does not need: $(cat "$tmp/stderr")"
+
+# prune_corpus.sh over two stand-ins that do what libFuzzer's -merge=1 does (OUT gets the inputs of IN that add
+# something: here, each distinct content once; an input "boom" crashes and is written under -artifact_prefix, as
+# libFuzzer does before it goes on): fake_p's corpus of 5 inputs (two repeats, one crash) must become its 2 distinct
+# ones, the crash saved under crashes/, and the exit status 1; fake_q's merge fails, so its corpus stays whole.
+cat > "$tmp/bin/fake_p" <<'FAKE'
+#!/usr/bin/env bash
+[ -f "$0.fails" ] && exit 1
+prefix="" dirs=()
+for a in "$@"; do case "$a" in -artifact_prefix=*) prefix="${a#-artifact_prefix=}" ;; -*) ;; *) dirs+=("$a") ;; esac; done
+for f in "${dirs[1]}"/*; do
+  content=$(cat "$f")
+  if [ "$content" = boom ]; then cp "$f" "${prefix}crash-${f##*/}"; continue; fi
+  [ -e "${dirs[0]}/$content" ] || cp "$f" "${dirs[0]}/$content"
+done
+FAKE
+chmod +x "$tmp/bin/fake_p" && cp "$tmp/bin/fake_p" "$tmp/bin/fake_q" && touch "$tmp/bin/fake_q.fails"
+mkdir -p "$tmp/prune/corpus/fake_p" "$tmp/prune/corpus/fake_q" "$tmp/prune/totals"
+for i in 1 2 3; do echo one > "$tmp/prune/corpus/fake_p/a$i"; echo "$i" > "$tmp/prune/corpus/fake_q/q$i"; done
+echo two > "$tmp/prune/corpus/fake_p/b" && echo boom > "$tmp/prune/corpus/fake_p/c"
+echo "5 1 1 2026-01-01" > "$tmp/prune/totals/fake_p"
+rc=0
+"$here/prune_corpus.sh" -b "$tmp/bin" -w "$tmp/prune" -j 2 > "$tmp/table" 2> "$tmp/stderr" || rc=$?
+prune_line() { awk -v t="$1" '$1 == t { print $2, $3, $4, $5 }' "$tmp/table"; }
+[ "$rc" = 1 ] || fail "a pruning with a crash and a failed merge must exit 1, not $rc: $(cat "$tmp/table" "$tmp/stderr")"
+[ "$(prune_line fake_p)" = "5 2 1 pruned" ] || fail "fake_p's line: $(prune_line fake_p) (want 5 2 1 pruned)"
+[ "$(ls "$tmp/prune/corpus/fake_p" | sort | tr '\n' ' ')" = "one two " ] ||
+  fail "fake_p's pruned corpus: $(ls "$tmp/prune/corpus/fake_p")"
+[ -f "$tmp/prune/crashes/fake_p/crash-c" ] || fail "fake_p's crash input is not under crashes/fake_p/"
+[ "$(prune_line fake_q)" = "3 3 0 failed" ] || fail "fake_q's line: $(prune_line fake_q) (want 3 3 0 failed)"
+[ "$(ls "$tmp/prune/corpus/fake_q" | wc -l)" = 3 ] || fail "a failed merge must leave the corpus whole"
+[ "$(cat "$tmp/prune/totals/fake_p")" = "5 1 1 2026-01-01" ] || fail "pruning must not touch totals/"
+[ ! -e "$tmp/prune/prune" ] || fail "prune_corpus left its scratch folder behind"
+rm -f "$tmp/bin/fake_q.fails"
+rc=0
+"$here/prune_corpus.sh" -b "$tmp/bin" -w "$tmp/prune" -j 1 fake_q > "$tmp/table" 2> "$tmp/stderr" || rc=$?
+[ "$rc" = 0 ] && [ "$(prune_line fake_q)" = "3 3 0 pruned" ] ||
+  fail "a clean pruning of one named target: exit $rc, $(prune_line fake_q)"
 
 [ "$failures" -eq 0 ] && echo "campaign_test: ok" >&2
 [ "$failures" -eq 0 ]
