@@ -71,7 +71,7 @@ cat "$OUT/campaign.log" "$OUT/table.txt"
 cat "$OUT/table.txt" >> "$OUT/campaign.log" && mv "$OUT/campaign.log" "$OUT/table.txt"
 echo "campaign.sh exit status: $rc (1: a target crashed)"
 find "$P/work/crashes" -type f | head -20
-XZ_OPT=-T0 tar -C "$P/work/" -cJf "$OUT/fuzz-work.tar.xz" corpus totals crashes || exit 3
+XZ_OPT=-T0 tar -C "$P/work" -cJf "$OUT/fuzz-work.tar.xz" corpus totals crashes || exit 3
 if [ "$(stat -c %s "$OUT/fuzz-work.tar.xz")" -gt $((15 << 20)) ]; then
   split -b 15M "$OUT/fuzz-work.tar.xz" "$OUT/fuzz-work.tar.xz.part-" && rm "$OUT/fuzz-work.tar.xz"
 fi
