@@ -219,6 +219,9 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("torch_companion", torch_companions);
   each("override_rule", override_rules);
   each("override_pitfall", override_pitfalls);
+  each("shared_library", shared_libraries);
+  each("cxx_runtime_version", cxx_runtime_versions);
+  each("glibc_release", glibc_releases);
 }
 
 std::string KnowledgeDb::AsOf() const {

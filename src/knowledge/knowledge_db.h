@@ -68,6 +68,9 @@ struct KnowledgeDb {
   std::vector<TorchCompanion> torch_companions;
   std::vector<OverrideRule> override_rules;
   std::vector<OverridePitfall> override_pitfalls;
+  std::vector<SharedLibrary> shared_libraries;
+  std::vector<CxxRuntimeVersion> cxx_runtime_versions;
+  std::vector<GlibcRelease> glibc_releases;
 
   bool operator==(const KnowledgeDb&) const = default;
 
@@ -100,6 +103,15 @@ struct KnowledgeDb {
   const OverridePitfall* FindPitfall(std::string_view id) const;
   // The pitfall saying that even `gfx`'s own code computes wrong results (gfx1033), or nullptr.
   const OverridePitfall* FindNativeWrongPitfall(std::string_view gfx) const;
+
+  // The library a file name or path names ("libcublasLt.so.11", ".../torch/lib/c10.dll", case ignored on
+  // DLLs), with the version its '*' stands for in `version` ("11"; Windows DLL digits read as the CUDA major:
+  // "110" -> "11"); nullptr when no row names it.
+  const SharedLibrary* FindSharedLibrary(std::string_view file, std::string* version = nullptr) const;
+  // The GCC release that added a libstdc++ symbol version ("GLIBCXX_3.4.30" -> 12.1), nullptr when unknown.
+  const CxxRuntimeVersion* FindCxxRuntimeVersion(std::string_view symbol_version) const;
+  // The distributions whose glibc is at least `glibc` (the oldest first), from the rows recorded.
+  std::vector<const GlibcRelease*> GlibcAtLeast(const Version& glibc) const;
 
   // Calls `fn` with the section name ("amd_device") and provenance of every entry.
   void VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const;

@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 24> kSections{{
+constexpr std::array<SectionSpec, 27> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -47,6 +47,9 @@ constexpr std::array<SectionSpec, 24> kSections{{
     {"torch_companion", "torch", ParseTorchCompanion},
     {"override_rule", "value", ParseOverrideRule},
     {"override_pitfall", "id", ParseOverridePitfall},
+    {"shared_library", "component", ParseSharedLibrary},
+    {"cxx_runtime_version", "symbol_version", ParseCxxRuntimeVersion},
+    {"glibc_release", "glibc", ParseGlibcRelease},
 }};
 
 const SectionSpec* FindSection(std::string_view name) {

@@ -350,4 +350,40 @@ struct OverridePitfall {
   bool operator==(const OverridePitfall&) const = default;
 };
 
+// ---- Shared libraries (shared_libraries.toml) ----------------------------------------------------
+
+// A shared library or DLL that GPU software loads, the component that ships it and how each install route
+// provides it: the loader model `explain` and `check` read a loader failure with.
+struct SharedLibrary {
+  // File names; '*' stands for the version digits ("libcudart.so.*", "cudart64_*.dll"), at most one.
+  std::vector<std::string> names;
+  std::string component;  // "the CUDA runtime (cudart)"
+  std::string family;     // "cuda", "cudnn", "nccl", "nvidia_driver", "rocm", "amd_driver", "cxx", ...
+  // What the version in the file name means, "{v}" standing for it: "CUDA {v}", "cuDNN {v}"; "" for none.
+  std::string version_label;
+  std::string pip;      // the pip package, "{v}" standing for the version: "nvidia-cublas-cu{v}"; "" for none
+  std::string conda;    // the conda package (conda-forge), "" for none
+  std::string system;   // what provides it in a system install: "the CUDA {v} toolkit", "apt install libgl1"
+  bool driver = false;  // part of the GPU driver: never from pip or conda; a container gets it mapped in
+  Provenance provenance;
+  bool operator==(const SharedLibrary&) const = default;
+};
+
+// The newest libstdc++ symbol version (GLIBCXX_3.4.N, CXXABI_1.3.N) each GCC release adds: a binary that
+// asks for one needs a libstdc++ at least as new as that GCC's.
+struct CxxRuntimeVersion {
+  std::string symbol_version;  // "GLIBCXX_3.4.30"
+  std::string gcc;             // "12.1"
+  Provenance provenance;
+  bool operator==(const CxxRuntimeVersion&) const = default;
+};
+
+// The glibc version of common distributions: a binary asking for GLIBC_2.N runs on those with >= N.
+struct GlibcRelease {
+  Version glibc;                           // "2.35"
+  std::vector<std::string> distributions;  // "Ubuntu 22.04"
+  Provenance provenance;
+  bool operator==(const GlibcRelease&) const = default;
+};
+
 }  // namespace gpudoctor

@@ -48,5 +48,8 @@ void ParseTorchRoute(EntryReader& r, KnowledgeDb& db);
 void ParseTorchCompanion(EntryReader& r, KnowledgeDb& db);
 void ParseOverrideRule(EntryReader& r, KnowledgeDb& db);
 void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db);
+void ParseSharedLibrary(EntryReader& r, KnowledgeDb& db);
+void ParseCxxRuntimeVersion(EntryReader& r, KnowledgeDb& db);
+void ParseGlibcRelease(EntryReader& r, KnowledgeDb& db);
 
 }  // namespace gpudoctor
