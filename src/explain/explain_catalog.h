@@ -65,6 +65,18 @@ struct ExplainEntry {
   // the command from the knowledge base. kReinstall: the wrong build is installed, pip must replace it.
   enum class WheelFixKind { kNone, kInstall, kReinstall };
   WheelFixKind wheel_fix = WheelFixKind::kNone;
+  // The fix is getting a library the loader could not use (loader_fix.h): the report reads the library,
+  // symbol or symbol version the message captured with the loader model (shared_libraries.toml).
+  bool loader_fix = false;
+  // A message known to be harmless (a warning that changes nothing): the line is matched so that no
+  // other entry reports it, and the report lists it apart, never as a finding. Severity is info.
+  bool harmless = false;
+  // A generic failure shape (unrecognized.toml): the report keeps the last such match, and only when no
+  // other entry found a problem; it never outranks a real diagnosis.
+  bool fallback = false;
+  // The fix for this very log: sentences whose {name} placeholders are the match's captures ("Install the
+  // firmware file {file}"); the report shows each one whose placeholders were all captured.
+  std::vector<std::string> specific_fix;
   std::vector<std::string> sources;
   // "YYYY-MM-DD": the day the entry's text was last written or compared against its sources (required).
   std::string checked;

@@ -42,6 +42,104 @@ void AppendCommands(const ExplainCommands& c, bool windows, std::string& out) {
   }
 }
 
+// Fallback matches (generic failure shapes) only speak when nothing else found a problem, and then only
+// the last one: a traceback's final exception line is the failure, the earlier ones its context.
+std::vector<ExplainMatch> WithoutRedundantFallbacks(const std::vector<ExplainMatch>& matches) {
+  const bool real_problem = std::any_of(matches.begin(), matches.end(), [](const ExplainMatch& m) {
+    return !m.entry->fallback && !m.entry->harmless && m.entry->severity != ExplainSeverity::kInfo;
+  });
+  const ExplainMatch* last = nullptr;
+  for (const ExplainMatch& m : matches)
+    if (m.entry->fallback && (last == nullptr || m.first_line > last->first_line)) last = &m;
+  std::vector<ExplainMatch> out;
+  for (const ExplainMatch& m : matches)
+    if (!m.entry->fallback || (!real_problem && &m == last)) out.push_back(m);
+  return out;
+}
+
+// What can be said of a failure no entry knows: the packages in its traceback and the log's versions.
+std::string FallbackAdvice(const std::vector<LogFact>& log_facts) {
+  std::string packages, versions;
+  for (const LogFact& f : log_facts) {
+    if (f.kind == "package") packages += (packages.empty() ? "" : ", ") + f.value;
+    if (f.kind == "torch" || f.kind == "cuda" || f.kind == "rocm" || f.kind == "driver" || f.kind == "python")
+      versions += (versions.empty() ? "" : ", ") + f.kind + " " + f.value;
+  }
+  std::string out;
+  if (!packages.empty()) out += "Packages in the failing lines: " + packages + ". ";
+  if (!versions.empty()) out += "Versions the log states: " + versions + ". ";
+  if (out.empty())
+    out =
+        "The log names no package or version: paste more of it (the lines above the error) with gpudoctor "
+        "check's report. ";
+  return out + "Check the last package named against the installed torch, CUDA/ROCm and GPU first.";
+}
+
+// `text` with each {name} replaced by the capture of that name, from `m` or else from another match of the
+// same entry (an entry often matches a header line and, further down, the line that carries the values); ""
+// when one is missing.
+std::string FillCaptures(const std::string& text, const ExplainMatch& m,
+                         const std::vector<ExplainMatch>& all) {
+  auto capture = [&](std::string_view name) {
+    std::string value = m.Capture(name);
+    for (const ExplainMatch& other : all)
+      if (value.empty() && other.entry == m.entry) value = other.Capture(name);
+    return value;
+  };
+  std::string out;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t open = text.find('{', at), close = open == std::string::npos ? open : text.find('}', open);
+    if (close == std::string::npos) break;
+    const std::string value = capture(std::string_view(text).substr(open + 1, close - open - 1));
+    if (value.empty()) return "";
+    out += text.substr(at, open - at) + value;
+    at = close + 1;
+  }
+  return out + text.substr(at);
+}
+
+// The driver a CUDA version the log requires needs (an image's cuda>=X): the toolkit's own driver where the
+// knowledge base records it, else the oldest driver that runs that CUDA at all.
+std::string DriverForCuda(const ExplainMatch& m, const KnowledgeDb& db) {
+  const auto cuda = Version::Parse(m.Capture("cuda_required"));
+  const auto floors = cuda ? db.CudaDriverFloor(*cuda) : std::nullopt;
+  if (!floors) return "";
+  std::optional<Version> linux_driver, windows_driver;
+  if (floors->toolkit != nullptr) {
+    linux_driver = floors->toolkit->linux_driver;
+    windows_driver = floors->toolkit->windows_driver;
+  }
+  if (!linux_driver && floors->minor_compat != nullptr) {
+    linux_driver = floors->minor_compat->linux_driver;
+    windows_driver = floors->minor_compat->windows_driver;
+  }
+  if (!linux_driver) return "";
+  return "CUDA " + cuda->ToString() + " needs NVIDIA driver " + linux_driver->ToString() +
+         " or newer on Linux" + (windows_driver ? " (" + windows_driver->ToString() + " on Windows)" : "") +
+         ".";
+}
+
+std::string SpecificFix(const ExplainMatch& m, const std::vector<ExplainMatch>& all, const KnowledgeDb& db) {
+  std::string text;
+  for (const std::string& sentence : m.entry->specific_fix) {
+    const std::string filled = FillCaptures(sentence, m, all);
+    if (!filled.empty()) text += (text.empty() ? "" : " ") + filled;
+  }
+  const std::string driver = DriverForCuda(m, db);
+  if (!driver.empty()) text += (text.empty() ? "" : " ") + driver;
+  return text;
+}
+
+// The known-harmless messages seen, on one line: they are named so that nobody chases them.
+std::string HarmlessLine(const ExplainReport& report) {
+  if (report.harmless.empty()) return "";
+  std::string out = "  Harmless here (not problems):";
+  for (const ExplainMatch& m : report.harmless)
+    out += " " + m.entry->title + " (line " + std::to_string(m.first_line) + ");";
+  return out + "\n";
+}
+
 }  // namespace
 
 ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const ScanStats& stats,
@@ -57,12 +155,16 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
     r.windows = LogSaysWindows(log_facts);  // the log's platform decides the shell of the fixes
   bool portable = false;
   for (const LogFact& f : log_facts) portable = portable || f.kind == "portable";
-  std::vector<ExplainMatch> ranked = matches;
+  std::vector<ExplainMatch> ranked = WithoutRedundantFallbacks(matches);
   RankExplainMatches(ranked);  // most severe, then highest priority, then first appearance
   const TargetMachineUse use = here    ? TargetMachineUse::kMachineFirst
                                : other ? TargetMachineUse::kLogOnly
                                        : TargetMachineUse::kLogThenMachine;
   for (const ExplainMatch& m : ranked) {
+    if (m.entry->harmless) {
+      r.harmless.push_back(m);
+      continue;
+    }
     ExplainedMatch em;
     em.match = m;
     em.facts_about = other ? "the log's machine" : "";
@@ -75,9 +177,12 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
     if (m.entry->wheel_fix != ExplainEntry::WheelFixKind::kNone)
       em.wheel_fix = WheelFixFor(m, log_facts, snap, use, FixPlatform{r.windows, r.windows && portable},
                                  m.entry->wheel_fix == ExplainEntry::WheelFixKind::kReinstall, db);
+    if (m.entry->loader_fix) em.loader_fix = LoaderFixFor(m, log_facts, r.windows, db);
+    if (m.entry->fallback) em.fallback_advice = FallbackAdvice(log_facts);
+    em.specific_fix = SpecificFix(m, ranked, db);
     r.matches.push_back(std::move(em));
   }
-  if (matches.empty() && !other) r.summary = HelpSummary(snap);
+  if (r.matches.empty() && !other) r.summary = HelpSummary(snap);
   r.tool_version = snap.tool_version;
   r.knowledge_as_of = db.AsOf();
   r.knowledge_origin = db.origin;
@@ -108,7 +213,7 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
     for (const SummaryLine& s : report.summary) width = std::max(width, s.label.size());
     for (const SummaryLine& s : report.summary)
       out += "  " + s.label + ":" + std::string(width - s.label.size() + 1, ' ') + s.value + "\n";
-    return out;
+    return out + HarmlessLine(report);
   }
   const std::string about = report.log_machine.other_machine ? "the log's machine" : report.machine;
   out += std::to_string(report.matches.size()) + " known problem" + (report.matches.size() == 1 ? "" : "s") +
@@ -116,6 +221,7 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
   if (report.log_machine.other_machine)
     out += "  The log is from another machine than " + report.machine + " (" + report.log_machine.reason +
            "): the facts below are the log's; --here uses " + report.machine + "'s.\n";
+  out += HarmlessLine(report);
   if (!report.log_facts.empty()) {
     out += "  The log states:";
     for (const LogFact& f : report.log_facts)
@@ -154,6 +260,12 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
                     "  ") +
              "\n";
       AppendCommands(t.commands, report.windows, out);
+    }
+    if (!em.specific_fix.empty()) out += Indent("Here: " + em.specific_fix, "  ") + "\n";
+    if (!em.fallback_advice.empty()) out += Indent(em.fallback_advice, "  ") + "\n";
+    if (em.loader_fix) {
+      out += Indent(em.loader_fix->advice, "  ") + "\n";
+      AppendCommands(em.loader_fix->commands, report.windows, out);
     }
     if (!em.facts.empty()) {
       out += "  On " + (em.facts_about.empty() ? report.machine : em.facts_about) + ":\n";
@@ -212,31 +324,57 @@ std::string RenderExplainJson(const ExplainReport& report) {
           {"torch", or_null(w.torch)}, {"python", or_null(w.python)},   {"advice", w.advice},
           {"commands", cmds}};
     }
+    Json loader_fix = nullptr;
+    if (em.loader_fix) {
+      const LoaderFix& l = *em.loader_fix;
+      Json cmds = Json::object();
+      if (!l.commands.bash.empty()) cmds["bash"] = l.commands.bash;
+      if (!l.commands.powershell.empty()) cmds["powershell"] = l.commands.powershell;
+      auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
+      loader_fix = Json{{"library", or_null(l.library)},
+                        {"component", or_null(l.component)},
+                        {"requester", or_null(l.requester)},
+                        {"route", l.route},
+                        {"advice", l.advice},
+                        {"commands", cmds}};
+    }
     Json context = nullptr;
     if (em.match.context.refined != nullptr)
       context = Json{{"refines", em.match.context.refined->id},
                      {"line", em.match.context.line},
                      {"excerpt", em.match.context.excerpt}};
-    matches.push_back(Json{{"id", e.id},
-                           {"area", e.area},
-                           {"severity", ToString(e.severity)},
-                           {"title", e.title},
-                           {"first_line", em.match.first_line},
-                           {"count", em.match.count},
-                           {"excerpt", em.match.excerpt},
-                           {"captures", captures},
-                           {"context", context},
-                           {"cause", e.cause},
-                           {"fix", e.fix},
-                           {"commands", commands},
-                           {"target_fixes", target_fixes},
-                           {"wheel_fix", wheel_fix},
-                           {"facts", facts},
-                           {"facts_about", em.facts_about.empty() ? report.machine : em.facts_about},
-                           {"sources", e.sources},
-                           {"catalog", e.file + ":" + std::to_string(e.line)}});
+    matches.push_back(
+        Json{{"id", e.id},
+             {"area", e.area},
+             {"severity", ToString(e.severity)},
+             {"title", e.title},
+             {"first_line", em.match.first_line},
+             {"count", em.match.count},
+             {"excerpt", em.match.excerpt},
+             {"captures", captures},
+             {"context", context},
+             {"cause", e.cause},
+             {"fix", e.fix},
+             {"commands", commands},
+             {"target_fixes", target_fixes},
+             {"wheel_fix", wheel_fix},
+             {"loader_fix", loader_fix},
+             {"fallback_advice", em.fallback_advice.empty() ? Json(nullptr) : Json(em.fallback_advice)},
+             {"specific_fix", em.specific_fix.empty() ? Json(nullptr) : Json(em.specific_fix)},
+             {"facts", facts},
+             {"facts_about", em.facts_about.empty() ? report.machine : em.facts_about},
+             {"sources", e.sources},
+             {"catalog", e.file + ":" + std::to_string(e.line)}});
   }
   doc["matches"] = matches;
+  Json harmless = Json::array();
+  for (const ExplainMatch& m : report.harmless)
+    harmless.push_back(Json{{"id", m.entry->id},
+                            {"title", m.entry->title},
+                            {"first_line", m.first_line},
+                            {"count", m.count},
+                            {"excerpt", m.excerpt}});
+  doc["harmless"] = harmless;
   Json log_facts = Json::array();
   for (const LogFact& f : report.log_facts)
     log_facts.push_back(Json{{"kind", f.kind}, {"value", f.value}, {"line", f.line}, {"excerpt", f.excerpt}});

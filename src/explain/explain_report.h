@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "explain/explain_facts.h"
+#include "explain/loader_fix.h"
 #include "explain/log_facts.h"
 #include "explain/log_scanner.h"
 #include "explain/target_fix.h"
@@ -25,12 +26,21 @@ struct ExplainedMatch {
   std::vector<TargetFix> target_fixes;
   // For an entry whose fix is installing the right build: the command for the log's GPU, Python and OS.
   std::optional<WheelFix> wheel_fix;
+  // For a loader failure: the component behind the library, symbol or version, and its fix (loader_fix.h).
+  std::optional<LoaderFix> loader_fix;
+  // For a failure no entry knows (a fallback entry): what the log says about it, for the next step.
+  std::string fallback_advice;
+  // The entry's specific_fix filled with this match's captures, and for a required CUDA version
+  // (capture `cuda_required`) the driver that version needs; "" when a capture it names is missing.
+  std::string specific_fix;
 };
 
 struct ExplainReport {
   std::string input_name;  // "arguments", "stdin", or the file path
   ScanStats stats;
   std::vector<ExplainedMatch> matches;
+  std::vector<ExplainMatch>
+      harmless;                      // known-harmless messages seen (never findings), first appearance first
   std::vector<SummaryLine> summary;  // filled when nothing matched
   std::string machine;               // "this machine", "sysroot DIR", "snapshot FILE"
   std::vector<LogFact> log_facts;    // what the log states about its own machine

@@ -85,9 +85,16 @@ const Row kRows[] = {
     {"wsl", R"(\bWSL ?[12]\b)", "wsl", false, "yes"},
     {"container", R"(\b(?:docker|podman|nvidia-docker) run\b)", " run ", false, "yes"},
     {"container", R"(/\.dockerenv)", "/.dockerenv", false, "yes"},
+    {"conda", R"(\b(?:ana|mini)conda3\b)", "conda3", true, "yes"},
+    {"conda", R"(/opt/conda/)", "/opt/conda/", false, "yes"},
+    {"conda", R"(miniforge3)", "miniforge3", true, "yes"},
+    {"conda", R"(mambaforge)", "mambaforge", true, "yes"},
     {"portable", R"(python_embeded)", "python_embeded", false, "yes"},
     {"portable", R"(python_standalone)", "python_standalone", false, "yes"},
     {"zluda", R"(ZLUDA)", "zluda", true, "yes"},
+    // Python packages in the log's traceback frames (what a failure no entry knows is about).
+    {"package", R"([/\\](?:site|dist)-packages[/\\](?<v>[A-Za-z_][A-Za-z0-9_]{1,60})[/\\])", "-packages",
+     true, ""},
     // The application.
     {"app", R"(\b(?<v>ComfyUI)\b)", "comfyui", false, ""},
     {"app", R"(\b(?<v>stable-diffusion-webui)\b)", "stable-diffusion-webui", false, ""},

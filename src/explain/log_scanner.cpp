@@ -111,9 +111,16 @@ void LogScanner::CountNewlinesUpTo(uint64_t absolute) {
 
 void LogScanner::Feed(std::string_view chunk) {
   if (finished_ || chunk.empty()) return;
+  stats_.bytes += chunk.size();
+  normalized_.clear();
+  normalizer_.Feed(chunk, normalized_);
+  FeedNormalized(normalized_);
+}
+
+void LogScanner::FeedNormalized(std::string_view chunk) {
+  if (chunk.empty()) return;
   const size_t old_size = buf_.size();
   buf_.append(chunk);
-  stats_.bytes += chunk.size();
   ResolveHits(false);  // hits left from the last chunk now see the bytes after them
   const uint64_t base = buf_start_ + old_size;
   state_ = prefilter_->automaton->Scan(
@@ -130,6 +137,9 @@ void LogScanner::Feed(std::string_view chunk) {
 
 void LogScanner::Finish() {
   if (finished_) return;
+  normalized_.clear();
+  normalizer_.Finish(normalized_);
+  FeedNormalized(normalized_);
   ResolveHits(true);
   FlushLine();
   const uint64_t buf_end = buf_start_ + buf_.size();

@@ -16,6 +16,7 @@
 #include "explain/explain_catalog.h"
 #include "explain/literal_automaton.h"
 #include "explain/log_facts.h"
+#include "explain/log_normalizer.h"
 
 namespace gpudoctor {
 
@@ -83,7 +84,8 @@ class LogScanner {
   LogScanner(const LogScanner&) = delete;
   LogScanner& operator=(const LogScanner&) = delete;
 
-  // Feeds the next bytes of the log, in chunks of any size (a line may span chunks).
+  // Feeds the next bytes of the log, in chunks of any size (a line may span chunks). The log is read as
+  // the terminal showed it (log_normalizer.h): escape sequences removed, wrapped lines joined.
   void Feed(std::string_view chunk);
   // Ends the log; after this, matches() and stats() are final.
   void Finish();
@@ -127,6 +129,7 @@ class LogScanner {
     bool matched = false;
   };
 
+  void FeedNormalized(std::string_view chunk);
   void ResolveHits(bool at_end);
   void ProcessHit(const Hit& hit, uint64_t window_end);
   void CountNewlinesUpTo(uint64_t absolute);
@@ -142,6 +145,8 @@ class LogScanner {
   const ExplainCatalog& catalog_;
   std::vector<PatternLineState> line_state_;  // per pattern
 
+  LogNormalizer normalizer_;
+  std::string normalized_;  // the normalizer's output for the chunk being fed
   LiteralAutomaton::State state_ = LiteralAutomaton::kStart;
   std::string buf_;
   uint64_t buf_start_ = 0;   // absolute offset of buf_[0]

@@ -120,13 +120,21 @@ const KnowledgeDb& Db() {
   return db;
 }
 
-// The fix as the report gives it: the entry's text and commands, and the fix for the GPU target the log
-// states (target_fix.h).
+// The fix as the report gives it: the entry's text and commands, the fix for the GPU target the log
+// states (target_fix.h), the install command filled for the log's machine (wheel_fix.h), the entry's
+// fix for this very log (specific_fix) and the loader model's reading of a loader failure (loader_fix.h).
 std::string FixText(const ExplainedMatch& m) {
   const ExplainEntry& e = *m.match.entry;
   std::string text = e.fix + "\n" + e.commands.bash + "\n" + e.commands.powershell + "\n" + e.commands.cmd;
   for (const TargetFix& t : m.target_fixes)
     text += "\n" + t.advice + "\n" + t.commands.bash + "\n" + t.commands.powershell;
+  text += "\n" + m.specific_fix;
+  if (m.wheel_fix)
+    text += "\n" + m.wheel_fix->advice + "\n" + m.wheel_fix->commands.bash + "\n" +
+            m.wheel_fix->commands.powershell;
+  if (m.loader_fix)
+    text += "\n" + m.loader_fix->advice + "\n" + m.loader_fix->commands.bash + "\n" +
+            m.loader_fix->commands.powershell;
   return Lower(text);
 }
 
@@ -180,9 +188,11 @@ Score ScoreCases(const std::vector<CorpusCase>& cases) {
     ++t.total;
     ++score.all.total;
     std::string why;
+    // "unknown": the thread's cause is one no entry describes; right when explain says so (no dead end).
+    const std::string expect = c.expect == "unknown" ? "unrecognized.error" : c.expect;
     if (matches.empty()) {
       why = "nothing matched";
-    } else if (matches.front().match.entry->id != c.expect) {
+    } else if (matches.front().match.entry->id != expect) {
       why = "diagnosed " + matches.front().match.entry->id;
     } else {
       const std::string fix = FixText(matches.front());
@@ -199,12 +209,14 @@ Score ScoreCases(const std::vector<CorpusCase>& cases) {
   return score;
 }
 
-void Print(const std::string& name, const Score& score) {
+// `show_misses` false: only the shares (the held-out set's misses are not shown to whoever tunes the
+// catalog).
+void Print(const std::string& name, const Score& score, bool show_misses = true) {
   std::cout << "[ " << name << " ] share right per family:\n";
   for (const auto& [family, t] : score.per_family)
     std::cout << "  " << family << ": " << t.right << "/" << t.total << "\n";
   std::cout << "  all: " << score.all.right << "/" << score.all.total << "\n";
-  if (!score.misses.empty()) std::cout << "[ " << name << " ] misses:\n" << score.misses;
+  if (show_misses && !score.misses.empty()) std::cout << "[ " << name << " ] misses:\n" << score.misses;
   if (!score.false_alarms.empty()) std::cout << "[ " << name << " ] false alarms:\n" << score.false_alarms;
 }
 
@@ -229,7 +241,10 @@ TEST(ExplainCorpus, HeldOutSetIsScoredApart) {
   for (const auto& c : LoadCorpus()) training_urls.insert(c.url);
   for (const auto& c : cases)
     EXPECT_EQ(training_urls.count(c.url), 0u) << c.file << " is also in the training set";
-  Print("explain held-out", ScoreCases(cases));
+  // Its misses stay hidden unless asked for (GPUDOCTOR_HELDOUT_MISSES=1): a list in every test run would be
+  // read, and the catalog tuned to it.
+  const char* show = std::getenv("GPUDOCTOR_HELDOUT_MISSES");
+  Print("explain held-out", ScoreCases(cases), show != nullptr && std::string(show) == "1");
 }
 
 }  // namespace

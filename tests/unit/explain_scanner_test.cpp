@@ -155,7 +155,11 @@ TEST(LogScanner, GarbageNulAndInvalidUtf8NeverCrash) {
 
 TEST(LogScanner, EmptyAndUnknownInputMatchNothing) {
   EXPECT_TRUE(ScanText(Catalog(), "").empty());
-  EXPECT_TRUE(ScanText(Catalog(), "Segmentation fault (core dumped)\nmy model did not converge").empty());
+  EXPECT_TRUE(ScanText(Catalog(), "my model did not converge\nloss went up").empty());
+  // A crash no entry knows is left to the fallback (unrecognized.toml), never to a real diagnosis.
+  const auto crash = ScanText(Catalog(), "Segmentation fault (core dumped)\nmy model did not converge");
+  ASSERT_EQ(crash.size(), 1u);
+  EXPECT_TRUE(crash.front().entry->fallback) << crash.front().entry->id;
 }
 
 TEST(Printable, ReplacesControlAndInvalidBytes) {

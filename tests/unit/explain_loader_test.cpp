@@ -1,0 +1,212 @@
+// The loader model (data/shared_libraries.toml, knowledge/shared_library_lookup.cpp) and its reading of
+// loader failures in explain (explain/loader_fix.h): which component ships a library and what its version
+// means, the command for the log's install route, undefined symbols, and the GCC / glibc a symbol version
+// needs. Expected components and versions are the model's own rows, looked up here, never restated.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain/explain_catalog.h"
+#include "explain/explain_report.h"
+#include "explain/log_scanner.h"
+#include "knowledge/knowledge_loader.h"
+
+namespace gpudoctor {
+namespace {
+
+const ExplainCatalog& Catalog() {
+  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
+  return catalog;
+}
+
+const KnowledgeDb& Db() {
+  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
+  return db;
+}
+
+ExplainReport Report(const std::string& log) {
+  LogScanner scanner(Catalog());
+  scanner.Feed(log);
+  scanner.Finish();
+  Snapshot linux_machine;
+  linux_machine.os.family = OsFamily::kLinux;
+  return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, Db(), scanner.facts());
+}
+
+// The loader fix of the report's first finding, which must be `id`.
+LoaderFix FixOf(const std::string& log, const std::string& id) {
+  ExplainReport r = Report(log);
+  EXPECT_FALSE(r.matches.empty()) << log;
+  if (r.matches.empty()) return {};
+  EXPECT_EQ(r.matches.front().match.entry->id, id) << log;
+  EXPECT_TRUE(r.matches.front().loader_fix.has_value()) << log;
+  return r.matches.front().loader_fix.value_or(LoaderFix{});
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(LoaderModel, FileNamesResolveToTheirComponentAndMajor) {
+  struct Case {
+    const char* file;
+    const char* family;
+    const char* version;
+  };
+  for (const Case& c : {Case{"libcublasLt.so.11", "cuda", "11"}, Case{"libcudart.so.12.1", "cuda", "12"},
+                        Case{"cudart64_110.dll", "cuda", "11"}, Case{"cudart64_90.dll", "cuda", "9"},
+                        Case{"nvrtc64_120_0.dll", "cuda", "12"}, Case{"cublas64_12.dll", "cuda", "12"},
+                        Case{"libcudnn_cnn_infer.so.8", "cudnn", "8"}, Case{"cudnn64_9.dll", "cudnn", "9"},
+                        Case{"AMDHIP64_6.DLL", "amd_driver", "6"}, Case{"libcuda.so.1", "nvidia_driver", "1"},
+                        Case{"C:\\AI\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll", "torch", ""},
+                        Case{"/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "cxx", "6"}}) {
+    std::string version = "unset";
+    const SharedLibrary* lib = Db().FindSharedLibrary(c.file, &version);
+    ASSERT_NE(lib, nullptr) << c.file;
+    EXPECT_EQ(lib->family, c.family) << c.file;
+    EXPECT_EQ(version, c.version) << c.file;
+  }
+  EXPECT_EQ(Db().FindSharedLibrary("libfrobnicate.so.3"), nullptr);
+  EXPECT_EQ(Db().FindSharedLibrary("libcudart.so.x1"), nullptr);  // '*' stands for digits only
+  EXPECT_EQ(Db().FindSharedLibrary(""), nullptr);
+}
+
+TEST(LoaderModel, BadRowsAreRefused) {
+  const char* bad[] = {
+      // two stars
+      "[[shared_library]]\nnames = [\"lib*cu*.so\"]\ncomponent = \"x\"\nfamily = \"cuda\"\nchecked = "
+      "2026-12-05\n"
+      "source = \"https://example.com/a\"\n",
+      // a driver library with a pip package
+      "[[shared_library]]\nnames = [\"libcuda.so.*\"]\ncomponent = \"x\"\nfamily = \"nvidia_driver\"\ndriver "
+      "= true\n"
+      "pip = \"nvidia-driver\"\nchecked = 2026-12-05\nsource = \"https://example.com/a\"\n",
+      // a path instead of a file name
+      "[[shared_library]]\nnames = [\"/usr/lib/libx.so\"]\ncomponent = \"x\"\nfamily = \"system\"\nchecked = "
+      "2026-12-05\n"
+      "source = \"https://example.com/a\"\n",
+      "[[cxx_runtime_version]]\nsymbol_version = \"GLIBC_2.34\"\ngcc = \"12.1\"\nchecked = 2026-12-05\n"
+      "source = \"https://example.com/a\"\n",
+      "[[glibc_release]]\nglibc = \"3.1\"\ndistributions = [\"x\"]\nchecked = 2026-12-05\nsource = "
+      "\"https://example.com/a\"\n",
+  };
+  for (const char* text : bad) EXPECT_FALSE(ParseKnowledgeFile({"libs.toml", text}).errors.empty()) << text;
+}
+
+TEST(LoaderFixTest, MissingCudaLibraryOfAnotherMajorNamesBothAndThePipPackage) {
+  LoaderFix f = FixOf(
+      "torch 2.5.1+cu121\n"
+      "  File \"/home/u/venv/lib/python3.11/site-packages/onnxruntime/capi/_pybind_state.py\", line 3\n"
+      "ImportError: /home/u/venv/lib/python3.11/site-packages/x/libfoo.so: libcublasLt.so.11: cannot open "
+      "shared "
+      "object file: No such file or directory\n",
+      "loader.missing_library");
+  std::string version;
+  const SharedLibrary* lib = Db().FindSharedLibrary("libcublasLt.so.11", &version);
+  ASSERT_NE(lib, nullptr);
+  EXPECT_TRUE(Has(f.component, lib->component)) << f.component;
+  EXPECT_EQ(f.route, "pip");
+  EXPECT_TRUE(Has(f.advice, "built for CUDA 11")) << f.advice;
+  EXPECT_TRUE(Has(f.advice, "CUDA 12")) << f.advice;
+  EXPECT_TRUE(Has(f.commands.bash, "pip install nvidia-cublas-cu11")) << f.commands.bash;
+}
+
+TEST(LoaderFixTest, CudaThirteenWheelsHaveNoSuffix) {
+  LoaderFix f = FixOf(
+      "ImportError: libcudart.so.13: cannot open shared object file: No such file or directory\n"
+      "  File \"/srv/env/lib/python3.12/site-packages/cupy/__init__.py\", line 1\n",
+      "loader.missing_library");
+  EXPECT_TRUE(Has(f.commands.bash, "nvidia-cuda-runtime==13.*")) << f.commands.bash;
+  EXPECT_FALSE(Has(f.commands.bash, "-cu13")) << f.commands.bash;
+}
+
+TEST(LoaderFixTest, DriverLibrariesComeFromTheDriverOrTheContainerRuntime) {
+  LoaderFix in_container = FixOf(
+      "$ docker run -it pytorch/pytorch python -c 'import torch'\n"
+      "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n",
+      "loader.missing_library");
+  EXPECT_EQ(in_container.route, "container");
+  EXPECT_TRUE(Has(in_container.advice, "--gpus all")) << in_container.advice;
+  EXPECT_FALSE(Has(in_container.commands.bash, "pip install")) << in_container.commands.bash;
+
+  LoaderFix in_wsl = FixOf(
+      "Linux 5.15.153.1-microsoft-standard-WSL2\n"
+      "error while loading shared libraries: libcuda.so.1: cannot open shared object file\n",
+      "loader.missing_library");
+  EXPECT_EQ(in_wsl.route, "wsl");
+  EXPECT_TRUE(Has(in_wsl.commands.bash, "/usr/lib/wsl/lib")) << in_wsl.commands.bash;
+}
+
+TEST(LoaderFixTest, CondaEnvironmentsGetTheCondaPackage) {
+  LoaderFix f = FixOf(
+      "(py310) u@h:~/miniconda3/envs/py310$ python app.py\n"
+      "OSError: libsndfile.so.1: cannot open shared object file: No such file or directory\n",
+      "loader.missing_library");
+  EXPECT_EQ(f.route, "conda");
+  EXPECT_TRUE(Has(f.commands.bash, "conda install -c conda-forge libsndfile")) << f.commands.bash;
+}
+
+TEST(LoaderFixTest, UnknownLibrariesGetAWayToFindTheirPackage) {
+  LoaderFix f =
+      FixOf("error while loading shared libraries: libfrobnicate.so.3: cannot open shared object file\n",
+            "loader.missing_library");
+  EXPECT_TRUE(f.component.empty());
+  EXPECT_TRUE(Has(f.commands.bash, "apt-file search libfrobnicate.so.3")) << f.commands.bash;
+}
+
+TEST(LoaderFixTest, AnExtensionBuiltForAnotherTorchIsNamedWithItsPackage) {
+  LoaderFix f = FixOf(
+      "ImportError: "
+      "/usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: "
+      "undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
+      "loader.undefined_symbol");
+  EXPECT_TRUE(Has(f.component, "flash-attn")) << f.component;
+  EXPECT_TRUE(Has(f.advice, "another torch")) << f.advice;
+  EXPECT_TRUE(Has(f.commands.bash, "--no-build-isolation flash-attn")) << f.commands.bash;
+
+  LoaderFix nccl =
+      FixOf("ImportError: /usr/lib/x86_64-linux-gnu/libnccl.so.2: undefined symbol: ncclCommRegister\n",
+            "loader.undefined_symbol");
+  EXPECT_EQ(nccl.component, "NCCL");
+  EXPECT_TRUE(Has(nccl.commands.bash, "LD_LIBRARY_PATH")) << nccl.commands.bash;
+
+  LoaderFix mkl = FixOf(
+      "OSError: /opt/conda/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so: undefined "
+      "symbol: iJIT_NotifyEvent\n",
+      "loader.undefined_symbol");
+  EXPECT_TRUE(Has(mkl.commands.bash, "mkl=2024.0")) << mkl.commands.bash;
+}
+
+TEST(LoaderFixTest, SymbolVersionsNameTheGccAndTheDistributions) {
+  LoaderFix cxx = FixOf(
+      "ImportError: /home/u/miniconda3/envs/a/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.30' "
+      "not found (required by /lib/x86_64-linux-gnu/libLLVM-15.so.1)\n",
+      "loader.cxx_runtime_too_old");
+  const CxxRuntimeVersion* gcc = Db().FindCxxRuntimeVersion("GLIBCXX_3.4.30");
+  ASSERT_NE(gcc, nullptr);
+  EXPECT_TRUE(Has(cxx.advice, "GCC " + gcc->gcc)) << cxx.advice;
+  EXPECT_TRUE(Has(cxx.commands.bash, "libstdcxx-ng>=" + gcc->gcc.substr(0, gcc->gcc.find('.'))))
+      << cxx.commands.bash;
+  EXPECT_EQ(cxx.route, "conda");
+
+  LoaderFix glibc = FixOf(
+      "./llama-server: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found "
+      "(required by ./llama-server)\n",
+      "loader.glibc_too_old");
+  for (const GlibcRelease* g : Db().GlibcAtLeast(*Version::Parse("2.34")))
+    for (const std::string& d : g->distributions)
+      EXPECT_TRUE(Has(glibc.advice, d)) << d << ": " << glibc.advice;
+  EXPECT_FALSE(Has(glibc.advice, "Ubuntu 20.04")) << glibc.advice;  // 2.31 is older than asked
+}
+
+TEST(LoaderFixTest, CudnnLibraryLoadNamesTheLibraryThatWasMissing) {
+  LoaderFix f = FixOf(
+      "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared "
+      "object file: No such file or directory\n",
+      "cuda.cudnn_library_load");
+  EXPECT_EQ(f.library, "libnvrtc.so");
+  EXPECT_TRUE(Has(f.component, "NVRTC")) << f.component;
+}
+
+}  // namespace
+}  // namespace gpudoctor
