@@ -188,6 +188,16 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "ROCm talks to the GPU only through /dev/kfd. On a GPU KFD has no device for (gfx600-602, gfx702-705, "
        "gfx810: no kfd_version in gfx_targets.toml) it is only information: no ROCm can use that GPU.",
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html"},
+      {"runtime.container_gpu_not_mapped", Layer::kRuntime,
+       "Inside a container: whether the host's GPU was passed in (NVIDIA: the driver's libcuda inside; AMD: "
+       "/dev/kfd).",
+       "A container sees the host's PCI devices through sysfs, but CUDA and ROCm reach the GPU only through "
+       "the "
+       "device nodes and driver libraries the container was started with: docker run --gpus all (NVIDIA "
+       "Container "
+       "Toolkit on the host), or --device=/dev/kfd --device=/dev/dri with the video and render groups for "
+       "ROCm.",
+       "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"},
       {"runtime.device_access", Layer::kRuntime,
        "Whether this user can open /dev/kfd and the render nodes (groups render and video).",
        "\"Unable to open /dev/kfd read-write: Permission denied\": ROCm then sees no GPU. Fix: `sudo usermod "

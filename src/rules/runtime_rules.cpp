@@ -195,6 +195,7 @@ void ComputeNodes(const RuleContext& ctx, std::vector<Finding>& out) {
     out.push_back(std::move(f));
     return;
   }
+  if ((!kfd || !kfd->exists) && ctx.snap.os.container) return;  // the container's doing: container_rules.cpp
   if (!kfd || !kfd->exists) {
     Finding f = MakeFinding("runtime.kfd_missing", Layer::kRuntime, Severity::kError, "/dev/kfd",
                             "/dev/kfd is missing: ROCm cannot reach the GPU");
@@ -517,12 +518,14 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
 
 }  // namespace
 
-void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out);  // runtime_override.cpp
+void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out);   // runtime_override.cpp
+void ContainerRules(const RuleContext& ctx, std::vector<Finding>& out);  // container_rules.cpp
 
 std::vector<Finding> RuntimeRules(const RuleContext& ctx) {
   std::vector<Finding> out;
   KernelDrivers(ctx, out);
   ComputeNodes(ctx, out);
+  ContainerRules(ctx, out);
   KernelVersion(ctx, out);
   SystemRocm(ctx, out);
   OverrideRules(ctx, out);

@@ -141,6 +141,18 @@ INSTANTIATE_TEST_SUITE_P(
                 {{"runtime.kernel_too_old", Severity::kWarning}},
                 {"runtime.override_needed", "hardware.vram_low"}},
         Verdict{"vm-no-gpu", Severity::kError, {{"hardware.no_gpu", Severity::kError}}, {}},
+        // Inside containers started without the GPU (issue 29): the host's GPU shows through sysfs, the
+        // container lacks libcuda (NVIDIA) or /dev/kfd (AMD); the verdict is the container's, not the host
+        // driver's.
+        Verdict{
+            "docker-gtx1080-no-gpus",
+            Severity::kError,
+            {{"runtime.container_gpu_not_mapped", Severity::kError}, {"runtime.driver_ok", Severity::kOk}},
+            {"runtime.driver_missing"}},
+        Verdict{"docker-rx6700xt-no-devices",
+                Severity::kError,
+                {{"runtime.container_gpu_not_mapped", Severity::kError}},
+                {"runtime.kfd_missing", "runtime.device_access", "runtime.device_access_ok"}},
         // GTX 1080 (sm_61) with torch 2.7.1+cu128: its libtorch_cuda.so has no sm_61 cubin -> cu126.
         Verdict{"gtx1080-desktop",
                 Severity::kError,
@@ -180,6 +192,19 @@ INSTANTIATE_TEST_SUITE_P(
 std::string BashFixOf(const std::vector<Finding>& fs, const std::string& id) {
   const Finding* f = FindId(fs, id);
   return f ? BashFix(*f) : "(no " + id + ": " + Ids(fs) + ")";
+}
+
+TEST(CheckRecordedFixes, ContainersWithoutTheGpuAreToldHowToPassItIn) {
+  EXPECT_NE(BashFixOf(RunRules(ProbeRecorded("docker-gtx1080-no-gpus")), "runtime.container_gpu_not_mapped")
+                .find("docker run --gpus all"),
+            std::string::npos);
+  const std::string amd =
+      BashFixOf(RunRules(ProbeRecorded("docker-rx6700xt-no-devices")), "runtime.container_gpu_not_mapped");
+  EXPECT_NE(amd.find("--device=/dev/kfd --device=/dev/dri"), std::string::npos) << amd;
+  EXPECT_NE(amd.find("--group-add render"), std::string::npos) << amd;
+  // The same machines outside a container get no such finding.
+  for (const char* host : {"gtx1080-desktop", "rx6700xt-desktop"})
+    EXPECT_EQ(FindId(RunRules(ProbeRecorded(host)), "runtime.container_gpu_not_mapped"), nullptr) << host;
 }
 
 TEST(CheckRecordedFixes, Gtx1080GetsTheCu126Wheel) {
