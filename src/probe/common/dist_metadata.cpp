@@ -73,20 +73,4 @@ std::optional<DistMetadata> ParseDistFolderName(std::string_view folder_name) {
   return out;
 }
 
-std::string NormalizeDistName(std::string_view name) {
-  std::string out;
-  out.reserve(name.size());
-  bool sep = false;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
-    }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  return out;
-}
-
 }  // namespace gpudoctor

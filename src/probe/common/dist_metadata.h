@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/strings.h"  // NormalizeDistName, PEP 503 normalisation
+
 namespace gpudoctor {
 
 struct DistMetadata {
@@ -22,9 +24,5 @@ std::optional<DistMetadata> ParseDistMetadata(std::string_view text);
 // "torchvision-0.22.1+cu128.dist-info" -> {torchvision, 0.22.1+cu128}; egg-info folders and files
 // too ("numpy-1.24.2.egg-info", "foo-1.0-py3.11.egg-info"). nullopt for other names.
 std::optional<DistMetadata> ParseDistFolderName(std::string_view folder_name);
-
-// PEP 503 normalisation: lowercase, every run of '-', '_' and '.' as one '-'
-// ("Rocm_SDK.core" -> "rocm-sdk-core").
-std::string NormalizeDistName(std::string_view name);
 
 }  // namespace gpudoctor
