@@ -219,6 +219,10 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("torch_companion", torch_companions);
   each("override_rule", override_rules);
   each("override_pitfall", override_pitfalls);
+  each("addon_library", addon_libraries);
+  each("addon_gpu_floor", addon_gpu_floors);
+  each("addon_torch_build", addon_torch_builds);
+  each("addon_cuda_build", addon_cuda_builds);
 }
 
 std::string KnowledgeDb::AsOf() const {
