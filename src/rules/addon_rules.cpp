@@ -119,7 +119,8 @@ void GpuFloor(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
   std::vector<std::string> labels;
   for (const GpuView* g : gpus) {
     newest = std::max(newest, *g->cc);
-    labels.push_back(g->label + " (compute capability " + g->cc->ToString() + ")");
+    const std::string gpu = g->gpu ? g->gpu->pci_address + " " + g->gpu->name : g->label;
+    labels.push_back(gpu + " (compute capability " + g->cc->ToString() + ")");
   }
   const AddonGpuFloor* floor = FloorMissed(ctx, a, newest);
   if (floor == nullptr) return;
@@ -127,8 +128,9 @@ void GpuFloor(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
   const std::string need = "compute capability " + floor->cc.ToString() + " or newer";
   Finding f = MakeFinding(
       "addon.gpu_too_old", Layer::kFramework, SeverityOf(floor->severity), AddonSubject(*a.fw, env),
-      floor->part.empty() ? name + " cannot run on this machine's GPUs: it needs " + need
-                          : name + ": " + floor->part + " need " + need + ", which no GPU here has");
+      floor->part.empty()
+          ? name + " cannot run on this machine's GPUs: it needs " + need
+          : name + ": " + floor->part + " cannot run on this machine's GPUs (" + need + " needed)");
   f.evidence.push_back(
       "required " + need +
       (floor->from ? " (" + a.fw->name + " " + floor->from->ToString() + " and later)" : "") + ", found " +
@@ -186,16 +188,16 @@ std::string OneOf(const std::vector<std::string>& items) {
 }
 
 // What proves a GPU build of `addon`, for the evidence line: its GPU library files in its folder (the
-// first of gpu_folders), else the GPU library folders; a GPU plugin; a +cuda / +rocm build.
+// first of gpu_folders); a GPU plugin; without files, the GPU library folders; a +cuda / +rocm build.
 std::string GpuProof(const AddonLibrary& addon) {
   std::vector<std::string> what;
   if (!addon.gpu_files.empty()) {
     const std::string in = addon.gpu_folders.empty() ? "" : " in " + addon.gpu_folders.front() + "/";
     what.push_back(OneOf(addon.gpu_files) + in);
-  } else if (!addon.gpu_folders.empty()) {
-    what.push_back("a " + OneOf(addon.gpu_folders) + " folder");
   }
   if (!addon.gpu_plugins.empty()) what.push_back("a GPU plugin (" + OneOf(addon.gpu_plugins) + ")");
+  if (addon.gpu_files.empty() && !addon.gpu_folders.empty())
+    what.push_back("a " + OneOf(addon.gpu_folders) + " folder");
   for (const std::string& tag : addon.gpu_version_tags) what.push_back("a +" + tag + " build");
   return OneOf(what);
 }

@@ -254,7 +254,9 @@ TEST(AddonGpuFloor, PartsOfAnAddonAreInformation) {
   auto on_t4 = Of(RunRules(t4), "addon.gpu_too_old");
   ASSERT_EQ(on_t4.size(), 1u) << Ids(RunRules(t4));
   EXPECT_EQ(on_t4[0].severity, Severity::kInfo);
-  EXPECT_NE(on_t4[0].title.find("its FlashAttention kernels need compute capability 8.0"), std::string::npos)
+  EXPECT_NE(on_t4[0].title.find("its FlashAttention kernels cannot run on this machine's GPUs (compute "
+                                "capability 8.0 or newer needed)"),
+            std::string::npos)
       << on_t4[0].title;
   EXPECT_TRUE(on_t4[0].fix.empty());
   Snapshot pascal = Linux();
