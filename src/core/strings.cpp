@@ -69,6 +69,43 @@ std::string ToLower(std::string_view s) {
   return out;
 }
 
+std::string NormalizeDistName(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  bool sep = false;
+  for (char c : name) {
+    if (c == '-' || c == '_' || c == '.') {
+      sep = true;
+      continue;
+    }
+    if (sep && !out.empty()) out += '-';
+    sep = false;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
+bool WildcardMatch(std::string_view text, std::string_view pattern) {
+  // Greedy with one backtrack point: the last '*' seen and where its match in `text` ends so far.
+  size_t t = 0, p = 0, star = std::string_view::npos, resume = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = t;
+    } else if (p < pattern.size() && pattern[p] == text[t]) {
+      ++p;
+      ++t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
 std::optional<uint64_t> ParseU64(std::string_view s, int base) {
   s = Trim(s);
   if (s.empty()) return std::nullopt;

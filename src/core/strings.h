@@ -15,6 +15,13 @@ std::vector<std::string_view> Split(std::string_view s, char sep);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 std::string ToLower(std::string_view s);
+// A Python distribution name as PEP 503 compares them: lowercase, every run of '-', '_' and '.' as one
+// '-' ("Rocm_SDK.core" -> "rocm-sdk-core"). The probe reads names with it and the knowledge base and
+// the rules look them up with it.
+std::string NormalizeDistName(std::string_view name);
+// Whether `text` matches `pattern`, where each '*' stands for any run of characters (none included) and
+// every other character for itself: "libbitsandbytes_cuda124.so" matches "libbitsandbytes_cuda*".
+bool WildcardMatch(std::string_view text, std::string_view pattern);
 // A line of a child's output for a message: trimmed, cut to `max_chars` with "..." after the cut.
 std::string ClipLine(std::string_view s, size_t max_chars);
 // The last `count` non-empty lines of a child's output, each clipped as ClipLine does.

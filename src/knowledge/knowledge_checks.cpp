@@ -53,6 +53,7 @@ class Checker {
   void References();
   void Overrides();
   void Torch();
+  void Addons();
 
  private:
   KnowledgeDb& db_;
@@ -89,6 +90,9 @@ void Checker::Duplicates() {
          [](const TorchWheel& w) { return w.torch.ToString() + " " + w.variant; });
   Unique(db_.torch_routes, "route", [](const TorchRoute& r) { return r.id; });
   Unique(db_.override_pitfalls, "pitfall", [](const OverridePitfall& p) { return p.id; });
+  Unique(db_.addon_libraries, "add-on", [](const AddonLibrary& a) { return a.name; });
+  Unique(db_.addon_torch_builds, "add-on release",
+         [](const AddonTorchBuild& b) { return b.addon + " " + b.version; });
   // Each physical gfx has at most one override rule.
   std::map<std::string, const OverrideRule*> seen;
   for (const OverrideRule& r : db_.override_rules) {
@@ -245,6 +249,44 @@ void Checker::Torch() {
   }
 }
 
+// Every add-on row names an [[addon_library]]; a distribution belongs to one add-on; the torch of a
+// release is a known torch release, a GPU floor a known compute capability; the CUDA ranges of one add-on
+// do not overlap.
+void Checker::Addons() {
+  std::map<std::string, const AddonLibrary*> owner;
+  for (const AddonLibrary& a : db_.addon_libraries) {
+    for (const std::string& d : a.distributions) {
+      auto [it, inserted] = owner.emplace(d, &a);
+      if (!inserted)
+        Add(a.provenance.origin, "distribution '" + d + "' belongs to add-on " + it->second->name);
+    }
+  }
+  auto known = [&](const std::string& addon, const Provenance& p) {
+    bool found = std::any_of(db_.addon_libraries.begin(), db_.addon_libraries.end(),
+                             [&](const AddonLibrary& a) { return a.name == addon; });
+    if (!found) Add(p.origin, "add-on '" + addon + "' has no [[addon_library]]");
+  };
+  for (const AddonGpuFloor& f : db_.addon_gpu_floors) {
+    known(f.addon, f.provenance);
+    if (db_.FindCudaArch(f.cc) == nullptr)
+      Add(f.provenance.origin, "cc " + f.cc.ToString() + " is not a [[cuda_arch]]");
+  }
+  for (const AddonTorchBuild& b : db_.addon_torch_builds) {
+    known(b.addon, b.provenance);
+    if (db_.FindTorchRelease(b.torch) == nullptr)
+      Add(b.provenance.origin, "torch " + b.torch.ToString() + " has no [[torch_release]]");
+  }
+  for (const AddonCudaBuild& c : db_.addon_cuda_builds) {
+    known(c.addon, c.provenance);
+    for (const AddonCudaBuild& other : db_.addon_cuda_builds) {
+      if (&other == &c || other.addon != c.addon || c.from < other.from) continue;
+      if (!other.until || c.from < *other.until)
+        Add(c.provenance.origin, "release " + c.from.ToString() + " of " + c.addon + " is in the range at " +
+                                     Where(other.provenance.origin) + " too");
+    }
+  }
+}
+
 }  // namespace
 
 void CheckKnowledge(KnowledgeDb& db, const std::map<std::string, std::string>& display_names,
@@ -256,6 +298,7 @@ void CheckKnowledge(KnowledgeDb& db, const std::map<std::string, std::string>& d
   c.References();
   c.Overrides();
   c.Torch();
+  c.Addons();
   CheckInvariants(db, display_names, errors);
 }
 

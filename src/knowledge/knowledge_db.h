@@ -66,6 +66,10 @@ struct KnowledgeDb {
   std::vector<TorchWheel> torch_wheels;
   std::vector<TorchRoute> torch_routes;
   std::vector<TorchCompanion> torch_companions;
+  std::vector<AddonLibrary> addon_libraries;
+  std::vector<AddonGpuFloor> addon_gpu_floors;
+  std::vector<AddonTorchBuild> addon_torch_builds;
+  std::vector<AddonCudaBuild> addon_cuda_builds;
   std::vector<OverrideRule> override_rules;
   std::vector<OverridePitfall> override_pitfalls;
   std::vector<SharedLibrary> shared_libraries;
@@ -117,6 +121,20 @@ struct KnowledgeDb {
   void VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const;
   // The database's "as of" date: the newest `checked` of any entry ("YYYY-MM-DD"), "" when none has one.
   std::string AsOf() const;
+
+  // Add-on libraries (addon_lookup.cpp). The add-on a distribution belongs to ("onnxruntime_gpu" and
+  // "onnxruntime-gpu" alike: names compare PEP 503 normalized), or nullptr.
+  const AddonLibrary* FindAddon(std::string_view distribution) const;
+  // The GPU floors of `addon` that apply to its release `version` (every floor without `from` when the
+  // release is unknown).
+  std::vector<const AddonGpuFloor*> AddonGpuFloorsFor(std::string_view addon,
+                                                      const std::optional<Version>& version) const;
+  // The newest release of `addon` built for exactly `torch` (the last such row of the file), or nullptr.
+  const AddonTorchBuild* AddonBuildForTorch(std::string_view addon, const Version& torch) const;
+  // The CUDA build of `addon`'s release `version` ([from, until) holds it), or nullptr.
+  const AddonCudaBuild* AddonCudaBuildOf(std::string_view addon, const Version& version) const;
+  // The newest release range of `addon` built for CUDA `cuda_major`, or nullptr.
+  const AddonCudaBuild* NewestAddonCudaBuild(std::string_view addon, uint32_t cuda_major) const;
 
  private:
   // What VisitProvenance does, with `fn` called directly: AsOf runs on every explain report, and going

@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 27> kSections{{
+constexpr std::array<SectionSpec, 31> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -50,6 +50,10 @@ constexpr std::array<SectionSpec, 27> kSections{{
     {"shared_library", "component", ParseSharedLibrary},
     {"cxx_runtime_version", "symbol_version", ParseCxxRuntimeVersion},
     {"glibc_release", "glibc", ParseGlibcRelease},
+    {"addon_library", "name", ParseAddonLibrary},
+    {"addon_gpu_floor", "addon", ParseAddonGpuFloor},
+    {"addon_torch_build", "version", ParseAddonTorchBuild},
+    {"addon_cuda_build", "addon", ParseAddonCudaBuild},
 }};
 
 const SectionSpec* FindSection(std::string_view name) {

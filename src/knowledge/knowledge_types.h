@@ -293,6 +293,71 @@ struct TorchCompanion {
   bool operator==(const TorchCompanion&) const = default;
 };
 
+// ---- Add-on libraries (addon_libraries.toml) -------------------------------------------------------
+
+enum class AddonSeverity { kInfo, kWarning, kError };
+const char* ToString(AddonSeverity s);  // "info", "warning", "error"
+
+// A package that brings GPU code of its own on top of torch, ONNX Runtime or JAX (xformers, flash-attn,
+// vllm, triton, deepspeed, onnxruntime-gpu, bitsandbytes, jax), and what `check` needs to judge it.
+struct AddonLibrary {
+  std::string name;                        // "xformers": what the other addon_* sections call it
+  std::vector<std::string> distributions;  // its distributions, PEP 503 normalized ("onnxruntime-gpu")
+  bool pins_torch = false;   // its GPU wheels' METADATA requires one torch release (`torch==2.5.1`)
+  bool torch_index = false;  // download.pytorch.org/whl/<variant> carries its build for each torch variant
+  std::vector<std::string>
+      shadowed_by;  // distributions whose files overwrite its own when installed beside it
+  // What proves a GPU build ('*' matches any run of characters): files in its package folder
+  // ("libbitsandbytes_cuda*"), GPU library folders the probe records (Snapshot gpu_libraries providers:
+  // "bitsandbytes", "jax_plugins/xla_cuda*"), plugin distributions ("jax-cuda*-plugin"), a local
+  // version tag of its own distributions ("cuda" in jaxlib 0.4.16+cuda12.cudnn89).
+  std::vector<std::string> gpu_files;
+  std::vector<std::string> gpu_folders;
+  std::vector<std::string> gpu_plugins;
+  std::vector<std::string> gpu_version_tags;
+  // How bad a build without GPU code is on a machine with an AMD or NVIDIA GPU; unset: not judged.
+  std::optional<AddonSeverity> cpu_only;
+  std::vector<Platform> gpu_platforms;  // where GPU builds of it exist (jax: linux, wsl)
+  std::string
+      install_cuda;  // the pip requirement of its CUDA build, "{cuda}" = the CUDA major: "jax[cuda{cuda}]"
+  std::string install_rocm;  // the pip requirement of its ROCm build on Linux: "jax[rocm7-local]"
+  Provenance provenance;
+  bool operator==(const AddonLibrary&) const = default;
+};
+
+// The oldest NVIDIA GPU (compute capability) an add-on's code runs on, from one release on.
+struct AddonGpuFloor {
+  std::string addon;  // an [[addon_library]] name
+  Version cc;         // "8.0"
+  std::optional<Version>
+      from;  // the first release it applies to ("2.0" for flash-attn); unset: every release
+  AddonSeverity severity = AddonSeverity::kWarning;  // warning: it cannot run there; info: a part cannot
+  std::string part;  // what cannot run when only a part of it needs the GPU ("its FlashAttention kernels")
+  std::string fallback;  // what runs instead ("memory_efficient_attention uses its CUTLASS kernels")
+  Provenance provenance;
+  bool operator==(const AddonGpuFloor&) const = default;
+};
+
+// The torch release one release of an add-on was built for (its wheels pin it: `torch==2.5.1`).
+struct AddonTorchBuild {
+  std::string addon;    // an [[addon_library]] name
+  std::string version;  // the add-on's release as written ("0.0.28.post3")
+  Version torch;        // "2.5.1"
+  Provenance provenance;
+  bool operator==(const AddonTorchBuild&) const = default;
+};
+
+// The CUDA (and cuDNN) the builds of an add-on's releases [from, until) on PyPI were made with.
+struct AddonCudaBuild {
+  std::string addon;             // an [[addon_library]] name
+  Version from;                  // the first release ("1.19")
+  std::optional<Version> until;  // the first release after the range; unset: open-ended
+  Version cuda;                  // "11.8", "12"
+  std::optional<Version> cudnn;  // "8", "9"
+  Provenance provenance;
+  bool operator==(const AddonCudaBuild&) const = default;
+};
+
 enum class RouteVendor { kAmd, kNvidia, kAny };
 enum class RouteStatus { kOfficial, kPreview, kNightly, kCommunity, kLegacy, kSuperseded };
 const char* ToString(RouteStatus s);

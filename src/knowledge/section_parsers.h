@@ -1,6 +1,7 @@
 // The list of [[sections]] a knowledge file may hold and the function that reads each entry.
 // One explicit table (no registration by static constructors); the parsers live one .cpp per
-// domain: amd_loader.cpp (also overrides), nvidia_loader.cpp, rocm_loader.cpp, torch_loader.cpp.
+// domain: amd_loader.cpp (also overrides), nvidia_loader.cpp, rocm_loader.cpp, torch_loader.cpp,
+// addon_loader.cpp.
 #pragma once
 
 #include <span>
@@ -51,5 +52,9 @@ void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db);
 void ParseSharedLibrary(EntryReader& r, KnowledgeDb& db);
 void ParseCxxRuntimeVersion(EntryReader& r, KnowledgeDb& db);
 void ParseGlibcRelease(EntryReader& r, KnowledgeDb& db);
+void ParseAddonLibrary(EntryReader& r, KnowledgeDb& db);
+void ParseAddonGpuFloor(EntryReader& r, KnowledgeDb& db);
+void ParseAddonTorchBuild(EntryReader& r, KnowledgeDb& db);
+void ParseAddonCudaBuild(EntryReader& r, KnowledgeDb& db);
 
 }  // namespace gpudoctor

@@ -29,6 +29,14 @@ std::optional<Version> Version::Parse(std::string_view text) {
   return v;
 }
 
+std::optional<Version> Version::ParseLeading(std::string_view text) {
+  size_t end = 0;
+  while (end < text.size() && ((text[end] >= '0' && text[end] <= '9') || text[end] == '.')) ++end;
+  std::string_view numbers = text.substr(0, end);
+  while (!numbers.empty() && numbers.back() == '.') numbers.remove_suffix(1);
+  return Parse(numbers);
+}
+
 bool Version::HasPrefix(const Version& prefix) const {
   if (prefix.parts_.size() > parts_.size()) return false;
   return std::equal(prefix.parts_.begin(), prefix.parts_.end(), parts_.begin());

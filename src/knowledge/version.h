@@ -18,6 +18,9 @@ class Version {
   // Accepts 1 to 4 dot-separated decimal parts of at most 9 digits each ("13", "6.2.4", "535.54.03").
   // Anything else ("", "6.", "v6", "6.x", "1.2.3.4.5") is rejected.
   static std::optional<Version> Parse(std::string_view text);
+  // The release number a Python package version starts with: "0.22.1+cu128" -> 0.22.1, "2.8.0a0+git1"
+  // -> 2.8.0, "0.0.28.post3" -> 0.0.28. nullopt when it does not start with one Parse accepts.
+  static std::optional<Version> ParseLeading(std::string_view text);
 
   const std::vector<uint32_t>& parts() const { return parts_; }
   uint32_t major() const { return Part(0); }

@@ -76,6 +76,7 @@ std::string EnvBlock(const PythonEnv& e) {
     if (!f.backend.empty() && f.version.find('+') == std::string::npos) v += " (" + f.backend + ")";
     if (f.runtime && f.family != "torchvision" && f.family != "torchaudio")
       v += ", runtime " + RuntimeText(f.runtime);
+    if (!f.torch_pin.empty()) v += ", requires torch " + f.torch_pin;
     kv.Add(f.name, v);
   }
   if (e.live) kv.Add("live check", LiveText(*e.live));

@@ -2,41 +2,18 @@
 // torch release series (data/torch_companions.toml), and for one build of it (the +cu128 / +rocm6.2
 // / +cpu local tag). Another pairing fails at import or at the first operator ("operator
 // torchvision::nms does not exist"), or makes pip pull a second torch.
-#include <algorithm>
-#include <cctype>
 
 #include "core/strings.h"
 #include "rules/framework_parts.h"
+#include "rules/pip_commands.h"
 #include "rules/shell.h"
 
 namespace gpudoctor {
 namespace {
 
-constexpr const char* kPytorchIndex = "https://download.pytorch.org/whl/";
-
-// "0.22.1+cu128" -> 0.22.1; "2.8.0a0+gitfc14c65" -> 2.8.0.
-std::optional<Version> LeadingVersion(std::string_view text) {
-  size_t end = 0;
-  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.'))
-    ++end;
-  std::string numbers(text.substr(0, end));
-  while (!numbers.empty() && numbers.back() == '.') numbers.pop_back();
-  return Version::Parse(numbers);
-}
-
 std::string LocalTag(std::string_view version) {
   size_t plus = version.find('+');
   return plus == std::string_view::npos ? "" : std::string(version.substr(plus + 1));
-}
-
-// A variant pytorch.org publishes an index for: cpu, cuXYZ, rocmX.Y[.Z].
-bool IsPytorchIndexVariant(const std::string& v) {
-  if (v == "cpu") return true;
-  if (StartsWith(v, "cu") && v.size() >= 4)
-    return std::all_of(v.begin() + 2, v.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-  if (StartsWith(v, "rocm")) return Version::Parse(v.substr(4)).has_value();
-  return false;
 }
 
 std::string SeriesList(const std::vector<Version>& series) {
@@ -48,10 +25,8 @@ std::string SeriesList(const std::vector<Version>& series) {
 ShellCommands ReinstallCompanion(const std::string& package, const Version& series,
                                  const std::string& variant) {
   std::string spec = "\"" + package + "==" + series.ToString() + ".*\"";
-  std::string index =
-      IsPytorchIndexVariant(variant) ? " --index-url " + std::string(kPytorchIndex) + variant : "";
-  std::string args = " -m pip install --force-reinstall --no-deps " + spec + index;
-  return {"python3" + args, "py" + args, "py" + args};
+  std::string index = IsPytorchIndexVariant(variant) ? " --index-url " + PytorchIndexUrl(variant) : "";
+  return PipCommand("install --force-reinstall --no-deps " + spec + index);
 }
 
 struct Pairing {
@@ -73,7 +48,7 @@ void CheckEnv(const RuleContext& ctx, const PythonEnv& env, std::vector<Finding>
   size_t fine_count = 0;
   for (const Pairing& p : pairs) {
     const FrameworkInstall& fw = *p.fw;
-    auto v = LeadingVersion(fw.version);
+    auto v = Version::ParseLeading(fw.version);
     bool series_ok = false;
     for (const auto& s : *p.want) series_ok = series_ok || (v && v->HasPrefix(s));
     const std::string tag = LocalTag(fw.version);

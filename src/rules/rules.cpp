@@ -80,8 +80,8 @@ std::vector<Finding> RunAllRules(const Snapshot& snapshot, const KnowledgeDb& db
                                  const RuleOptions& options) {
   RuleContext ctx(snapshot, db, options);
   std::vector<Finding> all;
-  for (auto layer :
-       {HardwareRules, TopologyRules, RuntimeRules, FrameworkRules, EnvironmentRules, WindowsRules}) {
+  for (auto layer : {HardwareRules, TopologyRules, RuntimeRules, FrameworkRules, AddonRules, EnvironmentRules,
+                     WindowsRules}) {
     for (auto& f : layer(ctx)) {
       if (f.severity == Severity::kOk && !options.include_ok) continue;
       all.push_back(std::move(f));
@@ -336,6 +336,46 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "Wrong numbers without an error: a bad override, broken firmware or hardware.", ""},
       {"framework.live_ok", Layer::kFramework,
        "check --live: torch imported and (with a GPU) computed right.", "", ""},
+      {"addon.torch_pin_mismatch", Layer::kFramework,
+       "An add-on whose METADATA requires one torch release (Requires-Dist: torch==X: xformers up to 0.0.34, "
+       "vllm) against the torch installed in the same environment.",
+       "Its compiled operators are linked against that torch: with another they fail to load (\"xFormers "
+       "can't "
+       "load C++/CUDA extensions\"), and pip, asked to repair it, replaces the installed torch. Fix: the "
+       "add-on "
+       "release built for this torch (data/addon_libraries.toml), from torch's own index, with --no-deps.",
+       "https://github.com/facebookresearch/xformers/blob/main/CHANGELOG.md"},
+      {"addon.cpu_package_shadows_gpu", Layer::kFramework,
+       "A CPU package installed beside the GPU package whose module folder it shares (onnxruntime beside "
+       "onnxruntime-gpu).",
+       "The package installed last owns the files: with the CPU package's, only CPUExecutionProvider is "
+       "offered and every session runs on the CPU. Fix: uninstall both, install the GPU package alone.",
+       "https://github.com/microsoft/onnxruntime/issues/26996"},
+      {"addon.cuda_build_mismatch", Layer::kFramework,
+       "The CUDA major a GPU package's release was built for on PyPI (onnxruntime-gpu 1.15-1.18: CUDA 11.8 "
+       "and "
+       "cuDNN 8; 1.19 and later: CUDA 12 and cuDNN 9) against the environment's CUDA libraries (torch's "
+       "CUDA, "
+       "the nvidia/cuda_runtime wheel's libcudart).",
+       "Its CUDA provider cannot load libraries of another major (libcublasLt.so.11) and falls back to the "
+       "CPU. Fix: the release built for the environment's CUDA.",
+       "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"},
+      {"addon.no_gpu_build", Layer::kFramework,
+       "On a machine with an AMD or NVIDIA GPU, whether an add-on has its GPU build: a "
+       "libbitsandbytes_cuda*/rocm*/hip* library in bitsandbytes/ (error without), a JAX GPU plugin "
+       "(jax-cuda12-plugin, jax-rocm7-plugin) or a +cuda jaxlib (warning without).",
+       "Without it the add-on runs on the CPU only (bitsandbytes: \"compiled without GPU support\"; jax: "
+       "jax.devices() lists only the CPU). Fix: pip install -U bitsandbytes, or jax[cuda12] / "
+       "jax[rocm7-local].",
+       "https://docs.jax.dev/en/latest/installation.html"},
+      {"addon.gpu_too_old", Layer::kFramework,
+       "On a machine whose GPUs are all NVIDIA, whether the newest one reaches the compute capability an "
+       "add-on's kernels need: flash-attn 2 needs 8.0 (warning), xformers' FlashAttention kernels 8.0 and "
+       "Triton's compiler 7.0 (information).",
+       "Below it the add-on cannot run (the application must fall back to PyTorch's "
+       "scaled_dot_product_attention), "
+       "or the part that needs it falls back to slower kernels.",
+       "https://github.com/Dao-AILab/flash-attention/blob/main/README.md"},
       {"environment.ok", Layer::kEnvironment, "No variable hides GPUs or overrides targets wrongly.", "", ""},
       {"environment.devices_hidden", Layer::kEnvironment,
        "HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, GPU_DEVICE_ORDINAL or CUDA_VISIBLE_DEVICES empty, -1 or "

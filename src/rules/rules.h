@@ -41,6 +41,9 @@ std::vector<Finding> HardwareRules(const RuleContext& ctx);
 std::vector<Finding> TopologyRules(const RuleContext& ctx);
 std::vector<Finding> RuntimeRules(const RuleContext& ctx);
 std::vector<Finding> FrameworkRules(const RuleContext& ctx);
+// The framework layer's judgement of the add-ons in each environment (addon_rules.cpp): xformers, vllm,
+// flash-attn, triton, onnxruntime-gpu, bitsandbytes, jax against torch, CUDA and the GPUs.
+std::vector<Finding> AddonRules(const RuleContext& ctx);
 std::vector<Finding> EnvironmentRules(const RuleContext& ctx);
 // Native Windows only (windows_rules.cpp): the route that fits each GPU there and what it needs.
 std::vector<Finding> WindowsRules(const RuleContext& ctx);

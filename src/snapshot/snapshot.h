@@ -217,12 +217,17 @@ struct TorchInstall {
 struct FrameworkInstall {
   std::string name{};     // distribution name as written ("onnxruntime-rocm", "jax-cuda12-plugin")
   std::string family{};   // "torchvision", "torchaudio", "torch-directml", "tensorflow", "jax",
-                          // "jax-plugin", "onnxruntime", "bitsandbytes", "rocm-sdk"
+                          // "jax-plugin", "onnxruntime", "bitsandbytes", "rocm-sdk", "xformers",
+                          // "flash-attn", "vllm", "triton", "deepspeed"
   std::string version{};  // "0.22.1+cu128"
   std::string backend{};  // what the name or version says it runs on: "cuda", "rocm", "migraphx",
                           // "directml", "openvino", "cpu"; "" when it does not say
   std::string source{};   // the file the version came from
   std::optional<RuntimeResolution> runtime{};  // for CUDA / ROCm backends
+  // The one torch release its metadata requires (`Requires-Dist: torch==2.5.1` -> "2.5.1"): xformers and
+  // vllm wheels pin the torch they were built against. "" when it pins none (or the version came from
+  // a folder name or version.py).
+  std::string torch_pin{};
 };
 
 // What `check --live` learned by running the environment's interpreter on a small script.

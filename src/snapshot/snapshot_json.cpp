@@ -149,8 +149,10 @@ Json LibraryFolderToJson(const GpuLibraryFolder& f) {
 }
 
 Json FrameworkToJson(const FrameworkInstall& f) {
-  return Json{{"name", f.name},       {"family", f.family}, {"version", f.version},
-              {"backend", f.backend}, {"source", f.source}, {"runtime", RuntimeResolutionToJson(f.runtime)}};
+  return Json{{"name", f.name},          {"family", f.family},
+              {"version", f.version},    {"backend", f.backend},
+              {"source", f.source},      {"runtime", RuntimeResolutionToJson(f.runtime)},
+              {"torch_pin", f.torch_pin}};
 }
 
 Json LiveToJson(const std::optional<PythonLiveRun>& l) {
@@ -502,6 +504,7 @@ void ReadFramework(Reader& r, FrameworkInstall& f) {
   r.Get("backend", f.backend);
   r.Get("source", f.source);
   f.runtime = ReadRuntimeResolution(r, "runtime");
+  r.Get("torch_pin", f.torch_pin);  // absent before the add-on checks: no pin
 }
 
 void ReadLive(Reader& r, PythonLiveRun& l) {

@@ -178,6 +178,21 @@ INSTANTIATE_TEST_SUITE_P(
             Severity::kError,
             {{"runtime.nvidia_needs_open_modules", Severity::kError}, {"hardware.gpu_known", Severity::kOk}},
             {"runtime.driver_branch_drops_gpu", "runtime.driver_missing"}},
+        // Issue 29: xformers 0.0.28.post3 (pins torch 2.5.1) beside torch 2.6.0+cu124.
+        Verdict{"rtx4090-xformers-desktop",
+                Severity::kError,
+                {{"addon.torch_pin_mismatch", Severity::kError}, {"framework.torch_ok", Severity::kOk}},
+                {"addon.no_gpu_build", "addon.gpu_too_old", "addon.cuda_build_mismatch"}},
+        // Issue 29: a bitsandbytes built without a GPU backend beside an RTX 3090.
+        Verdict{"rtx3090-bnb-cpu-only",
+                Severity::kError,
+                {{"addon.no_gpu_build", Severity::kError}, {"framework.torch_ok", Severity::kOk}},
+                {"addon.torch_pin_mismatch", "addon.cuda_build_mismatch"}},
+        // Issue 29: onnxruntime-gpu 1.17.1 (CUDA 11.8 on PyPI) beside torch cu124 and the CUDA 12 wheels.
+        Verdict{"rtx4070-onnxruntime-cu11",
+                Severity::kWarning,
+                {{"addon.cuda_build_mismatch", Severity::kWarning}, {"framework.torch_ok", Severity::kOk}},
+                {"addon.cpu_package_shadows_gpu", "addon.no_gpu_build"}},
         Verdict{"wsl2-guest",
                 Severity::kInfo,
                 {{"hardware.wsl_gpu_paravirtual", Severity::kInfo}},
@@ -358,6 +373,39 @@ TEST(CheckRecordedFixes, Gtx1080OnR580WithACuda132WheelIsNotToldToUpdate) {
 TEST(CheckRecordedFixes, Gtx1080NeverToldToInstallADriverAboveR580) {
   ExpectNoDriverAboveR580(RunRules(ProbeRecorded("gtx1080-desktop")));
   ExpectNoDriverAboveR580(RunRules(WithTorch(ProbeRecorded("gtx1080-desktop"), "2.11.0+cu130", "13.0", "")));
+}
+
+// Issue 29: the add-on machines get the fix an expert would type, for the environment's own python.
+TEST(CheckRecordedFixes, XformersGetsTheReleaseBuiltForTheInstalledTorch) {
+  auto fs = RunRules(ProbeRecorded("rtx4090-xformers-desktop"));
+  EXPECT_EQ(BashFixOf(fs, "addon.torch_pin_mismatch"),
+            "/home/erin/.venv/bin/python -m pip install --no-deps \"xformers==0.0.29.post3\" --index-url "
+            "https://download.pytorch.org/whl/cu124\n");
+  const Finding* f = FindId(fs, "addon.torch_pin_mismatch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->evidence.front().find("required torch==2.5.1"), std::string::npos) << f->evidence.front();
+  EXPECT_NE(f->evidence.front().find("found torch 2.6.0+cu124"), std::string::npos) << f->evidence.front();
+}
+
+TEST(CheckRecordedFixes, CpuOnlyBitsandbytesGetsTheWheelWithItsCudaLibraries) {
+  auto fs = RunRules(ProbeRecorded("rtx3090-bnb-cpu-only"));
+  EXPECT_EQ(BashFixOf(fs, "addon.no_gpu_build"),
+            "/home/erin/.venv/bin/python -m pip install -U bitsandbytes\n");
+  const Finding* f = FindId(fs, "addon.no_gpu_build");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("bitsandbytes 0.45.0"), std::string::npos) << f->title;
+  EXPECT_NE(f->evidence.front().find("libbitsandbytes_cuda*"), std::string::npos) << f->evidence.front();
+}
+
+TEST(CheckRecordedFixes, Cuda11OnnxruntimeGetsTheCuda12Release) {
+  auto fs = RunRules(ProbeRecorded("rtx4070-onnxruntime-cu11"));
+  EXPECT_EQ(BashFixOf(fs, "addon.cuda_build_mismatch"),
+            "/home/erin/.venv/bin/python -m pip install \"onnxruntime-gpu>=1.19,<1.27\"\n");
+  const Finding* f = FindId(fs, "addon.cuda_build_mismatch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->evidence.front().find("CUDA 11.8, cuDNN 8"), std::string::npos) << f->evidence.front();
+  EXPECT_NE(f->evidence.front().find("nvidia/cuda_runtime/lib/libcudart.so.12"), std::string::npos)
+      << f->evidence.front();
 }
 
 // The RX 6700 XT machine without its HSA_OVERRIDE_GFX_VERSION: the rocm6.2 libtorch_hip.so read from the

@@ -30,6 +30,34 @@ TEST(DistMetadata, RefusesImplausibleValues) {
   EXPECT_EQ(m->version, "2.7.1+cu128");
 }
 
+// The exact torch release a wheel pins (xformers, vllm): only an unconditional single `==` clause.
+TEST(DistMetadata, ReadsAnExactTorchPin) {
+  const std::string head =
+      "Metadata-Version: 2.1\nName: xformers\nVersion: 0.0.28.post3\nRequires-Dist: numpy\n";
+  auto pinned = ParseDistMetadata(head + "Requires-Dist: torch==2.5.1\n\nRequires-Dist: torch==9.9.9\n");
+  ASSERT_TRUE(pinned);
+  EXPECT_EQ(pinned->torch_pin, "2.5.1");
+  EXPECT_EQ(pinned->version, "0.0.28.post3");
+  // Older metadata writes the clause in parentheses; names compare PEP 503 normalized.
+  EXPECT_EQ(ParseDistMetadata(head + "Requires-Dist: torch (==2.7.1)\n")->torch_pin, "2.7.1");
+  EXPECT_EQ(ParseDistMetadata(head + "Requires-Dist: Torch == 2.6.0\n")->torch_pin, "2.6.0");
+  // The pin may come before Name and Version.
+  EXPECT_EQ(ParseDistMetadata("Requires-Dist: torch==2.4.0\nName: vllm\nVersion: 0.5.4\n")->torch_pin,
+            "2.4.0");
+  // Not one exact release: ranges, wildcards, conditions, other packages, arbitrary equality.
+  for (const char* line :
+       {"torch>=2.4", "torch==2.5.*", "torch==2.5.1,<3", "torch==2.5.1; extra == \"gpu\"",
+        "torch==2.5.1 ; platform_system == \"Linux\"", "torchvision==0.20.1", "torch-tensorrt==2.5.0",
+        "torch===2.5.1", "torch", "torch (==2.5.1", "torch[opt]==2.5.1"}) {
+    auto m = ParseDistMetadata(head + "Requires-Dist: " + line + "\n");
+    ASSERT_TRUE(m) << line;
+    EXPECT_EQ(m->torch_pin, "") << line;
+  }
+  // The first exact pin counts.
+  EXPECT_EQ(ParseDistMetadata(head + "Requires-Dist: torch>=2\nRequires-Dist: torch==2.5.1\n")->torch_pin,
+            "2.5.1");
+}
+
 TEST(DistFolderName, DistInfoAndEggInfo) {
   auto a = ParseDistFolderName("torchvision-0.22.1+cu128.dist-info");
   ASSERT_TRUE(a);
@@ -72,28 +100,27 @@ TEST_P(DistributionTable, Classifies) {
   EXPECT_EQ(k->backend, GetParam().backend);
 }
 
-INSTANTIATE_TEST_SUITE_P(Names, DistributionTable,
-                         ::testing::Values(Known{"onnxruntime-gpu", "onnxruntime", "cuda"},
-                                           Known{"onnxruntime-rocm", "onnxruntime", "rocm"},
-                                           Known{"onnxruntime-migraphx", "onnxruntime", "migraphx"},
-                                           Known{"onnxruntime-directml", "onnxruntime", "directml"},
-                                           Known{"onnxruntime", "onnxruntime", "cpu"},
-                                           Known{"tensorflow-rocm", "tensorflow", "rocm"},
-                                           Known{"tensorflow", "tensorflow", ""},
-                                           Known{"jax-cuda12-plugin", "jax-plugin", "cuda"},
-                                           Known{"jax-cuda12-pjrt", "jax-plugin", "cuda"},
-                                           Known{"jax-rocm7-plugin", "jax-plugin", "rocm"},
-                                           Known{"torch-directml", "torch-directml", "directml"},
-                                           Known{"bitsandbytes", "bitsandbytes", ""},
-                                           Known{"rocm-sdk-core", "rocm-sdk", "rocm"},
-                                           Known{"rocm-sdk-libraries-gfx110x-all", "rocm-sdk", "rocm"},
-                                           Known{"numpy", "", ""}, Known{"jax-cuda12", "", ""}),
-                         [](const ::testing::TestParamInfo<Known>& p) {
-                           std::string n = p.param.name;
-                           for (char& c : n)
-                             if (c == '-') c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Names, DistributionTable,
+    ::testing::Values(
+        Known{"onnxruntime-gpu", "onnxruntime", "cuda"}, Known{"onnxruntime-rocm", "onnxruntime", "rocm"},
+        Known{"onnxruntime-migraphx", "onnxruntime", "migraphx"},
+        Known{"onnxruntime-directml", "onnxruntime", "directml"}, Known{"onnxruntime", "onnxruntime", "cpu"},
+        Known{"tensorflow-rocm", "tensorflow", "rocm"}, Known{"tensorflow", "tensorflow", ""},
+        Known{"jax-cuda12-plugin", "jax-plugin", "cuda"}, Known{"jax-cuda12-pjrt", "jax-plugin", "cuda"},
+        Known{"jax-rocm7-plugin", "jax-plugin", "rocm"},
+        Known{"torch-directml", "torch-directml", "directml"}, Known{"bitsandbytes", "bitsandbytes", ""},
+        Known{"rocm-sdk-core", "rocm-sdk", "rocm"},
+        Known{"rocm-sdk-libraries-gfx110x-all", "rocm-sdk", "rocm"}, Known{"xformers", "xformers", ""},
+        Known{"flash-attn", "flash-attn", ""}, Known{"vllm", "vllm", ""}, Known{"triton", "triton", ""},
+        Known{"pytorch-triton-rocm", "triton", "rocm"}, Known{"triton-windows", "triton", ""},
+        Known{"deepspeed", "deepspeed", ""}, Known{"numpy", "", ""}, Known{"jax-cuda12", "", ""}),
+    [](const ::testing::TestParamInfo<Known>& p) {
+      std::string n = p.param.name;
+      for (char& c : n)
+        if (c == '-') c = '_';
+      return n;
+    });
 
 TEST(RuntimeFiles, NamesOfTheVendorRuntimes) {
   EXPECT_EQ(RuntimeOfFile("libcudart.so.12"), "libcudart");

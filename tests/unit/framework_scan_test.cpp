@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "binfmt_fixtures.h"
+#include "knowledge/knowledge_loader.h"
 #include "probe/common/framework_scan.h"
 #include "probe/common/torch_gpu_code.h"
 #include "probe_sysroot_builder.h"
@@ -172,6 +173,56 @@ TEST(FrameworkScan, EveryFrameworkFamily) {
   for (const auto& f : c.gpu_libraries) providers.push_back(f.provider);
   EXPECT_EQ(providers, (std::vector<std::string>{"_rocm_sdk_core", "onnxruntime", "jax_plugins/xla_cuda12",
                                                  "bitsandbytes"}));
+}
+
+// The add-ons built on torch are followed, with the torch release their METADATA pins; a bitsandbytes
+// folder without a GPU library (a CPU-only build) is no GPU library folder.
+TEST(FrameworkScan, AddonsWithTheTorchTheyPin) {
+  SysrootBuilder r;
+  r.Write(At("xformers-0.0.28.post3.dist-info/METADATA"),
+          "Metadata-Version: 2.1\nName: xformers\nVersion: 0.0.28.post3\nRequires-Dist: numpy\n"
+          "Requires-Dist: torch==2.5.1\n\nbody\n");
+  Dist(r, "flash_attn-2.7.4.post1.dist-info", "flash_attn", "2.7.4.post1");
+  Dist(r, "triton-3.2.0.dist-info", "triton", "3.2.0");
+  Dist(r, "vllm-0.6.4.dist-info", "vllm", "0.6.4");
+  Dist(r, "bitsandbytes-0.45.0.dist-info", "bitsandbytes", "0.45.0");
+  r.Write(At("bitsandbytes/libbitsandbytes_cpu.so"), "");
+  r.Mkdir(At("deepspeed-0.16.2.dist-info"));  // no METADATA: the folder name says the version, no pin
+  std::vector<std::string> warnings;
+  auto c = Scan(r, warnings);
+  ASSERT_NE(Framework(c, "xformers"), nullptr);
+  EXPECT_EQ(Framework(c, "xformers")->family, "xformers");
+  EXPECT_EQ(Framework(c, "xformers")->torch_pin, "2.5.1");
+  ASSERT_NE(Framework(c, "flash_attn"), nullptr);
+  EXPECT_EQ(Framework(c, "flash_attn")->family, "flash-attn");
+  EXPECT_EQ(Framework(c, "flash_attn")->torch_pin, "");
+  EXPECT_EQ(Framework(c, "triton")->family, "triton");
+  EXPECT_EQ(Framework(c, "vllm")->family, "vllm");
+  ASSERT_NE(Framework(c, "deepspeed"), nullptr);
+  EXPECT_EQ(Framework(c, "deepspeed")->version, "0.16.2");
+  EXPECT_EQ(Framework(c, "bitsandbytes")->family, "bitsandbytes");
+  EXPECT_TRUE(c.gpu_libraries.empty()) << c.gpu_libraries.front().provider;
+}
+
+// What data/addon_libraries.toml says proves a bitsandbytes GPU build is what the scanner records: a
+// file of each gpu_files pattern makes bitsandbytes/ a GPU library folder (provider "bitsandbytes").
+TEST(FrameworkScan, EveryBitsandbytesGpuFileOfTheKnowledgeBaseIsRecorded) {
+  auto db = LoadEmbeddedKnowledge();
+  ASSERT_TRUE(db.ok());
+  const AddonLibrary* bnb = db->FindAddon("bitsandbytes");
+  ASSERT_NE(bnb, nullptr);
+  ASSERT_FALSE(bnb->gpu_files.empty());
+  ASSERT_EQ(bnb->gpu_folders, (std::vector<std::string>{"bitsandbytes"}));
+  for (std::string file : bnb->gpu_files) {
+    file.replace(file.find('*'), 1, "124.so");
+    SysrootBuilder r;
+    Dist(r, "bitsandbytes-0.45.0.dist-info", "bitsandbytes", "0.45.0");
+    r.Write(At("bitsandbytes/" + file), "");
+    std::vector<std::string> warnings;
+    auto c = Scan(r, warnings);
+    ASSERT_EQ(c.gpu_libraries.size(), 1u) << file;
+    EXPECT_EQ(c.gpu_libraries[0].provider, "bitsandbytes") << file;
+  }
 }
 
 TEST(FrameworkScan, VersionFilesWhenThereIsNoMetadata) {

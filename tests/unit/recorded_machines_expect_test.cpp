@@ -205,5 +205,68 @@ TEST(RecordedMachineFacts, VmWithoutGpu) {
   EXPECT_FALSE(s.looked_at.empty()) << "a report with no GPU says where it looked";
 }
 
+// Issue 29's add-on machines: what the probe reads from their METADATA and library folders, files only.
+const PythonEnv& VenvOf(const Snapshot& s) {
+  for (const auto& e : s.python_envs)
+    if (e.path == "/home/erin/.venv") return e;
+  ADD_FAILURE() << "no /home/erin/.venv";
+  return s.python_envs.front();
+}
+
+const FrameworkInstall* FrameworkNamed(const PythonEnv& e, const std::string& name) {
+  for (const auto& f : e.frameworks)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+bool HasLibraryFolder(const PythonEnv& e, const std::string& provider) {
+  return std::any_of(e.gpu_libraries.begin(), e.gpu_libraries.end(),
+                     [&](const GpuLibraryFolder& f) { return f.provider == provider; });
+}
+
+TEST(RecordedMachineFacts, Rtx4090WithXformersBuiltForAnotherTorch) {
+  Snapshot s = Probe("rtx4090-xformers-desktop");
+  auto nv = GpusOf(s, GpuVendor::kNvidia);
+  ASSERT_EQ(nv.size(), 1u);
+  EXPECT_EQ(nv[0]->architecture, "sm_89");
+  const PythonEnv& e = VenvOf(s);
+  ASSERT_TRUE(e.torch);
+  EXPECT_EQ(e.torch->version, "2.6.0+cu124");
+  const FrameworkInstall* x = FrameworkNamed(e, "xformers");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->family, "xformers");
+  EXPECT_EQ(x->version, "0.0.28.post3");
+  EXPECT_EQ(x->torch_pin, "2.5.1");
+  ASSERT_NE(FrameworkNamed(e, "torchvision"), nullptr);
+  EXPECT_EQ(FrameworkNamed(e, "torchvision")->torch_pin, "2.6.0");
+}
+
+TEST(RecordedMachineFacts, Rtx3090WithACpuOnlyBitsandbytes) {
+  Snapshot s = Probe("rtx3090-bnb-cpu-only");
+  EXPECT_EQ(GpusOf(s, GpuVendor::kNvidia).size(), 1u);
+  const PythonEnv& e = VenvOf(s);
+  ASSERT_NE(FrameworkNamed(e, "bitsandbytes"), nullptr);
+  EXPECT_EQ(FrameworkNamed(e, "bitsandbytes")->version, "0.45.0");
+  EXPECT_FALSE(HasLibraryFolder(e, "bitsandbytes")) << "libbitsandbytes_cpu.so is no GPU library";
+  EXPECT_TRUE(HasLibraryFolder(e, "nvidia/cuda_runtime"));
+}
+
+TEST(RecordedMachineFacts, Rtx4070WithACuda11OnnxruntimeGpu) {
+  Snapshot s = Probe("rtx4070-onnxruntime-cu11");
+  const PythonEnv& e = VenvOf(s);
+  const FrameworkInstall* ort = FrameworkNamed(e, "onnxruntime-gpu");
+  ASSERT_NE(ort, nullptr);
+  EXPECT_EQ(ort->version, "1.17.1");
+  EXPECT_EQ(ort->backend, "cuda");
+  EXPECT_EQ(FrameworkNamed(e, "onnxruntime"), nullptr) << "only the GPU package is installed";
+  EXPECT_TRUE(HasLibraryFolder(e, "onnxruntime"));
+  EXPECT_TRUE(HasLibraryFolder(e, "nvidia/cudnn"));
+  bool cudart12 = false;
+  for (const auto& f : e.gpu_libraries)
+    for (const auto& r : f.runtimes)
+      cudart12 |= f.provider == "nvidia/cuda_runtime" && r == "libcudart.so.12";
+  EXPECT_TRUE(cudart12);
+}
+
 }  // namespace
 }  // namespace gpudoctor

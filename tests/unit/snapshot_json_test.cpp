@@ -101,6 +101,35 @@ TEST(SnapshotJson, NvidiaKernelModuleIsOptional) {
                    .ok());
 }
 
+// frameworks[].torch_pin (the add-on checks) is new: it round-trips, and snapshots written before it (no
+// key) load with no pin; a pin that is not a string is refused, naming the field.
+TEST(SnapshotJson, FrameworkTorchPinIsOptional) {
+  Snapshot a = Sample();
+  PythonEnv env;
+  env.path = "/home/u/.venv";
+  FrameworkInstall xformers;
+  xformers.name = "xformers";
+  xformers.family = "xformers";
+  xformers.version = "0.0.28.post3";
+  xformers.torch_pin = "2.5.1";
+  env.frameworks.push_back(xformers);
+  a.python_envs.push_back(env);
+  auto b = SnapshotFromJson(SnapshotToJson(a), "test");
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(b->python_envs.at(0).frameworks.at(0).torch_pin, "2.5.1");
+  const std::string old = R"({"schema": "gpudoctor.snapshot/2", "python_envs": [{"path": "/e", "frameworks": [
+      {"name": "xformers", "family": "xformers", "version": "0.0.28.post3"}]}]})";
+  auto before = SnapshotFromJson(old, "old.json");
+  ASSERT_TRUE(before.ok()) << before.error().message;
+  EXPECT_EQ(before->python_envs.at(0).frameworks.at(0).version, "0.0.28.post3");
+  EXPECT_EQ(before->python_envs.at(0).frameworks.at(0).torch_pin, "");
+  std::string bad = old;
+  bad.replace(bad.find(R"("version")"), 9, R"("torch_pin": 2.5, "version")");
+  auto refused = SnapshotFromJson(bad, "bad.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("torch_pin"), std::string::npos) << refused.error().message;
+}
+
 // The library statuses keep the words saved snapshots hold, "not-probed" included.
 TEST(SnapshotJson, LibraryStatusesKeepTheirWords) {
   auto s = SnapshotFromJson(R"({"schema": "gpudoctor.snapshot", "schema_version": 2, "nvidia": {"libraries": [

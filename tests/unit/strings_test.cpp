@@ -48,3 +48,26 @@ TEST(Strings, ClipLineAndLastLinesKeepAChildsOutputShort) {
   EXPECT_EQ(tail[2], "four-i...");
   EXPECT_TRUE(gpudoctor::LastLines("\n \n", 5, 10).empty());
 }
+
+// '*' stands for any run of characters, none included; everything else matches itself, the whole text.
+TEST(Strings, WildcardMatchTakesStarsForAnyRun) {
+  using gpudoctor::WildcardMatch;
+  EXPECT_TRUE(WildcardMatch("libbitsandbytes_cuda124.so", "libbitsandbytes_cuda*"));
+  EXPECT_TRUE(WildcardMatch("jax-cuda12-plugin", "jax-cuda*-plugin"));
+  EXPECT_TRUE(WildcardMatch("jax_plugins/xla_cuda12", "jax_plugins/xla_cuda*"));
+  EXPECT_TRUE(WildcardMatch("bitsandbytes", "bitsandbytes"));
+  EXPECT_TRUE(WildcardMatch("", "*"));
+  EXPECT_TRUE(WildcardMatch("aXbXc", "a*b*c"));
+  EXPECT_TRUE(WildcardMatch("abcbc", "a*bc"));  // the first "bc" is not the end: backtrack
+  EXPECT_FALSE(WildcardMatch("libbitsandbytes_cpu.so", "libbitsandbytes_cuda*"));
+  EXPECT_FALSE(WildcardMatch("jax-cuda12-pjrt", "jax-cuda*-plugin"));
+  EXPECT_FALSE(WildcardMatch("bitsandbytes-extra", "bitsandbytes"));
+  EXPECT_FALSE(WildcardMatch("xbitsandbytes", "bitsandbytes"));
+  EXPECT_FALSE(WildcardMatch("", "a*"));
+}
+
+TEST(Strings, NormalizeDistNameAsPep503) {
+  EXPECT_EQ(gpudoctor::NormalizeDistName("ONNXRuntime_GPU"), "onnxruntime-gpu");
+  EXPECT_EQ(gpudoctor::NormalizeDistName("flash_attn"), "flash-attn");
+  EXPECT_EQ(gpudoctor::NormalizeDistName("a-_.b"), "a-b");
+}

@@ -21,14 +21,33 @@ bool PlausibleVersion(std::string_view v) {
   return true;
 }
 
+bool IsNameChar(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == '-' ||
+         c == '_';
+}
+
 bool PlausibleName(std::string_view n) {
   if (n.empty() || n.size() > kMaxName) return false;
   for (char c : n) {
-    bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
-              c == '-' || c == '_';
-    if (!ok) return false;
+    if (!IsNameChar(c)) return false;
   }
   return true;
+}
+
+// "torch==2.5.1", "torch (==2.5.1)", "Torch == 2.5.1" -> "2.5.1"; "" for any other requirement.
+std::string ExactTorchPin(std::string_view requirement) {
+  if (requirement.find(';') != std::string_view::npos) return "";  // conditional: an extra or a platform
+  size_t name_end = 0;
+  while (name_end < requirement.size() && IsNameChar(requirement[name_end])) ++name_end;
+  if (NormalizeDistName(requirement.substr(0, name_end)) != "torch") return "";
+  std::string_view spec = Trim(requirement.substr(name_end));
+  if (!spec.empty() && spec.front() == '(') {
+    if (spec.back() != ')') return "";
+    spec = Trim(spec.substr(1, spec.size() - 2));
+  }
+  if (!StartsWith(spec, "==") || StartsWith(spec, "===")) return "";
+  std::string_view version = Trim(spec.substr(2));
+  return PlausibleVersion(version) ? std::string(version) : "";  // a ',' or '*' is not plausible
 }
 
 }  // namespace
@@ -44,9 +63,10 @@ std::optional<DistMetadata> ParseDistMetadata(std::string_view text) {
     std::string_view value = Trim(line.substr(colon + 1));
     if (key == "name" && out.name.empty() && PlausibleName(value)) out.name = std::string(value);
     if (key == "version" && out.version.empty() && PlausibleVersion(value)) out.version = std::string(value);
-    if (!out.name.empty() && !out.version.empty()) return out;
+    if (key == "requires-dist" && out.torch_pin.empty()) out.torch_pin = ExactTorchPin(value);
   }
-  return std::nullopt;
+  if (out.name.empty() || out.version.empty()) return std::nullopt;
+  return out;
 }
 
 std::optional<DistMetadata> ParseDistFolderName(std::string_view folder_name) {
@@ -70,22 +90,6 @@ std::optional<DistMetadata> ParseDistFolderName(std::string_view folder_name) {
   if (size_t py = version.find("-py"); py != std::string_view::npos) version = version.substr(0, py);
   if (!PlausibleName(out.name) || !PlausibleVersion(version)) return std::nullopt;
   out.version = std::string(version);
-  return out;
-}
-
-std::string NormalizeDistName(std::string_view name) {
-  std::string out;
-  out.reserve(name.size());
-  bool sep = false;
-  for (char c : name) {
-    if (c == '-' || c == '_' || c == '.') {
-      sep = true;
-      continue;
-    }
-    if (sep && !out.empty()) out += '-';
-    sep = false;
-    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  }
   return out;
 }
 

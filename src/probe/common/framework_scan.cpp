@@ -47,6 +47,14 @@ constexpr NamedDistribution kExact[] = {
     {"onnxruntime-training", "onnxruntime",    ""},
     {"bitsandbytes",         "bitsandbytes",   ""},
     {"rocm",                 "rocm-sdk",       "rocm"},
+    {"xformers",             "xformers",       ""},
+    {"flash-attn",           "flash-attn",     ""},
+    {"vllm",                 "vllm",           ""},
+    {"triton",               "triton",         ""},
+    {"pytorch-triton",       "triton",         ""},
+    {"pytorch-triton-rocm",  "triton",         "rocm"},
+    {"triton-windows",       "triton",         ""},
+    {"deepspeed",            "deepspeed",      ""},
 };
 // clang-format on
 
@@ -134,6 +142,7 @@ class Scanner {
     } else if (auto meta = ParseDistMetadata(*text)) {
       fw.name = meta->name;
       fw.version = meta->version;
+      fw.torch_pin = meta->torch_pin;
     } else {
       warnings_.push_back(file + " has no Name and Version header (version taken from the folder name)");
       fw.source = dir;

@@ -1,9 +1,10 @@
 // What one site-packages folder holds for GPU work, read from files alone: PyTorch (torch/version.py
 // and the GPU code in its libraries), the frameworks and GPU packages beside it (torchvision,
 // torchaudio, torch-directml, TensorFlow, JAX and its CUDA/ROCm plugins, ONNX Runtime flavours,
-// bitsandbytes, the ROCm SDK wheels) from their *.dist-info/METADATA, the folders of GPU libraries
-// (torch/lib, nvidia/*/lib, _rocm_sdk_*/lib) and which copy of the CUDA or HIP runtime each framework
-// would load.
+// bitsandbytes, the ROCm SDK wheels, and the add-ons built on torch: xformers, flash-attn, vllm, triton,
+// deepspeed) from their *.dist-info/METADATA (with the one torch release it pins, if any), the folders of
+// GPU libraries (torch/lib, nvidia/*/lib, _rocm_sdk_*/lib) and which copy of the CUDA or HIP runtime each
+// framework would load.
 #pragma once
 
 #include <optional>
