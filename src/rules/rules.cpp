@@ -260,6 +260,14 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "torchvision or "
        "torchaudio: uninstall all three and install them together from the GPU index.",
        "https://github.com/ROCm/legacy-rocm-build/issues/2354"},
+      {"framework.torch_directml", Layer::kFramework,
+       "A CPU-only PyTorch that torch-directml runs on, on a machine with a GPU.",
+       "torch-directml reaches the GPU through DirectML (torch_directml.device()) with an older, pinned "
+       "torch; "
+       "torch.cuda sees no GPU. Replacing torch in that environment breaks DirectML: the GPU's own PyTorch "
+       "goes "
+       "into a separate environment.",
+       "https://learn.microsoft.com/windows/ai/directml/pytorch-windows"},
       {"framework.torch_wrong_vendor", Layer::kFramework,
        "A CUDA PyTorch on an AMD-only machine, or the reverse.",
        "The build cannot use the GPU that is there.", "https://pytorch.org/get-started/locally/"},
