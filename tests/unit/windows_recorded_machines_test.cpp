@@ -1,4 +1,4 @@
-// The four recorded Windows machines (tests/fixtures/sysroot/win*): the facts their READMEs name, read
+// The recorded Windows machines (tests/fixtures/sysroot/win*): the facts their READMEs name, read
 // through the recorded registry, DXGI and file versions, and the verdict and PowerShell (and cmd) fix
 // an expert would give each — asserted line by line, independent of the report's wording elsewhere.
 #include <gtest/gtest.h>
@@ -153,6 +153,41 @@ TEST(WindowsRecordedMachine, Rx7900XtxWithPython311GetsTheRocm10Wheels) {
     EXPECT_EQ(x.subject.find("gfx1036"), std::string::npos) << x.id;
   }
   EXPECT_EQ(WorstSeverity(fs), Severity::kInfo) << Ids(fs);
+}
+
+// Issue 31: the CPU torch in that Python 3.11 is torch-directml's: the GPU is reached through DirectML,
+// and replacing torch there would break it, so the advice is a separate environment, not a reinstall.
+TEST(WindowsRecordedMachine, Rx7900XtxTorchDirectmlIsNotReplacedInPlace) {
+  auto fs = RunRules(Probe("win11-rx7900xtx-py311"));
+  const Finding* f = FindId(fs, "framework.torch_directml");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_EQ(
+      f->subject,
+      "torch 2.4.1+cpu in C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages");
+  EXPECT_TRUE(f->fix.empty());
+  EXPECT_NE(f->fix_summary.find("separate environment"), std::string::npos) << f->fix_summary;
+  EXPECT_FALSE(Has(fs, "framework.torch_cpu_only")) << Ids(fs);
+}
+
+// Issue 31 item 3: a CPU-only torch beside the GPU is replaced in its own environment, with that
+// environment's python.exe (the `py` launcher's default Python may be another one).
+TEST(WindowsRecordedMachine, CpuTorchIsReplacedWithItsOwnPython) {
+  Snapshot s = Probe("win11-rx7900xtx-py311");
+  ASSERT_EQ(s.python_envs.size(), 1u);
+  s.python_envs[0].frameworks.clear();  // the same machine without torch-directml
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "framework.torch_cpu_only");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  const std::string python = "C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311\\python.exe";
+  EXPECT_EQ(Lines(*f, Shell::kPowerShell),
+            (std::vector<std::string>{
+                "& \"" + python + "\" -m pip uninstall -y torch torchvision torchaudio",
+                "& \"" + python +
+                    "\" -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "
+                    "\"torch[device-gfx1100]\" \"torchvision[device-gfx1100]\" torchaudio"}));
+  EXPECT_EQ(Lines(*f, Shell::kCmd)[0], "\"" + python + "\" -m pip uninstall -y torch torchvision torchaudio");
 }
 
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
