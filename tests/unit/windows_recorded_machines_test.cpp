@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "knowledge/knowledge_loader.h"
 #include "probe/probe_inputs.h"
@@ -190,6 +191,32 @@ TEST(WindowsRecordedMachine, CpuTorchIsReplacedWithItsOwnPython) {
   EXPECT_EQ(Lines(*f, Shell::kCmd)[0], "\"" + python + "\" -m pip uninstall -y torch torchvision torchaudio");
 }
 
+// Issue 31: torch in a conda environment found from the Miniconda folder alone, judged against the GPU.
+TEST(WindowsRecordedMachine, Rtx4090CondaTorchIsJudged) {
+  auto fs = RunRules(Probe("win11-rtx4090-conda"));
+  const Finding* ok = FindId(fs, "framework.torch_ok");
+  ASSERT_NE(ok, nullptr) << Ids(fs);
+  EXPECT_EQ(ok->title, "PyTorch 2.5.1+cu124 has kernels for sm_89");
+  EXPECT_FALSE(Has(fs, "framework.no_torch"));
+  EXPECT_EQ(WorstSeverity(fs), Severity::kOk) << Ids(fs);
+}
+
+// Issue 31: ComfyUI's portable Python on the Desktop holds a cu129 torch without sm_61: the error Pascal
+// owners meet, fixed in that portable Python with its own python.exe.
+TEST(WindowsRecordedMachine, Gtx1080PortableComfyUiTorchHasNoPascalCode) {
+  auto fs = RunRules(Probe("win11-gtx1080-comfyui-portable"));
+  const Finding* f = FindId(fs, "framework.torch_no_kernels");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  const std::string python = "C:\\Users\\dave\\Desktop\\ComfyUI_windows_portable\\python_embeded\\python.exe";
+  EXPECT_EQ(Lines(*f, Shell::kPowerShell),
+            (std::vector<std::string>{"& \"" + python + "\" -m pip uninstall -y torch torchvision torchaudio",
+                                      "& \"" + python +
+                                          "\" -m pip install torch torchvision torchaudio --index-url "
+                                          "https://download.pytorch.org/whl/cu126"}));
+  EXPECT_EQ(WorstSeverity(fs), Severity::kError) << Ids(fs);
+}
+
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
   Snapshot s = Probe("win11-strix-halo-laptop");
   ASSERT_EQ(s.gpus.size(), 1u);
@@ -255,8 +282,8 @@ TEST(WindowsRecordedMachine, Gtx1080On581IsStillOnR580) {
 }
 
 TEST(WindowsRecordedMachine, SnapshotJsonKeepsTheWindowsPart) {
-  for (const char* machine :
-       {"win10-rx6700xt", "win11-rx7900xtx-py311", "win11-strix-halo-laptop", "win11-rtx4090"}) {
+  for (const char* machine : {"win10-rx6700xt", "win11-rx7900xtx-py311", "win11-strix-halo-laptop",
+                              "win11-rtx4090", "win11-rtx4090-conda", "win11-gtx1080-comfyui-portable"}) {
     Snapshot s = Probe(machine);
     std::string json = SnapshotToJson(s);
     auto back = SnapshotFromJson(json, machine);
@@ -279,6 +306,80 @@ TEST(WindowsRecordedMachine, ShellDefaultsToPowerShellOnWindows) {
                         Environment(std::map<std::string, std::string>{
                             {"PROMPT", "$P$G"}, {"ComSpec", "C:\\WINDOWS\\system32\\cmd.exe"}})),
             Shell::kCmd);
+}
+
+// Issue 31: what each recorded Windows machine's README says its Pythons are and where its torch is,
+// asserted on the snapshot, so a golden report can no longer record a miss ("No PyTorch found" on a
+// machine with torch). Every win* fixture needs its row.
+struct WindowsPythons {
+  const char* machine;
+  std::vector<std::string> installs;  // "version kind prefix", in the probe's order
+  std::vector<std::string> torch;     // "prefix: version (kind, Python X.Y)" of each environment with torch
+};
+
+const std::vector<WindowsPythons>& PythonsOfRecordedMachines() {
+  static const std::vector<WindowsPythons> table = {
+      {"win10-rx6700xt",
+       {"3.10 python.org C:\\Users\\alice\\AppData\\Local\\Programs\\Python\\Python310"},
+       {}},
+      {"win11-gtx1080", {"3.12 python.org C:\\Users\\dave\\AppData\\Local\\Programs\\Python\\Python312"}, {}},
+      {"win11-gtx1080-comfyui-portable",
+       {"3.12 python.org C:\\Users\\dave\\AppData\\Local\\Programs\\Python\\Python312",
+        "3.13 portable C:\\Users\\dave\\Desktop\\ComfyUI_windows_portable\\python_embeded"},
+       {"C:\\Users\\dave\\Desktop\\ComfyUI_windows_portable\\python_embeded: 2.8.0+cu129 (portable, Python "
+        "3.13)"}},
+      {"win11-rtx4090", {"3.12 python.org C:\\Users\\dave\\AppData\\Local\\Programs\\Python\\Python312"}, {}},
+      {"win11-rtx4090-conda",
+       {"3.12 conda C:\\Users\\frank\\miniconda3", "3.11 conda C:\\Users\\frank\\miniconda3\\envs\\torch"},
+       {"C:\\Users\\frank\\miniconda3\\envs\\torch: 2.5.1+cu124 (conda, Python 3.11)"}},
+      {"win11-rx7900xtx-py311",
+       {"3.11 python.org C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311"},
+       {"C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311: 2.4.1+cpu (system, Python 3.11)"}},
+      {"win11-strix-halo-laptop",
+       {"3.12 store C:\\Program "
+        "Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.12_3.12.2544.0_x64__qbz5n2kfra8p0"},
+       {}},
+  };
+  return table;
+}
+
+class WindowsRecordedPythons : public ::testing::TestWithParam<WindowsPythons> {};
+
+TEST_P(WindowsRecordedPythons, InstallsAndTorchAreFound) {
+  const WindowsPythons& want = GetParam();
+  Snapshot s = Probe(want.machine);
+  std::vector<std::string> installs, torch;
+  for (const auto& p : s.windows.python_installs)
+    installs.push_back(p.version + " " + p.kind + " " + p.prefix);
+  for (const auto& e : s.python_envs) {
+    if (e.torch)
+      torch.push_back(e.path + ": " + e.torch->version + " (" + e.kind + ", Python " + e.python_version +
+                      ")");
+    EXPECT_FALSE(e.interpreter.empty()) << e.path;  // each has the python.exe a fix would run
+  }
+  EXPECT_EQ(installs, want.installs);
+  EXPECT_EQ(torch, want.torch);
+  for (const auto& w : s.warnings) EXPECT_EQ(w.find("python"), std::string::npos) << w;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, WindowsRecordedPythons, ::testing::ValuesIn(PythonsOfRecordedMachines()),
+                         [](const ::testing::TestParamInfo<WindowsPythons>& p) {
+                           std::string n = p.param.machine;
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
+TEST(WindowsRecordedPythons, EveryRecordedWindowsMachineHasItsRow) {
+  const std::string fixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+  for (const auto& e : std::filesystem::directory_iterator(fixtures)) {
+    if (!std::filesystem::exists(e.path() / ".gpudoctor/windows/os.json")) continue;
+    const std::string name = e.path().filename().string();
+    const auto& table = PythonsOfRecordedMachines();
+    EXPECT_TRUE(
+        std::any_of(table.begin(), table.end(), [&](const WindowsPythons& w) { return name == w.machine; }))
+        << name << ": add what its README says of its Pythons and torch to PythonsOfRecordedMachines()";
+  }
 }
 
 }  // namespace
