@@ -217,6 +217,42 @@ TEST(WindowsRecordedMachine, Gtx1080PortableComfyUiTorchHasNoPascalCode) {
   EXPECT_EQ(WorstSeverity(fs), Severity::kError) << Ids(fs);
 }
 
+// Issue 31 item 4: with torch installed, the Visual C++ 2015-2022 runtime its DLLs load is checked in
+// System32: found, it is fine; missing, `import torch` fails (WinError 126) and the Redistributable is the
+// fix, except where torch lives only in conda environments, which carry their own copy.
+TEST(WindowsRecordedMachine, VisualCppRuntimeJudgedWhereTorchIs) {
+  Snapshot s = Probe("win11-rx7900xtx-py311");
+  ASSERT_NE(Runtime(s, "vc-runtime", "msvcp140.dll"), nullptr);
+  EXPECT_EQ(Runtime(s, "vc-runtime", "msvcp140.dll")->version, "14.42.34433.0");
+  auto fs = RunRules(s);
+  ASSERT_NE(FindId(fs, "windows.vc_runtime"), nullptr) << Ids(fs);
+  EXPECT_EQ(FindId(fs, "windows.vc_runtime")->severity, Severity::kOk);
+
+  auto without = [](Snapshot snap, const std::string& dll) {
+    std::erase_if(snap.runtimes,
+                  [&](const RuntimeInstall& r) { return r.kind == "vc-runtime" && r.path.ends_with(dll); });
+    return snap;
+  };
+  fs = RunRules(without(s, "msvcp140.dll"));
+  const Finding* missing = FindId(fs, "windows.vc_runtime_missing");
+  ASSERT_NE(missing, nullptr) << Ids(fs);
+  EXPECT_EQ(missing->severity, Severity::kError);
+  EXPECT_EQ(missing->title, "The Visual C++ 2015-2022 runtime that torch loads is missing: msvcp140.dll");
+  EXPECT_EQ(
+      Lines(*missing, Shell::kPowerShell),
+      (std::vector<std::string>{"winget install -e --id Microsoft.VCRedist.2015+.x64",
+                                "# or download and run https://aka.ms/vs/17/release/vc_redist.x64.exe"}));
+  EXPECT_FALSE(Has(fs, "windows.vc_runtime"));
+
+  fs = RunRules(without(Probe("win11-rtx4090-conda"), ""));  // torch only in a conda environment
+  missing = FindId(fs, "windows.vc_runtime_missing");
+  ASSERT_NE(missing, nullptr) << Ids(fs);
+  EXPECT_EQ(missing->severity, Severity::kInfo);
+
+  fs = RunRules(Probe("win11-rtx4090"));  // no torch: nothing to say
+  EXPECT_FALSE(Has(fs, "windows.vc_runtime") || Has(fs, "windows.vc_runtime_missing")) << Ids(fs);
+}
+
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
   Snapshot s = Probe("win11-strix-halo-laptop");
   ASSERT_EQ(s.gpus.size(), 1u);
