@@ -6,6 +6,7 @@
 #include "probe/common/python_env_finder.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "core/strings.h"
@@ -107,9 +108,9 @@ class Finder {
 
   // The first interpreter that exists in a prefix.
   std::string InterpreterIn(const std::string& prefix) const {
-    for (const char* rel : paths_.windows()
-                               ? std::initializer_list<const char*>{"Scripts/python.exe", "python.exe"}
-                               : std::initializer_list<const char*>{"bin/python3", "bin/python"}) {
+    static constexpr std::array<const char*, 2> kPosix = {"bin/python3", "bin/python"};
+    static constexpr std::array<const char*, 2> kWindows = {"Scripts/python.exe", "python.exe"};
+    for (const char* rel : paths_.windows() ? kWindows : kPosix) {
       std::string p = paths_.Join(prefix, rel);
       auto st = ctx_.fs.Stat(p);
       if (st.ok() && !st->is_dir) return p;
