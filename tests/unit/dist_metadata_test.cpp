@@ -87,6 +87,8 @@ INSTANTIATE_TEST_SUITE_P(Names, DistributionTable,
                                            Known{"bitsandbytes", "bitsandbytes", ""},
                                            Known{"rocm-sdk-core", "rocm-sdk", "rocm"},
                                            Known{"rocm-sdk-libraries-gfx110x-all", "rocm-sdk", "rocm"},
+                                           Known{"rocm-sdk-device-gfx1151", "rocm-sdk", "rocm"},
+                                           Known{"amd-torch-device-gfx1100", "rocm-sdk", "rocm"},
                                            Known{"numpy", "", ""}, Known{"jax-cuda12", "", ""}),
                          [](const ::testing::TestParamInfo<Known>& p) {
                            std::string n = p.param.name;
