@@ -21,9 +21,11 @@ void SnapshotOptions::Define(FlagSet& flags) {
 }
 
 void SnapshotOptions::DefinePythonEnvs(FlagSet& flags) {
-  flags.StringList("--python-env", &python_envs, "DIR",
-                   "Also examine the Python environment at DIR (a venv or conda prefix, or a site-packages "
-                   "folder); repeatable. Under --sysroot DIR is a path inside the recorded machine.");
+  flags.StringList(
+      "--python-env", &python_envs, "DIR",
+      "Also examine the Python environment at DIR (a venv or conda prefix, or a site-packages "
+      "folder); repeatable. Under --sysroot DIR is a path inside the recorded machine (C:\\... on a "
+      "recorded Windows machine).");
   flags.Excludes("--python-env", "--from");
 }
 

@@ -24,8 +24,11 @@ namespace {
 
 namespace stdfs = std::filesystem;
 
-constexpr const char* kWindowsVariableNames[] = {"USERPROFILE", "LOCALAPPDATA", "APPDATA",
-                                                 "VIRTUAL_ENV", "CONDA_PREFIX", "SystemDrive"};
+// The folders the Windows probes start from (the Python finder's among them: conda's and uv's).
+constexpr const char* kWindowsVariableNames[] = {"USERPROFILE", "LOCALAPPDATA",      "APPDATA",
+                                                 "VIRTUAL_ENV", "CONDA_PREFIX",      "SystemDrive",
+                                                 "CONDA_EXE",   "MAMBA_ROOT_PREFIX", "UV_PYTHON_INSTALL_DIR",
+                                                 "HOMEDRIVE",   "HOMEPATH"};
 constexpr size_t kMaxListedEntries = 2000;
 
 class RecordingWindowsSource final : public WindowsSystemSource {
@@ -222,9 +225,10 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& adl_json, cons
   if (auto s = out.File(dir + "/registry.json", RecordedRegistryToJson(windows.keys)); !s.ok()) return s;
   if (auto s = out.File(dir + "/files.json", RecordedFilesToJson(windows.files)); !s.ok()) return s;
   const std::string inputs = kRecordedInputsDir;
-  if (auto s = out.File(inputs + "/environ", GatheredEnvironText(live.env, IsGatheredOnWindows, notes));
-      !s.ok())
-    return s;
+  // The current folder as PWD, as on Linux: a .venv or a portable app there replays.
+  std::string environ_text = GatheredEnvironText(live.env, IsGatheredOnWindows, notes);
+  if (!live.env.Has("PWD") && !live.cwd.empty()) environ_text += "PWD=" + live.cwd + "\n";
+  if (auto s = out.File(inputs + "/environ", environ_text); !s.ok()) return s;
   if (auto s = out.File(inputs + "/identity.json", RecordedIdentityToJson(live.identity)); !s.ok()) return s;
   if (snap.disk.total_bytes && snap.disk.free_bytes) {
     std::string disk = "path=" + snap.disk.path + "\ntotal_bytes=" + std::to_string(*snap.disk.total_bytes) +

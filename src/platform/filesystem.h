@@ -59,14 +59,18 @@ class FileSystem {
 // the root), so a recorded tree never reads the host's files.
 std::unique_ptr<FileSystem> MakeRootedFileSystem(std::string root);
 
-// A Windows path ("C:\\Users\\bob", "c:/x") as a recorded tree stores it: the drive letter becomes a
-// top folder ("/C/Users/bob") and backslashes separators. Any other path is returned unchanged.
+// A Windows path as a recorded tree stores it, backslashes made separators: a drive ("C:\\Users\\bob",
+// "c:/x", the long form "\\\\?\\C:\\x") becomes a top folder ("/C/Users/bob"), a UNC share
+// ("\\\\server\\share\\x", "\\\\?\\UNC\\server\\share\\x") the folder UNC ("/UNC/server/share/x").
+// Any other path is returned unchanged.
 // A recorded root applies it to every path; the live root passes Windows paths to the OS as they are.
 std::string RecordedWindowsPath(std::string_view path);
 
-// Joins a machine path and a child name: JoinPath("/sys/class", "drm") -> "/sys/class/drm".
+// Joins a machine path and a child name: JoinPath("/sys/class", "drm") -> "/sys/class/drm". Below a
+// Windows path the result is one too: JoinPath("C:\\Py", "Lib/site-packages") ->
+// "C:\\Py\\Lib\\site-packages".
 std::string JoinPath(std::string_view dir, std::string_view name);
-// Last path component: "../../bus/pci/drivers/amdgpu" -> "amdgpu".
+// Last path component: "../../bus/pci/drivers/amdgpu" -> "amdgpu" (either separator in a Windows path).
 std::string_view BaseName(std::string_view path);
 
 }  // namespace gpudoctor

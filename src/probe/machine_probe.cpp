@@ -13,6 +13,7 @@
 #include "probe/linux/pci_probe.h"
 #include "probe/windows/windows_gpu_probe.h"
 #include "probe/windows/windows_probe.h"
+#include "probe/windows/windows_python_locations.h"
 
 namespace gpudoctor {
 
@@ -20,13 +21,17 @@ namespace {
 
 // Native Windows (ctx.windows set): the Windows probes replace the Linux ones; NVML answers for an
 // NVIDIA adapter the same way on both systems.
+// The registry's and the installers' Python locations are both the list of interpreters and the Python
+// probe's candidates beside the places every OS has.
 Snapshot ProbeWindows(const ProbeContext& ctx, Snapshot snap) {
   ProbeWindowsMachine(ctx, snap);
+  const std::vector<WindowsPythonLocation> pythons = WindowsPythonLocations(ctx);
+  RecordWindowsPythonInstalls(pythons, snap);
   bool nvidia = false;
   for (const auto& d : snap.pci_devices) nvidia |= d.vendor_id == 0x10de;
   if (nvidia) ProbeNvidia(ctx, snap);
   ProbeEnvironmentVariables(ctx, snap);
-  ProbePythonEnvs(ctx, snap);
+  ProbePythonEnvs(ctx, snap, WindowsPythonCandidates(pythons));
   snap.gpus = MergeGpus(snap);
   if (ctx.db) ApplyKnowledge(*ctx.db, snap);
   ApplyWindowsAdapters(snap);

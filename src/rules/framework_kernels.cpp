@@ -1,7 +1,8 @@
 // Whether the installed PyTorch holds code for this GPU. The code read from torch's own libraries
 // (libtorch_cuda.so's cubins and PTX, libtorch_hip.so's gfx targets, the rocBLAS/hipBLASLt kernel
 // folders) decides when it was read; otherwise the knowledge base's record of that wheel does
-// (WheelSupportsCc, WheelHasGfx). A build neither describes is "unverified".
+// (WheelSupportsCc, WheelHasGfx), or for AMD's own wheel families the targets the family names
+// (framework_amd_family.cpp). A build none of them describes is "unverified".
 #include "core/strings.h"
 #include "rules/framework_parts.h"
 
@@ -12,13 +13,18 @@ constexpr const char* kNvidiaCompatibility =
     "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility";
 constexpr const char* kRocblasMissing = "https://github.com/ROCm/rocBLAS/issues/1339";
 
-void Unverified(const RuleContext& ctx, std::vector<Finding>& out, const std::string& why) {
+void Unverified(const RuleContext& ctx, std::vector<Finding>& out, const std::string& why,
+                const AmdWheelFamily* family = nullptr) {
   const TorchView& t = *ctx.torch;
-  Finding f = MakeFinding(
-      "framework.torch_unverified", Layer::kFramework, Severity::kInfo, Installed(t),
-      "PyTorch " + t.env->torch->version + " is not a build gpudoctor knows: its GPU code is unchecked");
+  Finding f = MakeFinding("framework.torch_unverified", Layer::kFramework, Severity::kInfo, Installed(t),
+                          family ? "PyTorch " + t.env->torch->version + " is from " + family->name +
+                                       ": which GPUs it carries code for is unchecked"
+                                 : "PyTorch " + t.env->torch->version +
+                                       " is not a build gpudoctor knows: its GPU code is unchecked");
   f.evidence.push_back("required a torch_wheel record for " + t.env->torch->version +
+                       (family ? ", a device package naming its GPU targets" : "") +
                        " or GPU code read from torch/lib, found neither" + why);
+  if (family) f.link = family->link;
   out.push_back(std::move(f));
 }
 
@@ -126,55 +132,42 @@ bool CheckTensile(const RuleContext& ctx, const GpuView& g, const std::string& r
 
 }  // namespace
 
-void AmdKernels(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
+namespace {
+
+// Where the GPU targets of an AMD torch come from: the code read from its libraries, the knowledge base's
+// record of its wheel, or its AMD wheel family (framework_amd_family.cpp).
+struct AmdCode {
+  bool from_code = false;
+  const TorchWheel* wheel = nullptr;
+  std::optional<AmdWheelFamily> family;
+  bool Has(const TorchView& t, const std::string& gfx) const {
+    if (from_code) return CodeHasGfx(t, gfx, "");
+    return wheel ? WheelHasGfx(*wheel, gfx) : Contains(family->gfx, gfx);
+  }
+  std::string List(const TorchView& t) const {
+    if (from_code) return CodeList(t);
+    if (wheel) return WheelGfx(*wheel);
+    std::string list;
+    for (const auto& x : family->gfx) list += (list.empty() ? "" : " ") + x;
+    return list;
+  }
+  std::string Where(const TorchView& t) const {
+    return from_code || wheel ? CodeOrigin(t, from_code) : family->name + " (" + family->origin + ")";
+  }
+  std::string Link() const { return wheel ? FirstSource(wheel->provenance) : family ? family->link : ""; }
+};
+
+// No code for the GPU: an override that runs a sibling's code (Linux), else a build that carries it.
+void NoAmdKernels(const RuleContext& ctx, const GpuView& g, const AmdCode& code, std::vector<Finding>& out) {
   const TorchView& t = *ctx.torch;
-  if (g.gfx.empty()) return;
-  const bool from_code = t.HasAmdCode();
-  if (!from_code && !t.wheel)
-    return Unverified(ctx, out, " (TheRock and AMD's own wheels are not recorded per build)");
-  const std::string generic = g.target ? g.target->generic : "";
-  auto has = [&](const std::string& gfx) {
-    return from_code ? CodeHasGfx(t, gfx, "") : WheelHasGfx(*t.wheel, gfx);
-  };
-  const std::string list = from_code ? CodeList(t) : WheelGfx(*t.wheel);
-  const std::string where = CodeOrigin(t, from_code);
-  const std::string link = t.wheel ? FirstSource(t.wheel->provenance) : std::string();
-  if (has(g.gfx) || (from_code && CodeHasGfx(t, g.gfx, generic))) {
-    Finding f = MakeFinding("framework.torch_ok", Layer::kFramework, Severity::kOk, Installed(t),
-                            "PyTorch " + t.env->torch->version + " has kernels for " + g.gfx);
-    f.evidence.push_back("required " + g.gfx + (has(g.gfx) ? "" : " or " + generic) + " in " + where +
-                         ", found " + list);
-    f.link = link;
-    if (CheckTensile(ctx, g, g.gfx, f, out)) out.push_back(std::move(f));
-    return;
-  }
-  // Through a valid same-family override the wheel's sibling code runs (runtime.override_* says more).
-  std::optional<std::string> via;
-  if (ctx.override_value && ctx.platform != Platform::kWindows) {
-    auto chosen = GfxNameFromOverride(*ctx.override_value);
-    const GpuTarget* target = chosen ? ctx.db.FindGfxTarget(*chosen) : nullptr;
-    if (target && g.target && !target->generic.empty() && target->generic == g.target->generic &&
-        has(*chosen))
-      via = *chosen;
-  }
-  if (via) {
-    Finding f = MakeFinding("framework.torch_via_override", Layer::kFramework, Severity::kOk, Installed(t),
-                            "PyTorch " + t.env->torch->version + " runs on " + g.gfx + " through its " +
-                                *via + " code (HSA_OVERRIDE_GFX_VERSION=" + *ctx.override_value + ")");
-    f.evidence.push_back("required " + g.gfx + " or an overridden sibling in " + where + ", found " + *via +
-                         " (" + list + ")");
-    f.link = link;
-    if (CheckTensile(ctx, g, *via, f, out)) out.push_back(std::move(f));
-    return;
-  }
   Finding f = MakeFinding("framework.torch_no_kernels", Layer::kFramework, Severity::kError, Installed(t),
                           "PyTorch " + t.env->torch->version + " has no " + g.gfx +
                               " code (\"hipErrorNoBinaryForGpu: Unable to find code object\")");
-  f.evidence.push_back("required " + g.gfx + " in " + where + ", found " + list);
+  f.evidence.push_back("required " + g.gfx + " in " + code.Where(t) + ", found " + code.List(t));
   const OverrideRule* rule = ctx.db.FindOverrideRule(g.gfx);
   auto sibling = rule ? GfxNameFromOverride(rule->value) : std::nullopt;
   const bool tensile_ok = !sibling || t.tensile_folders.empty() || Contains(t.tensile_gfx, *sibling);
-  if (rule && sibling && has(*sibling) && tensile_ok && ctx.platform == Platform::kLinux) {
+  if (rule && sibling && code.Has(t, *sibling) && tensile_ok && ctx.platform == Platform::kLinux) {
     f.evidence.push_back(
         "HSA_OVERRIDE_GFX_VERSION=" + rule->value + " runs the " + *sibling + " code on it (same family" +
         (t.tensile_folders.empty() ? std::string(")")
@@ -194,8 +187,50 @@ void AmdKernels(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& 
       AddReinstall(ctx, routes.front(), f);
     }
   }
-  if (f.link.empty()) f.link = link;
+  if (f.link.empty()) f.link = code.Link();
   out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void AmdKernels(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
+  const TorchView& t = *ctx.torch;
+  if (g.gfx.empty()) return;
+  AmdCode code{t.HasAmdCode(), t.wheel, std::nullopt};
+  if (!code.from_code && !code.wheel) {
+    code.family = FindAmdWheelFamily(ctx, t);
+    if (!code.family)
+      return Unverified(ctx, out, " (TheRock and AMD's own wheels are not recorded per build)");
+    if (code.family->gfx.empty())
+      return Unverified(ctx, out, " (" + code.family->origin + ")", &*code.family);
+  }
+  const std::string generic = g.target ? g.target->generic : "";
+  if (code.Has(t, g.gfx) || (code.from_code && CodeHasGfx(t, g.gfx, generic))) {
+    Finding f = MakeFinding("framework.torch_ok", Layer::kFramework, Severity::kOk, Installed(t),
+                            "PyTorch " + t.env->torch->version + " has kernels for " + g.gfx);
+    f.evidence.push_back("required " + g.gfx + (code.Has(t, g.gfx) ? "" : " or " + generic) + " in " +
+                         code.Where(t) + ", found " + code.List(t));
+    f.link = code.Link();
+    if (CheckTensile(ctx, g, g.gfx, f, out)) out.push_back(std::move(f));
+    return;
+  }
+  // Through a valid same-family override the wheel's sibling code runs (runtime.override_* says more).
+  std::optional<std::string> via;
+  if (ctx.override_value && ctx.platform != Platform::kWindows) {
+    auto chosen = GfxNameFromOverride(*ctx.override_value);
+    const GpuTarget* target = chosen ? ctx.db.FindGfxTarget(*chosen) : nullptr;
+    if (target && g.target && !target->generic.empty() && target->generic == g.target->generic &&
+        code.Has(t, *chosen))
+      via = *chosen;
+  }
+  if (!via) return NoAmdKernels(ctx, g, code, out);
+  Finding f = MakeFinding("framework.torch_via_override", Layer::kFramework, Severity::kOk, Installed(t),
+                          "PyTorch " + t.env->torch->version + " runs on " + g.gfx + " through its " + *via +
+                              " code (HSA_OVERRIDE_GFX_VERSION=" + *ctx.override_value + ")");
+  f.evidence.push_back("required " + g.gfx + " or an overridden sibling in " + code.Where(t) + ", found " +
+                       *via + " (" + code.List(t) + ")");
+  f.link = code.Link();
+  if (CheckTensile(ctx, g, *via, f, out)) out.push_back(std::move(f));
 }
 
 }  // namespace gpudoctor

@@ -93,9 +93,35 @@ void NoTorch(const RuleContext& ctx, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// A CPU torch that torch-directml runs on: the GPU is reached through DirectML, not torch.cuda, and
+// torch-directml pins this torch, so replacing it in place would break what works; the GPU's own
+// PyTorch belongs in a separate environment.
+void DirectmlTorch(const RuleContext& ctx, const GpuView& g, const FrameworkInstall& dml,
+                   std::vector<Finding>& out) {
+  const TorchView& t = *ctx.torch;
+  Finding f = MakeFinding(
+      "framework.torch_directml", Layer::kFramework, Severity::kInfo, Installed(t),
+      "PyTorch " + t.env->torch->version + " is the CPU build torch-directml runs on: the " +
+          (g.vendor == GpuVendor::kAmd ? "AMD" : "NVIDIA") + " GPU is reached through DirectML only");
+  f.evidence.push_back("found torch-directml " + dml.version + " beside torch " + t.env->torch->version +
+                       " (torch.version.cuda None, torch.version.hip None): torch.cuda sees no GPU, DirectML "
+                       "runs on torch_directml.device()");
+  f.evidence.push_back("torch-directml pins this torch: replacing it in this environment breaks DirectML");
+  auto routes = RoutesFor(ctx, g);
+  if (!routes.empty()) {
+    f.fix_summary = "keep this environment for DirectML; for " + g.label.substr(g.label.find(' ') + 1) +
+                    " itself install " + routes.front().route->name + " into a separate environment";
+    f.link = FirstSource(routes.front().route->provenance);
+  }
+  out.push_back(std::move(f));
+}
+
 void WrongBuild(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
   const TorchView& t = *ctx.torch;
   bool cpu = t.build == TorchBuild::kCpu;
+  for (const auto& fw : t.env->frameworks) {
+    if (cpu && fw.family == "torch-directml") return DirectmlTorch(ctx, g, fw, out);
+  }
   Finding f = MakeFinding(cpu ? "framework.torch_cpu_only" : "framework.torch_wrong_vendor",
                           Layer::kFramework, Severity::kError, Installed(*ctx.torch),
                           std::string("PyTorch is ") + BuildName(t.build) + ": it cannot use the " +

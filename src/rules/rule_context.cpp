@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "core/strings.h"
+#include "core/windows_path.h"
 #include "knowledge/cuda_arch_name.h"
 #include "knowledge/torch_wheel_lookup.h"
 #include "rules/shell.h"
@@ -247,10 +248,31 @@ ShellCommands FillPlaceholders(const InstallCommands& c, const std::string& vari
   return out;
 }
 
+namespace {
+
+// "py -m pip X" / "py -3.12 -m pip X" -> "X"; "" for any other line.
+std::string PipArguments(const std::string& line) {
+  if (!StartsWith(line, "py ")) return "";
+  size_t pos = line.find(" -m pip ");
+  return pos == std::string::npos ? "" : line.substr(pos + 8);
+}
+
+}  // namespace
+
 ShellCommands ForEnvironment(ShellCommands c, const PythonEnv* env) {
-  if (!env || (env->kind != "venv" && env->kind != "conda")) return c;
-  const std::string python = QuoteBash(env->path + "/bin/python");
-  if (StartsWith(c.bash, "python3 ")) c.bash = python + c.bash.substr(7);
+  if (!env) return c;
+  if ((env->kind == "venv" || env->kind == "conda") && StartsWith(env->path, "/")) {
+    const std::string python = QuoteBash(env->path + "/bin/python");
+    if (StartsWith(c.bash, "python3 ")) c.bash = python + c.bash.substr(7);
+  }
+  // On Windows the `py` launcher runs its default Python, not necessarily the one holding this torch:
+  // the environment's own python.exe does (a venv's, a conda environment's, a portable app's).
+  if (IsWindowsAbsolutePath(env->interpreter)) {
+    if (std::string rest = PipArguments(c.powershell); !rest.empty())
+      c.powershell = "& " + QuotePowerShell(env->interpreter) + " -m pip " + rest;
+    if (std::string rest = PipArguments(c.cmd); !rest.empty())
+      c.cmd = "\"" + env->interpreter + "\" -m pip " + rest;  // a Windows path holds no '"'
+  }
   return c;
 }
 

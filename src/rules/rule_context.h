@@ -98,7 +98,9 @@ std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu);
 // Fills {variant} {gfx} {family} {rocm} in a route's commands.
 ShellCommands FillPlaceholders(const InstallCommands& commands, const std::string& variant,
                                const std::string& gfx, const std::string& family, const std::string& rocm);
-// Runs a pip command with the environment's own interpreter when it is a venv or conda env.
+// Runs a pip command with the environment's own interpreter: bash's `python3 -m pip` in a venv or conda
+// env; on Windows PowerShell's and cmd's `py -m pip` with the environment's python.exe (any kind: the
+// launcher's default Python may be another one).
 ShellCommands ForEnvironment(ShellCommands commands, const PythonEnv* env);
 
 // How the cubins and PTX read from torch's libraries reach a GPU of compute capability `cc`: a plain

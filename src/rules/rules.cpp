@@ -81,7 +81,7 @@ std::vector<Finding> RunAllRules(const Snapshot& snapshot, const KnowledgeDb& db
   RuleContext ctx(snapshot, db, options);
   std::vector<Finding> all;
   for (auto layer : {HardwareRules, TopologyRules, RuntimeRules, FrameworkRules, AddonRules, EnvironmentRules,
-                     WindowsRules}) {
+                     WindowsRules, WindowsVcRuntimeRules}) {
     for (auto& f : layer(ctx)) {
       if (f.severity == Severity::kOk && !options.include_ok) continue;
       all.push_back(std::move(f));
@@ -270,6 +270,14 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "torchvision or "
        "torchaudio: uninstall all three and install them together from the GPU index.",
        "https://github.com/ROCm/legacy-rocm-build/issues/2354"},
+      {"framework.torch_directml", Layer::kFramework,
+       "A CPU-only PyTorch that torch-directml runs on, on a machine with a GPU.",
+       "torch-directml reaches the GPU through DirectML (torch_directml.device()) with an older, pinned "
+       "torch; "
+       "torch.cuda sees no GPU. Replacing torch in that environment breaks DirectML: the GPU's own PyTorch "
+       "goes "
+       "into a separate environment.",
+       "https://learn.microsoft.com/windows/ai/directml/pytorch-windows"},
       {"framework.torch_wrong_vendor", Layer::kFramework,
        "A CUDA PyTorch on an AMD-only machine, or the reverse.",
        "The build cannot use the GPU that is there.", "https://pytorch.org/get-started/locally/"},
@@ -463,6 +471,16 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "Display Adapter).",
        "Without the vendor's driver there is no HIP, CUDA or DirectML compute on the GPU.",
        "https://learn.microsoft.com/windows-hardware/drivers/display/microsoft-basic-display-adapter"},
+      {"windows.vc_runtime", Layer::kRuntime,
+       "Native Windows with torch installed: vcruntime140.dll, vcruntime140_1.dll and msvcp140.dll in "
+       "System32.",
+       "", "https://learn.microsoft.com/cpp/windows/latest-supported-vc-redist"},
+      {"windows.vc_runtime_missing", Layer::kRuntime,
+       "Native Windows with torch installed and one of the Visual C++ 2015-2022 runtime DLLs missing from "
+       "System32.",
+       "torch's c10.dll and torch_cpu.dll load them: `import torch` fails with WinError 126. python.org's "
+       "Python brings vcruntime140.dll only; conda environments carry their own copy (a note there).",
+       "https://github.com/pytorch/pytorch/issues/39734"},
       {"windows.no_python", Layer::kFramework, "Native Windows with a GPU and no Python interpreter found.",
        "Every route installs PyTorch with pip.", "https://docs.python.org/3/using/windows.html"},
       {"environment.rocm_paths_disagree", Layer::kEnvironment,

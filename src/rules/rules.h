@@ -47,5 +47,7 @@ std::vector<Finding> AddonRules(const RuleContext& ctx);
 std::vector<Finding> EnvironmentRules(const RuleContext& ctx);
 // Native Windows only (windows_rules.cpp): the route that fits each GPU there and what it needs.
 std::vector<Finding> WindowsRules(const RuleContext& ctx);
+// Native Windows with torch installed (windows_vc_runtime.cpp): the Visual C++ runtime torch's DLLs load.
+std::vector<Finding> WindowsVcRuntimeRules(const RuleContext& ctx);
 
 }  // namespace gpudoctor

@@ -257,7 +257,7 @@ struct PythonLiveRun {
 // site-packages).
 struct PythonEnv {
   std::string path{};            // the environment's prefix ("/home/alice/.venv", "/usr")
-  std::string kind{};            // "venv", "conda", "pyenv", "user", "system", "other"
+  std::string kind{};            // "venv", "conda", "pyenv", "user", "system", "portable", "other"
   std::string python_version{};  // "3.10"; "" when nothing says
   std::string site_packages{};   // the folder searched
   std::optional<TorchInstall> torch{};

@@ -49,8 +49,9 @@ struct WindowsWslDistro {
 struct WindowsPythonInstall {
   std::string version;  // "3.12"
   std::string prefix;   // "C:\Users\bob\AppData\Local\Programs\Python\Python312"
-  std::string kind;     // "python.org", "store", "conda", "venv", "other"
-  std::string source;   // where it was found: "HKCU\Software\Python\PythonCore\3.12", "folder", "VIRTUAL_ENV"
+  std::string kind;     // "python.org", "store", "conda", "venv", "uv", "portable", "other"
+  std::string source;  // where it was found: "HKCU\Software\Python\PythonCore\3.12", "folder", "VIRTUAL_ENV",
+                       // "uv", "portable"
 };
 
 struct WindowsInfo {

@@ -52,7 +52,8 @@ TEST_P(GatherWindowsTest, RecordingReplaysToTheSameSnapshot) {
 
 INSTANTIATE_TEST_SUITE_P(WindowsFixtures, GatherWindowsTest,
                          ::testing::Values("win10-rx6700xt", "win11-rx7900xtx-py311",
-                                           "win11-strix-halo-laptop", "win11-rtx4090"),
+                                           "win11-strix-halo-laptop", "win11-rtx4090", "win11-rtx4090-conda",
+                                           "win11-gtx1080-comfyui-portable"),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                            std::string n = p.param;
                            for (char& c : n)

@@ -78,6 +78,7 @@ class WindowsProbeTest : public ::testing::Test {
     ProbeInputs in;
     in.fs = MakeRootedFileSystem(root_.string());
     in.env = Environment(std::move(env));
+    in.cwd = in.env.Get("PWD").value_or("");  // as MakeRecordedInputs takes it
     in.windows = std::move(source_);
     Snapshot s = ProbeWithInputs(in);
     source_ = std::move(in.windows);
@@ -87,6 +88,7 @@ class WindowsProbeTest : public ::testing::Test {
     ProbeInputs in;
     in.fs = MakeRootedFileSystem(root_.string());
     in.env = Environment(std::move(env));
+    in.cwd = in.env.Get("PWD").value_or("");
     in.windows = std::move(source_);
     auto out = WindowsPythonLocations(in.Context());
     source_ = std::move(in.windows);
@@ -270,6 +272,51 @@ TEST_F(WindowsProbeTest, PythonFromThePyLauncherRegistryStoreCondaAndVenv) {
   for (const auto& p : s.windows.python_installs) installs.push_back(p.version + " " + p.kind);
   EXPECT_EQ(installs, (std::vector<std::string>{"3.11 python.org", "3.12 store", "3.13 python.org",
                                                 "3.10 conda", "3.12 conda"}));
+}
+
+// Issue 31: uv's managed Pythons (both folders uv has used, and UV_PYTHON_INSTALL_DIR) and a portable
+// app's embedded Python, beside the app in the current folder or unpacked on the Desktop, are
+// environments too; each with its interpreter and the version its files give.
+TEST_F(WindowsProbeTest, PythonFromUvAndPortableApps) {
+  const std::string roaming = "C:\\Users\\u\\AppData\\Roaming";
+  Touch(roaming + "\\uv\\data\\python\\cpython-3.12.7-windows-x86_64-none\\python.exe");
+  Touch(roaming + "\\uv\\data\\python\\cpython-3.12.7-windows-x86_64-none\\Lib\\site-packages\\x.py");
+  Touch(roaming + "\\uv\\data\\python\\.lock");
+  Touch(roaming + "\\uv\\python\\cpython-3.11.10-windows-x86_64-none\\Lib\\site-packages\\x.py");
+  Touch("D:\\uvpy\\pypy-3.10.14-windows-x86_64-none\\Lib\\site-packages\\x.py");
+  const std::string desktop_app = "C:\\Users\\u\\Desktop\\ComfyUI_windows_portable\\python_embeded";
+  Touch(desktop_app + "\\python.exe");
+  Touch(desktop_app + "\\python313._pth", "python313.zip\n.\nLib/site-packages\n");
+  Touch(desktop_app + "\\Lib\\site-packages\\torch\\version.py",
+        "__version__ = '2.8.0+cu129'\ncuda = '12.9'\n");
+  const std::string here_app = "F:\\AI\\comfy-rocm\\python_embeded";  // any name: the current folder's
+  Touch(here_app + "\\python312.dll");
+  Touch(here_app + "\\Lib\\site-packages\\x.py");
+  std::map<std::string, std::string> env = {{"USERPROFILE", "C:\\Users\\u"},
+                                            {"APPDATA", roaming},
+                                            {"UV_PYTHON_INSTALL_DIR", "D:\\uvpy"},
+                                            {"PWD", "F:\\AI\\comfy-rocm\\ComfyUI"}};
+  auto locs = Locations(env);
+  std::vector<std::string> got;
+  for (const auto& l : locs)
+    got.push_back(l.kind + " " + l.python_version + " " + l.prefix + " " + l.interpreter);
+  std::vector<std::string> want = {
+      "uv 3.10 D:\\uvpy\\pypy-3.10.14-windows-x86_64-none ",
+      "uv 3.12 " + roaming + "\\uv\\data\\python\\cpython-3.12.7-windows-x86_64-none " + roaming +
+          "\\uv\\data\\python\\cpython-3.12.7-windows-x86_64-none\\python.exe",
+      "uv 3.11 " + roaming + "\\uv\\python\\cpython-3.11.10-windows-x86_64-none ",
+      "portable 3.12 " + here_app + " ", "portable 3.13 " + desktop_app + " " + desktop_app + "\\python.exe"};
+  EXPECT_EQ(got, want);
+  // The Python probe lists the one with torch, found by its place.
+  Snapshot s = Probe(env);
+  ASSERT_EQ(s.python_envs.size(), 1u);
+  EXPECT_EQ(s.python_envs[0].path, desktop_app);
+  EXPECT_EQ(s.python_envs[0].kind, "portable");
+  EXPECT_EQ(s.python_envs[0].python_version, "3.13");
+  EXPECT_EQ(s.python_envs[0].interpreter, desktop_app + "\\python.exe");
+  EXPECT_EQ(s.python_envs[0].found_by, (std::vector<std::string>{"portable"}));
+  ASSERT_TRUE(s.python_envs[0].torch.has_value());
+  EXPECT_EQ(s.python_envs[0].torch->version, "2.8.0+cu129");
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
-// The four recorded Windows machines (tests/fixtures/sysroot/win*): the facts their READMEs name, read
+// The recorded Windows machines (tests/fixtures/sysroot/win*): the facts their READMEs name, read
 // through the recorded registry, DXGI and file versions, and the verdict and PowerShell (and cmd) fix
 // an expert would give each — asserted line by line, independent of the report's wording elsewhere.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "knowledge/knowledge_loader.h"
 #include "probe/probe_inputs.h"
@@ -155,6 +156,103 @@ TEST(WindowsRecordedMachine, Rx7900XtxWithPython311GetsTheRocm10Wheels) {
   EXPECT_EQ(WorstSeverity(fs), Severity::kInfo) << Ids(fs);
 }
 
+// Issue 31: the CPU torch in that Python 3.11 is torch-directml's: the GPU is reached through DirectML,
+// and replacing torch there would break it, so the advice is a separate environment, not a reinstall.
+TEST(WindowsRecordedMachine, Rx7900XtxTorchDirectmlIsNotReplacedInPlace) {
+  auto fs = RunRules(Probe("win11-rx7900xtx-py311"));
+  const Finding* f = FindId(fs, "framework.torch_directml");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_EQ(
+      f->subject,
+      "torch 2.4.1+cpu in C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages");
+  EXPECT_TRUE(f->fix.empty());
+  EXPECT_NE(f->fix_summary.find("separate environment"), std::string::npos) << f->fix_summary;
+  EXPECT_FALSE(Has(fs, "framework.torch_cpu_only")) << Ids(fs);
+}
+
+// Issue 31 item 3: a CPU-only torch beside the GPU is replaced in its own environment, with that
+// environment's python.exe (the `py` launcher's default Python may be another one).
+TEST(WindowsRecordedMachine, CpuTorchIsReplacedWithItsOwnPython) {
+  Snapshot s = Probe("win11-rx7900xtx-py311");
+  ASSERT_EQ(s.python_envs.size(), 1u);
+  s.python_envs[0].frameworks.clear();  // the same machine without torch-directml
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "framework.torch_cpu_only");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  const std::string python = "C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311\\python.exe";
+  EXPECT_EQ(Lines(*f, Shell::kPowerShell),
+            (std::vector<std::string>{
+                "& \"" + python + "\" -m pip uninstall -y torch torchvision torchaudio",
+                "& \"" + python +
+                    "\" -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "
+                    "\"torch[device-gfx1100]\" \"torchvision[device-gfx1100]\" torchaudio"}));
+  EXPECT_EQ(Lines(*f, Shell::kCmd)[0], "\"" + python + "\" -m pip uninstall -y torch torchvision torchaudio");
+}
+
+// Issue 31: torch in a conda environment found from the Miniconda folder alone, judged against the GPU.
+TEST(WindowsRecordedMachine, Rtx4090CondaTorchIsJudged) {
+  auto fs = RunRules(Probe("win11-rtx4090-conda"));
+  const Finding* ok = FindId(fs, "framework.torch_ok");
+  ASSERT_NE(ok, nullptr) << Ids(fs);
+  EXPECT_EQ(ok->title, "PyTorch 2.5.1+cu124 has kernels for sm_89");
+  EXPECT_FALSE(Has(fs, "framework.no_torch"));
+  EXPECT_EQ(WorstSeverity(fs), Severity::kOk) << Ids(fs);
+}
+
+// Issue 31: ComfyUI's portable Python on the Desktop holds a cu129 torch without sm_61: the error Pascal
+// owners meet, fixed in that portable Python with its own python.exe.
+TEST(WindowsRecordedMachine, Gtx1080PortableComfyUiTorchHasNoPascalCode) {
+  auto fs = RunRules(Probe("win11-gtx1080-comfyui-portable"));
+  const Finding* f = FindId(fs, "framework.torch_no_kernels");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  const std::string python = "C:\\Users\\dave\\Desktop\\ComfyUI_windows_portable\\python_embeded\\python.exe";
+  EXPECT_EQ(Lines(*f, Shell::kPowerShell),
+            (std::vector<std::string>{"& \"" + python + "\" -m pip uninstall -y torch torchvision torchaudio",
+                                      "& \"" + python +
+                                          "\" -m pip install torch torchvision torchaudio --index-url "
+                                          "https://download.pytorch.org/whl/cu126"}));
+  EXPECT_EQ(WorstSeverity(fs), Severity::kError) << Ids(fs);
+}
+
+// Issue 31 item 4: with torch installed, the Visual C++ 2015-2022 runtime its DLLs load is checked in
+// System32: found, it is fine; missing, `import torch` fails (WinError 126) and the Redistributable is the
+// fix, except where torch lives only in conda environments, which carry their own copy.
+TEST(WindowsRecordedMachine, VisualCppRuntimeJudgedWhereTorchIs) {
+  Snapshot s = Probe("win11-rx7900xtx-py311");
+  ASSERT_NE(Runtime(s, "vc-runtime", "msvcp140.dll"), nullptr);
+  EXPECT_EQ(Runtime(s, "vc-runtime", "msvcp140.dll")->version, "14.42.34433.0");
+  auto fs = RunRules(s);
+  ASSERT_NE(FindId(fs, "windows.vc_runtime"), nullptr) << Ids(fs);
+  EXPECT_EQ(FindId(fs, "windows.vc_runtime")->severity, Severity::kOk);
+
+  auto without = [](Snapshot snap, const std::string& dll) {
+    std::erase_if(snap.runtimes,
+                  [&](const RuntimeInstall& r) { return r.kind == "vc-runtime" && r.path.ends_with(dll); });
+    return snap;
+  };
+  fs = RunRules(without(s, "msvcp140.dll"));
+  const Finding* missing = FindId(fs, "windows.vc_runtime_missing");
+  ASSERT_NE(missing, nullptr) << Ids(fs);
+  EXPECT_EQ(missing->severity, Severity::kError);
+  EXPECT_EQ(missing->title, "The Visual C++ 2015-2022 runtime that torch loads is missing: msvcp140.dll");
+  EXPECT_EQ(
+      Lines(*missing, Shell::kPowerShell),
+      (std::vector<std::string>{"winget install -e --id Microsoft.VCRedist.2015+.x64",
+                                "# or download and run https://aka.ms/vs/17/release/vc_redist.x64.exe"}));
+  EXPECT_FALSE(Has(fs, "windows.vc_runtime"));
+
+  fs = RunRules(without(Probe("win11-rtx4090-conda"), ""));  // torch only in a conda environment
+  missing = FindId(fs, "windows.vc_runtime_missing");
+  ASSERT_NE(missing, nullptr) << Ids(fs);
+  EXPECT_EQ(missing->severity, Severity::kInfo);
+
+  fs = RunRules(Probe("win11-rtx4090"));  // no torch: nothing to say
+  EXPECT_FALSE(Has(fs, "windows.vc_runtime") || Has(fs, "windows.vc_runtime_missing")) << Ids(fs);
+}
+
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
   Snapshot s = Probe("win11-strix-halo-laptop");
   ASSERT_EQ(s.gpus.size(), 1u);
@@ -220,8 +318,8 @@ TEST(WindowsRecordedMachine, Gtx1080On581IsStillOnR580) {
 }
 
 TEST(WindowsRecordedMachine, SnapshotJsonKeepsTheWindowsPart) {
-  for (const char* machine :
-       {"win10-rx6700xt", "win11-rx7900xtx-py311", "win11-strix-halo-laptop", "win11-rtx4090"}) {
+  for (const char* machine : {"win10-rx6700xt", "win11-rx7900xtx-py311", "win11-strix-halo-laptop",
+                              "win11-rtx4090", "win11-rtx4090-conda", "win11-gtx1080-comfyui-portable"}) {
     Snapshot s = Probe(machine);
     std::string json = SnapshotToJson(s);
     auto back = SnapshotFromJson(json, machine);
@@ -244,6 +342,80 @@ TEST(WindowsRecordedMachine, ShellDefaultsToPowerShellOnWindows) {
                         Environment(std::map<std::string, std::string>{
                             {"PROMPT", "$P$G"}, {"ComSpec", "C:\\WINDOWS\\system32\\cmd.exe"}})),
             Shell::kCmd);
+}
+
+// Issue 31: what each recorded Windows machine's README says its Pythons are and where its torch is,
+// asserted on the snapshot, so a golden report can no longer record a miss ("No PyTorch found" on a
+// machine with torch). Every win* fixture needs its row.
+struct WindowsPythons {
+  const char* machine;
+  std::vector<std::string> installs;  // "version kind prefix", in the probe's order
+  std::vector<std::string> torch;     // "prefix: version (kind, Python X.Y)" of each environment with torch
+};
+
+const std::vector<WindowsPythons>& PythonsOfRecordedMachines() {
+  static const std::vector<WindowsPythons> table = {
+      {"win10-rx6700xt",
+       {"3.10 python.org C:\\Users\\alice\\AppData\\Local\\Programs\\Python\\Python310"},
+       {}},
+      {"win11-gtx1080", {"3.12 python.org C:\\Users\\dave\\AppData\\Local\\Programs\\Python\\Python312"}, {}},
+      {"win11-gtx1080-comfyui-portable",
+       {"3.12 python.org C:\\Users\\dave\\AppData\\Local\\Programs\\Python\\Python312",
+        "3.13 portable C:\\Users\\dave\\Desktop\\ComfyUI_windows_portable\\python_embeded"},
+       {"C:\\Users\\dave\\Desktop\\ComfyUI_windows_portable\\python_embeded: 2.8.0+cu129 (portable, Python "
+        "3.13)"}},
+      {"win11-rtx4090", {"3.12 python.org C:\\Users\\dave\\AppData\\Local\\Programs\\Python\\Python312"}, {}},
+      {"win11-rtx4090-conda",
+       {"3.12 conda C:\\Users\\frank\\miniconda3", "3.11 conda C:\\Users\\frank\\miniconda3\\envs\\torch"},
+       {"C:\\Users\\frank\\miniconda3\\envs\\torch: 2.5.1+cu124 (conda, Python 3.11)"}},
+      {"win11-rx7900xtx-py311",
+       {"3.11 python.org C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311"},
+       {"C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311: 2.4.1+cpu (system, Python 3.11)"}},
+      {"win11-strix-halo-laptop",
+       {"3.12 store C:\\Program "
+        "Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.12_3.12.2544.0_x64__qbz5n2kfra8p0"},
+       {}},
+  };
+  return table;
+}
+
+class WindowsRecordedPythons : public ::testing::TestWithParam<WindowsPythons> {};
+
+TEST_P(WindowsRecordedPythons, InstallsAndTorchAreFound) {
+  const WindowsPythons& want = GetParam();
+  Snapshot s = Probe(want.machine);
+  std::vector<std::string> installs, torch;
+  for (const auto& p : s.windows.python_installs)
+    installs.push_back(p.version + " " + p.kind + " " + p.prefix);
+  for (const auto& e : s.python_envs) {
+    if (e.torch)
+      torch.push_back(e.path + ": " + e.torch->version + " (" + e.kind + ", Python " + e.python_version +
+                      ")");
+    EXPECT_FALSE(e.interpreter.empty()) << e.path;  // each has the python.exe a fix would run
+  }
+  EXPECT_EQ(installs, want.installs);
+  EXPECT_EQ(torch, want.torch);
+  for (const auto& w : s.warnings) EXPECT_EQ(w.find("python"), std::string::npos) << w;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, WindowsRecordedPythons, ::testing::ValuesIn(PythonsOfRecordedMachines()),
+                         [](const ::testing::TestParamInfo<WindowsPythons>& p) {
+                           std::string n = p.param.machine;
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
+TEST(WindowsRecordedPythons, EveryRecordedWindowsMachineHasItsRow) {
+  const std::string fixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+  for (const auto& e : std::filesystem::directory_iterator(fixtures)) {
+    if (!std::filesystem::exists(e.path() / ".gpudoctor/windows/os.json")) continue;
+    const std::string name = e.path().filename().string();
+    const auto& table = PythonsOfRecordedMachines();
+    EXPECT_TRUE(
+        std::any_of(table.begin(), table.end(), [&](const WindowsPythons& w) { return name == w.machine; }))
+        << name << ": add what its README says of its Pythons and torch to PythonsOfRecordedMachines()";
+  }
 }
 
 }  // namespace

@@ -13,12 +13,14 @@
 #include <system_error>
 
 #include "core/strings.h"
+#include "core/windows_path.h"
 #include "platform/filesystem.h"
 
 namespace gpudoctor {
 namespace fs = std::filesystem;
 
 std::string JoinPath(std::string_view dir, std::string_view name) {
+  if (IsWindowsAbsolutePath(dir)) return JoinWindowsPath(dir, name);
   std::string out(dir);
   if (out.empty() || out.back() != '/') out += '/';
   while (!name.empty() && name.front() == '/') name.remove_prefix(1);
@@ -27,19 +29,29 @@ std::string JoinPath(std::string_view dir, std::string_view name) {
 }
 
 std::string_view BaseName(std::string_view path) {
-  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
-  size_t pos = path.find_last_of('/');
+  const bool windows = IsWindowsAbsolutePath(path);
+  auto is_sep = [windows](char c) { return c == '/' || (windows && c == '\\'); };
+  while (path.size() > 1 && is_sep(path.back())) path.remove_suffix(1);
+  size_t pos = path.find_last_of(windows ? "/\\" : "/");
   return pos == std::string_view::npos ? path : path.substr(pos + 1);
 }
 
 std::string RecordedWindowsPath(std::string_view path) {
-  const bool drive = path.size() >= 2 &&
-                     ((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) &&
-                     path[1] == ':' && (path.size() == 2 || path[2] == '\\' || path[2] == '/');
-  if (!drive) return std::string(path);
-  std::string out = "/";
-  out += static_cast<char>(path[0] >= 'a' ? path[0] - 'a' + 'A' : path[0]);
-  for (char c : path.substr(2)) out += c == '\\' ? '/' : c;
+  if (path.empty() || (path[0] != '\\' && path.size() >= 2 && path[1] != ':')) return std::string(path);
+  WindowsPathRoot r = SplitWindowsRoot(path);
+  std::string_view root = r.root;
+  if (StartsWith(root, "\\\\?\\") || StartsWith(root, "\\\\.\\")) root.remove_prefix(4);
+  std::string out;
+  if (root.size() == 2 && root[1] == ':') {
+    if (!r.rest.empty() && r.rest[0] != '\\' && r.rest[0] != '/') return std::string(path);  // "C:x"
+    out = "/" + std::string(1, root[0]);
+  } else if (StartsWith(root, "\\\\") || StartsWith(ToLower(root), "unc\\")) {
+    out = "/UNC";
+    for (char c : root.substr(root[0] == '\\' ? 1 : 3)) out += c == '\\' ? '/' : c;
+  } else {
+    return std::string(path);
+  }
+  for (char c : r.rest) out += c == '\\' ? '/' : c;
   return out;
 }
 

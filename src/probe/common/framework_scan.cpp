@@ -331,6 +331,8 @@ std::optional<KnownDistribution> ClassifyDistribution(std::string_view n) {
       return KnownDistribution{"jax-plugin", std::string(vendor)};
   }
   if (StartsWith(n, "rocm-sdk")) return KnownDistribution{"rocm-sdk", "rocm"};
+  // AMD's multi-arch torch keeps each GPU's kernels in a package of its own (amd-torch-device-gfx1100).
+  if (StartsWith(n, "amd-torch-device-")) return KnownDistribution{"rocm-sdk", "rocm"};
   return std::nullopt;
 }
 

@@ -1,14 +1,19 @@
 // Finds Python environments (python_env_finder.h). Every candidate is a prefix (an environment's root)
 // or an interpreter; both expand to the site-packages folders that interpreter would import from, in
 // sys.path order (the user site before the system's), and each folder is kept once, keyed by its path
-// with links resolved. Nothing here runs Python; everything goes through ctx.fs and ctx.env.
+// with links resolved (on Windows: without case). Nothing here runs Python; everything goes through
+// ctx.fs and ctx.env, and every path through the machine's MachinePathStyle.
 #include "probe/common/python_env_finder.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "core/strings.h"
+#include "core/windows_path.h"
+#include "probe/common/machine_path_style.h"
 #include "probe/common/machine_paths.h"
+#include "probe/common/python_prefix_version.h"
 #include "probe/common/python_text_files.h"
 
 namespace gpudoctor {
@@ -36,24 +41,32 @@ struct SiteOrigin {
 class Finder {
  public:
   Finder(const ProbeContext& ctx, const PythonSearch& search, std::vector<std::string>& warnings)
-      : ctx_(ctx), search_(search), warnings_(warnings), home_(HomeFolder(ctx)) {}
+      : ctx_(ctx),
+        search_(search),
+        warnings_(warnings),
+        paths_(search.windows),
+        home_(HomeFolder(ctx, search.windows)),
+        cwd_(paths_.IsAbsolute(search.cwd) ? paths_.Normalize(search.cwd) : "") {}
 
   std::vector<PythonSite> Run() {
     for (const auto& dir : search_.given) AddGiven(dir);
     if (auto v = EnvPath("VIRTUAL_ENV")) AddPrefix(*v, {"venv", "VIRTUAL_ENV", "", "", true, false, false});
     if (auto c = EnvPath("CONDA_PREFIX"))
       AddPrefix(*c, {"conda", "CONDA_PREFIX", "", "", true, false, false});
-    if (!search_.cwd.empty()) {
+    if (!cwd_.empty()) {
       for (const char* name : {".venv", "venv"}) {
-        std::string p = JoinPath(search_.cwd, name);
-        if (ctx_.fs.Exists(JoinPath(p, "pyvenv.cfg")) || ctx_.fs.IsDir(JoinPath(p, "conda-meta")))
+        std::string p = paths_.Join(cwd_, name);
+        if (ctx_.fs.Exists(paths_.Join(p, "pyvenv.cfg")) || ctx_.fs.IsDir(paths_.Join(p, "conda-meta")))
           AddPrefix(p, {"venv", "current folder", "", "", false, false, false});
       }
     }
     AddPathInterpreters();
-    if (!home_.empty()) AddPrefix(JoinPath(home_, ".venv"), {"venv", "~/.venv", "", "", false, false, false});
+    if (!home_.empty())
+      AddPrefix(paths_.Join(home_, ".venv"), {"venv", "~/.venv", "", "", false, false, false});
     AddConda();
-    if (!search_.windows) {  // pyenv's layout and /usr/lib/python3 are POSIX ones; Windows has its own
+    if (paths_.windows()) {  // pyenv's layout and /usr/lib/python3 are POSIX ones; Windows has its own
+      for (const auto& c : search_.installs) AddCandidate(c);
+    } else {
       AddPyenv();
       AddStandardLocations();
     }
@@ -63,12 +76,12 @@ class Finder {
  private:
   std::optional<std::string> EnvPath(const char* name) const {
     auto v = ctx_.env.Get(name);
-    if (!v || v->empty() || v->front() != '/') return std::nullopt;
-    return NormalizePath(*v);
+    if (!v || !paths_.IsAbsolute(*v)) return std::nullopt;
+    return paths_.Normalize(*v);
   }
 
   void Add(PythonSite site, const SiteOrigin& o) {
-    site.canonical = CanonicalPath(ctx_.fs, site.site_packages);
+    site.canonical = paths_.Identity(ctx_.fs, site.site_packages);
     auto it = index_.find(site.canonical);
     if (it != index_.end()) {
       PythonSite& old = sites_[it->second];
@@ -95,8 +108,10 @@ class Finder {
 
   // The first interpreter that exists in a prefix.
   std::string InterpreterIn(const std::string& prefix) const {
-    for (const char* rel : {"bin/python3", "bin/python", "Scripts/python.exe", "python.exe"}) {
-      std::string p = JoinPath(prefix, rel);
+    static constexpr std::array<const char*, 2> kPosix = {"bin/python3", "bin/python"};
+    static constexpr std::array<const char*, 2> kWindows = {"Scripts/python.exe", "python.exe"};
+    for (const char* rel : paths_.windows() ? kWindows : kPosix) {
+      std::string p = paths_.Join(prefix, rel);
       auto st = ctx_.fs.Stat(p);
       if (st.ok() && !st->is_dir) return p;
     }
@@ -104,9 +119,15 @@ class Finder {
   }
 
   // (folder, python version from its path) for each site-packages folder under a prefix, newest first.
+  // A Windows prefix has one, Lib\site-packages, whose path names no version.
   std::vector<std::pair<std::string, std::string>> SitesOf(const std::string& prefix,
                                                            const std::string& only_version) const {
     std::vector<std::pair<std::string, std::string>> out;
+    if (paths_.windows()) {
+      std::string folder = paths_.Join(prefix, "Lib/site-packages");
+      if (ctx_.fs.IsDir(folder)) out.emplace_back(folder, "");
+      return out;
+    }
     for (const char* lib_name : {"lib", "lib64"}) {
       std::string lib = JoinPath(prefix, lib_name);
       auto listing = ctx_.fs.ListDir(lib);
@@ -135,7 +156,7 @@ class Finder {
   bool AddPrefix(const std::string& prefix, SiteOrigin o) {
     if (!ctx_.fs.IsDir(prefix)) return false;
     std::string cfg_version;
-    std::string cfg_path = JoinPath(prefix, "pyvenv.cfg");
+    std::string cfg_path = paths_.Join(prefix, "pyvenv.cfg");
     if (ctx_.fs.Exists(cfg_path)) {
       o.kind = "venv";
       if (auto text = ctx_.fs.ReadFile(cfg_path, kMaxConfigBytes); text.ok()) {
@@ -143,11 +164,13 @@ class Finder {
       } else {
         warnings_.push_back(text.error().message);
       }
-    } else if (ctx_.fs.IsDir(JoinPath(prefix, "conda-meta"))) {
+    } else if (ctx_.fs.IsDir(paths_.Join(prefix, "conda-meta"))) {
       o.kind = "conda";
     }
     if (o.interpreter.empty()) o.interpreter = InterpreterIn(prefix);
     const std::string want = !cfg_version.empty() ? cfg_version : o.version_hint;
+    PrefixPythonVersion of_prefix;  // Windows: Lib\site-packages names no version, the prefix's files do
+    if (paths_.windows() && cfg_version.empty()) of_prefix = PythonVersionOfPrefix(ctx_.fs, paths_, prefix);
     bool any = false;
     for (const auto& [folder, folder_version] : SitesOf(prefix, o.on_path ? want : "")) {
       PythonSite s;
@@ -161,6 +184,9 @@ class Finder {
       } else if (!cfg_version.empty()) {
         s.python_version = cfg_version;
         s.python_version_source = "pyvenv.cfg";
+      } else if (!of_prefix.version.empty()) {
+        s.python_version = of_prefix.version;
+        s.python_version_source = of_prefix.source;
       } else if (!o.version_hint.empty()) {
         s.python_version = o.version_hint;
         s.python_version_source = "interpreter name";
@@ -172,48 +198,96 @@ class Finder {
     return any;
   }
 
+  // pip's --user folder of Python `version`: ~/.local/lib/pythonX.Y/site-packages, on Windows
+  // %APPDATA%\Python\PythonXY\site-packages.
   void AddUserSite(const std::string& version, const SiteOrigin& o) {
-    if (home_.empty() || version.empty()) return;
-    std::string folder = JoinPath(home_, ".local/lib/python" + version + "/site-packages");
+    if (version.empty()) return;
+    std::string prefix, folder;
+    if (paths_.windows()) {
+      auto app_data = ctx_.env.Get("APPDATA");
+      if (!app_data || !paths_.IsAbsolute(*app_data)) return;
+      std::string xy = version;
+      xy.erase(std::remove(xy.begin(), xy.end(), '.'), xy.end());
+      prefix = paths_.Join(*app_data, "Python/Python" + xy);
+      folder = paths_.Join(prefix, "site-packages");
+    } else {
+      if (home_.empty()) return;
+      prefix = JoinPath(home_, ".local");
+      folder = JoinPath(prefix, "lib/python" + version + "/site-packages");
+    }
     if (!ctx_.fs.IsDir(folder)) return;
     PythonSite s;
     s.site_packages = folder;
-    s.prefix = JoinPath(home_, ".local");
+    s.prefix = prefix;
     s.kind = "user";
     s.interpreter = o.interpreter;
     s.python_version = version;
-    s.python_version_source = "lib folder";
+    s.python_version_source = paths_.windows() ? "folder name" : "lib folder";
+    Add(std::move(s), o);
+  }
+
+  // A site-packages folder named directly: its prefix is above lib/pythonX.Y (or Windows' Lib).
+  void AddGivenSite(const std::string& dir, const SiteOrigin& o) {
+    std::string parent = paths_.Parent(dir);
+    auto version = paths_.windows() ? std::nullopt : PythonVersionFromFolder(paths_.Base(parent));
+    std::string prefix = parent;  // site-packages straight in the prefix
+    if (version) {
+      prefix = paths_.Parent(paths_.Parent(parent));  // <prefix>/lib/pythonX.Y/site-packages
+    } else if (paths_.windows() && paths_.SameName(paths_.Base(parent), "Lib")) {
+      prefix = paths_.Parent(parent);  // <prefix>\Lib\site-packages
+    }
+    PythonSite s;
+    s.site_packages = dir;
+    s.prefix = prefix;
+    s.kind = ctx_.fs.Exists(paths_.Join(prefix, "pyvenv.cfg"))  ? "venv"
+             : ctx_.fs.IsDir(paths_.Join(prefix, "conda-meta")) ? "conda"
+                                                                : "other";
+    s.interpreter = InterpreterIn(prefix);
+    if (version) {
+      s.python_version = *version;
+      s.python_version_source = "lib folder";
+    } else if (paths_.windows()) {
+      PrefixPythonVersion v = PythonVersionOfPrefix(ctx_.fs, paths_, prefix);
+      s.python_version = v.version;
+      s.python_version_source = v.source;
+    }
     Add(std::move(s), o);
   }
 
   void AddGiven(const std::string& raw) {
-    std::string dir = AbsolutePath(search_.cwd.empty() ? "/" : search_.cwd, raw);
+    std::string base_dir = !cwd_.empty() ? cwd_ : (paths_.windows() ? "" : "/");
+    if (!paths_.IsAbsolute(raw) && base_dir.empty()) {
+      warnings_.push_back("--python-env " + raw + ": a relative folder, and the current folder is unknown");
+      return;
+    }
+    std::string dir = paths_.Absolute(base_dir, raw);
     SiteOrigin o{"other", "--python-env", "", "", false, true, false};
     if (!ctx_.fs.IsDir(dir)) {
       warnings_.push_back("--python-env " + raw + ": no such folder (" + dir + ")");
       return;
     }
-    std::string base(BaseName(dir));
-    if (base == "site-packages" || base == "dist-packages") {
-      std::string parent = ParentPath(dir);
-      auto version = PythonVersionFromFolder(BaseName(parent));
-      std::string prefix = version ? ParentPath(ParentPath(parent)) : ParentPath(dir);
-      PythonSite s;
-      s.site_packages = dir;
-      s.prefix = prefix;
-      s.kind = ctx_.fs.Exists(JoinPath(prefix, "pyvenv.cfg"))  ? "venv"
-               : ctx_.fs.IsDir(JoinPath(prefix, "conda-meta")) ? "conda"
-                                                               : "other";
-      s.interpreter = InterpreterIn(prefix);
-      if (version) {
-        s.python_version = *version;
-        s.python_version_source = "lib folder";
-      }
-      Add(std::move(s), o);
-      return;
-    }
+    std::string base = paths_.Base(dir);
+    if (paths_.SameName(base, "site-packages") || base == "dist-packages") return AddGivenSite(dir, o);
     if (!AddPrefix(dir, o))
       warnings_.push_back("--python-env " + raw + ": no site-packages folder found under " + dir);
+  }
+
+  // A candidate found by the Windows registry or an installer's folder.
+  void AddCandidate(const PythonCandidate& c) {
+    if (!ctx_.fs.IsDir(c.site_packages)) return;
+    PythonSite s;
+    s.site_packages = paths_.Normalize(c.site_packages);
+    s.prefix = paths_.Normalize(c.prefix);
+    s.kind = c.kind;
+    s.python_version = c.python_version;
+    s.python_version_source = c.python_version_source;
+    s.interpreter = c.interpreter.empty() ? InterpreterIn(s.prefix) : c.interpreter;
+    if (s.python_version.empty()) {
+      PrefixPythonVersion v = PythonVersionOfPrefix(ctx_.fs, paths_, s.prefix);
+      s.python_version = v.version;
+      s.python_version_source = v.source;
+    }
+    Add(std::move(s), {c.kind, c.found_by, "", "", false, false, false});
   }
 
   // The pyenv version a shim runs: PYENV_VERSION, a .python-version in the current folder or above,
@@ -221,7 +295,7 @@ class Finder {
   std::string PyenvSelected(const std::string& root) const {
     if (auto v = ctx_.env.Get("PYENV_VERSION"); v && !v->empty()) return std::string(Split(*v, ':')[0]);
     std::vector<std::string> files;
-    for (std::string d = search_.cwd; !d.empty(); d = d == "/" ? "" : ParentPath(d))
+    for (std::string d = cwd_; !d.empty(); d = d == "/" ? "" : ParentPath(d))
       files.push_back(JoinPath(d, ".python-version"));
     files.push_back(JoinPath(root, "version"));
     for (const auto& f : files) {
@@ -283,20 +357,43 @@ class Finder {
     AddPrefix(prefix, o);
   }
 
+  // A python.exe on Windows' PATH: it sits at its environment's root (python.org, conda, an embeddable
+  // or portable install), or in a venv's Scripts folder. The Store's app execution aliases
+  // (%LOCALAPPDATA%\Microsoft\WindowsApps) are skipped: the registry finds the Store's Pythons.
+  void AddWindowsInterpreter(const std::string& dir, const std::string& exe) {
+    if (paths_.SameName(paths_.Base(dir), "WindowsApps")) return;
+    SiteOrigin o{"system", "PATH", exe, "", false, false, true};
+    std::string prefix = paths_.SameName(paths_.Base(dir), "Scripts") ? paths_.Parent(dir) : dir;
+    if (ctx_.fs.Exists(paths_.Join(prefix, "pyvenv.cfg"))) {
+      o.kind = "venv";
+    } else if (ctx_.fs.IsDir(paths_.Join(prefix, "conda-meta"))) {
+      o.kind = "conda";
+    } else {
+      AddUserSite(PythonVersionOfPrefix(ctx_.fs, paths_, prefix).version, o);
+    }
+    AddPrefix(prefix, o);
+  }
+
   void AddPathInterpreters() {
     auto path = ctx_.env.Get("PATH");
     if (!path) return;
-    const char sep = search_.windows ? ';' : ':';
-    std::vector<std::string> names = search_.windows ? std::vector<std::string>{"python.exe", "python3.exe"}
-                                                     : std::vector<std::string>{"python3", "python"};
-    for (auto entry : Split(*path, sep)) {
-      if (entry.empty() || entry.front() != '/') continue;
-      std::string dir = NormalizePath(entry);
+    std::vector<std::string> names = paths_.windows() ? std::vector<std::string>{"python.exe", "python3.exe"}
+                                                      : std::vector<std::string>{"python3", "python"};
+    for (auto entry : Split(*path, paths_.ListSeparator())) {
+      entry = Trim(entry);
+      if (paths_.windows() && entry.size() >= 2 && entry.front() == '"' && entry.back() == '"')
+        entry = entry.substr(1, entry.size() - 2);  // cmd's quoted entries ("C:\Program Files\x")
+      if (!paths_.IsAbsolute(entry)) continue;
+      std::string dir = paths_.Normalize(entry);
       for (const auto& name : names) {
-        std::string exe = JoinPath(dir, name);
+        std::string exe = paths_.Join(dir, name);
         auto st = ctx_.fs.Stat(exe);
         if (!st.ok() || st->is_dir) continue;
-        AddInterpreter(dir, exe);
+        if (paths_.windows()) {
+          AddWindowsInterpreter(dir, exe);
+        } else {
+          AddInterpreter(dir, exe);
+        }
         break;  // python3 and python in one folder are the same environment
       }
     }
@@ -309,29 +406,31 @@ class Finder {
 
   void AddConda() {
     std::vector<std::string> bases;
-    if (auto exe = EnvPath("CONDA_EXE")) bases.push_back(ParentPath(ParentPath(*exe)));
+    if (auto exe = EnvPath("CONDA_EXE")) bases.push_back(paths_.Parent(paths_.Parent(*exe)));
     if (auto root = EnvPath("MAMBA_ROOT_PREFIX")) bases.push_back(*root);
     if (!home_.empty()) {
       for (const char* name : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", "micromamba", ".conda"})
-        bases.push_back(JoinPath(home_, name));
+        bases.push_back(paths_.Join(home_, name));
     }
     SiteOrigin o{"conda", "conda", "", "", false, false, false};
     for (const auto& base : bases) {
-      if (ctx_.fs.IsDir(JoinPath(base, "conda-meta"))) AddPrefix(base, o);
-      std::string envs = JoinPath(base, "envs");
+      if (ctx_.fs.IsDir(paths_.Join(base, "conda-meta"))) AddPrefix(base, o);
+      std::string envs = paths_.Join(base, "envs");
       auto listing = ctx_.fs.ListDir(envs);
       if (!listing.ok()) continue;
-      for (const auto& name : *listing) AddPrefix(JoinPath(envs, name), o);
+      for (const auto& name : *listing) AddPrefix(paths_.Join(envs, name), o);
     }
     if (home_.empty()) return;
-    std::string list = JoinPath(home_, ".conda/environments.txt");
+    std::string list = paths_.Join(home_, ".conda/environments.txt");
     if (!ctx_.fs.Exists(list)) return;
     auto text = ctx_.fs.ReadFile(list, kMaxConfigBytes);
     if (!text.ok()) {
       warnings_.push_back(text.error().message);
       return;
     }
-    for (const auto& prefix : ParseCondaEnvironments(*text)) AddPrefix(NormalizePath(prefix), o);
+    for (const auto& prefix : ParseCondaEnvironments(*text)) {
+      if (paths_.IsAbsolute(prefix)) AddPrefix(paths_.Normalize(prefix), o);
+    }
   }
 
   void AddPyenv() {
@@ -391,14 +490,22 @@ class Finder {
   const ProbeContext& ctx_;
   const PythonSearch& search_;
   std::vector<std::string>& warnings_;
+  MachinePathStyle paths_;
   std::string home_;
+  std::string cwd_;  // the current folder, normalized; "" when unknown
   std::vector<PythonSite> sites_;
   std::map<std::string, size_t> index_;
 };
 
 }  // namespace
 
-std::string HomeFolder(const ProbeContext& ctx) {
+std::string HomeFolder(const ProbeContext& ctx, bool windows) {
+  if (windows) {
+    auto profile = ctx.env.Get("USERPROFILE");
+    if (profile && IsWindowsAbsolutePath(*profile)) return NormalizeWindowsPath(*profile);
+    std::string drive_path = ctx.env.Get("HOMEDRIVE").value_or("") + ctx.env.Get("HOMEPATH").value_or("");
+    return IsWindowsAbsolutePath(drive_path) ? NormalizeWindowsPath(drive_path) : "";
+  }
   if (auto home = ctx.env.Get("HOME"); home && !home->empty() && home->front() == '/')
     return NormalizePath(*home);
   if (ctx.identity.uid && *ctx.identity.uid == 0) return "/root";

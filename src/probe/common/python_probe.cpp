@@ -8,11 +8,12 @@
 
 namespace gpudoctor {
 
-void ProbePythonEnvs(const ProbeContext& ctx, Snapshot& snap) {
+void ProbePythonEnvs(const ProbeContext& ctx, Snapshot& snap, std::vector<PythonCandidate> installs) {
   PythonSearch search;
   search.given = ctx.python_env_dirs;
   search.cwd = ctx.cwd;
   search.windows = snap.os.family == OsFamily::kWindows;
+  search.installs = std::move(installs);
   for (PythonSite& site : FindPythonSites(ctx, search, snap.warnings)) {
     snap.looked_at.push_back(site.site_packages + " (Python packages)");
     SitePackagesContents contents = ScanSitePackages(ctx.fs, site.site_packages, snap.warnings);

@@ -3,6 +3,7 @@
 #include "probe/common/python_text_files.h"
 
 #include "core/strings.h"
+#include "core/windows_path.h"
 
 namespace gpudoctor {
 namespace {
@@ -78,6 +79,20 @@ std::optional<std::string> PythonVersionFromFolder(std::string_view name) {
   return std::string(v);
 }
 
+std::optional<std::string> PythonVersionFromWindowsName(std::string_view name) {
+  std::string lower = ToLower(name);
+  if (!StartsWith(lower, "python")) return std::nullopt;
+  std::string_view rest = std::string_view(lower).substr(6);
+  size_t digits = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+  if (digits < 2 || digits > 4 || rest[0] != '3') return std::nullopt;
+  std::string_view suffix = rest.substr(digits);
+  for (std::string_view known : {"", ".dll", "._pth", ".zip", "-32", "-arm64", "t"}) {
+    if (suffix == known) return "3." + std::string(rest.substr(1, digits - 1));
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> PythonMajorMinor(std::string_view version) {
   version = Trim(version);
   auto parts = Split(version, '.');
@@ -117,7 +132,8 @@ std::vector<std::string> ParseCondaEnvironments(std::string_view text) {
   std::vector<std::string> out;
   for (std::string_view line : SplitLines(text)) {
     line = Trim(line);
-    if (line.empty() || line.front() != '/' || line.size() > 4096) continue;
+    if (line.empty() || line.size() > 4096) continue;
+    if (line.front() != '/' && !IsWindowsAbsolutePath(line)) continue;
     out.emplace_back(line);
   }
   return out;

@@ -28,6 +28,11 @@ std::optional<TorchVersionFile> ParseTorchVersionFile(std::string_view text);
 // "python3.10" -> "3.10"; nullopt for anything else ("python3", "python3.10-config").
 std::optional<std::string> PythonVersionFromFolder(std::string_view name);
 
+// The Windows names that carry a Python version: an install folder ("Python311", "Python312-32",
+// "Python313t"), the interpreter's DLL, path file or library zip beside python.exe ("python311.dll",
+// "python311._pth", "python311.zip"); "3.11", any case. nullopt for anything else ("python3.dll").
+std::optional<std::string> PythonVersionFromWindowsName(std::string_view name);
+
 // "3.12.1", "3.12.1.final.0", "3.12" -> "3.12"; nullopt unless it starts with two numbers.
 std::optional<std::string> PythonMajorMinor(std::string_view version);
 
@@ -41,7 +46,7 @@ struct PyvenvConfig {
 PyvenvConfig ParsePyvenvConfig(std::string_view text);
 
 // ~/.conda/environments.txt: one environment prefix per line; blank lines and lines that are not
-// absolute paths are skipped.
+// absolute paths (POSIX, or Windows: "C:\\Users\\u\\miniconda3\\envs\\ml") are skipped.
 std::vector<std::string> ParseCondaEnvironments(std::string_view text);
 
 }  // namespace gpudoctor

@@ -1,10 +1,8 @@
-// Runs the Windows probes in order: OS (the system directory the others need), adapters, runtimes,
-// Python interpreters.
+// Runs the Windows probes in order: OS (the system directory the others need), adapters, runtimes.
 #include "probe/windows/windows_probe.h"
 
 #include "probe/windows/windows_gpu_probe.h"
 #include "probe/windows/windows_os_probe.h"
-#include "probe/windows/windows_python_locations.h"
 #include "probe/windows/windows_runtime_probe.h"
 
 namespace gpudoctor {
@@ -14,7 +12,6 @@ void ProbeWindowsMachine(const ProbeContext& ctx, Snapshot& snap) {
   ProbeWindowsOs(ctx, snap);
   ProbeWindowsAdapters(ctx, snap);
   ProbeWindowsRuntimes(ctx, snap);
-  ProbeWindowsPythonInstalls(ctx, snap);
 }
 
 }  // namespace gpudoctor

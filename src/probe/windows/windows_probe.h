@@ -1,4 +1,4 @@
-// The native-Windows probe pass: OS, display adapters, runtimes and Python interpreters from
+// The native-Windows probe pass: OS, display adapters and runtimes from
 // ctx.windows (live or recorded) and the FileSystem. ProbeMachine calls it instead of the Linux
 // probes when ctx.windows is set.
 #pragma once
@@ -8,8 +8,9 @@
 
 namespace gpudoctor {
 
-// Everything Windows-specific before the GPU merge (the caller then probes NVIDIA's NVML, the
-// environment and Python, merges, enriches and calls ApplyWindowsAdapters).
+// The Windows system before the GPU merge (the caller then records the Python installs
+// (windows_python_locations.h), probes NVIDIA's NVML, the environment and Python with those installs as
+// candidates, merges, enriches and calls ApplyWindowsAdapters).
 void ProbeWindowsMachine(const ProbeContext& ctx, Snapshot& snapshot);
 
 }  // namespace gpudoctor

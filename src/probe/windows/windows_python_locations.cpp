@@ -6,103 +6,80 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "core/windows_path.h"
+#include "probe/common/machine_path_style.h"
+#include "probe/common/python_prefix_version.h"
+#include "probe/common/python_text_files.h"
 
 namespace gpudoctor {
 namespace {
 
 constexpr const char* kStorePackagePrefix = "PythonSoftwareFoundation.Python.";
 constexpr const char* kStorePublisherId = "qbz5n2kfra8p0";  // the PSF's Store publisher id
+// The folders a portable ComfyUI is unpacked as (the release archives hold ComfyUI_windows_portable;
+// "Extract to <archive name>\" wraps it once more), each holding python_embeded.
+constexpr const char* kPortableAppFolders[] = {
+    "ComfyUI_windows_portable", "ComfyUI_windows_portable_nvidia\\ComfyUI_windows_portable",
+    "ComfyUI_windows_portable_amd\\ComfyUI_windows_portable", "ComfyUI-Easy-Install"};
+constexpr const char* kEmbeddedPython = "python_embeded";  // ComfyUI's spelling
 
-std::string Join(std::string dir, std::string_view name) {
-  while (!dir.empty() && (dir.back() == '\\' || dir.back() == '/')) dir.pop_back();
-  return dir + "\\" + std::string(name);
-}
-
-std::string StripSlashes(std::string dir) {
-  while (dir.size() > 3 && (dir.back() == '\\' || dir.back() == '/')) dir.pop_back();
-  return dir;
+std::string Join(std::string_view dir, std::string_view rel) {
+  return JoinWindowsPath(dir, rel);
 }
 
 // "3.12", "3.12-32", "3.13t", "3.11.9" -> "3.12"; "" when the text does not start with X.Y.
 std::string MajorMinor(std::string_view text) {
   text = Trim(text);
-  size_t i = 0;
-  auto digits = [&] {
-    size_t start = i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-    return i - start;
-  };
-  size_t major = digits();
-  if (major == 0 || major > 2 || i >= text.size() || text[i] != '.') return {};
-  ++i;
-  size_t minor_start = i;
-  size_t minor = digits();
-  if (minor == 0 || minor > 3) return {};
-  return std::string(text.substr(0, minor_start + minor));
-}
-
-// "Python312" / "Python312-32" / "Python39" -> "3.12" / "3.9".
-std::string VersionFromPythonFolder(std::string_view name) {
-  if (!StartsWith(ToLower(name), "python")) return {};
-  std::string_view rest = name.substr(6);
-  size_t n = 0;
-  while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') ++n;
-  if (n < 2 || n > 4) return {};
-  return std::string(rest.substr(0, 1)) + "." + std::string(rest.substr(1, n - 1));
+  size_t end = 0;
+  while (end < text.size() && ((text[end] >= '0' && text[end] <= '9') || text[end] == '.')) ++end;
+  return PythonMajorMinor(text.substr(0, end)).value_or("");
 }
 
 class Collector {
  public:
-  explicit Collector(const ProbeContext& ctx) : ctx_(ctx) {}
+  explicit Collector(const ProbeContext& ctx) : ctx_(ctx), paths_(true) {}
 
-  // Adds a prefix whose site-packages is <prefix>\Lib\site-packages (python.org, conda, venv).
-  void AddPrefix(const std::string& prefix_in, const std::string& kind, std::string version,
+  // Adds a prefix whose site-packages is <prefix>\Lib\site-packages (python.org, conda, venv, uv, portable).
+  void AddPrefix(std::string_view prefix_in, const std::string& kind, const std::string& version,
                  const std::string& source) {
-    std::string prefix = StripSlashes(prefix_in);
-    if (prefix.empty()) return;
-    std::string site = Join(prefix, "Lib\\site-packages");
-    if (!ctx_.fs.IsDir(site)) return;
-    if (version.empty()) version = VersionOfPrefix(prefix);
-    Add(prefix, kind, version, site, source);
+    if (!IsWindowsAbsolutePath(prefix_in)) return;
+    std::string prefix = NormalizeWindowsPath(prefix_in);
+    WindowsPythonLocation loc;
+    loc.prefix = prefix;
+    loc.kind = kind;
+    loc.python_version = version;
+    loc.version_source = version.empty() ? "" : StartsWith(source, "HK") ? "registry" : "folder name";
+    loc.site_packages = Join(prefix, "Lib\\site-packages");
+    loc.source = source;
+    if (!ctx_.fs.IsDir(loc.site_packages)) return;
+    if (loc.python_version.empty()) {
+      PrefixPythonVersion v = PythonVersionOfPrefix(ctx_.fs, paths_, prefix);
+      loc.python_version = v.version;
+      loc.version_source = v.source;
+    }
+    for (const char* rel : {"Scripts\\python.exe", "python.exe"}) {
+      auto st = ctx_.fs.Stat(Join(prefix, rel));
+      if (st.ok() && !st->is_dir) {
+        loc.interpreter = Join(prefix, rel);
+        break;
+      }
+    }
+    Add(std::move(loc));
   }
 
-  void Add(const std::string& prefix, const std::string& kind, const std::string& version,
-           const std::string& site, const std::string& source) {
-    if (!ctx_.fs.IsDir(site)) return;
-    std::string key = ToLower(site);
+  void Add(WindowsPythonLocation loc) {
+    if (!ctx_.fs.IsDir(loc.site_packages)) return;
+    std::string key = WindowsPathKey(loc.site_packages);
     if (std::find(seen_.begin(), seen_.end(), key) != seen_.end()) return;
     seen_.push_back(key);
-    out_.push_back({prefix, kind, version, site, source});
-  }
-
-  // pyvenv.cfg ("version = 3.11.9", uv: "version_info = 3.11.9.final.0") or conda-meta\python-X.Y.Z-*.json.
-  std::string VersionOfPrefix(const std::string& prefix) const {
-    if (auto cfg = ctx_.fs.ReadFile(Join(prefix, "pyvenv.cfg"), 16 * 1024); cfg.ok()) {
-      for (auto line : SplitLines(*cfg)) {
-        size_t eq = line.find('=');
-        if (eq == std::string_view::npos) continue;
-        std::string key = ToLower(Trim(line.substr(0, eq)));
-        if (key == "version" || key == "version_info") {
-          std::string v = MajorMinor(line.substr(eq + 1));
-          if (!v.empty()) return v;
-        }
-      }
-    }
-    if (auto meta = ctx_.fs.ListDir(Join(prefix, "conda-meta")); meta.ok()) {
-      for (const auto& name : *meta) {
-        if (StartsWith(name, "python-") && EndsWith(name, ".json")) {
-          std::string v = MajorMinor(std::string_view(name).substr(7));
-          if (!v.empty()) return v;
-        }
-      }
-    }
-    return {};
+    out_.push_back(std::move(loc));
   }
 
   std::vector<WindowsPythonLocation> Take() { return std::move(out_); }
 
  private:
   const ProbeContext& ctx_;
+  MachinePathStyle paths_;
   std::vector<std::string> seen_;
   std::vector<WindowsPythonLocation> out_;
 };
@@ -117,6 +94,23 @@ std::string KindOfInstallPath(const std::string& company, const std::string& pat
       lower.find("miniforge") != std::string::npos)
     return "conda";
   return "other";
+}
+
+// The Store package's pip folder: LocalCache\local-packages\PythonXY\site-packages of
+// %LOCALAPPDATA%\Packages\PythonSoftwareFoundation.Python.X.Y_<publisher id>; the interpreter is the
+// app execution alias %LOCALAPPDATA%\Microsoft\WindowsApps\pythonX.Y.exe where it is seen.
+void AddStoreInstall(const ProbeContext& ctx, Collector& c, const std::string& install_path,
+                     const std::string& version, const std::string& source,
+                     const std::string& local_app_data) {
+  if (local_app_data.empty() || version.empty()) return;
+  std::string xy = version;
+  xy.erase(std::remove(xy.begin(), xy.end(), '.'), xy.end());
+  std::string package = Join(Join(local_app_data, "Packages"),
+                             std::string(kStorePackagePrefix) + version + "_" + kStorePublisherId);
+  std::string alias = Join(local_app_data, "Microsoft\\WindowsApps\\python" + version + ".exe");
+  c.Add({NormalizeWindowsPath(install_path), "store", version, "registry",
+         Join(package, "LocalCache\\local-packages\\Python" + xy + "\\site-packages"),
+         ctx.fs.Exists(alias) ? alias : "", source});
 }
 
 // PEP 514: Software\Python\<Company>\<Tag>\InstallPath (default value), with SysVersion.
@@ -148,19 +142,10 @@ void FromRegistry(const ProbeContext& ctx, Collector& c, const std::string& loca
         if (version.empty() && company == "PythonCore") version = MajorMinor(tag);
         std::string kind = KindOfInstallPath(company, path);
         if (kind == "store") {
-          // The Store package's pip folder: LocalCache\local-packages\PythonXY\site-packages of
-          // %LOCALAPPDATA%\Packages\PythonSoftwareFoundation.Python.X.Y_<publisher id>.
-          std::string xy = version;
-          xy.erase(std::remove(xy.begin(), xy.end(), '.'), xy.end());
-          if (!local_app_data.empty() && !version.empty()) {
-            std::string package = Join(Join(local_app_data, "Packages"),
-                                       std::string(kStorePackagePrefix) + version + "_" + kStorePublisherId);
-            c.Add(StripSlashes(path), kind, version,
-                  Join(package, "LocalCache\\local-packages\\Python" + xy + "\\site-packages"), source);
-          }
-          continue;
+          AddStoreInstall(ctx, c, path, version, source, local_app_data);
+        } else {
+          c.AddPrefix(path, kind, version, source);
         }
-        c.AddPrefix(path, kind, version, source);
       }
     }
   }
@@ -174,7 +159,7 @@ void FromFolders(const ProbeContext& ctx, Collector& c, const std::string& local
     std::string parent = Join(local_app_data, "Programs\\Python");
     if (auto listing = ctx.fs.ListDir(parent); listing.ok()) {
       for (const auto& name : *listing) {
-        std::string version = VersionFromPythonFolder(name);
+        std::string version = PythonVersionFromWindowsName(name).value_or("");
         if (!version.empty()) c.AddPrefix(Join(parent, name), "python.org", version, "folder");
       }
     }
@@ -201,19 +186,81 @@ void FromFolders(const ProbeContext& ctx, Collector& c, const std::string& local
     c.AddPrefix(Join(profile, ".venv"), "venv", "", "folder");
 }
 
+// uv's managed Pythons: one folder per install, "cpython-3.12.7-windows-x86_64-none", under
+// UV_PYTHON_INSTALL_DIR, else uv's data folder (%APPDATA%\uv\data\python; %APPDATA%\uv\python as
+// uv's own source names it).
+void FromUv(const ProbeContext& ctx, Collector& c, const std::string& app_data) {
+  std::vector<std::string> roots;
+  if (auto dir = ctx.env.Get("UV_PYTHON_INSTALL_DIR"); dir && IsWindowsAbsolutePath(*dir))
+    roots.push_back(*dir);
+  if (!app_data.empty()) {
+    roots.push_back(Join(app_data, "uv\\data\\python"));
+    roots.push_back(Join(app_data, "uv\\python"));
+  }
+  for (const auto& root : roots) {
+    auto listing = ctx.fs.ListDir(root);
+    if (!listing.ok()) continue;
+    for (const auto& name : *listing) {
+      auto parts = Split(name, '-');  // implementation, version, os, arch, libc
+      if (name.empty() || name.front() == '.' || parts.size() < 2) continue;
+      c.AddPrefix(Join(root, name), "uv", PythonMajorMinor(parts[1]).value_or(""), "uv");
+    }
+  }
+}
+
+// A portable app's embedded Python (ComfyUI's python_embeded): in or just above the current folder,
+// and in the usual unpacking places under the names the release archives use. Only these names are
+// looked up, never a listing of the user's folders (a recording must not carry their names).
+void FromPortableApps(const ProbeContext& ctx, Collector& c, const std::string& profile) {
+  std::vector<std::string> apps;
+  if (IsWindowsAbsolutePath(ctx.cwd)) {
+    apps.push_back(NormalizeWindowsPath(ctx.cwd));
+    if (std::string up = WindowsParentPath(ctx.cwd); !up.empty()) apps.push_back(up);
+  }
+  std::vector<std::string> places;
+  if (!profile.empty()) {
+    for (const char* sub : {"", "Desktop", "Documents", "Downloads"}) places.push_back(Join(profile, sub));
+  }
+  std::string drive = ctx.env.Get("SystemDrive").value_or("C:");
+  if (IsWindowsAbsolutePath(drive + "\\")) places.push_back(NormalizeWindowsPath(drive + "\\"));
+  for (const auto& place : places) {
+    for (const char* app : kPortableAppFolders) apps.push_back(Join(place, app));
+  }
+  for (const auto& app : apps) c.AddPrefix(Join(app, kEmbeddedPython), "portable", "", "portable");
+}
+
 // pip install --user: %APPDATA%\Python\PythonXY\site-packages.
-void FromUserSite(const ProbeContext& ctx, Collector& c) {
-  auto app_data = ctx.env.Get("APPDATA");
-  if (!app_data || app_data->empty()) return;
-  std::string parent = Join(*app_data, "Python");
+void FromUserSite(const ProbeContext& ctx, Collector& c, const std::string& app_data) {
+  if (app_data.empty()) return;
+  std::string parent = Join(app_data, "Python");
   auto listing = ctx.fs.ListDir(parent);
   if (!listing.ok()) return;
   for (const auto& name : *listing) {
-    std::string version = VersionFromPythonFolder(name);
+    std::string version = PythonVersionFromWindowsName(name).value_or("");
     if (version.empty()) continue;
     std::string prefix = Join(parent, name);
-    c.Add(prefix, "user", version, Join(prefix, "site-packages"), "APPDATA");
+    c.Add({prefix, "user", version, "folder name", Join(prefix, "site-packages"), "", "APPDATA"});
   }
+}
+
+std::string EnvFolder(const ProbeContext& ctx, const char* name) {
+  auto v = ctx.env.Get(name);
+  return v && IsWindowsAbsolutePath(*v) ? NormalizeWindowsPath(*v) : "";
+}
+
+// The finder's word for where a location was found.
+std::string FoundBy(const WindowsPythonLocation& loc) {
+  if (StartsWith(loc.source, "HK")) return "registry";
+  if (loc.source == "APPDATA") return "user site";
+  if (loc.source != "folder") return loc.source;  // VIRTUAL_ENV, CONDA_PREFIX, uv, portable
+  if (loc.kind == "python.org") return "python.org folder";
+  if (loc.kind == "venv") return "~/.venv";
+  return loc.kind;  // conda
+}
+
+std::string FinderKind(const std::string& kind) {
+  if (kind == "venv" || kind == "conda" || kind == "user" || kind == "portable") return kind;
+  return "system";  // python.org, store, uv, other
 }
 
 }  // namespace
@@ -221,27 +268,49 @@ void FromUserSite(const ProbeContext& ctx, Collector& c) {
 std::vector<WindowsPythonLocation> WindowsPythonLocations(const ProbeContext& ctx) {
   if (!ctx.windows) return {};
   Collector c(ctx);
-  std::string profile = ctx.env.Get("USERPROFILE").value_or("");
-  std::string local_app_data = ctx.env.Get("LOCALAPPDATA").value_or("");
+  std::string profile = EnvFolder(ctx, "USERPROFILE");
+  std::string local_app_data = EnvFolder(ctx, "LOCALAPPDATA");
+  std::string app_data = EnvFolder(ctx, "APPDATA");
   if (local_app_data.empty() && !profile.empty()) local_app_data = Join(profile, "AppData\\Local");
-  if (auto venv = ctx.env.Get("VIRTUAL_ENV"); venv && !venv->empty())
-    c.AddPrefix(*venv, "venv", "", "VIRTUAL_ENV");
-  if (auto conda = ctx.env.Get("CONDA_PREFIX"); conda && !conda->empty())
-    c.AddPrefix(*conda, "conda", "", "CONDA_PREFIX");
+  if (app_data.empty() && !profile.empty()) app_data = Join(profile, "AppData\\Roaming");
+  if (auto venv = EnvFolder(ctx, "VIRTUAL_ENV"); !venv.empty()) c.AddPrefix(venv, "venv", "", "VIRTUAL_ENV");
+  if (auto conda = EnvFolder(ctx, "CONDA_PREFIX"); !conda.empty())
+    c.AddPrefix(conda, "conda", "", "CONDA_PREFIX");
   FromRegistry(ctx, c, local_app_data);
   FromFolders(ctx, c, local_app_data, profile);
-  FromUserSite(ctx, c);
+  FromUv(ctx, c, app_data);
+  FromPortableApps(ctx, c, profile);
+  FromUserSite(ctx, c, app_data);
   return c.Take();
 }
 
-void ProbeWindowsPythonInstalls(const ProbeContext& ctx, Snapshot& snap) {
-  if (!ctx.windows) return;
+void RecordWindowsPythonInstalls(const std::vector<WindowsPythonLocation>& locations, Snapshot& snap) {
   snap.looked_at.push_back(
-      "Python: PEP 514 registry keys, %LOCALAPPDATA%\\Programs\\Python, Store packages, conda, venvs");
-  for (const auto& loc : WindowsPythonLocations(ctx)) {
+      "Python: PEP 514 registry keys, %LOCALAPPDATA%\\Programs\\Python, Store packages, conda, venvs, uv, "
+      "portable apps");
+  for (const auto& loc : locations) {
     if (loc.kind == "user") continue;
     snap.windows.python_installs.push_back({loc.python_version, loc.prefix, loc.kind, loc.source});
   }
+}
+
+std::vector<PythonCandidate> WindowsPythonCandidates(const std::vector<WindowsPythonLocation>& locations) {
+  std::vector<PythonCandidate> out;
+  for (const auto& loc : locations) {
+    PythonCandidate c{loc.prefix,         loc.site_packages, FinderKind(loc.kind), loc.python_version,
+                      loc.version_source, loc.interpreter,   FoundBy(loc)};
+    if (loc.kind == "user") {  // pip --user serves the python.org install of its version
+      for (const auto& other : locations) {
+        if (other.kind == "python.org" && other.python_version == loc.python_version &&
+            !other.interpreter.empty()) {
+          c.interpreter = other.interpreter;
+          break;
+        }
+      }
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 }  // namespace gpudoctor

@@ -1,7 +1,8 @@
 // Windows runtimes by file presence and version resource (WindowsSystemSource::FileInfo), folders
 // by listing (the FileSystem). Kinds: "hip-runtime" (the driver's amdhip64*.dll in System32),
 // "hip-sdk" (an SDK folder: HIP_PATH or Program Files\AMD\ROCm\<version>), "libcuda" (nvcuda.dll),
-// "nvml" (nvml.dll), "cuda-toolkit" (CUDA_PATH).
+// "nvml" (nvml.dll), "cuda-toolkit" (CUDA_PATH), "vc-runtime" (the Visual C++ 2015-2022 runtime DLLs in
+// System32 that torch's own DLLs load).
 #include "probe/windows/windows_runtime_probe.h"
 
 #include <algorithm>
@@ -74,6 +75,8 @@ void ProbeWindowsRuntimes(const ProbeContext& ctx, Snapshot& snap) {
   AddFile(ctx, snap, "libcuda", Join(system32, "nvcuda.dll"));
   AddFile(ctx, snap, "nvml", Join(system32, "nvml.dll"));
   AddFile(ctx, snap, "nvml", "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvml.dll");
+  for (const char* dll : {"vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll"})
+    AddFile(ctx, snap, "vc-runtime", Join(system32, dll));
 
   if (auto hip = ctx.env.Get("HIP_PATH"); hip && !hip->empty()) AddHipSdk(ctx, snap, *hip, "HIP_PATH");
   const std::string rocm_root = "C:\\Program Files\\AMD\\ROCm";
