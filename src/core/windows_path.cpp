@@ -62,7 +62,8 @@ bool EqualsNoCase(std::string_view a, std::string_view b) {
 WindowsPathRoot SplitWindowsRoot(std::string_view path) {
   WindowsPathRoot out;
   const bool two_seps = path.size() >= 2 && IsSep(path[0]) && IsSep(path[1]);
-  if (two_seps && path.size() >= 3 && (path[2] == '?' || path[2] == '.') && (path.size() == 3 || IsSep(path[3]))) {
+  if (two_seps && path.size() >= 3 && (path[2] == '?' || path[2] == '.') &&
+      (path.size() == 3 || IsSep(path[3]))) {
     out.root = std::string("\\\\") + path[2] + "\\";
     size_t pos = std::min<size_t>(4, path.size());
     while (pos < path.size() && IsSep(path[pos])) ++pos;
