@@ -136,5 +136,19 @@ TEST(RecordedMachines, AtLeastEightAreRecorded) {
   }
 }
 
+// git keeps no empty folders: a recorded tree that has one here has it in no clone, so its report (and the
+// CI's golden comparison) would differ from this checkout's. A folder that must exist holds a file (README.md
+// says why).
+TEST(RecordedMachines, NoFolderIsEmpty) {
+  std::error_code ec;
+  for (auto it = stdfs::recursive_directory_iterator(kFixtures, ec);
+       it != stdfs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    if (it->is_symlink() || !it->is_directory()) continue;
+    EXPECT_FALSE(stdfs::is_empty(it->path()))
+        << it->path().string() << " is empty: a clone will not have it; put a file in it or remove it";
+  }
+}
+
 }  // namespace
 }  // namespace gpudoctor
