@@ -110,6 +110,16 @@ std::vector<Case> Cases() {
     c.push_back(
         {"LinkAndTreeAreOneRocm", one, "runtime.rocm_supports_gpu", Severity::kOk, "", "runtime.rocm_mixed"});
   }
+  // ROCm 7.1 and 7.2 list gfx1030 (the compatibility matrix's 7.1.0, 7.1.1, 7.2.1-7.2.3 columns): an RX 6800
+  // XT, W6800 or V620 on them is supported, not "runs only through a sibling target" (audit 2026-12-05).
+  const std::pair<const char*, const char*> gfx1030_on[] = {{"Rx6800XtOnRocm71IsListed", "7.1.1-54"},
+                                                            {"Rx6800XtOnRocm72IsListed", "7.2.1-81"}};
+  for (const auto& [name, rocm] : gfx1030_on) {
+    Snapshot s = Linux();
+    AddAmd(s, 0x73BF, 0xC1, "gfx1030", 16);
+    AddRocm(s, rocm, "/opt/rocm");
+    c.push_back({name, s, "runtime.rocm_supports_gpu", Severity::kOk, "", "runtime.rocm_gpu_unlisted"});
+  }
   {
     Snapshot s = Linux();
     AddNvidia(s, 0x2330, 9, 0, "520.61.05");
