@@ -109,7 +109,7 @@ void OverrideFacts(const Snapshot& snap, const KnowledgeDb& db, std::vector<std:
       std::string line = "for " + gfx + " the value that works is HSA_OVERRIDE_GFX_VERSION=" + rule->value +
                          " (" + OverrideVerdictText(rule->verdict) + ", " + DataWhere(rule->provenance) + ")";
       if (!rule->native_wheels.empty())
-        line += "; not needed with PyTorch " + rule->native_wheels + " wheels or newer, which carry " + gfx;
+        line += "; not needed from PyTorch " + db.FirstNativeWheel(*rule, gfx) + " on, which carries " + gfx;
       if (selected && GfxNameFromOverride(rule->value) != selected) line += "; the value set now differs";
       out.push_back(line);
     } else if (const GpuTarget* t = db.FindGfxTarget(gfx); t != nullptr && !t->override_value.empty()) {

@@ -188,13 +188,13 @@ TargetFix FixForTarget(const FixTarget& target, bool windows, const KnowledgeDb&
         " (" + OverrideVerdictText(rule->verdict) + ", " + DataWhere(rule->provenance) + ")";
     if (!rule->native_wheels.empty() && wheel != nullptr) {
       fix.advice = "PyTorch's " + wheel->variant + " wheels (torch " + wheel->torch.ToString() + ") carry " +
-                   gfx + " itself (from " + rule->native_wheels +
+                   gfx + " itself (from " + db.FirstNativeWheel(*rule, gfx) +
                    " on): install them and set no override. Only on an "
                    "older build: " +
                    override_line + ".";
       AppendLine(fix.commands.bash, "unset HSA_OVERRIDE_GFX_VERSION");
       AppendLine(fix.commands.bash, route_command);
-      AppendLine(fix.commands.bash, "# only on a build older than " + rule->native_wheels + ":");
+      AppendLine(fix.commands.bash, "# only on a build older than " + db.FirstNativeWheel(*rule, gfx) + ":");
       AppendLine(fix.commands.bash, "# export HSA_OVERRIDE_GFX_VERSION=" + rule->value);
     } else {
       fix.advice = override_line + "; export it before the program starts.";

@@ -181,6 +181,16 @@ const OverrideRule* KnowledgeDb::FindOverrideRule(std::string_view gfx) const {
   });
 }
 
+std::string KnowledgeDb::FirstNativeWheel(const OverrideRule& rule, std::string_view gfx) const {
+  if (rule.native_wheels.empty()) return "";
+  const TorchWheel* first = nullptr;
+  for (const TorchWheel& w : torch_wheels) {
+    if (w.variant == rule.native_wheels && WheelHasGfx(w, gfx) && (!first || w.torch < first->torch))
+      first = &w;
+  }
+  return first ? "torch " + first->torch.ToString() + " " + first->variant : rule.native_wheels;
+}
+
 const OverridePitfall* KnowledgeDb::FindPitfall(std::string_view id) const {
   return FindIf(override_pitfalls, [&](const OverridePitfall& p) { return p.id == id; });
 }

@@ -104,6 +104,10 @@ struct KnowledgeDb {
   const TorchCompanion* FindTorchCompanion(const Version& torch) const;
 
   const OverrideRule* FindOverrideRule(std::string_view gfx) const;
+  // The first wheel that carries `gfx` among the rule's native_wheels variant ("torch 2.13 rocm7.2": older
+  // torch releases of the same variant may lack it), or the variant alone when no wheel record has it; ""
+  // when the rule names none.
+  std::string FirstNativeWheel(const OverrideRule& rule, std::string_view gfx) const;
   const OverridePitfall* FindPitfall(std::string_view id) const;
   // The pitfall saying that even `gfx`'s own code computes wrong results (gfx1033), or nullptr.
   const OverridePitfall* FindNativeWrongPitfall(std::string_view gfx) const;

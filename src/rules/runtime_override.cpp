@@ -106,8 +106,8 @@ void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out) {
                              *chosen + " code");
       }
       if (rule && !rule->native_wheels.empty())
-        f.evidence.push_back("pytorch.org wheels carry " + g->gfx + " natively from " + rule->native_wheels +
-                             " on");
+        f.evidence.push_back("pytorch.org wheels carry " + g->gfx + " natively from " +
+                             ctx.db.FirstNativeWheel(*rule, g->gfx) + " on");
       f.fix_summary = "unset the override (and remove it from ~/.bashrc, ~/.profile or the service file)";
       f.fix.push_back(FixAction::UnsetEnv(var));
       f.link = pit ? FirstSource(pit->provenance) : std::string();

@@ -258,10 +258,10 @@ Snapshot WithTorch(Snapshot snap, const std::string& version, const std::string&
   return snap;
 }
 
-// Issue 13: a wheel older than the GPU's first native build. torch 2.13+rocm7.2 has no gfx1103 code
-// (2.14's rocm7.14 is the first): the override runs its gfx1100 code, or the newer wheel carries gfx1103.
+// Issue 13: a wheel older than the GPU's first native build. torch 2.12+rocm7.2 has no gfx1103 code
+// (2.13's rocm7.1/rocm7.2 are the first): the override runs its gfx1100 code, or a newer wheel carries it.
 TEST(CheckRecordedFixes, PhoenixWithAWheelOlderThanItsFirstNativeBuild) {
-  auto fs = RunRules(WithTorch(ProbeRecorded("phoenix-apu-laptop"), "2.13.0+rocm7.2", "", "7.2.26015"));
+  auto fs = RunRules(WithTorch(ProbeRecorded("phoenix-apu-laptop"), "2.12.0+rocm7.2", "", "7.2.26015"));
   const Finding* f = FindId(fs, "framework.torch_no_kernels");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(f->severity, Severity::kError);

@@ -505,6 +505,23 @@ TEST(KnowledgeData, KernelFloorForStrixHalo) {
   for (const std::string& g : db.kernel_floors[0].gfx) EXPECT_NE(db.FindGfxTarget(g), nullptr) << g;
 }
 
+// Audit 2026-12-05: torch 2.11, 2.12 and 2.13 shipped rocm7.1 wheels beside rocm7.2 (test-infra's release
+// matrices); their gfx lists are assumed from the same release's rocm7.2 build, so they stay unconfirmed.
+TEST(KnowledgeData, Torch211To213HaveRocm71Wheels) {
+  KnowledgeDb db = LoadOrDie();
+  for (const char* torch : {"2.11", "2.12", "2.13"}) {
+    const TorchWheel* w71 = db.FindTorchWheel(V(torch), "rocm7.1");
+    const TorchWheel* w72 = db.FindTorchWheel(V(torch), "rocm7.2");
+    ASSERT_TRUE(w71 != nullptr && w72 != nullptr) << torch;
+    EXPECT_EQ(w71->rocm, V("7.1")) << torch;
+    EXPECT_EQ(w71->gfx, w72->gfx) << torch;
+    EXPECT_FALSE(w71->provenance.confirmed) << torch;
+  }
+  // gfx1103 arrives with 2.13 (pytorch PR #179653, after 2.12's branch cut).
+  EXPECT_FALSE(WheelHasGfx(*db.FindTorchWheel(V("2.12"), "rocm7.2"), "gfx1103"));
+  EXPECT_TRUE(WheelHasGfx(*db.FindTorchWheel(V("2.13"), "rocm7.2"), "gfx1103"));
+}
+
 TEST(KnowledgeLoaderErrors, BadDirAndGarbageNeverThrow) {
   auto missing = LoadKnowledgeFromDir("/nonexistent/gpudoctor/db");
   ASSERT_FALSE(missing.ok());

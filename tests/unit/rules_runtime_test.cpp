@@ -180,6 +180,34 @@ TEST(RuntimeRules, OverrideNeverOnANativeTarget) {
   }
 }
 
+// torch 2.13's rocm7.1 and rocm7.2 wheels carry gfx1103 (release/2.13's build script; audit 2026-12-05): on
+// a Radeon 780M the 11.0.0 override is to be removed there, never advised; 2.12's wheels still lack gfx1103.
+TEST(RuntimeRules, Gfx1103OnTorch213RocmDropsTheOverride) {
+  for (const char* torch : {"2.13.0+rocm7.2", "2.13.0+rocm7.1"}) {
+    Snapshot s = Linux();
+    AddAmd(s, 0x15BF, 0xC1, "gfx1103", 0, true);
+    AddTorch(s, torch, "", "7.2.53211");
+    s.environment["HSA_OVERRIDE_GFX_VERSION"] = "11.0.0";
+    auto fs = RunRules(s);
+    const Finding* f = FindId(fs, "runtime.override_not_needed");
+    ASSERT_NE(f, nullptr) << torch << ": " << Ids(fs);
+    EXPECT_NE(BashFix(*f).find("unset HSA_OVERRIDE_GFX_VERSION"), std::string::npos) << BashFix(*f);
+    EXPECT_NE(f->evidence.back().find("from torch 2.13 rocm7.2 on"), std::string::npos) << f->evidence.back();
+    EXPECT_FALSE(Has(fs, "runtime.override_ok")) << torch << ": " << Ids(fs);
+    s.environment.erase("HSA_OVERRIDE_GFX_VERSION");
+    fs = RunRules(s);
+    EXPECT_FALSE(Has(fs, "runtime.override_needed")) << torch << ": " << Ids(fs);
+    EXPECT_FALSE(Has(fs, "framework.torch_no_kernels")) << torch << ": " << Ids(fs);
+  }
+  Snapshot older = Linux();
+  AddAmd(older, 0x15BF, 0xC1, "gfx1103", 0, true);
+  AddTorch(older, "2.12.0+rocm7.2", "", "7.2.53211");
+  auto fs = RunRules(older);
+  const Finding* f = FindId(fs, "runtime.override_needed");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(BashFix(*f), "export HSA_OVERRIDE_GFX_VERSION=11.0.0\n");
+}
+
 // Issue 13: R580 is the last driver branch for Maxwell, Pascal and Volta (cuda_drivers.toml last_for).
 // A newer branch on a GTX 1080 is an error whose fix names R580; a Turing card on it is fine.
 TEST(RuntimeRules, DriverNewerThanR580OnPascalIsAnError) {
