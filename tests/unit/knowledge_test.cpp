@@ -522,6 +522,16 @@ TEST(KnowledgeData, Torch211To213HaveRocm71Wheels) {
   EXPECT_TRUE(WheelHasGfx(*db.FindTorchWheel(V("2.13"), "rocm7.2"), "gfx1103"));
 }
 
+// CUDA 13.2 Update 2 needs driver 595.71.05 (Table 3 of its release notes); Update 1's 595.58.03 was the
+// recorded floor before the 2026-12-05 audit.
+TEST(KnowledgeData, Cuda132ToolkitDriverIsUpdate2s) {
+  KnowledgeDb db = LoadOrDie();
+  auto floor = db.CudaDriverFloor(V("13.2"));
+  ASSERT_TRUE(floor && floor->toolkit);
+  EXPECT_EQ(floor->toolkit->linux_driver, V("595.71.05"));
+  EXPECT_EQ(floor->toolkit->ga_linux, V("595.45.04"));
+}
+
 TEST(KnowledgeLoaderErrors, BadDirAndGarbageNeverThrow) {
   auto missing = LoadKnowledgeFromDir("/nonexistent/gpudoctor/db");
   ASSERT_FALSE(missing.ok());
