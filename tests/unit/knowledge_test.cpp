@@ -522,6 +522,31 @@ TEST(KnowledgeData, Torch211To213HaveRocm71Wheels) {
   EXPECT_TRUE(WheelHasGfx(*db.FindTorchWheel(V("2.13"), "rocm7.2"), "gfx1103"));
 }
 
+// Audit 2026-12-05: the ROCm 10.0.0 notes say operating-system support is unchanged from 7.14 (the data had
+// added Ubuntu 26.04.1 and 24.04.5), and a release has one date wherever it is recorded (10.1.0 was dated
+// 2026-10-05 as a ROCm point release and 2026-09 as a TheRock version).
+TEST(KnowledgeData, Rocm10OsListAndOneDatePerRelease) {
+  KnowledgeDb db = LoadOrDie();
+  const RocmRelease* r10 = db.FindRocmRelease(V("10.0.0"));
+  const RocmRelease* r714 = db.FindRocmRelease(V("7.14.0"));
+  ASSERT_TRUE(r10 != nullptr && r714 != nullptr);
+  EXPECT_EQ(r10->os, r714->os);
+  size_t compared = 0;
+  for (const TheRockVersion& t : db.therock_versions) {
+    for (const RocmRelease& r : db.rocm_releases) {
+      for (const RocmPointRelease& p : r.points) {
+        if (p.version != t.version) continue;
+        EXPECT_EQ(p.date, t.date) << t.version.ToString();
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GE(compared, 3u);  // 7.14.0, 10.0.0, 10.1.0
+  const RocmRelease* r101 = db.FindRocmRelease(V("10.1.0"));
+  ASSERT_TRUE(r101 != nullptr && !r101->points.empty());
+  EXPECT_FALSE(r101->points.front().confirmed);
+}
+
 // CUDA 13.2 Update 2 needs driver 595.71.05 (Table 3 of its release notes); Update 1's 595.58.03 was the
 // recorded floor before the 2026-12-05 audit.
 TEST(KnowledgeData, Cuda132ToolkitDriverIsUpdate2s) {
