@@ -170,6 +170,11 @@ void Checker::References() {
   for (const NvidiaOpenModulesOnly& o : db_.nvidia_open_modules_only) {
     if (!known_architecture(o.architecture))
       Add(o.provenance.origin, "architecture '" + o.architecture + "' is not one a [[cuda_arch]] names");
+    const bool branch_known =
+        std::any_of(db_.nvidia_driver_branches.begin(), db_.nvidia_driver_branches.end(),
+                    [&](const NvidiaDriverBranch& b) { return b.branch == o.first_branch; });
+    if (!o.first_branch.empty() && !branch_known)
+      Add(o.provenance.origin, "first_branch '" + o.first_branch + "' is not a [[nvidia_driver_branch]]");
   }
   for (const KernelFloor& k : db_.kernel_floors) GfxList(k.provenance.origin, k.gfx, "gfx");
   for (const RocmRelease& r : db_.rocm_releases) {

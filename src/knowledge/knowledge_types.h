@@ -174,6 +174,7 @@ struct NvidiaWindowsBranch {
 // proprietary flavour loaded the GPU fails to initialize (Blackwell).
 struct NvidiaOpenModulesOnly {
   std::string architecture;  // "Blackwell"
+  std::string first_branch;  // "R570": the first driver branch that drives it; "" when not recorded
   Provenance provenance;
   bool operator==(const NvidiaOpenModulesOnly&) const = default;
 };

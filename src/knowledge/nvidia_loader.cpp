@@ -156,6 +156,7 @@ void ParseNvidiaOpenModulesOnly(EntryReader& r, KnowledgeDb& db) {
   LabelFromField(r, "architecture");
   NvidiaOpenModulesOnly o;
   o.architecture = r.Text("architecture", Need::kRequired).value_or("");
+  o.first_branch = r.Text("first_branch", Need::kOptional).value_or("");
   o.provenance = r.ReadProvenance();
   r.Finish();
   if (!o.architecture.empty()) db.nvidia_open_modules_only.push_back(std::move(o));

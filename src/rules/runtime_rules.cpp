@@ -14,6 +14,7 @@ namespace {
 
 constexpr const char* kNvidiaDriverGuide =
     "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/";
+constexpr const char* kDebianNvidiaWiki = "https://wiki.debian.org/NvidiaGraphicsDrivers";
 constexpr const char* kAmdgpuInstall =
     "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html";
 
@@ -68,6 +69,54 @@ void AddBranchDriverInstall(const RuleContext& ctx, const LastBranch& last, Find
   f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
 }
 
+// The first NVIDIA GPU whose architecture only the open kernel modules drive (Blackwell), with that rule.
+struct OpenModulesGpu {
+  const GpuView* gpu = nullptr;
+  const NvidiaOpenModulesOnly* only = nullptr;
+};
+
+std::optional<OpenModulesGpu> OpenModulesOnlyGpu(const RuleContext& ctx) {
+  for (const auto& g : ctx.gpus) {
+    if (g.vendor != GpuVendor::kNvidia || !g.cc) continue;
+    const CudaArch* arch = ctx.db.FindCudaArch(*g.cc);
+    if (!arch) continue;
+    for (const NvidiaOpenModulesOnly& o : ctx.db.nvidia_open_modules_only)
+      if (o.architecture == arch->architecture) return OpenModulesGpu{&g, &o};
+  }
+  return std::nullopt;
+}
+
+// Debian's own NVIDIA packages (bookworm 535, trixie 550) predate the branch a GPU only the open modules
+// drive needs (Blackwell: R570), and backports has none newer: the open modules come from NVIDIA's CUDA
+// repository for Debian (its driver installation guide: contrib enabled, cuda-keyring, nvidia-open).
+void AddDebianNvidiaRepoOpen(const RuleContext& ctx, const NvidiaOpenModulesOnly& only, Finding& f) {
+  const std::string& version = ctx.snap.os.distro_version;
+  const std::string repo =
+      "debian" + (version.empty() ? std::string("12") : version.substr(0, version.find('.')));
+  const std::string branch = only.first_branch.empty() ? "a newer branch" : only.first_branch + " or newer";
+  f.fix.push_back(FixAction::Manual("Debian's own NVIDIA driver packages are too old for " +
+                                    only.architecture + " GPUs, which need the open kernel modules of " +
+                                    branch + ": install them from NVIDIA's CUDA repository for Debian"));
+  f.fix.push_back(FixAction::Manual(
+      "first enable the contrib component (NVIDIA's packages need it): add \"contrib\" after \"main\" in "
+      "/etc/apt/sources.list (or the Components line of /etc/apt/sources.list.d/debian.sources)"));
+  f.fix.push_back(FixAction::Bash("wget https://developer.download.nvidia.com/compute/cuda/repos/" + repo +
+                                  "/x86_64/cuda-keyring_1.1-1_all.deb"));
+  f.fix.push_back(FixAction::Bash("sudo dpkg -i cuda-keyring_1.1-1_all.deb"));
+  f.fix.push_back(FixAction::Bash("sudo apt update"));
+  f.fix.push_back(FixAction::Bash("sudo apt install nvidia-open"));
+}
+
+// Debian's driver: nvidia-driver is in non-free, its firmware in non-free-firmware, the DKMS helpers in
+// contrib; none is enabled by default (wiki.debian.org/NvidiaGraphicsDrivers).
+void AddDebianNvidiaDriver(Finding& f) {
+  f.fix.push_back(FixAction::Manual(
+      "first enable the contrib, non-free and non-free-firmware components: add them after \"main\" in "
+      "/etc/apt/sources.list (or the Components line of /etc/apt/sources.list.d/debian.sources)"));
+  f.fix.push_back(FixAction::Bash("sudo apt update"));
+  f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver firmware-misc-nonfree"));
+}
+
 void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
   if (auto last = LastBranchOf(ctx)) {
     f.fix_summary += " within the " + last->branch->branch + " branch (the last for " + last->architecture +
@@ -80,7 +129,11 @@ void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
   if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
     f.fix.push_back(FixAction::Bash("sudo ubuntu-drivers install"));
   } else if (distro == "debian") {
-    f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver firmware-misc-nonfree"));
+    if (auto open = OpenModulesOnlyGpu(ctx)) {
+      AddDebianNvidiaRepoOpen(ctx, *open->only, f);
+    } else {
+      AddDebianNvidiaDriver(f);
+    }
   } else if (distro == "fedora") {
     f.fix.push_back(
         FixAction::Manual("enable the RPM Fusion nonfree repository (https://rpmfusion.org/Configuration)"));
@@ -89,7 +142,9 @@ void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
     f.fix.push_back(FixAction::Manual("install the NVIDIA driver packaged for your distribution"));
   }
   f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
-  f.link = distro == "fedora" ? "https://rpmfusion.org/Howto/NVIDIA" : kNvidiaDriverGuide;
+  f.link = distro == "fedora"                               ? "https://rpmfusion.org/Howto/NVIDIA"
+           : distro == "debian" && !OpenModulesOnlyGpu(ctx) ? kDebianNvidiaWiki
+                                                            : kNvidiaDriverGuide;
 }
 
 void KernelDrivers(const RuleContext& ctx, std::vector<Finding>& out) {
@@ -381,14 +436,14 @@ void NvidiaDriverBranchForGpu(const RuleContext& ctx, std::vector<Finding>& out)
 
 // The -open packaging of the installed branch, for the user's distribution (NVIDIA's driver installation
 // guide, "Kernel Modules"; Ubuntu's and Debian's own package names).
-void AddOpenModulesInstall(const RuleContext& ctx, Finding& f) {
+void AddOpenModulesInstall(const RuleContext& ctx, const NvidiaOpenModulesOnly& only, Finding& f) {
   const std::string& distro = ctx.snap.os.distro_id;
   const std::string branch = ctx.nvidia_driver ? std::to_string(ctx.nvidia_driver->major()) : "";
   if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
     f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" +
                                     (branch.empty() ? "<branch>" : branch) + "-open"));
   } else if (distro == "debian") {
-    f.fix.push_back(FixAction::Bash("sudo apt install nvidia-open-kernel-dkms"));
+    AddDebianNvidiaRepoOpen(ctx, only, f);
   } else if (distro == "rhel" || distro == "rocky" || distro == "almalinux" || distro == "ol" ||
              distro == "amzn") {
     f.fix.push_back(
@@ -409,31 +464,26 @@ void AddOpenModulesInstall(const RuleContext& ctx, Finding& f) {
 void NvidiaOpenModules(const RuleContext& ctx, std::vector<Finding>& out) {
   if (ctx.platform != Platform::kLinux || ctx.snap.nvidia.kernel_module != NvidiaKernelModule::kProprietary)
     return;
-  for (const auto& g : ctx.gpus) {
-    if (g.vendor != GpuVendor::kNvidia || !g.cc) continue;
-    const CudaArch* arch = ctx.db.FindCudaArch(*g.cc);
-    if (!arch) continue;
-    auto only =
-        std::find_if(ctx.db.nvidia_open_modules_only.begin(), ctx.db.nvidia_open_modules_only.end(),
-                     [&](const NvidiaOpenModulesOnly& o) { return o.architecture == arch->architecture; });
-    if (only == ctx.db.nvidia_open_modules_only.end()) continue;
-    const std::string driver = ctx.snap.nvidia.driver_version.value_or("of unknown version");
-    Finding f = MakeFinding("runtime.nvidia_needs_open_modules", Layer::kRuntime, Severity::kError, g.label,
-                            arch->architecture +
-                                " GPUs need NVIDIA's open kernel modules; the proprietary "
-                                "module is loaded and cannot drive this GPU");
-    f.evidence.push_back("required the open kernel module flavour for " + arch->architecture +
-                         " (compute capability " + g.cc->ToString() + "), found the proprietary one: " +
-                         "/proc/driver/nvidia/version names an \"NVIDIA UNIX <arch> Kernel Module\" " +
-                         driver + ", not an \"Open Kernel Module\"");
-    f.evidence.push_back("the kernel log says why: sudo dmesg | grep -i \"open kernel modules\"");
-    f.fix_summary =
-        "replace the proprietary kernel modules with the open ones of the same driver branch, then reboot";
-    AddOpenModulesInstall(ctx, f);
-    f.link = FirstSource(only->provenance);
-    out.push_back(std::move(f));
-    return;  // one finding: the module is the machine's, not the GPU's
-  }
+  auto open = OpenModulesOnlyGpu(ctx);
+  if (!open) return;
+  const GpuView& g = *open->gpu;
+  const std::string& arch = open->only->architecture;
+  const std::string driver = ctx.snap.nvidia.driver_version.value_or("of unknown version");
+  // One finding: the module is the machine's, not the GPU's.
+  Finding f = MakeFinding("runtime.nvidia_needs_open_modules", Layer::kRuntime, Severity::kError, g.label,
+                          arch +
+                              " GPUs need NVIDIA's open kernel modules; the proprietary "
+                              "module is loaded and cannot drive this GPU");
+  f.evidence.push_back("required the open kernel module flavour for " + arch + " (compute capability " +
+                       g.cc->ToString() + "), found the proprietary one: " +
+                       "/proc/driver/nvidia/version names an \"NVIDIA UNIX <arch> Kernel Module\" " + driver +
+                       ", not an \"Open Kernel Module\"");
+  f.evidence.push_back("the kernel log says why: sudo dmesg | grep -i \"open kernel modules\"");
+  f.fix_summary =
+      "replace the proprietary kernel modules with the open ones of the same driver branch, then reboot";
+  AddOpenModulesInstall(ctx, *open->only, f);
+  f.link = FirstSource(open->only->provenance);
+  out.push_back(std::move(f));
 }
 
 void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {

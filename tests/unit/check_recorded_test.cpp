@@ -324,6 +324,65 @@ TEST(CheckRecordedFixes, OpenModulesFindingOnlyForBlackwellOnTheProprietaryModul
   EXPECT_FALSE(Has(RunRules(pascal), "runtime.nvidia_needs_open_modules"));
 }
 
+// A recorded NVIDIA machine moved to Debian 12 with no driver bound (the module not loaded, no NVML).
+Snapshot OnDebian12WithoutDriver(Snapshot snap) {
+  snap.os.distro_id = "debian";
+  snap.os.distro_version = "12";
+  snap.os.distro_name = "Debian GNU/Linux 12 (bookworm)";
+  for (auto& d : snap.pci_devices)
+    if (d.vendor_id == 0x10de) d.driver.clear();
+  for (auto& g : snap.gpus) g.driver.clear();
+  snap.nvidia = NvidiaInfo{};
+  return snap;
+}
+
+// Audit 2026-12-05: the RTX 5090 on Debian 12 without a driver. Debian's own nvidia-driver (R535, backports
+// none newer) cannot drive Blackwell, which only the open kernel modules of R570 and later drive: the fix
+// is NVIDIA's repository and its nvidia-open, with contrib enabled first, never `apt install nvidia-driver`.
+TEST(CheckRecordedFixes, Rtx5090OnDebian12WithoutADriverGetsNvidiasOpenModules) {
+  auto fs = RunRules(OnDebian12WithoutDriver(ProbeRecorded("rtx5090-desktop")));
+  const Finding* f = FindId(fs, "runtime.driver_missing");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  const std::string fix = BashFix(*f);
+  EXPECT_EQ(fix.find("apt install nvidia-driver"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("R570 or newer"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("contrib"), std::string::npos) << fix;
+  EXPECT_LT(fix.find("contrib"), fix.find("cuda-keyring")) << fix;
+  EXPECT_NE(fix.find("https://developer.download.nvidia.com/compute/cuda/repos/debian12/x86_64/"
+                     "cuda-keyring_1.1-1_all.deb"),
+            std::string::npos)
+      << fix;
+  EXPECT_NE(fix.find("sudo apt install nvidia-open\n"), std::string::npos) << fix;
+}
+
+// With the proprietary module loaded on Debian 12: Debian's nvidia-open-kernel-dkms is R535 as well, so
+// the open modules come from NVIDIA's repository there too.
+TEST(CheckRecordedFixes, Rtx5090ProprietaryOnDebian12GetsNvidiasRepository) {
+  Snapshot snap = ProbeRecorded("rtx5090-desktop");
+  snap.os.distro_id = "debian";
+  snap.os.distro_version = "12";
+  auto fs = RunRules(snap);
+  const Finding* f = FindId(fs, "runtime.nvidia_needs_open_modules");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  const std::string fix = BashFix(*f);
+  EXPECT_EQ(fix.find("nvidia-open-kernel-dkms"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("repos/debian12/x86_64/cuda-keyring"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("sudo apt install nvidia-open\n"), std::string::npos) << fix;
+}
+
+// The same Debian 12 with an Ampere card (RTX 3060): Debian's own driver fits it, once the non-free
+// components it lives in are enabled (they are off by default).
+TEST(CheckRecordedFixes, Rtx3060OnDebian12EnablesNonFreeBeforeTheDriver) {
+  auto fs = RunRules(OnDebian12WithoutDriver(ProbeRecorded("rtx3060-desktop")));
+  const Finding* f = FindId(fs, "runtime.driver_missing");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  const std::string fix = BashFix(*f);
+  const size_t install = fix.find("sudo apt install nvidia-driver firmware-misc-nonfree");
+  ASSERT_NE(install, std::string::npos) << fix;
+  EXPECT_LT(fix.find("non-free-firmware"), install) << fix;
+  EXPECT_EQ(fix.find("cuda-keyring"), std::string::npos) << fix;
+}
+
 // Issue 13 gap 2: on a Pascal card, no advice may ask for a driver above R580, its last branch.
 void ExpectNoDriverAboveR580(const std::vector<Finding>& fs) {
   for (const Finding& f : fs) {

@@ -416,12 +416,13 @@ TEST(KnowledgeLoaderErrors, KernelFloorNeedsAVersionAndKnownTargets) {
 }
 
 // Issue 13: the architectures only the open kernel modules drive name a known [[cuda_arch]] architecture;
-// a misspelt one, or a last_for naming none, is an error at its line.
+// a misspelt one, a last_for naming none, or a first_branch the branch table lacks, is an error.
 TEST(KnowledgeData, OpenModulesOnlyForBlackwell) {
   KnowledgeDb db = LoadOrDie();
   ASSERT_EQ(db.nvidia_open_modules_only.size(), 1u);
   EXPECT_EQ(db.nvidia_open_modules_only[0].architecture, "Blackwell");
-  EXPECT_EQ(db.nvidia_open_modules_only[0].provenance.checked, "2026-12-03");
+  EXPECT_EQ(db.nvidia_open_modules_only[0].first_branch, "R570");
+  EXPECT_EQ(db.nvidia_open_modules_only[0].provenance.checked, "2026-12-05");
 
   TempDataDir tmp;
   uint32_t line =
@@ -438,6 +439,12 @@ TEST(KnowledgeData, OpenModulesOnlyForBlackwell) {
              "last_for = [\"Maxwell\", \"Pascal\", \"Volt\"]");
   errors = LoadErrors(other.dir());
   EXPECT_NE(errors.find("last_for names 'Volt', which no [[cuda_arch]] has"), std::string::npos) << errors;
+
+  TempDataDir branch;
+  branch.Edit("cuda_drivers.toml", "first_branch = \"R570\"", "first_branch = \"R571\"");
+  errors = LoadErrors(branch.dir());
+  EXPECT_NE(errors.find("first_branch 'R571' is not a [[nvidia_driver_branch]]"), std::string::npos)
+      << errors;
 }
 
 // Issue 13: Windows numbers R580's drivers 580.xx and 581.xx, so a driver's branch depends on the OS; a
