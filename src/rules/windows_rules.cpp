@@ -21,6 +21,9 @@ constexpr const char* kAmdWheelsOsSource =
     "https://rocm.docs.amd.com/projects/install-on-windows/en/docs-7.2/reference/system-requirements.html";
 // HIP 7's Windows runtime does not enumerate RDNA2 GPUs that HIP 6 sees.
 constexpr const char* kHip7Rdna2Source = "https://github.com/ROCm/hip/issues/3899";
+// ollama's detectOldAMDDriverWindows: amdhip64_6.dll without amdhip64_7.dll means an AMD driver too old.
+constexpr const char* kOldDriverSource = "https://github.com/ollama/ollama/blob/main/discover/amd.go";
+constexpr const char* kAdrenalinDownload = "https://www.amd.com/en/support/download/drivers.html";
 constexpr const char* kVenv = "venv-rocm";
 
 std::string List(const std::vector<std::string>& items) {
@@ -177,7 +180,9 @@ void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choi
     }
   }
   if (HasRuntime(ctx, "hip-runtime", "amdhip64_6.dll") && !HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll"))
-    evidence.push_back("the driver's HIP runtime is amdhip64_6.dll only: it predates ROCm 7");
+    evidence.push_back(
+        "the driver's HIP runtime is amdhip64_6.dll only: it predates ROCm 7 (update Adrenalin first; the "
+        "HIP SDK is only for building HIP code)");
   // AMD's Windows wheels carry "+rocmsdk20260116" (ROCm 7.2) or "+rocm7.14.0" / "+rocm10.0.0" (multi-arch).
   const bool installed = ctx.torch && StartsWith(ctx.torch->variant, "rocm");
   const bool ready = os_ok && python_ok && driver_ok;
@@ -362,13 +367,28 @@ void AmdDriver(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& o
     hip.push_back(r.path.substr(cut == std::string::npos ? 0 : cut + 1) +
                   (r.version.empty() ? "" : " " + r.version));
   }
-  Finding f = MakeFinding(
-      "windows.amd_driver", Layer::kRuntime, Severity::kOk, g.label,
-      "AMD display driver " + a->driver_version + (a->release.empty() ? "" : " (" + a->release + ")"));
+  // The HIP 7 runtime comes with the driver, not with the HIP SDK: without it, HIP 7 programs (AMD's
+  // PyTorch, ZLUDA's HIP 7 builds) stop at "amdhip64_7.dll was not found". (RDNA2 is left alone: HIP 7's
+  // Windows runtime does not see it, see HipSdks.)
+  const bool rdna2 = g.target && ToString(g.target->family) == std::string("RDNA2");
+  const bool old_driver = !rdna2 && !HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll");
+  const std::string name =
+      "AMD display driver " + a->driver_version + (a->release.empty() ? "" : " (" + a->release + ")");
+  Finding f =
+      MakeFinding("windows.amd_driver", Layer::kRuntime, old_driver ? Severity::kInfo : Severity::kOk,
+                  g.label, old_driver ? name + " predates ROCm 7: it brings no amdhip64_7.dll" : name);
   if (!a->release.empty()) f.evidence.push_back(a->release + " (" + a->release_source + ")");
   f.evidence.push_back(hip.empty() ? "no amdhip64*.dll in System32: this driver brings no HIP runtime"
                                    : "HIP runtime from the driver: " + List(hip));
   if (!a->driver_date.empty()) f.evidence.push_back("driver date " + a->driver_date);
+  if (old_driver) {
+    f.fix_summary =
+        "update Adrenalin first: amdhip64_7.dll, which HIP 7 programs load, ships with the driver; "
+        "the HIP SDK is only needed to build HIP code";
+    f.fix.push_back(FixAction::Manual("install the latest AMD Software: Adrenalin Edition (" +
+                                      std::string(kAdrenalinDownload) + "), then reboot"));
+    f.link = kOldDriverSource;
+  }
   out.push_back(std::move(f));
 }
 

@@ -75,6 +75,17 @@ TEST(ExplainCatalog, EverySampleIsClaimedByItsOwnEntry) {
   EXPECT_GT(checked, 200u);
 }
 
+// Audit 2026-12-05: amdhip64_7.dll ships with the Adrenalin driver, so its absence first means a driver
+// older than the ROCm 7 era: the fix starts with the driver; the HIP SDK is only for building HIP code.
+TEST(ExplainCatalog, MissingAmdhip64_7IsAnOldDriverFirst) {
+  auto m = ScanText(Catalog(), "cusparse.dll explicitly requires amdhip64_7.dll");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].entry->id, "windows.hip_dll_missing");
+  const std::string& fix = m[0].entry->fix;
+  EXPECT_EQ(fix.find("Update the AMD Adrenalin driver first"), 0u) << fix;
+  EXPECT_NE(fix.find("HIP SDK only to build"), std::string::npos) << fix;
+}
+
 // No sample is ambiguous: no other entry of the same priority matches it too.
 TEST(ExplainCatalog, NoTwoEntriesOfEqualPriorityClaimTheSameSample) {
   for (const auto& e : Catalog().entries) {

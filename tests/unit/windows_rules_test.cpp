@@ -98,6 +98,32 @@ TEST(WindowsRules, Hip7DoesNotSeeRdna2) {
   EXPECT_FALSE(Has(RunRules(s), "windows.hip_sdk_gpu"));
 }
 
+// Audit 2026-12-05: amdhip64_7.dll ships with the Adrenalin driver, so a driver with amdhip64_6.dll alone
+// predates ROCm 7: the fix is to update Adrenalin first, the HIP SDK being only for building HIP code.
+TEST(WindowsRules, NoAmdhip64_7MeansUpdateAdrenalinFirst) {
+  Snapshot s = Windows(26100, 0x744c, 0xc8, "gfx1100", "24.12.1");
+  s.runtimes.push_back(
+      {"hip-runtime", "C:\\Windows\\System32\\amdhip64_6.dll", "6.1.40093.0", "file version"});
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "windows.amd_driver");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_NE(f->title.find("no amdhip64_7.dll"), std::string::npos) << f->title;
+  EXPECT_EQ(f->fix_summary.find("update Adrenalin first"), 0u) << f->fix_summary;
+  EXPECT_NE(f->fix_summary.find("the HIP SDK is only needed to build HIP code"), std::string::npos)
+      << f->fix_summary;
+  ASSERT_EQ(f->fix.size(), 1u);
+  EXPECT_NE(f->fix[0].text.find("Adrenalin"), std::string::npos) << f->fix[0].text;
+  // The driver's own amdhip64_7.dll: nothing to do.
+  s.runtimes.push_back(
+      {"hip-runtime", "C:\\Windows\\System32\\amdhip64_7.dll", "7.2.53211.0", "file version"});
+  fs = RunRules(s);
+  f = FindId(fs, "windows.amd_driver");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kOk);
+  EXPECT_TRUE(f->fix.empty());
+}
+
 TEST(WindowsRules, BasicDisplayAdapterMeansNoDriver) {
   auto fs = RunRules(Windows(22631, 0x744c, 0xc8, "gfx1100", "", "BasicDisplay"));
   const Finding* f = FindId(fs, "windows.display_driver_missing");
