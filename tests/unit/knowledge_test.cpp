@@ -564,6 +564,20 @@ TEST(KnowledgeData, Cuda132ToolkitDriverIsUpdate2s) {
   EXPECT_EQ(floor->toolkit->ga_linux, V("595.45.04"));
 }
 
+// Audit 2026-12-05: AMD names its gfx1153 products Ryzen AI 5 430/435, AI 5 PRO 435 and AI 7 445 (ROCm 7.14.0
+// notes) while the Ryzen AI 5 330's Radeon 820M is gfx1152; PCI 1902 -> gfx1153 ("Krackan 2 / Radeon 820M")
+// had no KFD or IP-discovery source, so no PCI id maps to gfx1153 and no die is named for it.
+TEST(KnowledgeData, Gfx1153HasNoUnsourcedPciIdOrChip) {
+  KnowledgeDb db = LoadOrDie();
+  for (const AmdPciDevice& d : db.amd_devices) EXPECT_NE(d.gfx, "gfx1153") << std::hex << d.device_id;
+  EXPECT_FALSE(db.FindAmdModel(0x1902, 0xC2));
+  const GpuTarget* t = db.FindGfxTarget("gfx1153");
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->chips.empty());
+  EXPECT_NE(t->provenance.note.find("AI 7 445"), std::string::npos) << t->provenance.note;
+  EXPECT_EQ(t->kfd_version, 110503u);
+}
+
 TEST(KnowledgeLoaderErrors, BadDirAndGarbageNeverThrow) {
   auto missing = LoadKnowledgeFromDir("/nonexistent/gpudoctor/db");
   ASSERT_FALSE(missing.ok());
