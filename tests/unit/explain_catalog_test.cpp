@@ -86,6 +86,20 @@ TEST(ExplainCatalog, MissingAmdhip64_7IsAnOldDriverFirst) {
   EXPECT_NE(fix.find("HIP SDK only to build"), std::string::npos) << fix;
 }
 
+// ROCm/HIP and ROCm/ROCR-Runtime moved into ROCm/rocm-systems (projects/hip, projects/rocr-runtime): the
+// catalog cites their headers there (an issue keeps the address it was filed under).
+TEST(ExplainCatalog, MovedRepositoriesAreCitedAtTheirNewHome) {
+  size_t moved = 0;
+  for (const auto& e : Catalog().entries) {
+    for (const std::string& url : e.sources) {
+      EXPECT_EQ(url.find("github.com/ROCm/HIP/blob/"), std::string::npos) << e.id << ": " << url;
+      EXPECT_EQ(url.find("github.com/ROCm/ROCR-Runtime/blob/"), std::string::npos) << e.id << ": " << url;
+      if (url.find("github.com/ROCm/rocm-systems/blob/develop/projects/") != std::string::npos) ++moved;
+    }
+  }
+  EXPECT_GE(moved, 23u);
+}
+
 // No sample is ambiguous: no other entry of the same priority matches it too.
 TEST(ExplainCatalog, NoTwoEntriesOfEqualPriorityClaimTheSameSample) {
   for (const auto& e : Catalog().entries) {

@@ -2,6 +2,7 @@
 // files, spot checks a ROCm/CUDA expert would make), the embedded copy, and the loader's errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -576,6 +577,24 @@ TEST(KnowledgeData, Gfx1153HasNoUnsourcedPciIdOrChip) {
   EXPECT_TRUE(t->chips.empty());
   EXPECT_NE(t->provenance.note.find("AI 7 445"), std::string::npos) << t->provenance.note;
   EXPECT_EQ(t->kfd_version, 110503u);
+}
+
+// Audit 2026-12-05, section-0 leftovers: the HIP SDK 6.0.2 already lists gfx1101 (W7700, RX 7800 XT/7700 XT),
+// and PCI 1002:7590 is "Radeon RX 9050 / 9060 XT" in pci.ids (the RX 9050's revision is in no id list).
+TEST(KnowledgeData, HipSdk602AndTheRx9050) {
+  KnowledgeDb db = LoadOrDie();
+  const HipSdkWindows* sdk602 = nullptr;
+  for (const HipSdkWindows& s : db.hip_sdks_windows)
+    if (s.version == V("6.0.2")) sdk602 = &s;
+  ASSERT_NE(sdk602, nullptr);
+  for (const char* g : {"gfx1100", "gfx1101", "gfx1102", "gfx1030"})
+    EXPECT_NE(std::find(sdk602->gfx_sdk.begin(), sdk602->gfx_sdk.end(), g), sdk602->gfx_sdk.end()) << g;
+  EXPECT_NE(std::find(sdk602->gfx_unsupported.begin(), sdk602->gfx_unsupported.end(), "gfx1012"),
+            sdk602->gfx_unsupported.end());
+  auto unknown_revision = db.FindAmdModel(0x7590, 0xCF);
+  ASSERT_TRUE(unknown_revision);
+  EXPECT_NE(unknown_revision->name.find("9050"), std::string::npos) << unknown_revision->name;
+  EXPECT_EQ(db.FindAmdModel(0x7590, 0xC0)->name, "Radeon RX 9060 XT");
 }
 
 TEST(KnowledgeLoaderErrors, BadDirAndGarbageNeverThrow) {
