@@ -124,6 +124,24 @@ TEST(WindowsRules, NoAmdhip64_7MeansUpdateAdrenalinFirst) {
   EXPECT_TRUE(f->fix.empty());
 }
 
+// Audit 2026-12-05: ROCm 7.2 reaches WSL through librocdxg with HSA_ENABLE_DXG_DETECTION=1 (the ROCm 6.x
+// library swap is gone), and librocdxg 1.1.0 lists the Ryzen AI 9 HX 370's Radeon 890M (gfx1150).
+TEST(WindowsRules, WslAlternativeIsRocm72WithLibrocdxg) {
+  auto fs = RunRules(Windows(19045, 0x150e, 0xc1, "gfx1150", "25.12.1"));
+  const Finding* f = FindId(fs, "windows.amd_wheels_blocked");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  std::string evidence;
+  for (const auto& e : f->evidence) evidence += e + "\n";
+  EXPECT_NE(evidence.find("alternative: ROCm on WSL2 with librocdxg"), std::string::npos) << evidence;
+  const TorchRoute* wsl = Db().FindRoute("rocm-wsl2");
+  ASSERT_NE(wsl, nullptr);
+  EXPECT_NE(wsl->install.bash.find("export HSA_ENABLE_DXG_DETECTION=1"), std::string::npos)
+      << wsl->install.bash;
+  EXPECT_NE(wsl->install.bash.find("librocdxg"), std::string::npos) << wsl->install.bash;
+  EXPECT_EQ(wsl->install.bash.find("libhsa-runtime64"), std::string::npos) << wsl->install.bash;
+  EXPECT_EQ(wsl->install.bash.find("--usecase=wsl"), std::string::npos) << wsl->install.bash;
+}
+
 TEST(WindowsRules, BasicDisplayAdapterMeansNoDriver) {
   auto fs = RunRules(Windows(22631, 0x744c, 0xc8, "gfx1100", "", "BasicDisplay"));
   const Finding* f = FindId(fs, "windows.display_driver_missing");
