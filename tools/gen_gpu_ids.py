@@ -71,6 +71,13 @@ NVIDIA_CHIPS = OrderedDict([
     ("GB207", ("12.0", "Blackwell", True, "")),
     ("GB20B", ("12.1", "Blackwell", True, "")),
 ])
+# Chips that are SoC GPUs sharing the system's memory (no VRAM of their own): written `integrated = true`.
+NVIDIA_INTEGRATED = {
+    "GB10B": "Jetson Thor",
+    "GB20B": "DGX Spark's GB10 and the RTX Spark N1X",
+}
+NVIDIA_INTEGRATED_NOTE = ("an SoC GPU sharing the system's memory with the CPU (unified memory), as third-party "
+                          "copies of NVIDIA's product pages say (NVIDIA's own pages were not read)")
 # pci.ids spells variants of a chip with a suffix: GL (professional), GLM (professional mobile),
 # M (mobile), BM (mobile refresh).
 NVIDIA_SUFFIXES = ("", "GL", "GLM", "M", "BM")
@@ -149,6 +156,11 @@ AMD_PRODUCTS = [
 ]
 
 NVIDIA_SOURCES = [CUDA_GPUS_URL, PCI_IDS_URL]
+NVIDIA_INTEGRATED_SOURCES = {
+    "GB10B": ["https://www.nvidia.com/en-us/autonomous-machines/embedded-systems/jetson-thor/"],
+    "GB20B": ["https://www.nvidia.com/en-us/products/workstations/dgx-spark/",
+              "https://learn.arm.com/learning-paths/laptops-and-desktops/dgx_spark_llamacpp/1a_gb10_setup/"],
+}
 AMD_SOURCES = [AMDGPU_IDS_URL, PCI_IDS_URL, LLVM_AMDGPU_URL]
 
 
@@ -259,15 +271,20 @@ def generate_nvidia(pci, curated, checked, left_out):
         lines.append("[[nvidia_chip]]")
         lines.append("chip = " + toml_string(chip))
         lines.append("cc = " + toml_string(cc))
+        if chip in NVIDIA_INTEGRATED:
+            lines.append("integrated = true")
         lines.append("devices = [")
         for device_id, name in devices:
             lines.append("  { device_id = 0x%04X, name = %s }," % (device_id, toml_string(name)))
             count += 1
         lines.append("]")
+        if chip in NVIDIA_INTEGRATED:
+            confirmed = False
+            note = NVIDIA_INTEGRATED[chip] + ": " + NVIDIA_INTEGRATED_NOTE + ("; " + note if note else "")
         if not confirmed:
             lines.append("confirmed = false")
             lines.append("note = " + toml_string(note))
-        lines.append("source = " + sources(NVIDIA_SOURCES))
+        lines.append("source = " + sources(NVIDIA_SOURCES + NVIDIA_INTEGRATED_SOURCES.get(chip, [])))
         lines.append("checked = " + checked)
         lines.append("")
     return "\n".join(lines), count

@@ -117,6 +117,7 @@ struct NvidiaGpuModel {
   std::string name;
   std::string chip;  // "GA106" for ids read from [[nvidia_chip]]; empty for [[nvidia_gpu]] entries
   Version cc;
+  bool integrated = false;  // an SoC GPU sharing the system's memory (GB10, Jetson Thor), from its chip
   std::optional<uint32_t> vram_gib;
   std::string memory;
   std::optional<uint32_t> sms;

@@ -81,12 +81,14 @@ void ParseNvidiaChip(EntryReader& r, KnowledgeDb& db) {
     }
     if (list->items.empty()) r.Error(0, "devices is empty");
   }
+  const bool integrated = r.Boolean("integrated", Need::kOptional).value_or(false);
   Provenance provenance = r.ReadProvenance();
   r.Date("checked", Need::kOptional);
   r.Finish();
   if (!cc) return;
   for (size_t i = 0; i < devices.size(); ++i) {
     devices[i].cc = *cc;
+    devices[i].integrated = integrated;
     devices[i].provenance = provenance;
     devices[i].provenance.origin.line = lines[i];
     db.nvidia_gpus.push_back(std::move(devices[i]));

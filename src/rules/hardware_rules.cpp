@@ -115,6 +115,10 @@ void Identity(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& ou
   if (g.integrated && g.pci && g.pci->drm_gtt_total_bytes) {
     f.evidence.push_back("shares system memory: usable GPU memory is about the carve-out plus GTT (" +
                          GiB(*g.pci->drm_gtt_total_bytes) + ", half of RAM by default)");
+  } else if (g.integrated && g.vendor == GpuVendor::kNvidia) {
+    f.evidence.push_back(
+        "an SoC GPU sharing the system's memory with the CPU (unified memory): what is free "
+        "for the GPU is what the system has free");
   }
   if (g.amd) {
     f.evidence.push_back("PCI " + Hex(g.pci->vendor_id, 4) + ":" + Hex(g.pci->device_id, 4) + " is " +

@@ -76,6 +76,8 @@ GpuView MakeGpuView(const Snapshot& s, const KnowledgeDb& db, const Gpu& g) {
     }
   } else if (g.vendor == GpuVendor::kNvidia) {
     if (v.pci) v.nvidia_model = db.FindNvidiaModel(v.pci->device_id);
+    // The probe calls every NVIDIA GPU on PCI discrete; an SoC's (GB10) shares the system's memory.
+    if (v.nvidia_model && v.nvidia_model->integrated) v.integrated = true;
     for (const auto& d : s.nvidia.devices) {
       if (d.pci_address == g.pci_address && d.cc_major && d.cc_minor)
         v.cc = Version::Parse(std::to_string(*d.cc_major) + "." + std::to_string(*d.cc_minor));

@@ -81,6 +81,25 @@ TEST(HardwareRules, VramBelow8GiBWarnsOnlyForDiscreteGpus) {
   EXPECT_FALSE(Has(RunRules(apu), "hardware.vram_low"));
 }
 
+// Audit 2026-12-05: GB10 (DGX Spark) and the RTX Spark N1X are integrated GPUs sharing the system's
+// memory (chip GB20B, cc 12.1), not discrete cards: what the driver reports as their memory is no VRAM to
+// warn about, and the report says "integrated". A discrete Blackwell card with as little still gets the
+// warning.
+TEST(HardwareRules, Gb10IsIntegratedLikeAnApu) {
+  Snapshot gb10 = Linux();
+  AddNvidia(gb10, 0x2E12, 12, 1, "580.95.05");
+  gb10.gpus.back().vram_bytes = 4ull << 30;
+  auto fs = RunRules(gb10);
+  EXPECT_FALSE(Has(fs, "hardware.vram_low")) << Ids(fs);
+  const Finding* f = FindId(fs, "hardware.gpu_known");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_NE(f->title.find("integrated"), std::string::npos) << f->title;
+  Snapshot rtx = Linux();
+  AddNvidia(rtx, 0x2D83, 12, 0, "580.95.05");  // GeForce RTX 5050
+  rtx.gpus.back().vram_bytes = 4ull << 30;
+  EXPECT_TRUE(Has(RunRules(rtx), "hardware.vram_low"));
+}
+
 TEST(HardwareRules, RamAndDisk) {
   Snapshot s = Linux();
   AddAmd(s, 0x744C, 0xC8, "gfx1100", 24);
