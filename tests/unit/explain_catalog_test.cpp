@@ -11,6 +11,7 @@
 #include "explain/explain_catalog.h"
 #include "explain/explain_pattern.h"
 #include "explain/log_scanner.h"
+#include "knowledge/knowledge_db.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
@@ -324,6 +325,20 @@ TEST(ExplainCatalog, EveryEntryHasACheckedDate) {
   auto month = ParseExplainCatalog({{"data/explain/a.toml", head + "checked = \"2026-12\"\n" + tail}});
   ASSERT_EQ(month.errors.size(), 1u);
   EXPECT_NE(month.errors[0].message.find("full date"), std::string::npos) << month.errors[0].message;
+}
+
+// The catalog's ONNX Runtime cause and the add-on data (addon_cuda_build) say the same: PyPI's
+// onnxruntime-gpu turned CUDA 12 at the release the data gives (1.19; the catalog once said 1.18).
+TEST(ExplainCatalog, OnnxruntimeCauseAgreesWithTheAddonData) {
+  const KnowledgeDb db = LoadEmbeddedKnowledge().value();
+  const AddonCudaBuild* first12 = db.NewestAddonCudaBuild("onnxruntime-gpu", 12);
+  ASSERT_NE(first12, nullptr);
+  const ExplainEntry* entry = nullptr;
+  for (const auto& e : Catalog().entries)
+    if (e.id == "addon.onnxruntime_cuda_provider") entry = &e;
+  ASSERT_NE(entry, nullptr);
+  EXPECT_NE(entry->cause.find(first12->from.ToString() + " and later are CUDA 12"), std::string::npos)
+      << entry->cause;
 }
 
 }  // namespace
