@@ -1,15 +1,18 @@
 // libFuzzer target for the parsers of machine files behind the OS and NVIDIA probes: os-release,
-// /proc/cpuinfo, /proc/meminfo, /proc/version, /proc/1/cgroup, /proc/driver/nvidia/version and the
-// recorded nvml.json (whose accepted answers must survive a write/read round trip). Text that is not JSON
-// reaches the nvml.json reader in one input of four only (by its length): its refusal is the same every time.
+// /proc/cpuinfo (with its hypervisor flag and the DMI names that classify a virtual machine), /proc/meminfo,
+// /proc/version, /proc/1/cgroup, /proc/driver/nvidia/version and the recorded nvml.json (whose accepted
+// answers must survive a write/read round trip). Text that is not JSON reaches the nvml.json reader in one
+// input of four only (by its length): its refusal is the same every time.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "core/json_reader.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/linux/procfs_parse.h"
+#include "probe/linux/virtual_machine.h"
 
 namespace {
 
@@ -58,6 +61,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           text.find("Kernel Module") != std::string_view::npos);
   if (module == NvidiaKernelModule::kOpen) Check(text.find("Open") != std::string_view::npos);
   (void)KernelVersionTextMentionsWsl(text);
+  // The hypervisor flag needs the word itself; the DMI names (one input split at its first newline) give a
+  // verdict only with evidence to show for it.
+  if (CpuInfoHasHypervisorFlag(text)) Check(text.find("hypervisor") != std::string_view::npos);
+  {
+    const size_t nl = text.find('\n');
+    VirtualMachineEvidence e;
+    e.cpu_hypervisor_flag = size % 2 == 1;
+    e.dmi_sys_vendor = std::string(text.substr(0, nl));
+    e.dmi_product_name = nl == std::string_view::npos ? std::string() : std::string(text.substr(nl + 1));
+    VirtualMachineVerdict v = ClassifyVirtualMachine(e);
+    if (v.name) Check(!v.evidence.empty());
+    if (!e.cpu_hypervisor_flag && v.name) Check(!e.dmi_sys_vendor.empty() || !e.dmi_product_name.empty());
+  }
   (void)KernelReleaseFromVersionText(text);
   (void)ContainerFromCgroup(text);
   std::string normalized = NormalizeNvidiaBusId(text);

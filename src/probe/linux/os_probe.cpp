@@ -1,5 +1,5 @@
-// The Linux machine probe: distribution, kernel, WSL2 and container evidence, CPU, RAM, free disk
-// of the home folder and host name, each read through the sysroot and each failure one warning line.
+// The Linux machine probe: distribution, kernel, WSL2, container and virtual-machine evidence, CPU, RAM, free
+// disk of the home folder and host name, each read through the sysroot and each failure one warning line.
 #include "probe/linux/os_probe.h"
 
 #include <optional>
@@ -7,6 +7,7 @@
 
 #include "core/strings.h"
 #include "probe/linux/procfs_parse.h"
+#include "probe/linux/virtual_machine.h"
 
 namespace gpudoctor {
 namespace {
@@ -95,18 +96,35 @@ void ProbeContainer(const ProbeContext& ctx, Snapshot& snap) {
   os.container = kind;
 }
 
-void ProbeCpu(const ProbeContext& ctx, Snapshot& snap) {
+// Returns whether the CPU announces a hypervisor (the `hypervisor` flag), for ProbeVirtualMachine.
+bool ProbeCpu(const ProbeContext& ctx, Snapshot& snap) {
   auto text = ReadText(ctx, snap, "/proc/cpuinfo", false);
-  if (!text) return;
+  if (!text) return false;
+  const bool hypervisor = CpuInfoHasHypervisorFlag(*text);
   auto cpu = ParseCpuInfo(*text);
   if (!cpu.ok()) {
     snap.warnings.push_back("/proc/cpuinfo: " + cpu.error().message);
-    return;
+    return hypervisor;
   }
   snap.cpu.model = cpu->model;
   snap.cpu.logical_cores = cpu->logical_cores;
   snap.cpu.physical_cores = cpu->physical_cores;
   snap.cpu.sockets = cpu->sockets;
+  return hypervisor;
+}
+
+// WSL2 is a Hyper-V guest too, but says so itself (ProbeWsl): only other guests are named here.
+void ProbeVirtualMachine(const ProbeContext& ctx, Snapshot& snap, bool cpu_hypervisor_flag) {
+  if (snap.os.wsl) return;
+  VirtualMachineEvidence evidence;
+  evidence.cpu_hypervisor_flag = cpu_hypervisor_flag;
+  if (auto vendor = ReadText(ctx, snap, "/sys/class/dmi/id/sys_vendor", /*optional=*/true))
+    evidence.dmi_sys_vendor = std::string(Trim(*vendor));
+  if (auto product = ReadText(ctx, snap, "/sys/class/dmi/id/product_name", /*optional=*/true))
+    evidence.dmi_product_name = std::string(Trim(*product));
+  VirtualMachineVerdict verdict = ClassifyVirtualMachine(evidence);
+  snap.os.virtual_machine = verdict.name;
+  snap.os.virtual_machine_evidence = std::move(verdict.evidence);
 }
 
 void ProbeMemory(const ProbeContext& ctx, Snapshot& snap) {
@@ -201,7 +219,7 @@ void ProbeOs(const ProbeContext& ctx, Snapshot& snap) {
   ProbeKernel(ctx, snap);
   ProbeWsl(ctx, snap);
   ProbeContainer(ctx, snap);
-  ProbeCpu(ctx, snap);
+  ProbeVirtualMachine(ctx, snap, ProbeCpu(ctx, snap));
   ProbeMemory(ctx, snap);
   ProbeDisk(ctx, snap);
   ProbeHostName(ctx, snap);
