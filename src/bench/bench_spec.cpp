@@ -120,6 +120,11 @@ BenchPeaks FindPeaks(const BenchDevice& device, const Snapshot& snapshot, const 
     auto sys_max = Link(pci->link.max_speed_gts, pci->link.max_width, "sysfs");
     if (sys_max && (!p.link_max || sys_max->gbs > p.link_max->gbs)) p.link_max = sys_max;
     if (!p.link_now) p.link_now = Link(pci->link.current_speed_gts, pci->link.current_width, "sysfs");
+    // The GPU's own link (what NVML and AMD SMI read) can be the card's internal one: a slower link on
+    // the way to the CPU (a x8 slot behind an AMD card's switch, a riser) is what transfers get.
+    auto narrowest = Link(pci->link.narrowest_speed_gts, pci->link.narrowest_width,
+                          "sysfs: the narrowest link on the way to the CPU");
+    if (narrowest && (!p.link_now || narrowest->gbs < p.link_now->gbs)) p.link_now = narrowest;
   }
   return p;
 }

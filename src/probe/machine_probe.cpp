@@ -45,6 +45,7 @@ Snapshot ProbeMachine(const ProbeContext& ctx) {
   snap.tool_version = GPUDOCTOR_VERSION;
   snap.sysroot = ctx.fs.Root();
   snap.live_machine = ctx.fs.IsLiveRoot();
+  snap.user = UserInfo{ctx.identity.user_name, ctx.identity.group_names, ctx.identity.is_admin};
   if (ctx.windows) return ProbeWindows(ctx, std::move(snap));
   ProbeOs(ctx, snap);
   ProbePciDevices(ctx, snap);

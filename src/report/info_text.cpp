@@ -54,8 +54,11 @@ std::string LinkText(const PcieLink& l) {
   };
   std::string cur = one(l.current_speed_gts, l.current_width);
   std::string max = one(l.max_speed_gts, l.max_width);
-  if (cur == max) return cur;
-  return cur + " (max " + max.substr(5) + ")";
+  std::string text = cur == max ? cur : cur + " (max " + max.substr(5) + ")";
+  if (!l.narrowest_port.empty())
+    text += "; " + one(l.narrowest_speed_gts, l.narrowest_width).substr(5) + " at " + l.narrowest_port +
+            " on the way to the CPU";
+  return text;
 }
 
 const PciDevice* FindPci(const Snapshot& s, const std::string& address) {
@@ -78,6 +81,12 @@ std::string MachineSection(const Snapshot& s, const TextStyle& style) {
   }
   if (s.os.family != OsFamily::kWindows) kv.Add("WSL2", wsl);  // a Windows host's WSL is in its own section
   if (s.os.container) kv.Add("Container", *s.os.container);
+  if (s.os.virtual_machine) {
+    std::string vm = *s.os.virtual_machine;
+    for (size_t i = 0; i < s.os.virtual_machine_evidence.size(); ++i)
+      vm += (i ? "; " : " (") + s.os.virtual_machine_evidence[i];
+    kv.Add("Virtual machine", s.os.virtual_machine_evidence.empty() ? vm : vm + ")");
+  }
   std::string cpu = OrNa(s.cpu.model);
   if (s.cpu.physical_cores || s.cpu.logical_cores) {
     cpu += " (";

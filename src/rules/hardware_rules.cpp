@@ -46,8 +46,17 @@ void NoGpu(const RuleContext& ctx, std::vector<Finding>& out) {
     f.evidence.push_back(d.address + " " + Hex(d.vendor_id, 4) + ":" + Hex(d.device_id, 4) + " " +
                          (d.name.empty() ? "unknown" : d.name) + " (driver " +
                          (d.driver.empty() ? "none" : d.driver) + ")");
+  if (ctx.snap.os.virtual_machine) {
+    f.evidence.push_back("this is a virtual machine (" + *ctx.snap.os.virtual_machine +
+                         "): a GPU appears in it only when the host passes one through (PCI passthrough, "
+                         "vfio-pci) or gives it a virtual GPU; in a cloud, only a GPU instance type has one");
+  }
   if (const TorchRoute* cpu = ctx.db.FindRoute("cpu")) {
-    f.fix_summary = "install the CPU-only PyTorch, or run on a machine (or VM) with a GPU passed through";
+    f.fix_summary =
+        ctx.snap.os.virtual_machine
+            ? "have the host pass a GPU through to this VM (or pick a GPU instance type), or "
+              "install the CPU-only PyTorch"
+            : "install the CPU-only PyTorch, or run on a machine (or VM) with a GPU passed through";
     f.fix.push_back(
         FixAction::PerShell(ForEnvironment(FillPlaceholders(cpu->install, "cpu", "", "", ""), nullptr)));
     f.link = FirstSource(cpu->provenance);
@@ -287,6 +296,61 @@ void IntegratedBesideDiscrete(const RuleContext& ctx, std::vector<Finding>& out)
   out.push_back(std::move(f));
 }
 
+// A GPU whose link to the CPU is narrower than the GPU can run (a x16 card in a x8 slot, a riser, a chipset
+// slot): copies between host and GPU get that share of the bandwidth. Width only: the speed drops at idle.
+void PcieWidth(const GpuView& g, std::vector<Finding>& out) {
+  if (!g.pci || !g.pci->link.max_width || !g.pci->link.current_width || g.integrated) return;
+  const PcieLink& l = g.pci->link;
+  uint32_t width = *l.current_width;
+  std::string where = "the GPU's own link";
+  if (!l.narrowest_port.empty() && l.narrowest_width && *l.narrowest_width < width) {
+    width = *l.narrowest_width;
+    where = "the link at " + l.narrowest_port + " on the way to the CPU (the slot, a riser or a switch)";
+  }
+  if (width == 0 || width >= *l.max_width) return;
+  Finding f = MakeFinding("hardware.pcie_link_narrow", Layer::kHardware, Severity::kInfo, g.label,
+                          "The GPU runs at PCIe x" + std::to_string(width) + " of its x" +
+                              std::to_string(*l.max_width) + ": copies to and from it get " +
+                              std::to_string(width * 100 / *l.max_width) + "% of its bandwidth");
+  f.evidence.push_back("required x" + std::to_string(*l.max_width) + " (the GPU's max_link_width), found x" +
+                       std::to_string(width) + " on " + where);
+  if (!l.narrowest_port.empty())
+    f.evidence.push_back(
+        "the GPU's own link reads x" + std::to_string(*l.current_width) +
+        ": on cards with a switch of their own it is the card's internal link, not the slot");
+  f.fix_summary =
+      "move the card to a slot wired x" + std::to_string(*l.max_width) +
+      " (the board manual lists which slots share lanes; an M.2 drive or a second card can halve a slot)";
+  f.link = "https://docs.kernel.org/PCI/sysfs-pci.html";
+  out.push_back(std::move(f));
+}
+
+// A guest of a hypervisor: the GPU it sees is passed through or virtual, and the host decides what the
+// guest cannot (reset, power and clock limits, the real PCIe link, the vGPU release).
+void VirtualMachine(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (!ctx.snap.os.virtual_machine || ctx.gpus.empty()) return;
+  Finding f =
+      MakeFinding("hardware.virtual_machine", Layer::kHardware, Severity::kInfo, "",
+                  "A virtual machine (" + *ctx.snap.os.virtual_machine +
+                      "): its GPU is passed through or virtual, and the host decides part of the setup");
+  f.evidence = ctx.snap.os.virtual_machine_evidence;
+  f.evidence.push_back(
+      "the PCIe link, power and clock limits seen here are the virtual machine's view; a GPU that hangs may "
+      "need "
+      "the host to reset it (rebooting the guest alone may not)");
+  bool nvidia = false;
+  for (const auto& g : ctx.gpus) nvidia |= g.vendor == GpuVendor::kNvidia;
+  if (nvidia) {
+    f.evidence.push_back(
+        "NVIDIA: a whole GPU passed through takes the ordinary driver; a virtual GPU (NVIDIA vGPU) needs the "
+        "guest driver of the host's vGPU software release, and the CUDA it supports is that release's");
+    f.link = "https://docs.nvidia.com/vgpu/latest/grid-vgpu-user-guide/index.html";
+  } else {
+    f.link = "https://docs.kernel.org/driver-api/vfio.html";
+  }
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 std::vector<Finding> HardwareRules(const RuleContext& ctx) {
@@ -308,6 +372,7 @@ std::vector<Finding> HardwareRules(const RuleContext& ctx) {
     if (!secondary_igpu) {
       Route(ctx, g, out);
       Vram(g, out);
+      PcieWidth(g, out);
     }
     if (count > 1) {
       for (size_t i = first; i < out.size(); ++i)
@@ -316,6 +381,7 @@ std::vector<Finding> HardwareRules(const RuleContext& ctx) {
     }
   }
   IntegratedBesideDiscrete(ctx, out);
+  VirtualMachine(ctx, out);
   MemoryAndDisk(ctx, out);
   return out;
 }

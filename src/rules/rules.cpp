@@ -154,6 +154,19 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "Wheels built for the dGPU's target crash or fail on the iGPU (hipErrorInvalidImage, segfaults), and "
        "device 0 may be the iGPU.",
        "https://github.com/pytorch/pytorch/issues/119637"},
+      {"hardware.pcie_link_narrow", Layer::kHardware,
+       "Whether the GPU's PCIe link, and the narrowest link between it and the CPU (the ports its sysfs path "
+       "passes), is as wide as the GPU's max_link_width.",
+       "A x16 card in a x8 slot (or behind a riser or chipset lanes) gets that share of host-to-GPU "
+       "bandwidth: "
+       "data loading and offloading slow down; AMD cards with their own switch show x16 on the GPU itself.",
+       "https://docs.kernel.org/PCI/sysfs-pci.html"},
+      {"hardware.virtual_machine", Layer::kHardware,
+       "Whether Linux runs as a guest of a hypervisor (the CPU's hypervisor flag; DMI vendor and product), "
+       "other than WSL2.",
+       "A passed-through or virtual GPU leaves reset, power limits, the real PCIe link and (for NVIDIA vGPU) "
+       "the driver release to the host; without a GPU passed through, the VM has none.",
+       "https://docs.nvidia.com/vgpu/latest/grid-vgpu-user-guide/index.html"},
       {"hardware.xgmi_link_down", Layer::kHardware,
        "Whether every two AMD GPUs of one XGMI hive (the same non-zero hive_id in the KFD topology) reach "
        "each other over XGMI, directly or through other GPUs of the hive (KFD io_links / p2p_links of type "
@@ -201,10 +214,13 @@ const std::vector<RuleInfo>& AllRuleInfo() {
       {"runtime.device_access", Layer::kRuntime,
        "Whether this user can open /dev/kfd and the render nodes (groups render and video).",
        "\"Unable to open /dev/kfd read-write: Permission denied\": ROCm then sees no GPU. Fix: `sudo usermod "
-       "-aG "
-       "render,video $USER`, then log out and back in.",
+       "-aG render,video <user>` with the user's name (an administrator runs it for a user outside sudo, "
+       "wheel and admin), then log out and back in.",
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html"},
-      {"runtime.device_access_ok", Layer::kRuntime, "/dev/kfd and the render nodes are usable.", "", ""},
+      {"runtime.device_access_ok", Layer::kRuntime,
+       "/dev/kfd and the render nodes are usable; \"not checked\" (info) when the user's access could not be "
+       "told.",
+       "", ""},
       {"runtime.kernel_too_old", Layer::kRuntime,
        "The Linux kernel against the minimum known for a GPU's compute use (Strix Halo gfx1151: 6.18.4).",
        "Older kernels hang the GPU under ROCm load (\"HW Exception by GPU node-1 ... reason :GPU Hang\").",

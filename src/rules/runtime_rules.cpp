@@ -12,6 +12,16 @@
 namespace gpudoctor {
 namespace {
 
+// Whether the user may run sudo: root, or a member of the group a distribution gives sudo to (Debian and
+// Ubuntu: sudo, and admin on old Ubuntu; Fedora, Arch, openSUSE: wheel). An unknown user or unknown groups
+// count as able (the usual case on a desktop, and the command then stays the one to run).
+bool CanAdminister(const UserInfo& user) {
+  if (user.is_admin || user.name.empty() || user.group_names.empty()) return true;
+  for (const auto& g : user.group_names)
+    if (g == "sudo" || g == "wheel" || g == "admin") return true;
+  return false;
+}
+
 constexpr const char* kNvidiaDriverGuide =
     "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/";
 constexpr const char* kDebianNvidiaWiki = "https://wiki.debian.org/NvidiaGraphicsDrivers";
@@ -268,10 +278,36 @@ void ComputeNodes(const RuleContext& ctx, std::vector<Finding>& out) {
                             "This user cannot open the GPU device nodes: ROCm will see no GPU");
     for (const auto* n : denied)
       f.evidence.push_back("required read-write " + n->path + ", found: " + n->reason);
-    f.fix_summary = "join the render and video groups, then log out and back in";
-    f.fix.push_back(FixAction::Bash("sudo usermod -aG render,video $USER"));
+    // The command names the user the probe saw (`$USER` would add whoever runs it: an administrator acting
+    // for them adds themselves); a user outside the administrators' groups cannot run it at all.
+    const UserInfo& user = ctx.snap.user;
+    const std::string name = user.name.empty() ? std::string("$USER") : user.name;
+    const std::string command = "sudo usermod -aG render,video " + name;
+    if (CanAdminister(user)) {
+      f.fix_summary = "join the render and video groups, then log out and back in";
+      f.fix.push_back(FixAction::Bash(command));
+    } else {
+      f.evidence.push_back("user " + name +
+                           " is in none of the administrators' groups (sudo, wheel, admin): an administrator "
+                           "must add them");
+      f.fix_summary = "an administrator adds " + name + " to the render and video groups; then " + name +
+                      " logs out and back in";
+      f.fix.push_back(FixAction::Manual("ask an administrator of this machine to run, for " + name + ":"));
+      f.fix.push_back(FixAction::Bash(command));
+    }
     f.fix.push_back(FixAction::Manual("log out and back in (or reboot) so the new groups apply"));
     f.link = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html";
+    out.push_back(std::move(f));
+    return;
+  }
+  // Not seen is not ok: a node whose access could not be told (a recorded tree without the user's groups, a
+  // mode that was not read) is "not checked".
+  if (!kfd->accessible) {
+    Finding f = MakeFinding("runtime.device_access_ok", Layer::kRuntime, Severity::kInfo, "/dev/kfd",
+                            "Not checked: whether this user can open /dev/kfd and the render nodes");
+    f.evidence.push_back("/dev/kfd exists; whether it opens read-write for this user: " + kfd->reason);
+    f.fix_summary = "see that the user is in the group that owns the nodes (render, video)";
+    f.fix.push_back(FixAction::Bash("ls -l /dev/kfd /dev/dri/renderD*; id"));
     out.push_back(std::move(f));
     return;
   }

@@ -33,6 +33,10 @@ struct OsInfo {
   std::vector<std::string> wsl_evidence;  // what showed it ("/dev/dxg exists", ...)
   std::optional<std::string> container;   // "docker", "podman", "kubernetes", "lxc", ... when detected
   std::vector<std::string> container_evidence;
+  // A guest of a hypervisor other than WSL's ("KVM/QEMU", "VMware", "Amazon EC2", "an unnamed hypervisor"):
+  // its GPUs are passed through or virtual (vGPU), and the host decides their driver, reset and PCIe link.
+  std::optional<std::string> virtual_machine;
+  std::vector<std::string> virtual_machine_evidence;
   std::optional<uint32_t> windows_build;  // native Windows only: 22631 (details in Snapshot::windows)
 };
 
@@ -59,6 +63,12 @@ struct PcieLink {
   std::optional<uint32_t> current_width;
   std::optional<double> max_speed_gts;
   std::optional<uint32_t> max_width;
+  // The narrowest link between the device and its root port when it is narrower than the device's own: a x16
+  // card in a x8 slot behind the card's own switch (AMD's dGPUs), a riser, a PCIe switch. Read from the links
+  // of the ports the device's sysfs path passes; empty when none is narrower or the path is unknown.
+  std::string narrowest_port;  // "0000:00:01.1": the port whose link it is
+  std::optional<double> narrowest_speed_gts;
+  std::optional<uint32_t> narrowest_width;
 };
 
 // One PCI display / 3D / processing-accelerator function.
@@ -285,12 +295,21 @@ struct Gpu {
   std::optional<uint32_t> nvml_index;
 };
 
+// Who ran the probe (recorded trees: who ran `gather`): fixes name the user, and say when an administrator
+// must act for them.
+struct UserInfo {
+  std::string name;                      // "" when unknown
+  std::vector<std::string> group_names;  // supplementary groups, when known
+  bool is_admin = false;                 // root on Linux, elevated on Windows
+};
+
 struct Snapshot {
   int schema_version = kSnapshotSchemaVersion;
   std::string tool_version;
   std::string sysroot = "/";
   bool live_machine = true;  // false when read from a sysroot or loaded from a file made elsewhere
   std::string host_name;
+  UserInfo user;
   OsInfo os;
   CpuInfo cpu;
   MemoryInfo memory;

@@ -33,7 +33,10 @@ Json LinkToJson(const PcieLink& l) {
   return Json{{"current_speed_gts", Opt(l.current_speed_gts)},
               {"current_width", Opt(l.current_width)},
               {"max_speed_gts", Opt(l.max_speed_gts)},
-              {"max_width", Opt(l.max_width)}};
+              {"max_width", Opt(l.max_width)},
+              {"narrowest_port", l.narrowest_port.empty() ? Json(nullptr) : Json(l.narrowest_port)},
+              {"narrowest_speed_gts", Opt(l.narrowest_speed_gts)},
+              {"narrowest_width", Opt(l.narrowest_width)}};
 }
 
 Json PciToJson(const PciDevice& d) {
@@ -357,6 +360,11 @@ void ReadLink(Reader& r, PcieLink& l) {
   r.Get("current_width", l.current_width);
   r.Get("max_speed_gts", l.max_speed_gts);
   r.Get("max_width", l.max_width);
+  std::optional<std::string> port;
+  r.Get("narrowest_port", port);
+  l.narrowest_port = port.value_or("");
+  r.Get("narrowest_speed_gts", l.narrowest_speed_gts);
+  r.Get("narrowest_width", l.narrowest_width);
 }
 
 void ReadPci(Reader& r, PciDevice& d) {
@@ -576,6 +584,8 @@ std::string SnapshotToJson(const Snapshot& s) {
           {"wsl_evidence", s.os.wsl_evidence},
           {"container", Opt(s.os.container)},
           {"container_evidence", s.os.container_evidence},
+          {"virtual_machine", Opt(s.os.virtual_machine)},
+          {"virtual_machine_evidence", s.os.virtual_machine_evidence},
           {"windows_build", Opt(s.os.windows_build)}};
   Json amd{{"kfd_topology_present", s.amd.kfd_topology_present},
            {"amdgpu_module_loaded", s.amd.amdgpu_module_loaded},
@@ -592,31 +602,33 @@ std::string SnapshotToJson(const Snapshot& s) {
               {"libraries", Array(s.nvidia.libraries, LibToJson)}};
   Json env = Json::object();
   for (const auto& [k, v] : s.environment) env[k] = v;
-  Json doc{{"schema", SchemaName("snapshot", kSnapshotSchemaVersion)},  // always this version's form
-           {"tool_version", s.tool_version},
-           {"sysroot", s.sysroot},
-           {"live_machine", s.live_machine},
-           {"host_name", s.host_name},
-           {"os", os},
-           {"cpu", Json{{"model", s.cpu.model},
-                        {"logical_cores", Opt(s.cpu.logical_cores)},
-                        {"physical_cores", Opt(s.cpu.physical_cores)},
-                        {"sockets", Opt(s.cpu.sockets)}}},
-           {"memory", Json{{"total_bytes", Opt(s.memory.total_bytes)},
-                           {"available_bytes", Opt(s.memory.available_bytes)}}},
-           {"disk", Json{{"path", s.disk.path},
-                         {"total_bytes", Opt(s.disk.total_bytes)},
-                         {"free_bytes", Opt(s.disk.free_bytes)}}},
-           {"gpus", Array(s.gpus, GpuToJson)},
-           {"pci_devices", Array(s.pci_devices, PciToJson)},
-           {"amd", amd},
-           {"nvidia", nvidia},
-           {"runtimes", Array(s.runtimes, RuntimeToJson)},
-           {"environment", env},
-           {"python_envs", Array(s.python_envs, PythonEnvToJson)},
-           {"topology", s.topology ? TopologyToJson(*s.topology) : Json(nullptr)},
-           {"looked_at", s.looked_at},
-           {"warnings", s.warnings}};
+  Json doc{
+      {"schema", SchemaName("snapshot", kSnapshotSchemaVersion)},  // always this version's form
+      {"tool_version", s.tool_version},
+      {"sysroot", s.sysroot},
+      {"live_machine", s.live_machine},
+      {"host_name", s.host_name},
+      {"user", Json{{"name", s.user.name}, {"groups", s.user.group_names}, {"is_admin", s.user.is_admin}}},
+      {"os", os},
+      {"cpu", Json{{"model", s.cpu.model},
+                   {"logical_cores", Opt(s.cpu.logical_cores)},
+                   {"physical_cores", Opt(s.cpu.physical_cores)},
+                   {"sockets", Opt(s.cpu.sockets)}}},
+      {"memory",
+       Json{{"total_bytes", Opt(s.memory.total_bytes)}, {"available_bytes", Opt(s.memory.available_bytes)}}},
+      {"disk", Json{{"path", s.disk.path},
+                    {"total_bytes", Opt(s.disk.total_bytes)},
+                    {"free_bytes", Opt(s.disk.free_bytes)}}},
+      {"gpus", Array(s.gpus, GpuToJson)},
+      {"pci_devices", Array(s.pci_devices, PciToJson)},
+      {"amd", amd},
+      {"nvidia", nvidia},
+      {"runtimes", Array(s.runtimes, RuntimeToJson)},
+      {"environment", env},
+      {"python_envs", Array(s.python_envs, PythonEnvToJson)},
+      {"topology", s.topology ? TopologyToJson(*s.topology) : Json(nullptr)},
+      {"looked_at", s.looked_at},
+      {"warnings", s.warnings}};
   if (s.os.family == OsFamily::kWindows) doc["windows"] = WindowsInfoToJson(s.windows);
   return doc.dump(2) + "\n";
 }
@@ -660,6 +672,12 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
   r.Get("sysroot", s.sysroot);
   r.Get("live_machine", s.live_machine);
   r.Get("host_name", s.host_name);
+  if (const Json* user = r.Child("user", false)) {
+    Reader u(*user, "snapshot.user", &error);
+    u.Get("name", s.user.name);
+    ReadStringArray(u, "groups", s.user.group_names);
+    u.Get("is_admin", s.user.is_admin);
+  }
   if (const Json* os = r.Child("os", false)) {
     Reader o(*os, "snapshot.os", &error);
     std::string family;
@@ -674,6 +692,8 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
     ReadStringArray(o, "wsl_evidence", s.os.wsl_evidence);
     o.Get("container", s.os.container);
     ReadStringArray(o, "container_evidence", s.os.container_evidence);
+    o.Get("virtual_machine", s.os.virtual_machine);
+    ReadStringArray(o, "virtual_machine_evidence", s.os.virtual_machine_evidence);
     o.Get("windows_build", s.os.windows_build);
   }
   if (const Json* cpu = r.Child("cpu", false)) {

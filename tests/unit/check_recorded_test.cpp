@@ -141,6 +141,13 @@ INSTANTIATE_TEST_SUITE_P(
                 {{"runtime.kernel_too_old", Severity::kWarning}},
                 {"runtime.override_needed", "hardware.vram_low"}},
         Verdict{"vm-no-gpu", Severity::kError, {{"hardware.no_gpu", Severity::kError}}, {}},
+        // Issue 30 item 6: gtx1080-desktop's GPU passed through to a KVM guest: said, and the GPU's own
+        // verdicts unchanged.
+        Verdict{
+            "kvm-gtx1080-passthrough",
+            Severity::kError,
+            {{"hardware.virtual_machine", Severity::kInfo}, {"framework.torch_no_kernels", Severity::kError}},
+            {"hardware.no_gpu"}},
         // Inside containers started without the GPU (issue 29): the host's GPU shows through sysfs, the
         // container lacks libcuda (NVIDIA) or /dev/kfd (AMD); the verdict is the container's, not the host
         // driver's.
@@ -220,6 +227,60 @@ TEST(CheckRecordedFixes, ContainersWithoutTheGpuAreToldHowToPassItIn) {
   // The same machines outside a container get no such finding.
   for (const char* host : {"gtx1080-desktop", "rx6700xt-desktop"})
     EXPECT_EQ(FindId(RunRules(ProbeRecorded(host)), "runtime.container_gpu_not_mapped"), nullptr) << host;
+}
+
+// Issue 30 item 6: a virtual machine is said to be one, and it changes the advice where the host decides.
+TEST(CheckRecordedFixes, VirtualMachinesAreSaidAndTheHostIsNamed) {
+  auto vm = RunRules(ProbeRecorded("kvm-gtx1080-passthrough"));
+  const Finding* f = FindId(vm, "hardware.virtual_machine");
+  ASSERT_NE(f, nullptr) << Ids(vm);
+  EXPECT_NE(f->title.find("KVM/QEMU"), std::string::npos) << f->title;
+  std::string evidence;
+  for (const auto& e : f->evidence) evidence += e + "\n";
+  EXPECT_NE(evidence.find("hypervisor flag"), std::string::npos) << evidence;
+  EXPECT_NE(evidence.find("Standard PC (Q35 + ICH9, 2009)"), std::string::npos) << evidence;
+  EXPECT_NE(evidence.find("vGPU"), std::string::npos) << evidence;  // an NVIDIA GPU: the vGPU caveat
+  // The same GPU on bare metal: no such finding.
+  EXPECT_EQ(FindId(RunRules(ProbeRecorded("gtx1080-desktop")), "hardware.virtual_machine"), nullptr);
+  // A VM without a GPU: the host must pass one through (not only "install the CPU build").
+  auto none = RunRules(ProbeRecorded("vm-no-gpu"));
+  const Finding* no_gpu = FindId(none, "hardware.no_gpu");
+  ASSERT_NE(no_gpu, nullptr) << Ids(none);
+  EXPECT_NE(no_gpu->fix_summary.find("pass a GPU through"), std::string::npos) << no_gpu->fix_summary;
+}
+
+// Issue 30 item 6: the narrowest link on the way to the CPU, not the GPU's own (the card's internal x16).
+TEST(CheckRecordedFixes, TheSlotsLinkIsTheOneThatCounts) {
+  const Snapshot snap = ProbeRecorded("rx6700xt-x8-slot");
+  ASSERT_EQ(snap.pci_devices.size(), 1u);
+  const PcieLink& l = snap.pci_devices[0].link;
+  EXPECT_EQ(l.current_width, 16u);  // the GPU's own link: inside the card
+  EXPECT_EQ(l.narrowest_port, "0000:00:01.1");
+  EXPECT_EQ(l.narrowest_width, 8u);
+  auto fs = RunRules(snap);
+  const Finding* f = FindId(fs, "hardware.pcie_link_narrow");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_NE(f->title.find("x8 of its x16"), std::string::npos) << f->title;
+  EXPECT_NE(f->evidence.front().find("0000:00:01.1"), std::string::npos) << f->evidence.front();
+  // The same card in a x16 slot: no finding, no narrower link.
+  const Snapshot full = ProbeRecorded("rx6700xt-desktop");
+  EXPECT_TRUE(full.pci_devices.at(0).link.narrowest_port.empty());
+  EXPECT_EQ(FindId(RunRules(full), "hardware.pcie_link_narrow"), nullptr);
+}
+
+// Issue 30 item 5: the fix names the user the probe saw, and says when an administrator must run it.
+TEST(CheckRecordedFixes, DeviceAccessNamesTheUserAndWhoMustAct) {
+  auto bob = RunRules(ProbeRecorded("rx7900xtx-raphael"));  // bob is in sudo: he runs it himself
+  EXPECT_NE(BashFixOf(bob, "runtime.device_access").find("sudo usermod -aG render,video bob\n"),
+            std::string::npos);
+  EXPECT_EQ(FindId(bob, "runtime.device_access")->fix.front().kind, FixAction::Kind::kCommand);
+  auto ana = RunRules(ProbeRecorded("rx7900xtx-lab-no-sudo"));  // ana is not: labadmin must
+  const Finding* f = FindId(ana, "runtime.device_access");
+  ASSERT_NE(f, nullptr) << Ids(ana);
+  EXPECT_NE(f->fix_summary.find("an administrator adds ana"), std::string::npos) << f->fix_summary;
+  EXPECT_EQ(f->fix.front().kind, FixAction::Kind::kManual);  // the first action (JSON's too) is who must act
+  EXPECT_NE(BashFix(*f).find("sudo usermod -aG render,video ana"), std::string::npos) << BashFix(*f);
+  EXPECT_EQ(BashFix(*f).find("$USER"), std::string::npos) << BashFix(*f);
 }
 
 TEST(CheckRecordedFixes, Gtx1080GetsTheCu126Wheel) {

@@ -104,6 +104,34 @@ void ReadLinkState(const SysfsReader& r, const std::string& dir, PcieLink& link)
   link.max_width = ReadOptionalAttribute<uint32_t>(r, JoinPath(dir, "max_link_width"), ParseLinkWidth);
 }
 
+// Usable Gbit/s of one link: 8b/10b encoding up to 5 GT/s, 128b/130b from 8 GT/s (PCIe 3.0 and later).
+double LinkGbps(double speed_gts, uint32_t width) {
+  return speed_gts * width * (speed_gts < 8.0 ? 0.8 : 128.0 / 130.0);
+}
+
+// The device's sysfs path (/sys/bus/pci/devices/X links to ../../../devices/pci0000:00/<port>/.../X) names
+// the ports between it and the root complex; the slowest of their links, when slower than the device's own,
+// is what its transfers get.
+void ReadNarrowestUpstreamLink(const SysfsReader& r, const std::string& dir, const std::string& address,
+                               PcieLink& link) {
+  if (!link.current_speed_gts || !link.current_width) return;
+  auto target = r.fs().ReadLink(dir);
+  if (!target.ok()) return;
+  double narrowest = LinkGbps(*link.current_speed_gts, *link.current_width);
+  for (std::string_view part : Split(*target, '/')) {
+    if (!ParsePciAddress(part) || NormalizePciAddress(part) == NormalizePciAddress(address)) continue;
+    PcieLink port;
+    ReadLinkState(r, JoinPath(kPciDevicesDir, std::string(part)), port);
+    if (!port.current_speed_gts || !port.current_width || *port.current_width == 0) continue;
+    const double gbps = LinkGbps(*port.current_speed_gts, *port.current_width);
+    if (gbps >= narrowest) continue;
+    narrowest = gbps;
+    link.narrowest_port = std::string(part);
+    link.narrowest_speed_gts = port.current_speed_gts;
+    link.narrowest_width = port.current_width;
+  }
+}
+
 void ReadDrmMemory(const SysfsReader& r, const std::string& dir, PciDevice& d) {
   d.drm_vram_total_bytes = r.Decimal(JoinPath(dir, "mem_info_vram_total"), false);
   d.drm_vram_used_bytes = r.Decimal(JoinPath(dir, "mem_info_vram_used"), false);
@@ -135,6 +163,7 @@ PciDevice ReadPciDevice(const SysfsReader& r, GpuNameResolver& names,
   d.driver = ReadDriver(r, dir);
   d.numa_node = ReadOptionalAttribute<int32_t>(r, JoinPath(dir, "numa_node"), ParseNumaNode);
   ReadLinkState(r, dir, d.link);
+  ReadNarrowestUpstreamLink(r, dir, address, d.link);
 
   d.drm_card = DrmCardInDeviceFolder(r.fs(), dir);
   if (!d.drm_card) {
