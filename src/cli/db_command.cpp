@@ -9,10 +9,11 @@
 #include <set>
 
 #include "cli/output.h"
+#include "core/calendar_date.h"
 #include "explain/explain_catalog.h"
+#include "knowledge/knowledge_lint.h"
 #include "knowledge/knowledge_loader.h"
 #include "knowledge/knowledge_summary.h"
-#include "rules/knowledge_age.h"
 
 namespace gpudoctor {
 namespace {
@@ -27,11 +28,39 @@ Json SummaryJson(const KnowledgeSummary& s) {
                             {"unconfirmed", c.unconfirmed},
                             {"undated", c.undated}});
   }
+  Json by_file = Json::array();
+  for (const FileCount& f : s.by_file) {
+    by_file.push_back(
+        Json{{"file", f.file},
+             {"entries", f.entries},
+             {"confirmed", f.confirmed},
+             {"oldest_checked", f.oldest_checked.empty() ? Json(nullptr) : Json(f.oldest_checked)}});
+  }
   return Json{{"as_of", s.as_of.empty() ? Json(nullptr) : Json(s.as_of)},
               {"origin", s.origin},
               {"files", s.files},
               {"entries", s.entries},
-              {"sections", sections}};
+              {"sections", sections},
+              {"by_file", by_file}};
+}
+
+std::string Padded(size_t n, size_t width) {
+  std::string t = std::to_string(n);
+  return std::string(width > t.size() ? width - t.size() : 0, ' ') + t;
+}
+
+// Per file: how many entries were compared with their source (no confirmed = false) and the oldest
+// checked date, so a current as-of date cannot hide an old or unconfirmed file.
+std::string FilesText(const KnowledgeSummary& s) {
+  std::string out = "  file                      entries  confirmed  oldest checked\n";
+  for (const FileCount& f : s.by_file) {
+    std::string name = f.file;
+    name.resize(std::max<size_t>(name.size(), 24), ' ');  // the longest: addon_libraries.toml and kin
+    const size_t percent = f.entries == 0 ? 100 : (f.confirmed * 100) / f.entries;
+    out += "  " + name + "  " + Padded(f.entries, 7) + "  " + Padded(percent, 8) + "%  " +
+           (f.oldest_checked.empty() ? std::string("none") : f.oldest_checked) + "\n";
+  }
+  return out;
 }
 
 std::string SummaryText(const KnowledgeSummary& s) {
@@ -52,7 +81,7 @@ std::string SummaryText(const KnowledgeSummary& s) {
     out += "  " + name + "  " + num(c.entries, 7) + "  " + num(c.unconfirmed, 11) + "  " +
            num(c.undated, 15) + "\n";
   }
-  return out;
+  return out + "\n" + FilesText(s);
 }
 
 Json ErrorsJson(const std::vector<KnowledgeError>& list) {
@@ -69,18 +98,26 @@ std::string DbCommand::Description() const {
   return "The knowledge base behind check's advice (data/*.toml: GPUs, ROCm and CUDA releases, PyTorch "
          "wheels and routes, overrides), compiled into the binary. Every entry names its source and the day "
          "a person last checked it there; the newest such day is the database's \"as of\" date.\n\n"
-         "  db show [--db DIR]   the as-of date, where the data came from and the entries per section\n"
+         "  db show [--db DIR]   the as-of date, where the data came from, the entries per section, and "
+         "per file the share of entries confirmed (compared with their source: no confirmed = false) and "
+         "the oldest checked date\n"
          "  db lint DIR          check a data folder before using it with --db DIR: every file's schema "
-         "and sources, the dates, and the invariants across files (each wheel's ROCm/CUDA in the release "
-         "tables, driver floors rising with CUDA, routes' indexes known, release dates in order, no GPU "
-         "listed before the release that added it), and the explain catalog in DIR/explain/ when there is "
-         "one (schema, sources, a checked date on every entry, none after today). Problems are printed as "
-         "FILE:LINE: message; nothing is changed.\n\n"
+         "and sources, NVIDIA driver versions written as nvidia-smi prints them, the dates, and the "
+         "invariants across files (each wheel's ROCm/CUDA in the release tables, driver floors rising with "
+         "CUDA, every index URL under a known [[package_index]], release dates in order, no GPU listed "
+         "before the release that added it, a since inside its series, no wheel carrying a target its "
+         "torch release's builds lacked, no TheRock target both release-ready and build-only), and the "
+         "explain catalog in DIR/explain/ when there is one (schema, sources, a checked date on every "
+         "entry, none after today). An entry without a checked date, or whose note says it was not "
+         "verified but lacks confirmed = false, is an error; a checked date after today or more than " +
+         std::to_string(kCheckedMaxAgeDays) +
+         " days old is a warning. Problems are printed as FILE:LINE: message; nothing is changed.\n\n"
          "--db DIR lays the folder's *.toml files over the built-in ones: a file replaces the built-in file "
          "of the same name, so a newer data/ folder of the project's repository can be dropped in without a "
          "rebuild. How a maintainer refreshes the data: docs/knowledge-base.md.\n\n"
-         "Exit codes: show 0; lint 0 clean, 1 warnings only (an entry without a checked date, or one dated "
-         "after today), 2 errors, 3 the folder could not be read.\n\n"
+         "Exit codes: show 0; lint 0 clean, 1 warnings only (a checked date after today or more than " +
+         std::to_string(kCheckedMaxAgeDays) +
+         " days old), 2 errors, 3 the folder could not be read.\n\n"
          "Examples:\n"
          "  gpudoctor db show\n"
          "  gpudoctor db show --db ./data --json\n"
@@ -93,6 +130,8 @@ void DbCommand::DefineFlags(FlagSet& flags) {
   flags.Positional("DIR", &dir_, "lint: the data folder to check (its *.toml files)", false);
   flags.String("--db", &db_, "DIR",
                "show: the built-in knowledge base with DIR's *.toml files laid over it.");
+  flags.String("--today", &today_, "YYYY-MM-DD",
+               "lint: judge checked dates against this day instead of the clock's (reproducible runs).");
   flags.Bool("--json", &json_, "Print the result as JSON.");
 }
 
@@ -132,8 +171,14 @@ int DbCommand::Lint(const CliContext& ctx) {
   }
   KnowledgeLoad load = ParseKnowledge(OverlayKnowledgeTexts(std::move(*files)));
   load.db.origin = dir_ + " over embedded";
-  const std::string today = DateOf(std::chrono::system_clock::now());
-  std::vector<KnowledgeError> warnings = LintWarnings(load.db, names, today);
+  if (!today_.empty() && !DaysBetween(today_, today_))
+    return ReportError(ctx.err, UserError("--today \"" + today_ + "\" is not a date", "--today 2026-12-05"));
+  const std::string today = today_.empty() ? DateOf(std::chrono::system_clock::now()) : today_;
+  ProvenanceLint provenance = LintProvenance(load.db, names, today);
+  for (KnowledgeError& e : provenance.errors) e.file = dir_ + "/" + e.file;
+  load.errors.insert(load.errors.end(), provenance.errors.begin(), provenance.errors.end());
+  std::vector<KnowledgeError> warnings = std::move(provenance.warnings);
+  for (KnowledgeError& w : warnings) w.file = dir_ + "/" + w.file;
   // The explain catalog beside the tables (DIR/explain/*.toml): its schema, sources and checked dates.
   const std::string explain_dir = dir_ + "/explain";
   std::error_code ec;
@@ -149,9 +194,12 @@ int DbCommand::Lint(const CliContext& ctx) {
     for (KnowledgeError& e : late) e.file = explain_dir + "/" + e.file;
     load.errors.insert(load.errors.end(), explain.errors.begin(), explain.errors.end());
     load.errors.insert(load.errors.end(), late.begin(), late.end());
+    for (const ExplainEntry& e : explain.catalog.entries) {
+      if (e.checked > today) continue;  // an error above
+      std::string w = CheckedDateWarning("entry '" + e.id + "'", e.checked, today);
+      if (!w.empty()) warnings.push_back(KnowledgeError{explain_dir + "/" + e.file, e.line, std::move(w)});
+    }
   }
-  // Warnings name files by base name; show them under the folder like the errors.
-  for (KnowledgeError& w : warnings) w.file = dir_ + "/" + w.file;
   const int code = !load.errors.empty() ? kExitErrors : !warnings.empty() ? kExitWarnings : kExitOk;
   KnowledgeSummary s = SummarizeKnowledge(load.db);
   if (json_) {

@@ -1,6 +1,7 @@
-// `gpudoctor db`: the knowledge base itself. `db show` prints its as-of date, where it came from and the
-// entries per section; `db lint DIR` checks a data folder (schema, sources, dates, the invariants
-// across files) before it is used with `--db DIR`, and changes nothing.
+// `gpudoctor db`: the knowledge base itself. `db show` prints its as-of date, where it came from, the
+// entries per section and per file how many are confirmed and the oldest checked date; `db lint DIR`
+// checks a data folder (schema, sources, dates, the invariants across files) before it is used with
+// `--db DIR`, and changes nothing.
 #pragma once
 
 #include <string>
@@ -26,6 +27,7 @@ class DbCommand final : public Command {
   std::string action_;
   std::string dir_;
   std::string db_;
+  std::string today_;  // lint: "YYYY-MM-DD" instead of the clock's day (reproducible runs, tests)
   bool json_ = false;
 };
 

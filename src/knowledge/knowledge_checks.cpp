@@ -202,6 +202,11 @@ void Checker::References() {
   }
   for (const TheRockFamily& f : db_.therock_families) GfxList(f.provenance.origin, f.gfx, "gfx");
   for (const TorchRoute& r : db_.torch_routes) GfxList(r.provenance.origin, r.gfx, "gfx");
+  for (const TorchBuildGfx& b : db_.torch_build_gfx) {
+    GfxList(b.provenance.origin, b.gfx, "gfx");
+    if (db_.FindTorchRelease(b.first_torch) == nullptr)
+      Add(b.provenance.origin, "first_torch " + b.first_torch.ToString() + " has no [[torch_release]]");
+  }
 }
 
 void Checker::Overrides() {

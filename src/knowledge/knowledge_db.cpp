@@ -227,6 +227,8 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("torch_wheel", torch_wheels);
   each("torch_route", torch_routes);
   each("torch_companion", torch_companions);
+  each("torch_build_gfx", torch_build_gfx);
+  each("package_index", package_indexes);
   each("override_rule", override_rules);
   each("override_pitfall", override_pitfalls);
   each("shared_library", shared_libraries);

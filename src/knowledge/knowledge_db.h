@@ -66,6 +66,8 @@ struct KnowledgeDb {
   std::vector<TorchWheel> torch_wheels;
   std::vector<TorchRoute> torch_routes;
   std::vector<TorchCompanion> torch_companions;
+  std::vector<TorchBuildGfx> torch_build_gfx;
+  std::vector<PackageIndex> package_indexes;
   std::vector<AddonLibrary> addon_libraries;
   std::vector<AddonGpuFloor> addon_gpu_floors;
   std::vector<AddonTorchBuild> addon_torch_builds;

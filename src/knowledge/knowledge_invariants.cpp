@@ -1,8 +1,10 @@
 // Invariants across the knowledge files (issue 13), so a refresh cannot leave the data contradicting
 // itself: every wheel's ROCm/CUDA version is in the release tables, driver floors rise with the CUDA
-// version, every route's download.pytorch.org index is a wheel variant the tables know, release dates
-// run in version order, and no release lists a GPU before the one that added it. The reference checks
-// (every gfx named anywhere is a known target) live in knowledge_checks.cpp.
+// version, every route's download.pytorch.org index is a wheel variant the tables know, every index URL
+// starts with a [[package_index]], release dates run in version order, no release lists a GPU before
+// the one that added it (a `since` inside its series' point releases, no wheel with a target its torch
+// release's builds lacked), and no TheRock target is both release-ready and build-only. The reference
+// checks (every gfx named anywhere is a known target) live in knowledge_checks.cpp.
 #include "knowledge/knowledge_invariants.h"
 
 #include <algorithm>
@@ -33,8 +35,14 @@ class Invariants {
   void RouteIndexesKnown();
   void ReleaseDatesOrdered();
   void NothingSupportedBeforeAdded();
+  void SinceInsideItsSeries();
+  void WheelGfxInItsBuilds();
+  void IndexUrlsKnown();
+  void TheRockListsDisjoint();
 
  private:
+  void IndexUrl(const Origin& at, std::string_view what, std::string_view url);
+
   const KnowledgeDb& db_;
   const std::map<std::string, std::string>& names_;
   std::vector<KnowledgeError>& errors_;
@@ -205,6 +213,103 @@ void Invariants::NothingSupportedBeforeAdded() {
   }
 }
 
+// A target in `since` arrived after the series' first release (x.y.0, or the oldest point recorded) and
+// no later than the newest point recorded: since = the first release would put it on that release's
+// list, which the series' gfx without a since already says.
+void Invariants::SinceInsideItsSeries() {
+  for (const RocmRelease& r : db_.rocm_releases) {
+    std::optional<Version> first, last;
+    for (const RocmPointRelease& p : r.points) {
+      if (!first || p.version < *first) first = p.version;
+      if (!last || *last < p.version) last = p.version;
+    }
+    const Version series_start = Version::Parse(r.series.ToString() + ".0").value_or(r.series);
+    if (!first || series_start < *first) first = series_start;
+    for (const auto& [gfx, point] : r.since) {
+      if (!point.HasPrefix(r.series)) continue;  // knowledge_checks.cpp reports it
+      if (!(*first < point)) {
+        Add(r.provenance.origin,
+            "since." + gfx + " = " + point.ToString() + " is not after ROCm " + r.series.ToString() +
+                "'s first release (" + first->ToString() +
+                "): a since names the later point release whose support list first has " + gfx +
+                "; give that release, or drop the since if " + first->ToString() + " already listed it");
+      } else if (last && *last < point) {
+        Add(r.provenance.origin, "since." + gfx + " = " + point.ToString() +
+                                     " is after the newest point release in points (" + last->ToString() +
+                                     "): add that release to points, or correct the since");
+      }
+    }
+  }
+}
+
+// A download.pytorch.org ROCm wheel carries only targets its torch release's builds had: a target of a
+// [[torch_build_gfx]] is in no wheel of a torch older than its first_torch.
+void Invariants::WheelGfxInItsBuilds() {
+  constexpr std::string_view kPytorchIndex = "https://download.pytorch.org/whl/";
+  for (const TorchBuildGfx& b : db_.torch_build_gfx) {
+    for (const TorchWheel& w : db_.torch_wheels) {
+      if (!w.rocm || !(w.torch < b.first_torch) || w.index_url.rfind(kPytorchIndex, 0) != 0) continue;
+      for (const std::string& gfx : b.gfx) {
+        if (!WheelHasGfx(w, gfx)) continue;
+        std::string where = names_.count(b.provenance.origin.file) ? names_.at(b.provenance.origin.file)
+                                                                   : b.provenance.origin.file;
+        Add(w.provenance.origin, "wheel " + w.torch.ToString() + " " + w.variant + " lists " + gfx +
+                                     ", but PyTorch's ROCm builds " + "gained " + gfx + " in torch " +
+                                     b.first_torch.ToString() + " ([[torch_build_gfx]] at " + where + ":" +
+                                     std::to_string(b.provenance.origin.line) +
+                                     "): remove it from this wheel's gfx, or move " +
+                                     "first_torch if the release's build script had it");
+      }
+    }
+  }
+}
+
+void Invariants::IndexUrl(const Origin& at, std::string_view what, std::string_view url) {
+  bool known = std::any_of(db_.package_indexes.begin(), db_.package_indexes.end(),
+                           [&](const PackageIndex& p) { return url.substr(0, p.url.size()) == p.url; });
+  if (known) return;
+  std::string list;
+  for (const PackageIndex& p : db_.package_indexes) list += (list.empty() ? "" : ", ") + p.url;
+  Add(at, std::string(what) + " names the index " + std::string(url) +
+              ", which starts with no known [[package_index]] url (" + list +
+              "): fix a typo in the host or path, or add the index with its source to pytorch_routes.toml");
+}
+
+// Every URL after --index-url, --extra-index-url or --find-links (or -i / -f) in a route's install
+// commands, and every wheel's index_url, starts with a [[package_index]] url.
+void Invariants::IndexUrlsKnown() {
+  if (db_.package_indexes.empty()) return;  // a data set without the list (an old --db folder)
+  for (const TorchWheel& w : db_.torch_wheels)
+    IndexUrl(w.provenance.origin, "wheel " + w.torch.ToString() + " " + w.variant, w.index_url);
+  for (const TorchRoute& r : db_.torch_routes) {
+    for (const std::string* command : {&r.install.bash, &r.install.powershell, &r.install.cmd}) {
+      for (std::string_view flag : {"--index-url ", "--extra-index-url ", "--find-links ", "-i ", "-f "}) {
+        for (size_t pos = command->find(flag); pos != std::string::npos; pos = command->find(flag, pos + 1)) {
+          if (pos > 0 && (*command)[pos - 1] != ' ') continue;
+          size_t start = pos + flag.size();
+          size_t end = command->find_first_of(" \"'\n", start);
+          std::string_view url =
+              std::string_view(*command).substr(start, end == std::string::npos ? end : end - start);
+          if (url.rfind("http", 0) == 0) IndexUrl(r.provenance.origin, "route '" + r.id + "'", url);
+        }
+      }
+    }
+  }
+}
+
+void Invariants::TheRockListsDisjoint() {
+  for (const TheRockStatus& s : db_.therock_status) {
+    for (const std::string& gfx : s.release_ready) {
+      if (std::find(s.build_only.begin(), s.build_only.end(), gfx) != s.build_only.end()) {
+        Add(s.provenance.origin,
+            "TheRock on " + s.platform + " lists " + gfx +
+                " as both release_ready and build_only: keep it in the one its source "
+                "says (release_ready: prebuilt packages exist; build_only: build it yourself)");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void CheckInvariants(const KnowledgeDb& db, const std::map<std::string, std::string>& display_names,
@@ -215,6 +320,10 @@ void CheckInvariants(const KnowledgeDb& db, const std::map<std::string, std::str
   inv.RouteIndexesKnown();
   inv.ReleaseDatesOrdered();
   inv.NothingSupportedBeforeAdded();
+  inv.SinceInsideItsSeries();
+  inv.WheelGfxInItsBuilds();
+  inv.IndexUrlsKnown();
+  inv.TheRockListsDisjoint();
 }
 
 }  // namespace gpudoctor

@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 31> kSections{{
+constexpr std::array<SectionSpec, 33> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -45,6 +45,8 @@ constexpr std::array<SectionSpec, 31> kSections{{
     {"torch_wheel", "variant", ParseTorchWheel},
     {"torch_route", "id", ParseTorchRoute},
     {"torch_companion", "torch", ParseTorchCompanion},
+    {"torch_build_gfx", "first_torch", ParseTorchBuildGfx},
+    {"package_index", "url", ParsePackageIndex},
     {"override_rule", "value", ParseOverrideRule},
     {"override_pitfall", "id", ParseOverridePitfall},
     {"shared_library", "component", ParseSharedLibrary},

@@ -1,4 +1,4 @@
-// Counts per section and lint warnings over a KnowledgeDb (see knowledge_summary.h).
+// Counts per section and per file over a KnowledgeDb (see knowledge_summary.h).
 #include "knowledge/knowledge_summary.h"
 
 #include <algorithm>
@@ -21,30 +21,20 @@ KnowledgeSummary SummarizeKnowledge(const KnowledgeDb& db) {
     it->unconfirmed += !p.confirmed;
     it->undated += p.checked.empty();
     ++s.entries;
-  });
-  return s;
-}
-
-std::vector<KnowledgeError> LintWarnings(const KnowledgeDb& db, const std::set<std::string>& files,
-                                         std::string_view today) {
-  std::vector<KnowledgeError> out;
-  db.VisitProvenance([&](std::string_view section, const Provenance& p) {
-    if (files.find(p.origin.file) == files.end()) return;
-    if (p.checked.empty()) {
-      out.push_back({p.origin.file, p.origin.line,
-                     std::string(section) +
-                         " entry has no checked date (checked = YYYY-MM-DD: the day it was "
-                         "last compared with its source)"});
-    } else if (!today.empty() && p.checked > today) {
-      out.push_back({p.origin.file, p.origin.line,
-                     std::string(section) + " entry is checked " + p.checked + ", after today (" +
-                         std::string(today) + ")"});
+    auto file = std::find_if(s.by_file.begin(), s.by_file.end(),
+                             [&](const FileCount& c) { return c.file == p.origin.file; });
+    if (file == s.by_file.end()) {
+      s.by_file.emplace_back().file = p.origin.file;
+      file = std::prev(s.by_file.end());
     }
+    ++file->entries;
+    file->confirmed += p.confirmed;
+    if (!p.checked.empty() && (file->oldest_checked.empty() || p.checked < file->oldest_checked))
+      file->oldest_checked = p.checked;
   });
-  std::sort(out.begin(), out.end(), [](const KnowledgeError& a, const KnowledgeError& b) {
-    return a.file != b.file ? a.file < b.file : a.line < b.line;
-  });
-  return out;
+  std::sort(s.by_file.begin(), s.by_file.end(),
+            [](const FileCount& a, const FileCount& b) { return a.file < b.file; });
+  return s;
 }
 
 }  // namespace gpudoctor

@@ -285,6 +285,23 @@ struct TorchWheel {
   bool operator==(const TorchWheel&) const = default;
 };
 
+// When targets joined PyTorch's ROCm wheel builds (PYTORCH_ROCM_ARCH in .ci/docker/manywheel/build.sh):
+// download.pytorch.org ROCm wheels of an older torch release lack them.
+struct TorchBuildGfx {
+  std::vector<std::string> gfx;  // "gfx1200"
+  Version first_torch;           // "2.7": the first release whose builds carry them
+  Provenance provenance;
+  bool operator==(const TorchBuildGfx&) const = default;
+};
+
+// A package index or download folder that install commands and wheels may name (URL prefix).
+struct PackageIndex {
+  std::string url;   // "https://download.pytorch.org/whl/": every index URL in the data starts with one
+  std::string what;  // who serves it
+  Provenance provenance;
+  bool operator==(const PackageIndex&) const = default;
+};
+
 // The torchvision and torchaudio releases built for one torch release series: their C++ extensions
 // are linked against that torch, so another pairing fails at import or at the first operator.
 struct TorchCompanion {

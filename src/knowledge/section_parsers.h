@@ -47,6 +47,8 @@ void ParseTorchRelease(EntryReader& r, KnowledgeDb& db);
 void ParseTorchWheel(EntryReader& r, KnowledgeDb& db);
 void ParseTorchRoute(EntryReader& r, KnowledgeDb& db);
 void ParseTorchCompanion(EntryReader& r, KnowledgeDb& db);
+void ParseTorchBuildGfx(EntryReader& r, KnowledgeDb& db);
+void ParsePackageIndex(EntryReader& r, KnowledgeDb& db);
 void ParseOverrideRule(EntryReader& r, KnowledgeDb& db);
 void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db);
 void ParseSharedLibrary(EntryReader& r, KnowledgeDb& db);

@@ -1,5 +1,6 @@
-// Reads the PyTorch sections: [[torch_release]] and [[torch_wheel]] (pytorch_wheels.toml),
-// [[torch_route]] (pytorch_routes.toml) and [[torch_companion]] (torch_companions.toml).
+// Reads the PyTorch sections: [[torch_release]], [[torch_wheel]] and [[torch_build_gfx]]
+// (pytorch_wheels.toml), [[torch_route]] and [[package_index]] (pytorch_routes.toml) and
+// [[torch_companion]] (torch_companions.toml).
 #include <algorithm>
 #include <string>
 
@@ -150,6 +151,32 @@ void ParseTorchCompanion(EntryReader& r, KnowledgeDb& db) {
   if (torch->parts().size() != 2) r.Error(0, "torch must be a release series such as \"2.7\"");
   c.torch = *torch;
   db.torch_companions.push_back(std::move(c));
+}
+
+void ParseTorchBuildGfx(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "first_torch");
+  TorchBuildGfx b;
+  b.gfx = r.TextList("gfx", Need::kRequired);
+  auto first = r.VersionText("first_torch", Need::kRequired);
+  b.provenance = r.ReadProvenance();
+  r.Finish();
+  if (!first) return;
+  if (first->parts().size() != 2) r.Error(0, "first_torch must be a release series such as \"2.7\"");
+  b.first_torch = *first;
+  db.torch_build_gfx.push_back(std::move(b));
+}
+
+void ParsePackageIndex(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "url");
+  PackageIndex p;
+  p.url = r.Text("url", Need::kRequired).value_or("");
+  p.what = r.Text("what", Need::kRequired).value_or("");
+  p.provenance = r.ReadProvenance();
+  r.Finish();
+  if (p.url.empty()) return;
+  if (!StartsWith(p.url, "https://") || !EndsWith(p.url, "/"))
+    r.Error(0, "url must be an https:// prefix ending in / (\"https://download.pytorch.org/whl/\")");
+  db.package_indexes.push_back(std::move(p));
 }
 
 }  // namespace gpudoctor

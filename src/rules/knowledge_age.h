@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/calendar_date.h"  // DateOf, DaysBetween
 #include "knowledge/knowledge_db.h"
 #include "rules/finding.h"
 
@@ -21,11 +22,6 @@ struct KnowledgeStamp {
   std::string origin;  // "embedded", "DIR over embedded"
 };
 KnowledgeStamp StampOf(const KnowledgeDb& db);
-
-// "YYYY-MM-DD" of a moment, in UTC.
-std::string DateOf(std::chrono::system_clock::time_point when);
-// Whole days from `from` to `to` (both "YYYY-MM-DD"); nullopt when either is not a real date.
-std::optional<int> DaysBetween(std::string_view from, std::string_view to);
 
 // knowledge.stale (info) when `today` is more than kKnowledgeStaleDays after the data's as-of date.
 std::optional<Finding> KnowledgeAgeFinding(const KnowledgeDb& db, std::string_view today);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli_test_util.h"
+#include "knowledge/knowledge_as_of.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/process.h"
 
@@ -64,8 +65,21 @@ TEST(DbCli, ShowPrintsAsOfOriginAndCounts) {
   EXPECT_TRUE(wheels) << j.stdout_text;
 }
 
+// The newest checked date of data/ and data/explain/: linting as of that day judges no entry as dated
+// after today, and the test does not depend on the clock.
+std::string NewestCheckedInData() {
+  std::vector<std::string> texts;
+  for (const std::string& dir : {kData, kData + "/explain"})
+    for (const auto& e : stdfs::directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ".toml") texts.push_back(ReadFile(e.path()));
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  return KnowledgeAsOf(views).value_or("");
+}
+
 TEST(DbCli, LintAcceptsTodaysDataFolder) {
-  auto r = Gpudoctor({"db", "lint", kData});
+  const std::string today = NewestCheckedInData();
+  ASSERT_EQ(today.size(), 10u);
+  auto r = Gpudoctor({"db", "lint", kData, "--today", today});
   ASSERT_TRUE(r.exit_code.has_value());
   // Clean: every entry, gpus_*.toml included, has its source and checked date (0, not 1 for warnings).
   EXPECT_EQ(*r.exit_code, 0) << r.stdout_text << r.stderr_text;
@@ -73,6 +87,52 @@ TEST(DbCli, LintAcceptsTodaysDataFolder) {
   EXPECT_EQ(r.stdout_text.find("warning:"), std::string::npos) << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("0 error(s)"), std::string::npos) << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("usable with --db"), std::string::npos) << r.stdout_text;
+}
+
+// Issue 30: db show gives per file the share of entries confirmed and the oldest checked date.
+TEST(DbCli, ShowGivesConfirmedShareAndOldestCheckedPerFile) {
+  auto j = Gpudoctor({"db", "show", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.stderr_text;
+  auto doc = nlohmann::json::parse(j.stdout_text);
+  bool wheels = false;
+  for (const auto& f : doc["knowledge"]["by_file"]) {
+    if (f["file"] != "pytorch_wheels.toml") continue;
+    wheels = true;
+    EXPECT_GT(f["entries"].get<size_t>(), f["confirmed"].get<size_t>()) << f.dump();
+    EXPECT_EQ(f["oldest_checked"].get<std::string>().size(), 10u) << f.dump();
+  }
+  EXPECT_TRUE(wheels) << j.stdout_text;
+  auto text = Gpudoctor({"db", "show"});
+  EXPECT_NE(text.stdout_text.find("file                      entries  confirmed  oldest checked"),
+            std::string::npos)
+      << text.stdout_text;
+  EXPECT_NE(text.stdout_text.find("  pytorch_wheels.toml"), std::string::npos) << text.stdout_text;
+}
+
+// Issue 30 (f): an entry checked more than 180 days before --today is a warning (exit 1); one without a
+// checked date is an error (exit 2), as in the explain catalog.
+TEST(DbCli, LintWarnsAboutOldDatesAndRejectsMissingOnes) {
+  stdfs::path dir = CopyOfData("dates");
+  auto old = Gpudoctor({"db", "lint", dir.string(), "--today", "2099-01-01"});
+  EXPECT_EQ(old.exit_code, 1) << old.stdout_text << old.stderr_text;
+  EXPECT_NE(old.stdout_text.find("days ago (more than 180): compare it with its source again"),
+            std::string::npos)
+      << old.stdout_text;
+  auto bad = Gpudoctor({"db", "lint", dir.string(), "--today", "yesterday"});
+  EXPECT_EQ(bad.exit_code, 3) << bad.stdout_text;
+  EXPECT_NE(bad.stderr_text.find("--today"), std::string::npos) << bad.stderr_text;
+
+  std::string text = ReadFile(dir / "torch_companions.toml");
+  const size_t at = text.find("checked = ");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.erase(at, text.find('\n', at) + 1 - at);
+  { std::ofstream(dir / "torch_companions.toml", std::ios::binary) << text; }
+  auto missing = Gpudoctor({"db", "lint", dir.string(), "--today", NewestCheckedInData()});
+  EXPECT_EQ(missing.exit_code, 2) << missing.stdout_text;
+  EXPECT_NE(missing.stdout_text.find("error: " + (dir / "torch_companions.toml").string()), std::string::npos)
+      << missing.stdout_text;
+  EXPECT_NE(missing.stdout_text.find("has no checked date"), std::string::npos) << missing.stdout_text;
+  stdfs::remove_all(dir);
 }
 
 TEST(DbCli, LintNamesFileAndLineOfAMalformedFolderAndChangesNothing) {
@@ -125,7 +185,7 @@ TEST(DbCli, LintChecksTheExplainCatalogDates) {
   stdfs::create_directories(dir / "explain");
   for (const auto& e : stdfs::directory_iterator(kData + "/explain"))
     stdfs::copy_file(e.path(), dir / "explain" / e.path().filename());
-  auto clean = Gpudoctor({"db", "lint", dir.string()});
+  auto clean = Gpudoctor({"db", "lint", dir.string(), "--today", NewestCheckedInData()});
   EXPECT_EQ(clean.exit_code, 0) << clean.stdout_text << clean.stderr_text;
 
   std::string text = ReadFile(dir / "explain" / "libdrm.toml");
@@ -134,7 +194,7 @@ TEST(DbCli, LintChecksTheExplainCatalogDates) {
   std::string late = text;
   late.replace(at, std::string("checked = 2026-12-03").size(), "checked = 2999-01-01");
   { std::ofstream(dir / "explain" / "libdrm.toml", std::ios::binary) << late; }
-  auto future = Gpudoctor({"db", "lint", dir.string()});
+  auto future = Gpudoctor({"db", "lint", dir.string(), "--today", NewestCheckedInData()});
   EXPECT_EQ(future.exit_code, 2) << future.stdout_text;
   EXPECT_NE(future.stdout_text.find("libdrm.toml:"), std::string::npos) << future.stdout_text;
   EXPECT_NE(future.stdout_text.find("after today"), std::string::npos) << future.stdout_text;
@@ -142,7 +202,7 @@ TEST(DbCli, LintChecksTheExplainCatalogDates) {
   std::string undated = text;
   undated.erase(at, text.find('\n', at) + 1 - at);
   { std::ofstream(dir / "explain" / "libdrm.toml", std::ios::binary) << undated; }
-  auto missing = Gpudoctor({"db", "lint", dir.string()});
+  auto missing = Gpudoctor({"db", "lint", dir.string(), "--today", NewestCheckedInData()});
   EXPECT_EQ(missing.exit_code, 2) << missing.stdout_text;
   EXPECT_NE(missing.stdout_text.find("has no checked date"), std::string::npos) << missing.stdout_text;
   stdfs::remove_all(dir);
