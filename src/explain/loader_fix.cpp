@@ -33,6 +33,20 @@ bool CondaPath(std::string_view text) {
 }
 
 // The CUDA major the log's environment states ("12.1", "118" from +cu118), 0 when none.
+// The CUDA version the log states, as "major.minor" ("11.8" from "11.8.89" or "118"), "" when none.
+std::string LogCudaVersion(const std::vector<LogFact>& facts) {
+  for (const LogFact& f : facts) {
+    if (f.kind != "cuda" || f.value.empty() || !std::isdigit(static_cast<unsigned char>(f.value[0])))
+      continue;
+    const size_t dot = f.value.find('.');
+    if (dot == std::string::npos)
+      return f.value.size() == 3 ? f.value.substr(0, 2) + "." + f.value.substr(2) : f.value;
+    const size_t second = f.value.find('.', dot + 1);
+    return second == std::string::npos ? f.value : f.value.substr(0, second);
+  }
+  return "";
+}
+
 int LogCudaMajor(const std::vector<LogFact>& facts) {
   for (const LogFact& f : facts) {
     if (f.kind != "cuda" || f.value.empty() || !std::isdigit(static_cast<unsigned char>(f.value[0])))
@@ -66,7 +80,13 @@ std::string CudaVersionOfFile(const std::string& file, const std::string& major)
   const bool dll = file.size() > 4 && file.compare(file.size() - 4, 4, ".dll") == 0;
   if (!dll) {
     const size_t so = file.find(".so.");
-    return so == std::string::npos ? major : file.substr(so + 4);
+    if (so == std::string::npos) return major;
+    const std::string suffix = file.substr(so + 4);
+    // From CUDA 11 on a soname carries the major only ("libcudart.so.11.0" is every 11.x release).
+    const size_t dot = suffix.find('.');
+    if (dot != std::string::npos && suffix.substr(dot) == ".0" && std::atoi(suffix.c_str()) >= 11)
+      return suffix.substr(0, dot) + ".x";
+    return suffix;
   }
   const size_t underscore = file.find('_');
   std::string digits;
@@ -86,7 +106,8 @@ std::string NewestOfMajor(const KnowledgeDb& db, int major) {
   for (const CudaMinorCompat& c : db.cuda_minor_compat)
     if (static_cast<int>(c.cuda.major()) == major && (newest == nullptr || *newest < c.cuda_max))
       newest = &c.cuda_max;
-  return newest == nullptr ? "" : newest->ToString();
+  // An open-ended range ("12.99": every 12.x to come) names no release.
+  return newest == nullptr || newest->ToString().find(".99") != std::string::npos ? "" : newest->ToString();
 }
 
 void AddCommand(std::string& commands, const std::string& line) {
@@ -135,17 +156,24 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
   const bool old_cuda = lib->family == "cuda" && !version.empty() && std::atoi(version.c_str()) <= 11;
   const std::string pip =
       lib->pip.empty() || (old_cuda && std::atoi(version.c_str()) < 11) ? "" : PipFor(*lib, version, cuda);
-  const std::string conda = old_cuda ? "cudatoolkit=" + version : lib->conda;
+  // A soname names a CUDA major: the last release of that major serves every program built for it.
+  const std::string newest =
+      lib->family == "cuda" && !version.empty() ? NewestOfMajor(db, std::atoi(version.c_str())) : "";
+  const std::string conda = old_cuda ? "cudatoolkit=" + (newest.empty() ? version : newest) : lib->conda;
+  std::string log_cuda = LogCudaVersion(facts);
+  if (log_cuda.empty() || std::atoi(log_cuda.c_str()) != cuda) log_cuda = std::to_string(cuda);
   if (lib->family == "cuda" && cuda > 0 && !version.empty() && std::atoi(version.c_str()) != cuda) {
-    const std::string newest = NewestOfMajor(db, std::atoi(version.c_str()));
     fix.advice += "The program asking for it was built for CUDA " + version +
-                  ", while the log's environment has CUDA " + std::to_string(cuda) +
-                  ": install the program's build for CUDA " + std::to_string(cuda) + ", or add CUDA " +
-                  version + "'s library beside it" +
+                  ", while the log's environment has CUDA " + log_cuda +
+                  ": install the program's build for CUDA " + log_cuda + ", or add CUDA " + version +
+                  "'s library beside it" +
                   (newest.empty() ? ""
                                   : " (the runtime of CUDA " + newest + ", the last " + version +
                                         ".x, serves every program built for " + version + ".x)") +
                   ". ";
+  } else if (!newest.empty()) {
+    fix.advice += "Any CUDA " + version + ".x provides it; CUDA " + newest + ", the last " + version +
+                  ".x, serves every program built for CUDA " + version + ". ";
   }
   std::string commands;
   if ((route == "conda" || (old_cuda && pip.empty())) && !conda.empty()) {

@@ -28,7 +28,7 @@ namespace {
 namespace stdfs = std::filesystem;
 
 // Measured on the corpus when the bar was set; a change that loses cases must say why.
-constexpr double kMinShareRight = 0.92;  // 263 of 283 (92.9 %) on 2026-12-05
+constexpr double kMinShareRight = 0.93;  // 300 of 320 (93.8 %) on 2026-12-05
 
 struct CorpusCase {
   std::string file;    // "hip/rocm2061_rx6600_arch.log"
