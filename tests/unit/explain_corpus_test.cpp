@@ -171,6 +171,10 @@ struct Score {
   Tally all;
   std::string misses;        // one line per problem log diagnosed wrong or with a fix lacking words
   std::string false_alarms;  // one line per finding on a healthy log
+  // How the misses went wrong, counted (no log named): nothing matched, another entry came first, or the
+  // right entry's fix lacked the words the thread's answer needs. Shown for the held-out set too: it says
+  // whether the catalog lacks messages, ranks them wrongly or gives fixes too general, without the logs.
+  size_t nothing_matched = 0, other_entry_first = 0, fix_lacks_words = 0;
 };
 
 Score ScoreCases(const std::vector<CorpusCase>& cases) {
@@ -192,12 +196,15 @@ Score ScoreCases(const std::vector<CorpusCase>& cases) {
     const std::string expect = c.expect == "unknown" ? "unrecognized.error" : c.expect;
     if (matches.empty()) {
       why = "nothing matched";
+      ++score.nothing_matched;
     } else if (matches.front().match.entry->id != expect) {
       why = "diagnosed " + matches.front().match.entry->id;
+      ++score.other_entry_first;
     } else {
       const std::string fix = FixText(matches.front());
       for (const std::string& w : c.fix_words)
         if (fix.find(w) == std::string::npos) why += (why.empty() ? "fix lacks '" : ", '") + w + "'";
+      if (!why.empty()) ++score.fix_lacks_words;
     }
     if (why.empty()) {
       ++t.right;
@@ -216,6 +223,8 @@ void Print(const std::string& name, const Score& score, bool show_misses = true)
   for (const auto& [family, t] : score.per_family)
     std::cout << "  " << family << ": " << t.right << "/" << t.total << "\n";
   std::cout << "  all: " << score.all.right << "/" << score.all.total << "\n";
+  std::cout << "  misses: " << score.nothing_matched << " nothing matched, " << score.other_entry_first
+            << " another entry first, " << score.fix_lacks_words << " right entry but its fix lacks words\n";
   if (show_misses && !score.misses.empty()) std::cout << "[ " << name << " ] misses:\n" << score.misses;
   if (!score.false_alarms.empty()) std::cout << "[ " << name << " ] false alarms:\n" << score.false_alarms;
 }
