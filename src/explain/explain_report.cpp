@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/strings.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -75,23 +77,50 @@ std::string FallbackAdvice(const std::vector<LogFact>& log_facts) {
   return out + "Check the last package named against the installed torch, CUDA/ROCm and GPU first.";
 }
 
+// A CUDA version as PyTorch's wheel index names it: "11.8" -> "cu118", "12.1.105" -> "cu121"; "" otherwise.
+std::string CudaIndexTag(std::string_view cuda) {
+  const auto v = Version::Parse(cuda);
+  if (!v || v->parts().size() < 2 || v->parts()[0] < 7 || v->parts()[0] > 99 || v->parts()[1] > 9) return "";
+  return "cu" + std::to_string(v->parts()[0]) + std::to_string(v->parts()[1]);
+}
+
+// The release of `addon` built for exactly the torch the log names (addon_torch_build); "" when none is
+// recorded.
+std::string AddonReleaseForTorch(std::string_view addon, std::string_view torch_text, const KnowledgeDb& db) {
+  const auto torch = Version::Parse(torch_text.substr(0, torch_text.find('+')));
+  if (!torch) return "";
+  const AddonTorchBuild* exact = db.AddonBuildForTorch(addon, *torch);
+  return exact != nullptr ? exact->version : "";
+}
+
 // `text` with each {name} replaced by the capture of that name, from `m` or else from another match of the
 // same entry (an entry often matches a header line and, further down, the line that carries the values); ""
-// when one is missing.
-std::string FillCaptures(const std::string& text, const ExplainMatch& m,
-                         const std::vector<ExplainMatch>& all) {
+// when one is missing. Two forms derive a value from a capture: {cu:name} is the CUDA version's wheel index
+// tag (cu118), {release:addon:name} the release of the add-on built for the torch version captured.
+std::string FillCaptures(const std::string& text, const ExplainMatch& m, const std::vector<ExplainMatch>& all,
+                         const KnowledgeDb& db) {
   auto capture = [&](std::string_view name) {
     std::string value = m.Capture(name);
     for (const ExplainMatch& other : all)
       if (value.empty() && other.entry == m.entry) value = other.Capture(name);
     return value;
   };
+  auto resolve = [&](std::string_view field) -> std::string {
+    if (StartsWith(field, "cu:")) return CudaIndexTag(capture(field.substr(3)));
+    if (StartsWith(field, "release:")) {
+      const std::string_view rest = field.substr(8);
+      const size_t colon = rest.find(':');
+      if (colon == std::string_view::npos) return "";
+      return AddonReleaseForTorch(rest.substr(0, colon), capture(rest.substr(colon + 1)), db);
+    }
+    return capture(field);
+  };
   std::string out;
   size_t at = 0;
   while (at < text.size()) {
     const size_t open = text.find('{', at), close = open == std::string::npos ? open : text.find('}', open);
     if (close == std::string::npos) break;
-    const std::string value = capture(std::string_view(text).substr(open + 1, close - open - 1));
+    const std::string value = resolve(std::string_view(text).substr(open + 1, close - open - 1));
     if (value.empty()) return "";
     out += text.substr(at, open - at) + value;
     at = close + 1;
@@ -123,7 +152,7 @@ std::string DriverForCuda(const ExplainMatch& m, const KnowledgeDb& db) {
 std::string SpecificFix(const ExplainMatch& m, const std::vector<ExplainMatch>& all, const KnowledgeDb& db) {
   std::string text;
   for (const std::string& sentence : m.entry->specific_fix) {
-    const std::string filled = FillCaptures(sentence, m, all);
+    const std::string filled = FillCaptures(sentence, m, all, db);
     if (!filled.empty()) text += (text.empty() ? "" : " ") + filled;
   }
   const std::string driver = DriverForCuda(m, db);

@@ -256,6 +256,58 @@ TEST(ExplainCorpus, HeldOutSetIsScoredApart) {
   Print("explain held-out", ScoreCases(cases), show != nullptr && std::string(show) == "1");
 }
 
+// Every {placeholder} of a specific_fix names a capture group of the entry's own patterns ({cu:name}: a CUDA
+// version's wheel index tag; {release:addon:name}: the add-on release built for a torch version): a typo
+// would silently drop the sentence from every report.
+TEST(ExplainCorpus, EverySpecificFixPlaceholderIsACaptureOfItsEntry) {
+  for (const ExplainEntry& e : Catalog().entries) {
+    std::set<std::string> groups;
+    for (const ExplainPattern& p : e.patterns) groups.insert(p.group_names.begin(), p.group_names.end());
+    if (!e.refines.empty())
+      if (const ExplainEntry* base = Catalog().Find(e.refines))
+        for (const ExplainPattern& p : base->patterns)
+          groups.insert(p.group_names.begin(), p.group_names.end());
+    for (const ExplainPattern& p : e.context) groups.insert(p.group_names.begin(), p.group_names.end());
+    for (const std::string& sentence : e.specific_fix) {
+      for (size_t open = sentence.find('{'); open != std::string::npos; open = sentence.find('{', open + 1)) {
+        const size_t close = sentence.find('}', open);
+        ASSERT_NE(close, std::string::npos) << e.id << ": unclosed { in " << sentence;
+        std::string name = sentence.substr(open + 1, close - open - 1);
+        if (name.rfind("cu:", 0) == 0) name = name.substr(3);
+        if (name.rfind("release:", 0) == 0) {
+          const std::string rest = name.substr(8);
+          const size_t colon = rest.find(':');
+          ASSERT_NE(colon, std::string::npos) << e.id << ": {release:addon:capture} expected, got {" << name;
+          EXPECT_NE(Db().FindAddon(rest.substr(0, colon)), nullptr) << e.id << ": no add-on " << rest;
+          name = rest.substr(colon + 1);
+        }
+        EXPECT_EQ(groups.count(name), 1u) << e.id << ": {" << name << "} is no capture of its patterns";
+      }
+    }
+  }
+}
+
+// The derived placeholders on real message shapes: the nvcc's CUDA becomes its wheel index, and the torch a
+// broken xformers sits beside becomes the xformers release built for it (addon_torch_build).
+TEST(ExplainCorpus, SpecificFixDerivesTheIndexAndTheAddOnRelease) {
+  const ExplainReport nvcc = Explain(
+      "RuntimeError:\nThe detected CUDA version (11.8) mismatches the version that was used to compile\n"
+      "PyTorch (12.1). Please make sure to use the same CUDA versions.\n");
+  ASSERT_FALSE(nvcc.matches.empty());
+  EXPECT_EQ(nvcc.matches.front().match.entry->id, "addon.extension_cuda_mismatch");
+  EXPECT_NE(nvcc.matches.front().specific_fix.find("https://download.pytorch.org/whl/cu118"),
+            std::string::npos)
+      << nvcc.matches.front().specific_fix;
+  const ExplainReport xf = Explain(
+      "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+      "    PyTorch 2.5.1+cu121 with CUDA 1201 (you have 2.6.0+cu124)\n");
+  ASSERT_FALSE(xf.matches.empty());
+  const std::string fix = xf.matches.front().specific_fix;
+  const AddonTorchBuild* built = Db().AddonBuildForTorch("xformers", Version::Parse("2.6.0").value());
+  ASSERT_NE(built, nullptr);
+  EXPECT_NE(fix.find("pip install xformers==" + built->version + " --no-deps"), std::string::npos) << fix;
+}
+
 // A held-out log tuned into the catalog is no longer held out (issue 37): no entry cites a held-out thread,
 // and no line of a held-out log that carries the user's own paths (the part that cannot come from another
 // thread or a header) is an entry's sample. The error messages themselves are the same in every thread, so
