@@ -130,10 +130,21 @@ std::string FillCaptures(const std::string& text, const ExplainMatch& m, const s
 
 // The driver a CUDA version the log requires needs (an image's cuda>=X): the toolkit's own driver where the
 // knowledge base records it, else the oldest driver that runs that CUDA at all.
-std::string DriverForCuda(const ExplainMatch& m, const KnowledgeDb& db) {
-  const auto cuda = Version::Parse(m.Capture("cuda_required"));
-  const auto floors = cuda ? db.CudaDriverFloor(*cuda) : std::nullopt;
-  if (!floors) return "";
+std::string DriverForCuda(const ExplainMatch& m, const std::vector<ExplainMatch>& all,
+                          const KnowledgeDb& db) {
+  std::string required = m.Capture("cuda_required");
+  for (const ExplainMatch& other : all)
+    if (required.empty() && other.entry == m.entry) required = other.Capture("cuda_required");
+  const auto cuda = Version::Parse(required);
+  if (!cuda) return "";
+  auto floors = db.CudaDriverFloor(*cuda);
+  if (!floors) {
+    // Before CUDA 11 there is no minor-version compatibility: only the toolkit's own row (cuda>=9.2).
+    for (const CudaToolkitDriver& t : db.cuda_toolkit_drivers)
+      if (t.cuda.major() == cuda->major() && t.cuda.minor() == cuda->minor())
+        floors = CudaDriverFloors{*cuda, nullptr, &t};
+    if (!floors) return "";
+  }
   std::optional<Version> linux_driver, windows_driver;
   if (floors->toolkit != nullptr) {
     linux_driver = floors->toolkit->linux_driver;
@@ -155,7 +166,7 @@ std::string SpecificFix(const ExplainMatch& m, const std::vector<ExplainMatch>& 
     const std::string filled = FillCaptures(sentence, m, all, db);
     if (!filled.empty()) text += (text.empty() ? "" : " ") + filled;
   }
-  const std::string driver = DriverForCuda(m, db);
+  const std::string driver = DriverForCuda(m, all, db);
   if (!driver.empty()) text += (text.empty() ? "" : " ") + driver;
   return text;
 }

@@ -262,7 +262,18 @@ void LogScanner::FlushLine() {
     if (a.match_length != b.match_length) return a.match_length > b.match_length;
     return a.entry_index < b.entry_index;
   };
-  const Candidate& best = *std::min_element(line_candidates_.begin(), line_candidates_.end(), better);
+  Candidate best = *std::min_element(line_candidates_.begin(), line_candidates_.end(), better);
+  // Another pattern of the same entry on the same line adds what it captured (a general
+  // "nvidia-container-cli: requirement error: ..." pattern and the one that reads "cuda>=12.4" from it): one
+  // line, one match.
+  for (const Candidate& c : line_candidates_) {
+    if (c.entry_index != best.entry_index) continue;
+    for (const auto& [name, value] : c.captures) {
+      bool known = false;
+      for (const auto& kept : best.captures) known = known || kept.first == name;
+      if (!known) best.captures.emplace_back(name, value);
+    }
+  }
   const ExplainEntry& entry = catalog_.entries[best.entry_index];
   std::string key = entry.id;
   for (const auto& [name, value] : best.captures) key += '\0' + name + '=' + value;

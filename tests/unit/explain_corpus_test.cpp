@@ -287,6 +287,22 @@ TEST(ExplainCorpus, EverySpecificFixPlaceholderIsACaptureOfItsEntry) {
   }
 }
 
+// An old CUDA image's requirement names the driver its toolkit needs, also before CUDA 11 (no minor-version
+// compatibility there, only the toolkit's own row).
+TEST(ExplainCorpus, AnOldImagesCudaRequirementNamesItsDriver) {
+  const ExplainReport r = Explain(
+      "docker: Error response from daemon: OCI runtime create failed: container_linux.go:348: starting "
+      "container process caused \"process_linux.go:402: container init caused \\\"process_linux.go:385: "
+      "running prestart hook 1 caused \\\\\\\"error running hook: exit status 1, stdout: , stderr: exec "
+      "command: [/usr/bin/nvidia-container-cli --load-kmods configure --ldconfig=@/sbin/ldconfig.real "
+      "--device=all --compute --utility --require=cuda>=9.2 --pid=1234 /var/lib/docker/overlay2/x/merged]\n"
+      "nvidia-container-cli: requirement error: unsatisfied condition: driver >= 396\n"
+      "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=9.2\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_NE(r.matches.front().specific_fix.find("CUDA 9.2 needs NVIDIA driver 396.37"), std::string::npos)
+      << r.matches.front().match.entry->id << ": " << r.matches.front().specific_fix;
+}
+
 // The derived placeholders on real message shapes: the nvcc's CUDA becomes its wheel index, and the torch a
 // broken xformers sits beside becomes the xformers release built for it (addon_torch_build).
 TEST(ExplainCorpus, SpecificFixDerivesTheIndexAndTheAddOnRelease) {

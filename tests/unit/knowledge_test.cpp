@@ -320,6 +320,13 @@ TEST(KnowledgeData, TorchAndCudaSpotChecks) {
   EXPECT_EQ(floor124->minor_compat->windows_driver, V("528.33"));
   EXPECT_EQ(floor124->toolkit->linux_driver, V("550.54"));
   EXPECT_FALSE(db.CudaDriverFloor(V("7.5")));
+  // Before CUDA 11 only the toolkit's own row exists (Table 3): old CUDA images still ask for them.
+  const CudaToolkitDriver* cuda92 = nullptr;
+  for (const auto& t : db.cuda_toolkit_drivers)
+    if (t.cuda == V("9.2")) cuda92 = &t;
+  ASSERT_NE(cuda92, nullptr);
+  EXPECT_EQ(cuda92->linux_driver, V("396.37"));  // 9.2.148 Update 1
+  EXPECT_EQ(cuda92->ga_linux, V("396.26"));
 
   const NvidiaGpuModel* h100 = db.FindNvidiaModel(0x2330);
   ASSERT_NE(h100, nullptr);
