@@ -32,7 +32,6 @@ bool CondaPath(std::string_view text) {
   return Has(text, "conda") || Has(text, "/envs/") || Has(text, "mamba") || Has(text, "miniforge");
 }
 
-// The CUDA major the log's environment states ("12.1", "118" from +cu118), 0 when none.
 // The CUDA version the log states, as "major.minor" ("11.8" from "11.8.89" or "118"), "" when none.
 std::string LogCudaVersion(const std::vector<LogFact>& facts) {
   for (const LogFact& f : facts) {
@@ -47,6 +46,7 @@ std::string LogCudaVersion(const std::vector<LogFact>& facts) {
   return "";
 }
 
+// The CUDA major the log's environment states ("12.1", "118" from +cu118), 0 when none.
 int LogCudaMajor(const std::vector<LogFact>& facts) {
   for (const LogFact& f : facts) {
     if (f.kind != "cuda" || f.value.empty() || !std::isdigit(static_cast<unsigned char>(f.value[0])))
