@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/strings.h"
+#include "platform/filesystem.h"
 #include "probe/probe_inputs.h"
 #include "report/check_text.h"
 #include "rules_test_util.h"
@@ -60,7 +61,18 @@ std::string FirstDifference(const std::string& want, const std::string& got) {
 
 class CheckRecordedMachine : public ::testing::TestWithParam<std::string> {};
 
+// rx6700xt-x8-slot's verdict is read through the links of its sysfs path (sys/bus/pci/devices ->
+// sys/devices): a build that cannot see links as links (the Windows build under wine) cannot follow that
+// path.
+bool ThisBuildSeesLinks() {
+  auto fs = MakeRootedFileSystem(kFixtures + "rx6700xt-x8-slot");
+  return fs->ReadLink("/sys/bus/pci/devices/0000:03:00.0").ok();
+}
+constexpr const char* kLinkSkip =
+    "this build cannot see symbolic links, which rx6700xt-x8-slot's PCIe path uses";
+
 TEST_P(CheckRecordedMachine, MatchesGoldenCheckReport) {
+  if (GetParam() == "rx6700xt-x8-slot" && !ThisBuildSeesLinks()) GTEST_SKIP() << kLinkSkip;
   Snapshot snap = ProbeRecorded(GetParam());
   // The shell `check` picks for that machine: bash on Linux, PowerShell for a recorded Windows machine.
   std::string got = RenderCheckText(snap, RunRules(snap), DetectShell(snap.os.family, Environment()));
@@ -251,6 +263,7 @@ TEST(CheckRecordedFixes, VirtualMachinesAreSaidAndTheHostIsNamed) {
 
 // Issue 30 item 6: the narrowest link on the way to the CPU, not the GPU's own (the card's internal x16).
 TEST(CheckRecordedFixes, TheSlotsLinkIsTheOneThatCounts) {
+  if (!ThisBuildSeesLinks()) GTEST_SKIP() << kLinkSkip;
   const Snapshot snap = ProbeRecorded("rx6700xt-x8-slot");
   ASSERT_EQ(snap.pci_devices.size(), 1u);
   const PcieLink& l = snap.pci_devices[0].link;

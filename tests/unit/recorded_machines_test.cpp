@@ -140,6 +140,9 @@ TEST(RecordedMachines, AtLeastEightAreRecorded) {
 // CI's golden comparison) would differ from this checkout's. A folder that must exist holds a file (README.md
 // says why).
 TEST(RecordedMachines, NoFolderIsEmpty) {
+  // A build that cannot see links (wine) shows a folder of dangling links (a venv's bin) as empty.
+  if (!ThisBuildSeesLinks())
+    GTEST_SKIP() << "this build cannot see symbolic links, which the recorded trees use";
   std::error_code ec;
   for (auto it = stdfs::recursive_directory_iterator(kFixtures, ec);
        it != stdfs::recursive_directory_iterator(); it.increment(ec)) {
