@@ -93,18 +93,21 @@ std::string AddonReleaseForTorch(std::string_view addon, std::string_view torch_
   return exact != nullptr ? exact->version : "";
 }
 
-// `text` with each {name} replaced by the capture of that name, from `m` or else from another match of the
-// same entry (an entry often matches a header line and, further down, the line that carries the values); ""
-// when one is missing. Two forms derive a value from a capture: {cu:name} is the CUDA version's wheel index
-// tag (cu118), {release:addon:name} the release of the add-on built for the torch version captured.
+// The capture `name` of `m`, or else of another match of the same entry (an entry often matches a header line
+// and, further down, the line that carries the values); "" when none has it.
+std::string EntryCapture(const ExplainMatch& m, const std::vector<ExplainMatch>& all, std::string_view name) {
+  std::string value = m.Capture(name);
+  for (const ExplainMatch& other : all)
+    if (value.empty() && other.entry == m.entry) value = other.Capture(name);
+  return value;
+}
+
+// `text` with each {name} replaced by EntryCapture of that name; "" when one is missing. Two forms derive a
+// value from a capture: {cu:name} is the CUDA version's wheel index tag (cu118), {release:addon:name} the
+// release of the add-on built for the torch version captured.
 std::string FillCaptures(const std::string& text, const ExplainMatch& m, const std::vector<ExplainMatch>& all,
                          const KnowledgeDb& db) {
-  auto capture = [&](std::string_view name) {
-    std::string value = m.Capture(name);
-    for (const ExplainMatch& other : all)
-      if (value.empty() && other.entry == m.entry) value = other.Capture(name);
-    return value;
-  };
+  auto capture = [&](std::string_view name) { return EntryCapture(m, all, name); };
   auto resolve = [&](std::string_view field) -> std::string {
     if (StartsWith(field, "cu:")) return CudaIndexTag(capture(field.substr(3)));
     if (StartsWith(field, "release:")) {
@@ -132,19 +135,14 @@ std::string FillCaptures(const std::string& text, const ExplainMatch& m, const s
 // knowledge base records it, else the oldest driver that runs that CUDA at all.
 std::string DriverForCuda(const ExplainMatch& m, const std::vector<ExplainMatch>& all,
                           const KnowledgeDb& db) {
-  std::string required = m.Capture("cuda_required");
-  for (const ExplainMatch& other : all)
-    if (required.empty() && other.entry == m.entry) required = other.Capture("cuda_required");
-  const auto cuda = Version::Parse(required);
+  const auto cuda = Version::Parse(EntryCapture(m, all, "cuda_required"));
   if (!cuda) return "";
   auto floors = db.CudaDriverFloor(*cuda);
-  if (!floors) {
-    // Before CUDA 11 there is no minor-version compatibility: only the toolkit's own row (cuda>=9.2).
-    for (const CudaToolkitDriver& t : db.cuda_toolkit_drivers)
-      if (t.cuda.major() == cuda->major() && t.cuda.minor() == cuda->minor())
-        floors = CudaDriverFloors{*cuda, nullptr, &t};
-    if (!floors) return "";
-  }
+  // Before CUDA 11 there is no minor-version compatibility: only the toolkit's own row (cuda>=9.2).
+  if (!floors)
+    if (const CudaToolkitDriver* toolkit = db.CudaToolkitDriverOf(*cuda))
+      floors = CudaDriverFloors{*cuda, nullptr, toolkit};
+  if (!floors) return "";
   std::optional<Version> linux_driver, windows_driver;
   if (floors->toolkit != nullptr) {
     linux_driver = floors->toolkit->linux_driver;

@@ -122,10 +122,13 @@ std::optional<CudaDriverFloors> KnowledgeDb::CudaDriverFloor(const Version& cuda
   CudaDriverFloors f;
   f.cuda = cuda;
   f.minor_compat = compat;
-  // The toolkit row of the same major.minor ("12.8.1" uses the 12.8 row).
-  Version minor = *Version::Parse(std::to_string(cuda.major()) + "." + std::to_string(cuda.minor()));
-  f.toolkit = FindIf(cuda_toolkit_drivers, [&](const CudaToolkitDriver& t) { return t.cuda == minor; });
+  f.toolkit = CudaToolkitDriverOf(cuda);
   return f;
+}
+
+const CudaToolkitDriver* KnowledgeDb::CudaToolkitDriverOf(const Version& cuda) const {
+  Version minor = *Version::Parse(std::to_string(cuda.major()) + "." + std::to_string(cuda.minor()));
+  return FindIf(cuda_toolkit_drivers, [&](const CudaToolkitDriver& t) { return t.cuda == minor; });
 }
 
 uint32_t KnowledgeDb::DriverBranchNumber(const Version& driver, bool windows) const {

@@ -89,6 +89,9 @@ struct KnowledgeDb {
   const CudaArch* FindCudaArch(const Version& cc) const;
   // The floors for a CUDA runtime version ("12.8", "13.0"); nullopt when no minor-compat row covers it.
   std::optional<CudaDriverFloors> CudaDriverFloor(const Version& cuda) const;
+  // The toolkit row of `cuda`'s major.minor ("12.8.1" -> the 12.8 row), or nullptr: also before CUDA 11,
+  // where no minor-version compatibility (and so no CudaDriverFloor) exists.
+  const CudaToolkitDriver* CudaToolkitDriverOf(const Version& cuda) const;
   // The branch number a driver belongs to (580 for R580): on Linux its first number; on Windows the
   // branch whose [[nvidia_windows_branch]] lists that first number (581.57 -> 580), else its first number.
   uint32_t DriverBranchNumber(const Version& driver, bool windows) const;

@@ -4,6 +4,7 @@
 // (cuda_drivers.toml).
 #include <algorithm>
 
+#include "core/strings.h"
 #include "knowledge/section_parsers.h"
 
 namespace gpudoctor {
@@ -19,14 +20,8 @@ bool Digits(std::string_view s, size_t min, size_t max) {
 // 2-digit patch. Leading zeros count ("580.95.5" is a typo of 580.95.05), so the text is checked
 // before it becomes a Version, which drops them.
 bool IsNvidiaDriverText(std::string_view text) {
-  std::vector<std::string_view> parts;
-  for (size_t start = 0;;) {
-    size_t dot = text.find('.', start);
-    parts.push_back(text.substr(start, dot == std::string_view::npos ? dot : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  if (parts.size() > 3 || !Digits(parts[0], 3, 4)) return false;
+  const std::vector<std::string_view> parts = Split(text, '.');
+  if (parts.empty() || parts.size() > 3 || !Digits(parts[0], 3, 4)) return false;
   if (parts.size() >= 2 && !Digits(parts[1], 2, 3)) return false;
   return parts.size() < 3 || Digits(parts[2], 2, 2);
 }

@@ -336,11 +336,8 @@ void VirtualMachine(const RuleContext& ctx, std::vector<Finding>& out) {
   f.evidence = ctx.snap.os.virtual_machine_evidence;
   f.evidence.push_back(
       "the PCIe link, power and clock limits seen here are the virtual machine's view; a GPU that hangs may "
-      "need "
-      "the host to reset it (rebooting the guest alone may not)");
-  bool nvidia = false;
-  for (const auto& g : ctx.gpus) nvidia |= g.vendor == GpuVendor::kNvidia;
-  if (nvidia) {
+      "need the host to reset it (rebooting the guest alone may not)");
+  if (ctx.HasVendor(GpuVendor::kNvidia)) {
     f.evidence.push_back(
         "NVIDIA: a whole GPU passed through takes the ordinary driver; a virtual GPU (NVIDIA vGPU) needs the "
         "guest driver of the host's vGPU software release, and the CUDA it supports is that release's");

@@ -136,11 +136,12 @@ void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
     return;
   }
   const std::string& distro = ctx.snap.os.distro_id;
+  const std::optional<OpenModulesGpu> open_only = OpenModulesOnlyGpu(ctx);
   if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
     f.fix.push_back(FixAction::Bash("sudo ubuntu-drivers install"));
   } else if (distro == "debian") {
-    if (auto open = OpenModulesOnlyGpu(ctx)) {
-      AddDebianNvidiaRepoOpen(ctx, *open->only, f);
+    if (open_only) {
+      AddDebianNvidiaRepoOpen(ctx, *open_only->only, f);
     } else {
       AddDebianNvidiaDriver(f);
     }
@@ -152,9 +153,9 @@ void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
     f.fix.push_back(FixAction::Manual("install the NVIDIA driver packaged for your distribution"));
   }
   f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
-  f.link = distro == "fedora"                               ? "https://rpmfusion.org/Howto/NVIDIA"
-           : distro == "debian" && !OpenModulesOnlyGpu(ctx) ? kDebianNvidiaWiki
-                                                            : kNvidiaDriverGuide;
+  f.link = distro == "fedora"                 ? "https://rpmfusion.org/Howto/NVIDIA"
+           : distro == "debian" && !open_only ? kDebianNvidiaWiki
+                                              : kNvidiaDriverGuide;
 }
 
 void KernelDrivers(const RuleContext& ctx, std::vector<Finding>& out) {
