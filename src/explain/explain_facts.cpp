@@ -292,7 +292,7 @@ const char* OverrideVerdictText(OverrideVerdict v) {
 }
 
 std::string DataWhere(const Provenance& p) {
-  return p.origin.file + ":" + std::to_string(p.origin.line);
+  return p.origin.file + ":" + std::to_string(p.origin.line) + (p.confirmed ? "" : ", unconfirmed");
 }
 
 std::string FillRouteCommand(const TorchRoute& route, const std::string& shell, const std::string& gfx,

@@ -41,7 +41,8 @@ std::string FillRouteCommand(const TorchRoute& route, const std::string& shell, 
 
 // How far an override rule of the knowledge base is known to work: "known to work", "runs, but risky", ...
 const char* OverrideVerdictText(OverrideVerdict v);
-// Where a knowledge-base entry was read: "overrides.toml:18".
+// Where a knowledge-base entry was read: "overrides.toml:18", and "overrides.toml:45, unconfirmed" for an
+// entry nobody has compared with its source yet (confirmed = false): what rests on it says so.
 std::string DataWhere(const Provenance& p);
 
 }  // namespace gpudoctor

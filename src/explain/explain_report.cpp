@@ -144,18 +144,23 @@ std::string DriverForCuda(const ExplainMatch& m, const std::vector<ExplainMatch>
       floors = CudaDriverFloors{*cuda, nullptr, toolkit};
   if (!floors) return "";
   std::optional<Version> linux_driver, windows_driver;
+  const Provenance* from = nullptr;
   if (floors->toolkit != nullptr) {
     linux_driver = floors->toolkit->linux_driver;
     windows_driver = floors->toolkit->windows_driver;
+    from = &floors->toolkit->provenance;
   }
   if (!linux_driver && floors->minor_compat != nullptr) {
     linux_driver = floors->minor_compat->linux_driver;
     windows_driver = floors->minor_compat->windows_driver;
+    from = &floors->minor_compat->provenance;
   }
   if (!linux_driver) return "";
+  // A row nobody has compared with its source says so (DataWhere: "cuda_drivers.toml:400, unconfirmed").
+  const std::string unconfirmed = from != nullptr && !from->confirmed ? " (" + DataWhere(*from) + ")" : "";
   return "CUDA " + cuda->ToString() + " needs NVIDIA driver " + linux_driver->ToString() +
          " or newer on Linux" + (windows_driver ? " (" + windows_driver->ToString() + " on Windows)" : "") +
-         ".";
+         unconfirmed + ".";
 }
 
 std::string SpecificFix(const ExplainMatch& m, const std::vector<ExplainMatch>& all, const KnowledgeDb& db) {

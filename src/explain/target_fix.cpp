@@ -97,6 +97,19 @@ const TorchRoute* BestRoute(const std::string& gfx, bool windows, const Knowledg
   return routes.front();
 }
 
+// Whether `rank` puts the kind of build `route` is (official or preview: native; nightly or community:
+// community) before the override.
+bool BuildBeforeOverride(const FixRanking& rank, const TorchRoute& route) {
+  const bool native = route.status == RouteStatus::kOfficial || route.status == RouteStatus::kPreview;
+  const bool community = route.status == RouteStatus::kNightly || route.status == RouteStatus::kCommunity;
+  for (TargetFixKind k : rank.order) {
+    if (k == TargetFixKind::kOverride) return false;
+    if ((k == TargetFixKind::kNativeBuild && native) || (k == TargetFixKind::kCommunityBuild && community))
+      return true;
+  }
+  return false;
+}
+
 std::string RouteSentence(const TorchRoute& route) {
   return route.name + " (" + ToString(route.status) + ", " + DataWhere(route.provenance) + ")";
 }
@@ -195,6 +208,17 @@ TargetFix FixForTarget(const FixTarget& target, bool windows, const KnowledgeDb&
       AppendLine(fix.commands.bash, "unset HSA_OVERRIDE_GFX_VERSION");
       AppendLine(fix.commands.bash, route_command);
       AppendLine(fix.commands.bash, "# only on a build older than " + db.FirstNativeWheel(*rule, gfx) + ":");
+      AppendLine(fix.commands.bash, "# export HSA_OVERRIDE_GFX_VERSION=" + rule->value);
+    } else if (const FixRanking* rank = db.FindFixRanking(FixSituation::kCodeLacksTarget, gfx);
+               route != nullptr && rank != nullptr && BuildBeforeOverride(*rank, *route)) {
+      // The data ranks a build made for the target before borrowing a sibling's code (a risky override).
+      fix.advice = "A build made for " + gfx + " comes first (" + DataWhere(rank->provenance) +
+                   "): " + RouteSentence(*route) + ". Only without one: " + override_line + ".";
+      if (rule->verdict == OverrideVerdict::kRisky && !rule->provenance.note.empty())
+        fix.advice += " Why risky: " + rule->provenance.note + ".";
+      AppendLine(fix.commands.bash, "unset HSA_OVERRIDE_GFX_VERSION");
+      AppendLine(fix.commands.bash, route_command);
+      AppendLine(fix.commands.bash, "# only without a build made for " + gfx + ":");
       AppendLine(fix.commands.bash, "# export HSA_OVERRIDE_GFX_VERSION=" + rule->value);
     } else {
       fix.advice = override_line + "; export it before the program starts.";

@@ -91,10 +91,6 @@ std::string Join(const std::vector<std::string>& list) {
   return out;
 }
 
-std::string Where(const Provenance& p) {
-  return p.origin.file + ":" + std::to_string(p.origin.line);
-}
-
 void ReplaceFirst(std::string& s, const std::string& from, const std::string& to) {
   if (size_t at = s.find(from); at != std::string::npos) s.replace(at, from.size(), to);
 }
@@ -162,7 +158,7 @@ std::optional<WheelFix> NvidiaFix(const NvidiaGpu& gpu, const std::vector<LogFac
   fix.index_url = wheel->index_url;
   fix.torch = wheel->torch.ToString();
   fix.advice = "For " + gpu.from + ": torch " + fix.torch + " " + fix.variant + " (" + fix.index_url + ", " +
-               Where(wheel->provenance) + ") has code that runs on " + SmName(gpu.cc) +
+               DataWhere(wheel->provenance) + ") has code that runs on " + SmName(gpu.cc) +
                (driver ? " with driver " + driver->ToString() : std::string()) + ".";
   if (!python_note.empty()) fix.advice += " " + python_note + ".";
   std::string cmd = Command(*route, platform, "", reinstall, db, wheel->variant);
@@ -198,7 +194,7 @@ std::optional<WheelFix> AmdFix(const FixTarget& target, const std::vector<LogFac
       fix.torch = w->torch.ToString();
     }
   fix.advice = "For " + fix.gpu + ": " + route->name + " (" + ToString(route->status) + ", " +
-               Where(route->provenance) + ")" +
+               DataWhere(route->provenance) + ")" +
                (fix.variant.empty() ? "" : ", torch " + fix.torch + " " + fix.variant) + ".";
   if (!fix.python.empty() && !route->python.empty() && !Has(route->python, fix.python))
     fix.advice += " It has wheels for Python " + Join(route->python) + ", not " + fix.python +
@@ -224,7 +220,7 @@ std::optional<WheelFix> PythonFix(const ExplainMatch& match, const std::vector<L
   }
   if (pinned != nullptr && !Has(pinned->python, fix.python))
     fix.advice = "torch " + pinned->version.ToString() + " has wheels for Python " + Join(pinned->python) +
-                 ", not " + fix.python + " (" + Where(pinned->provenance) + "). ";
+                 ", not " + fix.python + " (" + DataWhere(pinned->provenance) + "). ";
   if (Has(newest->python, fix.python)) {
     fix.advice +=
         "torch " + newest->version.ToString() + " has wheels for Python " + fix.python +

@@ -44,6 +44,9 @@ std::vector<std::string_view> FamilyNames() {
 }
 
 const std::vector<std::string_view> kVerdicts = {"works", "risky", "unverified"};
+const std::vector<std::string_view> kSituations = {"code-lacks-target"};  // FixSituation
+const std::vector<std::string_view> kFixKinds = {"native-build", "override",
+                                                 "community-build"};  // TargetFixKind
 const std::vector<std::string_view> kWhen = {"listed",  "cross-family", "native-target",
                                              "windows", "mixed-gpus",   "invalid-value"};
 const std::vector<std::string_view> kSeverities = {"info", "warning", "error"};
@@ -170,6 +173,33 @@ void ParseOverrideRule(EntryReader& r, KnowledgeDb& db) {
   o.provenance = r.ReadProvenance();
   r.Finish();
   if (!o.gfx.empty() && !o.value.empty()) db.override_rules.push_back(std::move(o));
+}
+
+void ParseFixRanking(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "situation");
+  FixRanking k;
+  if (auto s = r.Choice("situation", Need::kRequired, kSituations))
+    k.situation = static_cast<FixSituation>(*s);
+  k.gfx = r.TextList("gfx", Need::kOptional);
+  if (!k.gfx.empty()) r.SetLabel(r.label() + " for " + k.gfx.front());
+  bool bad = false;
+  for (const std::string& name : r.TextList("order", Need::kRequired)) {
+    auto at = std::find(kFixKinds.begin(), kFixKinds.end(), name);
+    if (at == kFixKinds.end()) {
+      r.Error(0, "order names '" + name + "'; the kinds are native-build, override and community-build");
+      bad = true;
+      continue;
+    }
+    const auto kind = static_cast<TargetFixKind>(at - kFixKinds.begin());
+    if (std::find(k.order.begin(), k.order.end(), kind) != k.order.end()) {
+      r.Error(0, "order names '" + name + "' twice");
+      bad = true;
+    }
+    k.order.push_back(kind);
+  }
+  k.provenance = r.ReadProvenance();
+  r.Finish();
+  if (!bad && !k.order.empty()) db.fix_rankings.push_back(std::move(k));
 }
 
 void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db) {

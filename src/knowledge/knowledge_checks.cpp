@@ -239,6 +239,21 @@ void Checker::Overrides() {
         Add(p.provenance.origin, "values entry '" + v + "' is not an override value");
     }
   }
+  // [[fix_ranking]]: known targets, each in one row of its situation, and one row naming none.
+  for (const FixRanking& k : db_.fix_rankings) {
+    GfxList(k.provenance.origin, k.gfx, "gfx");
+    for (const FixRanking& other : db_.fix_rankings) {
+      if (&other == &k) break;
+      if (other.situation != k.situation) continue;
+      if (k.gfx.empty() && other.gfx.empty())
+        Add(k.provenance.origin, "a second row for every target in this situation (the first is at line " +
+                                     std::to_string(other.provenance.origin.line) + ")");
+      for (const std::string& g : k.gfx)
+        if (std::find(other.gfx.begin(), other.gfx.end(), g) != other.gfx.end())
+          Add(k.provenance.origin,
+              g + " is ranked twice (also at line " + std::to_string(other.provenance.origin.line) + ")");
+    }
+  }
 }
 
 void Checker::Torch() {

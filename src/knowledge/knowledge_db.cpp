@@ -184,6 +184,16 @@ const OverrideRule* KnowledgeDb::FindOverrideRule(std::string_view gfx) const {
   });
 }
 
+const FixRanking* KnowledgeDb::FindFixRanking(FixSituation situation, std::string_view gfx) const {
+  const FixRanking* any = nullptr;
+  for (const FixRanking& r : fix_rankings) {
+    if (r.situation != situation) continue;
+    if (std::find(r.gfx.begin(), r.gfx.end(), gfx) != r.gfx.end()) return &r;
+    if (r.gfx.empty() && any == nullptr) any = &r;
+  }
+  return any;
+}
+
 std::string KnowledgeDb::FirstNativeWheel(const OverrideRule& rule, std::string_view gfx) const {
   if (rule.native_wheels.empty()) return "";
   const TorchWheel* first = nullptr;
@@ -234,6 +244,7 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("package_index", package_indexes);
   each("override_rule", override_rules);
   each("override_pitfall", override_pitfalls);
+  each("fix_ranking", fix_rankings);
   each("shared_library", shared_libraries);
   each("cxx_runtime_version", cxx_runtime_versions);
   each("glibc_release", glibc_releases);

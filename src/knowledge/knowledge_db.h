@@ -74,6 +74,7 @@ struct KnowledgeDb {
   std::vector<AddonCudaBuild> addon_cuda_builds;
   std::vector<OverrideRule> override_rules;
   std::vector<OverridePitfall> override_pitfalls;
+  std::vector<FixRanking> fix_rankings;
   std::vector<SharedLibrary> shared_libraries;
   std::vector<CxxRuntimeVersion> cxx_runtime_versions;
   std::vector<GlibcRelease> glibc_releases;
@@ -114,6 +115,9 @@ struct KnowledgeDb {
   // when the rule names none.
   std::string FirstNativeWheel(const OverrideRule& rule, std::string_view gfx) const;
   const OverridePitfall* FindPitfall(std::string_view id) const;
+  // The [[fix_ranking]] row for `gfx` in `situation`: the one naming the target, else the row naming none;
+  // nullptr when neither exists.
+  const FixRanking* FindFixRanking(FixSituation situation, std::string_view gfx) const;
   // The pitfall saying that even `gfx`'s own code computes wrong results (gfx1033), or nullptr.
   const OverridePitfall* FindNativeWrongPitfall(std::string_view gfx) const;
 

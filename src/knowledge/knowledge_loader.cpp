@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 33> kSections{{
+constexpr std::array<SectionSpec, 34> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -49,6 +49,7 @@ constexpr std::array<SectionSpec, 33> kSections{{
     {"package_index", "url", ParsePackageIndex},
     {"override_rule", "value", ParseOverrideRule},
     {"override_pitfall", "id", ParseOverridePitfall},
+    {"fix_ranking", "situation", ParseFixRanking},
     {"shared_library", "component", ParseSharedLibrary},
     {"cxx_runtime_version", "symbol_version", ParseCxxRuntimeVersion},
     {"glibc_release", "glibc", ParseGlibcRelease},

@@ -434,6 +434,25 @@ struct OverridePitfall {
   bool operator==(const OverridePitfall&) const = default;
 };
 
+// The kinds of fix for a GPU whose installed build lacks the GPU's own code, as [[fix_ranking]] orders them.
+enum class TargetFixKind {
+  kNativeBuild,     // an official or preview build compiled for the target (pytorch.org's, AMD's wheels)
+  kOverride,        // HSA_OVERRIDE_GFX_VERSION from the target's [[override_rule]]
+  kCommunityBuild,  // a nightly or community build that carries the target (TheRock nightlies, ZLUDA)
+};
+enum class FixSituation {
+  kCodeLacksTarget,  // the installed build has no code for the GPU's own target (hipErrorNoBinaryForGpu)
+};
+
+// [[fix_ranking]]: the order check and explain give the fixes in, per situation and GPU target.
+struct FixRanking {
+  FixSituation situation = FixSituation::kCodeLacksTarget;
+  std::vector<std::string> gfx;      // the targets the row is for; empty: every target without a row
+  std::vector<TargetFixKind> order;  // best first; a kind absent here is not offered
+  Provenance provenance;
+  bool operator==(const FixRanking&) const = default;
+};
+
 // ---- Shared libraries (shared_libraries.toml) ----------------------------------------------------
 
 // A shared library or DLL that GPU software loads, the component that ships it and how each install route

@@ -50,6 +50,7 @@ void ParseTorchCompanion(EntryReader& r, KnowledgeDb& db);
 void ParseTorchBuildGfx(EntryReader& r, KnowledgeDb& db);
 void ParsePackageIndex(EntryReader& r, KnowledgeDb& db);
 void ParseOverrideRule(EntryReader& r, KnowledgeDb& db);
+void ParseFixRanking(EntryReader& r, KnowledgeDb& db);
 void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db);
 void ParseSharedLibrary(EntryReader& r, KnowledgeDb& db);
 void ParseCxxRuntimeVersion(EntryReader& r, KnowledgeDb& db);

@@ -59,20 +59,26 @@ Json ActionToJson(const FixAction& a) {
   return j;
 }
 
-Json FindingToJson(const Finding& f, Shell shell) {
+Json FixToJson(const std::string& summary, const std::vector<FixAction>& fix, Shell shell) {
   Json lines = Json::array();
-  for (const auto& l : RenderFix(f.fix, shell))
-    lines.push_back(Json{{"command", l.command}, {"text", l.text}});
+  for (const auto& l : RenderFix(fix, shell)) lines.push_back(Json{{"command", l.command}, {"text", l.text}});
   Json actions = Json::array();
-  for (const auto& a : f.fix) actions.push_back(ActionToJson(a));
-  return Json{{"id", f.id},
-              {"layer", ToString(f.layer)},
-              {"severity", ToString(f.severity)},
-              {"subject", f.subject},
-              {"title", f.title},
-              {"evidence", f.evidence},
-              {"fix", Json{{"summary", f.fix_summary}, {"actions", actions}, {"lines", lines}}},
-              {"link", OrNull(f.link)}};
+  for (const auto& a : fix) actions.push_back(ActionToJson(a));
+  return Json{{"summary", summary}, {"actions", actions}, {"lines", lines}};
+}
+
+Json FindingToJson(const Finding& f, Shell shell) {
+  Json fix = FixToJson(f.fix_summary, f.fix, shell);
+  Json alternatives = Json::array();
+  for (const auto& alt : f.alternatives) {
+    Json a = FixToJson(alt.summary, alt.fix, shell);
+    a["link"] = OrNull(alt.link);
+    alternatives.push_back(std::move(a));
+  }
+  fix["alternatives"] = std::move(alternatives);
+  return Json{{"id", f.id},           {"layer", ToString(f.layer)}, {"severity", ToString(f.severity)},
+              {"subject", f.subject}, {"title", f.title},           {"evidence", f.evidence},
+              {"fix", fix},           {"link", OrNull(f.link)},     {"unconfirmed", f.unconfirmed}};
 }
 
 Json MachineToJson(const CheckMachine& m) {
@@ -133,7 +139,15 @@ Finding ReadFinding(const JsonReader& r) {
     JsonReader fr(*fix, r.PathOf("fix"), r.error());
     fr.String("summary", f.fix_summary);
     fr.ForEachObject("actions", false, [&](const JsonReader& a) { f.fix.push_back(ReadAction(a)); });
+    fr.ForEachObject("alternatives", false, [&](const JsonReader& ar) {
+      FixOption o;
+      ar.String("summary", o.summary);
+      ar.String("link", o.link);
+      ar.ForEachObject("actions", false, [&](const JsonReader& a) { o.fix.push_back(ReadAction(a)); });
+      f.alternatives.push_back(std::move(o));
+    });
   }
+  r.Strings("unconfirmed", f.unconfirmed);
   return f;
 }
 

@@ -47,6 +47,15 @@ std::string Plural(size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+// "unconfirmed: rests on overrides.toml:45, not yet compared with its source", or "".
+std::string UnconfirmedLine(const Finding& f, const std::string& indent) {
+  if (f.unconfirmed.empty()) return "";
+  std::string where;
+  for (const auto& u : f.unconfirmed) where += (where.empty() ? "" : ", ") + u;
+  return indent + "unconfirmed: rests on " + where + ", not yet compared with " +
+         (f.unconfirmed.size() == 1 ? "its source" : "their sources") + "\n";
+}
+
 std::string FindingBlock(const Finding& f, Shell shell, const TextStyle& style) {
   std::string out = Mark(f.severity, style) + " " + Bold(f.title, style) + "\n";
   out += "    id: " + f.id + (f.subject.empty() ? "" : "   about: " + f.subject) + "\n";
@@ -57,6 +66,13 @@ std::string FindingBlock(const Finding& f, Shell shell, const TextStyle& style) 
     for (const auto& line : RenderFix(f.fix, shell))
       out += (line.command ? "      " : "      # ") + line.text + "\n";
   }
+  for (const auto& alt : f.alternatives) {
+    out += "    or" + std::string(alt.fix.empty() ? "" : std::string(" (") + ToString(shell) + ")") + ": " +
+           alt.summary + "\n";
+    for (const auto& line : RenderFix(alt.fix, shell))
+      out += (line.command ? "      " : "      # ") + line.text + "\n";
+  }
+  out += UnconfirmedLine(f, "    ");
   if (!f.link.empty()) out += "    source: " + f.link + "\n";
   return out;
 }
@@ -118,6 +134,7 @@ std::string RenderCheckText(const Snapshot& snap, std::vector<Finding> findings,
     any_ok = true;
     out += "  " + Mark(f.severity, style) + " " + f.title + "   (" + f.id + ")\n";
     for (const auto& e : f.evidence) out += "       - " + e + "\n";
+    out += UnconfirmedLine(f, "       ");
   }
   if (!snap.warnings.empty()) {
     out += "\n" + Bold("Inputs that could not be read", style) + "\n";

@@ -306,6 +306,28 @@ std::string MachineSection(const HtmlReportInput& in) {
 
 // ---- findings ----
 
+std::string FixBlock(const std::string& label, const std::string& summary, const std::vector<FixAction>& fix,
+                     Shell shell) {
+  std::string out = "<p class=\"fix\">" + Element("strong", "", label) + EscapeHtml(summary) + "</p>";
+  std::string commands, manual;
+  for (const auto& line : RenderFix(fix, shell)) {
+    if (line.command)
+      commands += (commands.empty() ? "" : "\n") + line.text;
+    else
+      manual += "<li>" + EscapeHtml(line.text) + "</li>";
+  }
+  if (!commands.empty()) out += "<pre><code>" + EscapeHtml(commands) + "</code></pre>";
+  if (!manual.empty()) out += "<ul class=\"manual\">" + manual + "</ul>";
+  return out;
+}
+
+std::string UnconfirmedNote(const Finding& f) {
+  std::string where;
+  for (const auto& u : f.unconfirmed) where += (where.empty() ? "" : ", ") + u;
+  return "<p class=\"unconfirmed\">Unconfirmed: rests on " + EscapeHtml(where) +
+         ", not yet compared with its source</p>";
+}
+
 std::string FindingCard(const Finding& f, Shell shell) {
   std::string out = "<article class=\"finding sev-" + std::string(ToString(f.severity)) + "\">";
   out += "<h4>" + Badge(SeverityKind(f.severity), ToString(f.severity)) + " " + EscapeHtml(f.title) + "</h4>";
@@ -317,19 +339,11 @@ std::string FindingCard(const Finding& f, Shell shell) {
     for (const auto& e : f.evidence) out += "<li>" + EscapeHtml(e) + "</li>";
     out += "</ul>";
   }
-  if (!f.fix.empty() || !f.fix_summary.empty()) {
-    out += "<p class=\"fix\">" + Element("strong", "", std::string("Fix (") + ToString(shell) + "): ") +
-           EscapeHtml(f.fix_summary) + "</p>";
-    std::string commands, manual;
-    for (const auto& line : RenderFix(f.fix, shell)) {
-      if (line.command)
-        commands += (commands.empty() ? "" : "\n") + line.text;
-      else
-        manual += "<li>" + EscapeHtml(line.text) + "</li>";
-    }
-    if (!commands.empty()) out += "<pre><code>" + EscapeHtml(commands) + "</code></pre>";
-    if (!manual.empty()) out += "<ul class=\"manual\">" + manual + "</ul>";
-  }
+  if (!f.fix.empty() || !f.fix_summary.empty())
+    out += FixBlock(std::string("Fix (") + ToString(shell) + "): ", f.fix_summary, f.fix, shell);
+  for (const auto& alt : f.alternatives)
+    out += FixBlock(std::string("Or (") + ToString(shell) + "): ", alt.summary, alt.fix, shell);
+  if (!f.unconfirmed.empty()) out += UnconfirmedNote(f);
   if (!f.link.empty()) out += "<p class=\"source\">Source: " + LinkOrText(f.link, f.link) + "</p>";
   return out + "</article>\n";
 }
@@ -362,6 +376,7 @@ std::string FindingsSection(const HtmlReportInput& in) {
       for (const auto& e : f.evidence) ok_list += "<li>" + EscapeHtml(e) + "</li>";
       ok_list += "</ul>";
     }
+    if (!f.unconfirmed.empty()) ok_list += UnconfirmedNote(f);
     ok_list += "</li>\n";
   }
   if (ok)

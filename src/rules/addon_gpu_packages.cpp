@@ -71,7 +71,7 @@ void Shadowed(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
       FixAction::PerShell(ForEnvironment(PipCommand("uninstall -y " + cpu.name + " " + gpu.fw->name), &env)));
   f.fix.push_back(FixAction::PerShell(
       ForEnvironment(PipCommand("install \"" + ReinstallSpec(ctx, env, gpu) + "\""), &env)));
-  f.link = FirstSource(gpu.addon->provenance);
+  Cite(f, gpu.addon->provenance);
   out.push_back(std::move(f));
 }
 
@@ -140,7 +140,7 @@ void CudaBuildMismatch(const RuleContext& ctx, const PythonEnv& env, std::vector
       f.fix_summary =
           "no " + a.fw->name + " release for CUDA " + major + " is recorded: see its install page";
     }
-    f.link = FirstSource(build->provenance);
+    Cite(f, build->provenance);
     out.push_back(std::move(f));
   }
 }

@@ -57,7 +57,7 @@ void AddPinFix(const RuleContext& ctx, const PythonEnv& env, const InstalledAddo
         ForEnvironment(PipCommand("install --no-deps " + Arg(dist + "==" + b->version) +
                                   (index ? " --index-url " + PytorchIndexUrl(t.variant) : "")),
                        &env)));
-    f.link = FirstSource(b->provenance);
+    Cite(f, b->provenance);
     return;
   }
   f.fix_summary = "install the " + dist + " release built for torch " + torch.ToString() +
@@ -67,7 +67,7 @@ void AddPinFix(const RuleContext& ctx, const PythonEnv& env, const InstalledAddo
       ForEnvironment(PipCommand("install " + Arg(dist) + " " + Arg("torch==" + torch.ToString()) +
                                 (index ? " --extra-index-url " + PytorchIndexUrl(t.variant) : "")),
                      &env)));
-  f.link = FirstSource(a.addon->provenance);
+  Cite(f, a.addon->provenance);
 }
 
 void TorchPin(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon& a,
@@ -141,7 +141,7 @@ void GpuFloor(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
         "uninstall it, so that applications which use it when present fall back; or use a GPU with " + need;
     f.fix.push_back(FixAction::PerShell(ForEnvironment(PipCommand("uninstall -y " + a.fw->name), &env)));
   }
-  f.link = FirstSource(floor->provenance);
+  Cite(f, floor->provenance);
   out.push_back(std::move(f));
 }
 
@@ -224,7 +224,7 @@ void NoGpuBuild(const RuleContext& ctx, const PythonEnv& env, const std::vector<
     f.evidence.push_back("found " + Joined(found));
     f.fix_summary = "install its GPU build from PyPI (" + requirement + ") into this environment";
     f.fix.push_back(FixAction::PerShell(ForEnvironment(PipCommand("install -U " + Arg(requirement)), &env)));
-    f.link = FirstSource(addon.provenance);
+    Cite(f, addon.provenance);
     out.push_back(std::move(f));
   }
 }

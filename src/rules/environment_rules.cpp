@@ -91,7 +91,7 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
     f.evidence.push_back(pit ? pit->problem : "the Windows HIP runtime lives in the driver and ignores it");
     f.fix_summary = pit ? pit->fix : "use a build that carries the GPU's target";
     f.fix.push_back(FixAction::UnsetEnv(set.front().first));
-    f.link = pit ? FirstSource(pit->provenance) : std::string();
+    if (pit) Cite(f, pit->provenance);
     out.push_back(std::move(f));
     return;
   }
@@ -108,7 +108,7 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
       } else {
         f.fix.push_back(FixAction::UnsetEnv(name));
       }
-      f.link = pit ? FirstSource(pit->provenance) : std::string();
+      if (pit) Cite(f, pit->provenance);
       out.push_back(std::move(f));
       continue;
     }
@@ -131,7 +131,7 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
       f.evidence.push_back(listed->problem);
       f.fix_summary = listed->fix;
       f.fix.push_back(FixAction::UnsetEnv(name));
-      f.link = FirstSource(listed->provenance);
+      Cite(f, listed->provenance);
       out.push_back(std::move(f));
       continue;
     }
@@ -146,7 +146,7 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
                            (target && !target->generic.empty() ? " (" + target->generic + ")" : ""));
       if (pit) f.evidence.push_back(pit->problem);
       AddOverrideFix(ctx, *g, name, f);
-      f.link = pit ? FirstSource(pit->provenance) : std::string();
+      if (pit) Cite(f, pit->provenance);
       out.push_back(std::move(f));
     }
   }
@@ -176,7 +176,7 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
       f.fix.push_back(FixAction::UnsetEnv("HSA_OVERRIDE_GFX_VERSION"));
       f.fix.push_back(FixAction::SetEnv(per_node, *value));
     }
-    f.link = pit ? FirstSource(pit->provenance) : std::string();
+    if (pit) Cite(f, pit->provenance);
     out.push_back(std::move(f));
   }
 }

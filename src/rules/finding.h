@@ -52,6 +52,15 @@ struct FixAction {
   static FixAction Manual(std::string text);
 };
 
+// A way to fix a finding that ranks after the first one (Finding::fix): a fallback with its caveat, e.g.
+// the HSA_OVERRIDE_GFX_VERSION that serves while a build lacks the GPU's own code.
+struct FixOption {
+  std::string summary;  // what it does and when to take it, caveat included
+  std::vector<FixAction> fix;
+  std::string link;  // its source, "" when the finding's own
+  bool operator==(const FixOption&) const = default;
+};
+
 struct Finding {
   std::string id;  // stable: "runtime.override_not_needed"; `check --explain ID` describes it
   Layer layer = Layer::kHardware;
@@ -61,7 +70,11 @@ struct Finding {
   std::vector<std::string> evidence;  // "required X, found Y" lines
   std::string fix_summary;            // one line on what the fix does ("" when there is nothing to do)
   std::vector<FixAction> fix;
+  std::vector<FixOption> alternatives;  // other fixes, best first, each worse than `fix` (ranked by data)
   std::string link;  // the source: a URL from the knowledge base entry or the rule's own reference
+  // Knowledge-base entries the finding rests on that nobody has compared with their source yet
+  // (confirmed = false): "overrides.toml:45". Reports say so beside the finding.
+  std::vector<std::string> unconfirmed;
   bool operator==(const Finding&) const = default;
 };
 

@@ -73,7 +73,7 @@ void CheckEnv(const RuleContext& ctx, const PythonEnv& env, std::vector<Finding>
         " (--no-deps keeps this torch)";
     f.fix.push_back(
         FixAction::PerShell(ForEnvironment(ReinstallCompanion(fw.family, series, t.variant), &env)));
-    f.link = FirstSource(comp->provenance);
+    Cite(f, comp->provenance);
     out.push_back(std::move(f));
   }
   if (!fine.empty()) {
@@ -82,7 +82,7 @@ void CheckEnv(const RuleContext& ctx, const PythonEnv& env, std::vector<Finding>
                     fine + (fine_count == 1 ? " matches" : " match") + " torch " + env.torch->version);
     f.evidence.push_back("required the releases built for torch " + std::to_string(t.version->major()) + "." +
                          std::to_string(t.version->minor()) + ", found " + fine);
-    f.link = FirstSource(comp->provenance);
+    Cite(f, comp->provenance);
     out.push_back(std::move(f));
   }
 }

@@ -5,6 +5,7 @@
 // (framework_amd_family.cpp). A build none of them describes is "unverified".
 #include "core/strings.h"
 #include "rules/framework_parts.h"
+#include "rules/target_fix_ranking.h"
 
 namespace gpudoctor {
 namespace {
@@ -167,21 +168,16 @@ void NoAmdKernels(const RuleContext& ctx, const GpuView& g, const AmdCode& code,
   const OverrideRule* rule = ctx.db.FindOverrideRule(g.gfx);
   auto sibling = rule ? GfxNameFromOverride(rule->value) : std::nullopt;
   const bool tensile_ok = !sibling || t.tensile_folders.empty() || Contains(t.tensile_gfx, *sibling);
-  if (rule && sibling && code.Has(t, *sibling) && tensile_ok && ctx.platform == Platform::kLinux) {
+  const bool override_runs = rule && sibling && code.Has(t, *sibling) && tensile_ok;
+  if (override_runs && ctx.platform == Platform::kLinux)
     f.evidence.push_back(
         "HSA_OVERRIDE_GFX_VERSION=" + rule->value + " runs the " + *sibling + " code on it (same family" +
         (t.tensile_folders.empty() ? std::string(")")
                                    : ", and " + t.tensile_folders + " has " + *sibling + ")"));
-    f.fix_summary = "run its " + *sibling + " code with HSA_OVERRIDE_GFX_VERSION=" + rule->value +
-                    " (Linux only), or install a build carrying " + g.gfx;
-    f.fix.push_back(FixAction::SetEnv("HSA_OVERRIDE_GFX_VERSION", rule->value));
-    f.link = FirstSource(rule->provenance);
-    auto routes = RoutesFor(ctx, g);
-    if (!routes.empty())
-      f.evidence.push_back("a build with " + g.gfx + " itself: " + routes.front().route->name +
-                           (routes.front().variant.empty() ? "" : " (" + routes.front().variant + ")"));
-  } else {
-    auto routes = RoutesFor(ctx, g);
+  // Ranked by data: a build made for the GPU, the override with its caveat, a nightly (target_fix_ranking.h).
+  ApplyRankedFixes(RankFixesForMissingTarget(ctx, g, override_runs), f);
+  if (f.fix.empty()) {
+    auto routes = RoutesFor(ctx, g);  // none the ranking names: the best there is (a legacy build)
     if (!routes.empty()) {
       f.fix_summary = "replace it with " + routes.front().route->name + "; " + kTorchPitfall;
       AddReinstall(ctx, routes.front(), f);

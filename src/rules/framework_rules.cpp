@@ -26,11 +26,15 @@ ShellCommands Uninstall() {
 }  // namespace
 
 // Replace the installed build with `choice`'s.
-void AddReinstall(const RuleContext& ctx, const RouteChoice& choice, Finding& f) {
+std::vector<FixAction> ReinstallActions(const RuleContext& ctx, const RouteChoice& choice) {
   const PythonEnv* env = ctx.torch ? ctx.torch->env : nullptr;
-  f.fix.push_back(FixAction::PerShell(ForEnvironment(Uninstall(), env)));
-  f.fix.push_back(FixAction::PerShell(ForEnvironment(choice.install, env)));
-  if (f.link.empty()) f.link = FirstSource(choice.route->provenance);
+  return {FixAction::PerShell(ForEnvironment(Uninstall(), env)),
+          FixAction::PerShell(ForEnvironment(choice.install, env))};
+}
+
+void AddReinstall(const RuleContext& ctx, const RouteChoice& choice, Finding& f) {
+  for (FixAction& a : ReinstallActions(ctx, choice)) f.fix.push_back(std::move(a));
+  if (f.link.empty()) Cite(f, choice.route->provenance);
 }
 
 namespace {
@@ -78,7 +82,7 @@ void NoTorch(const RuleContext& ctx, std::vector<Finding>& out) {
       f.fix_summary =
           "install the " + pick->variant + " build (check the GPU with nvidia-smi first); " + kTorchPitfall;
       f.fix.push_back(FixAction::PerShell(FillPlaceholders(cuda_route->install, pick->variant, "", "", "")));
-      f.link = FirstSource(cuda_route->provenance);
+      Cite(f, cuda_route->provenance);
     }
   }
   if (g) {
@@ -87,7 +91,7 @@ void NoTorch(const RuleContext& ctx, std::vector<Finding>& out) {
       f.title += ": install it for " + g->label.substr(g->label.find(' ') + 1);
       f.fix_summary = "install from " + routes.front().route->name + "; " + kTorchPitfall;
       f.fix.push_back(FixAction::PerShell(routes.front().install));
-      f.link = FirstSource(routes.front().route->provenance);
+      Cite(f, routes.front().route->provenance);
     }
   }
   out.push_back(std::move(f));
@@ -111,7 +115,7 @@ void DirectmlTorch(const RuleContext& ctx, const GpuView& g, const FrameworkInst
   if (!routes.empty()) {
     f.fix_summary = "keep this environment for DirectML; for " + g.label.substr(g.label.find(' ') + 1) +
                     " itself install " + routes.front().route->name + " into a separate environment";
-    f.link = FirstSource(routes.front().route->provenance);
+    Cite(f, routes.front().route->provenance);
   }
   out.push_back(std::move(f));
 }

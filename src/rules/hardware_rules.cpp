@@ -59,7 +59,7 @@ void NoGpu(const RuleContext& ctx, std::vector<Finding>& out) {
             : "install the CPU-only PyTorch, or run on a machine (or VM) with a GPU passed through";
     f.fix.push_back(
         FixAction::PerShell(ForEnvironment(FillPlaceholders(cpu->install, "cpu", "", "", ""), nullptr)));
-    f.link = FirstSource(cpu->provenance);
+    Cite(f, cpu->provenance);
   }
   out.push_back(std::move(f));
 }
@@ -132,11 +132,11 @@ void Identity(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& ou
   if (g.amd) {
     f.evidence.push_back("PCI " + Hex(g.pci->vendor_id, 4) + ":" + Hex(g.pci->device_id, 4) + " is " +
                          g.amd->name + " (" + g.amd->device->chip + ", " + g.amd->device->gfx + ")");
-    f.link = FirstSource(g.amd->device->provenance);
+    Cite(f, g.amd->device->provenance);
   } else if (g.cc) {
     f.evidence.push_back("compute capability " + g.cc->ToString() + " (" + SmName(*g.cc) + ")" +
                          (g.nvidia_model ? ", " + g.nvidia_model->name + " in the knowledge base" : ""));
-    if (g.nvidia_model) f.link = FirstSource(g.nvidia_model->provenance);
+    if (g.nvidia_model) Cite(f, g.nvidia_model->provenance);
   }
   out.push_back(std::move(f));
 }
@@ -157,7 +157,7 @@ void WrongResults(const RuleContext& ctx, const GpuView& g, const OverridePitfal
     f.fix.push_back(
         FixAction::PerShell(ForEnvironment(FillPlaceholders(cpu->install, "cpu", "", "", ""), nullptr)));
   }
-  f.link = FirstSource(wrong.provenance);
+  Cite(f, wrong.provenance);
   out.push_back(std::move(f));
 }
 
@@ -181,7 +181,7 @@ void Route(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) 
     if (const TorchRoute* cpu = ctx.db.FindRoute("cpu")) {
       f.fix_summary = "use the CPU-only build, or a newer GPU";
       f.fix.push_back(FixAction::PerShell(FillPlaceholders(cpu->install, "cpu", "", "", "")));
-      f.link = FirstSource(cpu->provenance);
+      Cite(f, cpu->provenance);
     }
     out.push_back(std::move(f));
     return;
@@ -209,7 +209,7 @@ void Route(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) 
     f.evidence.push_back("also possible: " + routes[i].route->name + " [" +
                          ToString(routes[i].route->status) + "]");
   }
-  f.link = FirstSource(best.route->provenance);
+  Cite(f, best.route->provenance);
   out.push_back(std::move(f));
 }
 

@@ -337,6 +337,17 @@ std::string FirstSource(const Provenance& p) {
   return p.sources.empty() ? std::string() : p.sources.front();
 }
 
+void Cite(Finding& f, const Provenance& p) {
+  f.link = FirstSource(p);
+  RestsOn(f, p);
+}
+
+void RestsOn(Finding& f, const Provenance& p) {
+  if (p.confirmed || p.origin.file.empty()) return;
+  const std::string where = p.origin.file + ":" + std::to_string(p.origin.line);
+  if (!Contains(f.unconfirmed, where)) f.unconfirmed.push_back(where);
+}
+
 bool Contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }

@@ -116,6 +116,11 @@ std::string CodeList(const TorchView& t);
 // A finding with the common fields set.
 Finding MakeFinding(std::string id, Layer layer, Severity severity, std::string subject, std::string title);
 std::string FirstSource(const Provenance& p);
+// The finding rests on the entry `p`: it becomes the finding's source, and an entry nobody has compared
+// with its source (confirmed = false) is named in Finding::unconfirmed.
+void Cite(Finding& f, const Provenance& p);
+// The finding rests on `p` too (not its source): only the unconfirmed mark.
+void RestsOn(Finding& f, const Provenance& p);
 bool Contains(const std::vector<std::string>& list, const std::string& item);
 
 }  // namespace gpudoctor

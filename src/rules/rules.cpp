@@ -239,7 +239,9 @@ const std::vector<RuleInfo>& AllRuleInfo() {
       {"runtime.override_needed", Layer::kRuntime,
        "The code that will run (the ROCm wheel, else the system ROCm) lacks the GPU's gfx target but has the "
        "same-family sibling that overrides.toml maps it to. Linux only.",
-       "Without the override the first HIP call aborts with hipErrorNoBinaryForGpu.",
+       "Without the override the first HIP call aborts with hipErrorNoBinaryForGpu. For PyTorch the fixes "
+       "come in overrides.toml's [[fix_ranking]] order: a build made for the GPU first where one exists, the "
+       "override as its fallback.",
        "https://github.com/ROCm/legacy-rocm-build/issues/2353"},
       {"runtime.override_ok", Layer::kRuntime,
        "HSA_OVERRIDE_GFX_VERSION is set to the right value for this GPU.", "", "data/overrides.toml"},
@@ -308,7 +310,8 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "wheel's compiled targets.",
        "\"no kernel image is available for execution on the device\" (CUDA) or hipErrorNoBinaryForGpu "
        "(ROCm); e.g. "
-       "a GTX 1080 (sm_61) with cu128 needs cu126.",
+       "a GTX 1080 (sm_61) with cu128 needs cu126. On AMD the fixes come in overrides.toml's [[fix_ranking]] "
+       "order (a build made for the GPU, the override, a nightly), each where it exists.",
        "https://github.com/pytorch/pytorch/blob/main/RELEASE.md"},
       {"framework.torch_ptx_only", Layer::kFramework, "Only PTX of an older architecture reaches this GPU.",
        "The driver compiles every kernel at first use: slow start, and some kernels may be missing.",

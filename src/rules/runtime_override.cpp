@@ -5,6 +5,7 @@
 // cross-family values are the environment layer's (environment_rules.cpp).
 #include "core/strings.h"
 #include "rules/rule_context.h"
+#include "rules/target_fix_ranking.h"
 
 namespace gpudoctor {
 namespace {
@@ -110,7 +111,7 @@ void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out) {
                              ctx.db.FirstNativeWheel(*rule, g->gfx) + " on");
       f.fix_summary = "unset the override (and remove it from ~/.bashrc, ~/.profile or the service file)";
       f.fix.push_back(FixAction::UnsetEnv(var));
-      f.link = pit ? FirstSource(pit->provenance) : std::string();
+      if (pit) Cite(f, pit->provenance);
       out.push_back(std::move(f));
       return;
     }
@@ -120,7 +121,7 @@ void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out) {
                                   "; which targets the installed build carries is unknown");
       f.evidence.push_back("found no ROCm wheel or system ROCm in the knowledge base to check " + *chosen +
                            " against");
-      if (rule) f.link = FirstSource(rule->provenance);
+      if (rule) Cite(f, rule->provenance);
       out.push_back(std::move(f));
       return;
     }
@@ -149,7 +150,7 @@ void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out) {
     if (rule && rule->verdict != OverrideVerdict::kWorks)
       f.evidence.push_back(std::string("overrides.toml marks this mapping ") +
                            (rule->verdict == OverrideVerdict::kRisky ? "risky" : "unverified"));
-    if (rule) f.link = FirstSource(rule->provenance);
+    if (rule) Cite(f, rule->provenance);
     out.push_back(std::move(f));
     return;
   }
@@ -158,14 +159,28 @@ void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out) {
   if (ctx.platform == Platform::kWsl || !source || !rule || source->Has(g->gfx)) return;
   auto sibling = GfxNameFromOverride(rule->value);
   if (!sibling || !source->Has(*sibling)) return;
-  Finding f = MakeFinding("runtime.override_needed", Layer::kRuntime, Severity::kWarning, g->label,
-                          source->name + " has no " + g->gfx + " code: set " + var + "=" + rule->value +
-                              " to run its " + *sibling + " code");
+  // For PyTorch the fixes are ranked by data (target_fix_ranking.h): where a build made for the GPU
+  // exists it comes first and the override is its caveated fallback.
+  RankedFixes ranked;
+  if (source->torch || source->wheel) ranked = RankFixesForMissingTarget(ctx, *g, true);
+  const bool override_first = ranked.kinds.empty() || ranked.kinds.front() == TargetFixKind::kOverride;
+  Finding f =
+      MakeFinding("runtime.override_needed", Layer::kRuntime, Severity::kWarning, g->label,
+                  source->name + " has no " + g->gfx + " code: " +
+                      (override_first ? "set " + var + "=" + rule->value + " to run its " + *sibling + " code"
+                                      : "install a build that carries it, or set " + var + "=" + rule->value +
+                                            " to run its " + *sibling + " code"));
   f.evidence.push_back("required " + g->gfx + " in " + source->name + ", found it missing; " + *sibling +
                        " (same family) is there");
   if (rule->verdict != OverrideVerdict::kWorks)
     f.evidence.push_back(std::string("overrides.toml marks this mapping ") +
                          (rule->verdict == OverrideVerdict::kRisky ? "risky" : "unverified"));
+  if (!ranked.options.empty()) {
+    ApplyRankedFixes(ranked, f);
+    RestsOn(f, rule->provenance);
+    out.push_back(std::move(f));
+    return;
+  }
   for (const TheRockFamily* fam : ctx.db.FindTheRockFamilies(g->gfx)) {
     if (EndsWith(fam->name, "-all")) {
       f.evidence.push_back("or install TheRock's build for " + fam->name + ", which carries " + g->gfx +
@@ -175,7 +190,7 @@ void OverrideRules(const RuleContext& ctx, std::vector<Finding>& out) {
   }
   f.fix_summary = "set the override (add the line to ~/.profile to keep it)";
   f.fix.push_back(FixAction::SetEnv(var, rule->value));
-  f.link = FirstSource(rule->provenance);
+  Cite(f, rule->provenance);
   out.push_back(std::move(f));
 }
 

@@ -132,7 +132,7 @@ void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
     f.fix_summary += " within the " + last->branch->branch + " branch (the last for " + last->architecture +
                      ": newer branches drop it)";
     AddBranchDriverInstall(ctx, *last, f);
-    f.link = FirstSource(last->branch->provenance);
+    Cite(f, last->branch->provenance);
     return;
   }
   const std::string& distro = ctx.snap.os.distro_id;
@@ -366,7 +366,7 @@ void SystemRocm(const RuleContext& ctx, std::vector<Finding>& out) {
           "ROCm " + v.ToString() +
               (deprecated ? " lists " + g->gfx + " as deprecated" : " supports " + g->gfx + " officially"));
       f.evidence.push_back("required " + g->gfx + " in ROCm " + series + "'s GPU list, found it");
-      f.link = FirstSource(rel->provenance);
+      Cite(f, rel->provenance);
       out.push_back(std::move(f));
     } else {
       Finding f = MakeFinding("runtime.rocm_gpu_unlisted", Layer::kRuntime, Severity::kInfo, t->path,
@@ -377,7 +377,7 @@ void SystemRocm(const RuleContext& ctx, std::vector<Finding>& out) {
         for (const auto& x : rel->gfx) s += (s.empty() ? "" : " ") + x;
         return s;
       }());
-      f.link = FirstSource(rel->provenance);
+      Cite(f, rel->provenance);
       out.push_back(std::move(f));
     }
   }
@@ -409,7 +409,7 @@ void KernelVersion(const RuleContext& ctx, std::vector<Finding>& out) {
         "avoids some hangs";
     f.fix.push_back(FixAction::Manual("install a Linux kernel >= " + min + ", then reboot"));
     f.fix.push_back(FixAction::SetEnv("HSA_ENABLE_SDMA", "0"));
-    f.link = FirstSource(floor.provenance);
+    Cite(f, floor.provenance);
     out.push_back(std::move(f));
   }
 }
@@ -467,7 +467,7 @@ void NvidiaDriverBranchForGpu(const RuleContext& ctx, std::vector<Finding>& out)
   f.fix_summary = "install the newest " + last->branch->branch + " driver (" + std::to_string(last->number) +
                   ".xx); stay on that branch";
   AddBranchDriverInstall(ctx, *last, f);
-  f.link = FirstSource(last->branch->provenance);
+  Cite(f, last->branch->provenance);
   out.push_back(std::move(f));
 }
 
@@ -519,7 +519,7 @@ void NvidiaOpenModules(const RuleContext& ctx, std::vector<Finding>& out) {
   f.fix_summary =
       "replace the proprietary kernel modules with the open ones of the same driver branch, then reboot";
   AddOpenModulesInstall(ctx, *open->only, f);
-  f.link = FirstSource(open->only->provenance);
+  Cite(f, open->only->provenance);
   out.push_back(std::move(f));
 }
 
@@ -548,7 +548,7 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
       f.fix_summary =
           "keep an " + last->branch->branch + " driver and install a PyTorch built for an older CUDA";
       AddWheelForInstalledDriver(ctx, f, /*only_way=*/true);
-      f.link = FirstSource(last->branch->provenance);
+      Cite(f, last->branch->provenance);
       out.push_back(std::move(f));
       return;
     }
@@ -559,7 +559,7 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
     f.fix_summary =
         "update the NVIDIA driver" + (target ? " to " + target->ToString() + " or newer" : std::string());
     AddNvidiaDriverInstall(ctx, f);
-    f.link = FirstSource(floors->minor_compat->provenance);
+    Cite(f, floors->minor_compat->provenance);
     AddWheelForInstalledDriver(ctx, f);
     out.push_back(std::move(f));
     return;
@@ -583,14 +583,13 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
       f.fix_summary = "stay on " + last->branch->branch +
                       "; for PTX and the newer features use a PyTorch built for CUDA " + max + " or older";
       AddWheelForInstalledDriver(ctx, f, /*only_way=*/true);
-      f.link = FirstSource(last->branch->provenance);
+      Cite(f, last->branch->provenance);
       out.push_back(std::move(f));
       return;
     }
     f.fix_summary = "update the driver so PTX and newer features of CUDA " + cuda.ToString() + " work";
     AddNvidiaDriverInstall(ctx, f);
-    f.link = floors->toolkit ? FirstSource(floors->toolkit->provenance)
-                             : FirstSource(floors->minor_compat->provenance);
+    Cite(f, floors->toolkit ? floors->toolkit->provenance : floors->minor_compat->provenance);
     out.push_back(std::move(f));
     return;
   }
@@ -599,7 +598,7 @@ void NvidiaDriverForCuda(const RuleContext& ctx, std::vector<Finding>& out) {
   f.evidence.push_back("required driver >= " + floor.ToString() +
                        (toolkit ? " (toolkit's own: " + toolkit->ToString() + ")" : "") + ", found " +
                        driver);
-  f.link = FirstSource(floors->minor_compat->provenance);
+  Cite(f, floors->minor_compat->provenance);
   out.push_back(std::move(f));
 }
 

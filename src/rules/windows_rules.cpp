@@ -195,7 +195,7 @@ void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choi
           : "AMD's Windows PyTorch wheels for " + g.gfx + " need " + List(missing));
   f.evidence = std::move(evidence);
   if (!ready) Alternatives(ctx, g, f);
-  f.link = FirstSource(route.provenance);
+  Cite(f, route.provenance);
   if (!os_ok) {
     f.fix.push_back(
         FixAction::Manual("upgrade to Windows 11 22H2 or newer (Settings > Windows Update), or use "
@@ -251,7 +251,7 @@ void AmdOtherRoutes(const RuleContext& ctx, const GpuView& g, const std::vector<
     if (python.empty()) python = "3.12";
     f.fix_summary = "install TheRock's torch for " + g.gfx + " into a Python " + python + " venv";
     AddVenvInstall(ctx, python, therock->install, f);
-    f.link = FirstSource(therock->route->provenance);
+    Cite(f, therock->route->provenance);
   }
   Alternatives(ctx, g, f);
   out.push_back(std::move(f));
@@ -282,7 +282,7 @@ void HipSdks(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out
                            "'s GPU list, found " +
                            (Contains(sdk->gfx_unsupported, g.gfx) ? "it listed as unsupported"
                                                                   : "only " + List(sdk->gfx_sdk)));
-      f.link = FirstSource(sdk->provenance);
+      Cite(f, sdk->provenance);
     }
     if (hip7_rdna2) {
       f.evidence.push_back(

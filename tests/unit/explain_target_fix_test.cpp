@@ -92,6 +92,30 @@ TEST(ExplainTargetFix, Gfx1103PrefersTheWheelThatCarriesIt) {
   EXPECT_NE(f.commands.bash.find("pip install"), std::string::npos) << f.commands.bash;
 }
 
+// Issue 30 item 2: advice resting on an entry nobody has compared with its source says so where it names
+// the entry; a confirmed entry is named plainly. gfx1035's 10.3.0 rule is confirmed = false, gfx1031's is
+// not.
+TEST(ExplainTargetFix, AdviceOnUnconfirmedDataSaysSo) {
+  const OverrideRule* risky = Db().FindOverrideRule("gfx1035");
+  const OverrideRule* known = Db().FindOverrideRule("gfx1031");
+  ASSERT_TRUE(risky != nullptr && known != nullptr);
+  ASSERT_FALSE(risky->provenance.confirmed);
+  ASSERT_TRUE(known->provenance.confirmed);
+  const std::string risky_at = "overrides.toml:" + std::to_string(risky->provenance.origin.line);
+  const std::string known_at = "overrides.toml:" + std::to_string(known->provenance.origin.line);
+  TargetFix f = FixForTarget(FixTarget{"gfx1035", "test"}, false, Db());
+  EXPECT_NE(f.advice.find(risky_at + ", unconfirmed"), std::string::npos) << f.advice;
+  // Issue 30 item 4: the risky override ranks after a build made for gfx1035 ([[fix_ranking]]): the build's
+  // command is live, the override only a comment.
+  EXPECT_NE(f.advice.find("A build made for gfx1035 comes first"), std::string::npos) << f.advice;
+  EXPECT_NE(f.commands.bash.find("pip install"), std::string::npos) << f.commands.bash;
+  EXPECT_NE(f.commands.bash.find("# export HSA_OVERRIDE_GFX_VERSION=10.3.0"), std::string::npos)
+      << f.commands.bash;
+  f = FixForTarget(FixTarget{"gfx1031", "test"}, false, Db());
+  EXPECT_NE(f.advice.find(known_at + ")"), std::string::npos) << f.advice;
+  EXPECT_EQ(f.advice.find("unconfirmed"), std::string::npos) << f.advice;
+}
+
 TEST(ExplainTargetFix, Gfx1033GetsNoOverrideAndTheWhy) {
   ExplainedMatch m =
       Explain("Name: gfx1033\nRuntimeError: HIP error: invalid device function\n", LinuxMachine());

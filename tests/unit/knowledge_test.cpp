@@ -406,6 +406,42 @@ TEST(KnowledgeLoaderErrors, WrongTypeAndUnknownFieldAndBadReference) {
       << errors;
 }
 
+// [[fix_ranking]]: an unknown kind, a kind twice, a target ranked in two rows and a second row for every
+// target are each an error naming the line.
+TEST(KnowledgeLoaderErrors, FixRankingKindsAndRows) {
+  TempDataDir kind;
+  const uint32_t entry = LineOf(ReadText(kind.path("overrides.toml")), "[[fix_ranking]]\nsituation");
+  kind.Edit("overrides.toml", "order = [\"native-build\", \"override\", \"community-build\"]",
+            "order = [\"native-build\", \"overide\"]");
+  std::string errors = LoadErrors(kind.dir());
+  EXPECT_NE(errors.find("overrides.toml:" + std::to_string(entry) + ": entry 'code-lacks-target'"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("order names 'overide'"), std::string::npos) << errors;
+
+  TempDataDir twice;
+  twice.Edit("overrides.toml", "order = [\"native-build\", \"override\", \"community-build\"]",
+             "order = [\"override\", \"override\"]");
+  errors = LoadErrors(twice.dir());
+  EXPECT_NE(errors.find("order names 'override' twice"), std::string::npos) << errors;
+
+  TempDataDir ranked_twice;
+  ranked_twice.Edit("overrides.toml", "gfx = [\"gfx1035\", \"gfx1036\", \"gfx1103\"",
+                    "gfx = [\"gfx1031\", \"gfx1035\", \"gfx1036\", \"gfx1103\"");
+  ranked_twice.Edit("overrides.toml", "situation = \"code-lacks-target\"\norder",
+                    "situation = \"code-lacks-target\"\ngfx = [\"gfx1031\"]\norder");
+  errors = LoadErrors(ranked_twice.dir());
+  EXPECT_NE(errors.find("gfx1031 is ranked twice"), std::string::npos) << errors;
+
+  TempDataDir two_defaults;
+  two_defaults.Edit("overrides.toml",
+                    "gfx = [\"gfx1035\", \"gfx1036\", \"gfx1103\", \"gfx1152\", \"gfx1153\", \"gfx1200\", "
+                    "\"gfx90c\", \"gfx902\", \"gfx904\"]\n",
+                    "");
+  errors = LoadErrors(two_defaults.dir());
+  EXPECT_NE(errors.find("a second row for every target"), std::string::npos) << errors;
+}
+
 TEST(KnowledgeLoaderErrors, KernelFloorNeedsAVersionAndKnownTargets) {
   TempDataDir tmp;
   uint32_t version_line =

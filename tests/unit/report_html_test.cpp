@@ -241,6 +241,23 @@ TEST(ReportHtml, FindingsWorstFirstWithEvidenceAndFix) {
   EXPECT_NE(html.find("1 error, 1 warning"), std::string::npos);
 }
 
+// Issue 30: the fixes ranked after the first one and the unconfirmed entries a finding rests on are shown.
+TEST(ReportHtml, AlternativesAndUnconfirmedDataAreShown) {
+  HtmlReportInput in = FullInput();
+  auto it = std::find_if(in.findings.begin(), in.findings.end(),
+                         [](const Finding& x) { return x.id == "framework.torch_cpu_only"; });
+  ASSERT_NE(it, in.findings.end());
+  Finding& f = *it;
+  f.alternatives.push_back(FixOption{"keep this build <and> set the override",
+                                     {FixAction::SetEnv("HSA_OVERRIDE_GFX_VERSION", "11.0.0")},
+                                     ""});
+  f.unconfirmed = {"overrides.toml:207"};
+  const std::string html = RenderHtmlReport(in);
+  EXPECT_NE(html.find("Or (bash): </strong>keep this build &lt;and&gt; set the override"), std::string::npos);
+  EXPECT_NE(html.find("<pre><code>export HSA_OVERRIDE_GFX_VERSION=11.0.0</code></pre>"), std::string::npos);
+  EXPECT_NE(html.find("Unconfirmed: rests on overrides.toml:207"), std::string::npos);
+}
+
 TEST(ReportHtml, VerifyGatesWithBadgesAndALoudFailure) {
   const std::string html = RenderHtmlReport(FullInput());
   EXPECT_NE(html.find("<span class=\"badge good\">pass</span>"), std::string::npos);

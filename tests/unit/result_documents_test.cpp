@@ -407,6 +407,9 @@ CheckReport SampleCheck() {
              FixAction::SetEnv("HSA_OVERRIDE_GFX_VERSION", "11.0.0"),
              FixAction::UnsetEnv("HIP_VISIBLE_DEVICES"), FixAction::Manual("log out and back in")};
   bad.link = "https://rocm.docs.amd.com/";
+  bad.alternatives = {FixOption{"or run as root", {FixAction::Bash("sudo python3 train.py")}, ""},
+                      FixOption{"or ask an administrator", {}, "https://example.org/admin"}};
+  bad.unconfirmed = {"overrides.toml:45", "pytorch_routes.toml:53"};
   return MakeCheckReport(s, {ok, bad}, Shell::kPowerShell, 2, KnowledgeStamp{"2026-12-01", "embedded"});
 }
 

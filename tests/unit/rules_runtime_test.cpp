@@ -205,7 +205,12 @@ TEST(RuntimeRules, Gfx1103OnTorch213RocmDropsTheOverride) {
   auto fs = RunRules(older);
   const Finding* f = FindId(fs, "runtime.override_needed");
   ASSERT_NE(f, nullptr) << Ids(fs);
-  EXPECT_EQ(BashFix(*f), "export HSA_OVERRIDE_GFX_VERSION=11.0.0\n");
+  // A wheel carrying gfx1103 exists: it comes first; the override is the last fallback (issue 30 item 4).
+  EXPECT_NE(BashFix(*f).find("whl/rocm7.14"), std::string::npos) << BashFix(*f);
+  EXPECT_NE(f->title.find("install a build that carries it"), std::string::npos) << f->title;
+  ASSERT_FALSE(f->alternatives.empty());
+  EXPECT_EQ(f->alternatives.back().fix,
+            std::vector<FixAction>{FixAction::SetEnv("HSA_OVERRIDE_GFX_VERSION", "11.0.0")});
 }
 
 // Issue 13: R580 is the last driver branch for Maxwell, Pascal and Volta (cuda_drivers.toml last_for).
