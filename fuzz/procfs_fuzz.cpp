@@ -12,7 +12,7 @@
 #include "core/json_reader.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/linux/procfs_parse.h"
-#include "probe/linux/virtual_machine.h"
+#include "probe/common/virtual_machine.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // The virtual-machine verdict from what a Linux guest reads: the CPU's hypervisor flag and the DMI names.
-#include "probe/linux/virtual_machine.h"
+#include "probe/common/virtual_machine.h"
 
 #include <gtest/gtest.h>
 
@@ -35,6 +35,20 @@ TEST(VirtualMachine, BareMetalIsNotAVirtualMachine) {
   EXPECT_FALSE(Classify(false, "Amazon EC2", "m7i.metal-24xl").name);  // bare metal: no flag
   EXPECT_FALSE(Classify(false, "Dell Inc.", "PowerEdge R750xa").name);
   EXPECT_FALSE(Classify(false, "", "").name);
+}
+
+// Windows reads the same names from the registry and passes no flag: the names alone decide, and the
+// evidence says where they were read.
+TEST(VirtualMachine, WindowsEvidenceNamesTheRegistry) {
+  VirtualMachineEvidence e{false, "Microsoft Corporation", "Virtual Machine"};
+  e.dmi_where = "SMBIOS (HKLM\\HARDWARE\\DESCRIPTION\\System\\BIOS)";
+  const VirtualMachineVerdict v = ClassifyVirtualMachine(e);
+  EXPECT_EQ(v.name, "Hyper-V");
+  ASSERT_EQ(v.evidence.size(), 1u);
+  EXPECT_EQ(v.evidence[0].rfind("SMBIOS (HKLM\\HARDWARE", 0), 0u) << v.evidence[0];
+  e.dmi_sys_vendor = "Micro-Star International Co., Ltd.";
+  e.dmi_product_name = "MS-7D25";
+  EXPECT_FALSE(ClassifyVirtualMachine(e).name);
 }
 
 TEST(VirtualMachine, TheHypervisorFlagIsReadAsAWholeWord) {

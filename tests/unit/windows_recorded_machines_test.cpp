@@ -294,6 +294,31 @@ TEST(WindowsRecordedMachine, Rtx4090) {
   EXPECT_EQ(WorstSeverity(fs), Severity::kInfo) << Ids(fs);
 }
 
+// Issue 30 item 6: a Windows guest of KVM/QEMU with the RTX 4090 passed through is said to be a virtual
+// machine, from the SMBIOS names in the registry; the same Windows on bare metal is not (its hypervisor bit
+// alone, set by Hyper-V and VBS on hosts too, is no evidence), and the GPU's verdicts are the same.
+TEST(WindowsRecordedMachine, AKvmGuestIsSaidToBeOne) {
+  Snapshot vm = Probe("win11-kvm-rtx4090-passthrough");
+  ASSERT_TRUE(vm.windows.hypervisor_present.value_or(false));
+  ASSERT_TRUE(vm.os.virtual_machine.has_value());
+  EXPECT_EQ(*vm.os.virtual_machine, "KVM/QEMU");
+  ASSERT_FALSE(vm.os.virtual_machine_evidence.empty());
+  EXPECT_NE(vm.os.virtual_machine_evidence[0].find("SMBIOS (HKLM\\HARDWARE\\DESCRIPTION\\System\\BIOS)"),
+            std::string::npos)
+      << vm.os.virtual_machine_evidence[0];
+  auto fs = RunRules(vm);
+  ASSERT_TRUE(Has(fs, "hardware.virtual_machine")) << Ids(fs);
+  Snapshot metal = Probe("win11-rtx4090");
+  EXPECT_FALSE(metal.os.virtual_machine.has_value());
+  metal.windows.hypervisor_present = true;  // Hyper-V or VBS on the host: still not a guest
+  auto metal_fs = RunRules(metal);
+  EXPECT_FALSE(Has(metal_fs, "hardware.virtual_machine")) << Ids(metal_fs);
+  const Finding* install = FindId(fs, "framework.no_torch");
+  const Finding* metal_install = FindId(metal_fs, "framework.no_torch");
+  ASSERT_TRUE(install != nullptr && metal_install != nullptr);
+  EXPECT_EQ(install->fix, metal_install->fix);
+}
+
 // Issue 13: Windows numbers R580's drivers 580.xx and 581.xx. A GTX 1080 (Pascal, whose last branch is
 // R580) on 581.57 is on R580: no "driver drops the GPU" error, and the install advice is a wheel that still
 // carries sm_61 (cu126), with no driver above R580. On 591.86 (R590) the error is real.
@@ -365,6 +390,9 @@ const std::vector<WindowsPythons>& PythonsOfRecordedMachines() {
        {"C:\\Users\\dave\\Desktop\\ComfyUI_windows_portable\\python_embeded: 2.8.0+cu129 (portable, Python "
         "3.13)"}},
       {"win11-rtx4090", {"3.12 python.org C:\\Users\\dave\\AppData\\Local\\Programs\\Python\\Python312"}, {}},
+      {"win11-kvm-rtx4090-passthrough",
+       {"3.12 python.org C:\\Users\\dave\\AppData\\Local\\Programs\\Python\\Python312"},
+       {}},
       {"win11-rtx4090-conda",
        {"3.12 conda C:\\Users\\frank\\miniconda3", "3.11 conda C:\\Users\\frank\\miniconda3\\envs\\torch"},
        {"C:\\Users\\frank\\miniconda3\\envs\\torch: 2.5.1+cu124 (conda, Python 3.11)"}},

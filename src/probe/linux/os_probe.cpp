@@ -7,7 +7,7 @@
 
 #include "core/strings.h"
 #include "probe/linux/procfs_parse.h"
-#include "probe/linux/virtual_machine.h"
+#include "probe/common/virtual_machine.h"
 
 namespace gpudoctor {
 namespace {

@@ -5,6 +5,7 @@
 #include "probe/windows/windows_os_probe.h"
 
 #include "core/strings.h"
+#include "probe/common/virtual_machine.h"
 #include "probe/windows/windows_ids.h"
 #include "probe/windows/windows_registry_paths.h"
 
@@ -78,6 +79,20 @@ void Machine(const ProbeContext& ctx, const WindowsSystemFacts& facts, Snapshot&
   snap.windows.hypervisor_present = facts.hypervisor_present;
 }
 
+// A Windows guest names its hypervisor in SMBIOS ("QEMU" / "Standard PC (Q35 + ICH9, 2009)", "Microsoft
+// Corporation" / "Virtual Machine"). The CPU's hypervisor bit is not evidence here: Windows with Hyper-V or
+// virtualization-based security sets it on bare metal too.
+void VirtualMachine(const ProbeContext& ctx, Snapshot& snap) {
+  const WindowsSystemSource& w = *ctx.windows;
+  VirtualMachineEvidence evidence;
+  evidence.dmi_sys_vendor = Text(w, RegistryRoot::kLocalMachine, kRegBios, "SystemManufacturer");
+  evidence.dmi_product_name = Text(w, RegistryRoot::kLocalMachine, kRegBios, "SystemProductName");
+  evidence.dmi_where = std::string("SMBIOS (HKLM\\") + kRegBios + ")";
+  VirtualMachineVerdict verdict = ClassifyVirtualMachine(evidence);
+  snap.os.virtual_machine = verdict.name;
+  snap.os.virtual_machine_evidence = std::move(verdict.evidence);
+}
+
 // Free space of the user's profile folder; a recorded machine keeps it in /.gpudoctor/disk
 // ("path=", "total_bytes=", "free_bytes=", as on Linux).
 void Disk(const ProbeContext& ctx, Snapshot& snap) {
@@ -141,6 +156,7 @@ void ProbeWindowsOs(const ProbeContext& ctx, Snapshot& snap) {
   WindowsSystemFacts facts = ctx.windows->System();
   Version(ctx, facts, snap);
   Machine(ctx, facts, snap);
+  VirtualMachine(ctx, snap);
   Disk(ctx, snap);
   Wsl(ctx, snap);
 }

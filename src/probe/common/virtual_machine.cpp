@@ -1,6 +1,6 @@
 // The DMI names hypervisors and clouds give their guests, as systemd's virtualization detection
 // (src/basic/virt.c, its DMI vendor table) and the hypervisors' own firmware tables record them.
-#include "probe/linux/virtual_machine.h"
+#include "probe/common/virtual_machine.h"
 
 #include "core/strings.h"
 
@@ -65,13 +65,13 @@ VirtualMachineVerdict ClassifyVirtualMachine(const VirtualMachineEvidence& e) {
   const DmiName* by_product = FindDmiName(e.dmi_product_name);
   const DmiName* by_vendor = FindDmiName(e.dmi_sys_vendor);
   const DmiName* named = by_product != nullptr ? by_product : by_vendor;
-  std::string dmi =
-      Trim(e.dmi_sys_vendor).empty() && Trim(e.dmi_product_name).empty()
-          ? std::string()
-          : "DMI: " + std::string(Trim(e.dmi_sys_vendor)) + " / " + std::string(Trim(e.dmi_product_name));
+  std::string dmi = Trim(e.dmi_sys_vendor).empty() && Trim(e.dmi_product_name).empty()
+                        ? std::string()
+                        : e.dmi_where + ": " + std::string(Trim(e.dmi_sys_vendor)) + " / " +
+                              std::string(Trim(e.dmi_product_name));
   if (e.cpu_hypervisor_flag) {
     v.name = named != nullptr ? named->name : "an unnamed hypervisor";
-    v.evidence.push_back("/proc/cpuinfo: the CPU has the hypervisor flag");
+    v.evidence.push_back(e.flag_where + ": the CPU has the hypervisor flag");
     if (!dmi.empty()) v.evidence.push_back(dmi);
   } else if (named != nullptr && named->virtual_only) {
     v.name = named->name;

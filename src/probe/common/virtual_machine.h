@@ -1,6 +1,9 @@
-// Whether Linux runs in a virtual machine, from what the guest can read: the CPU's `hypervisor` flag (set by
-// every hypervisor that announces itself through CPUID) and the firmware's DMI system vendor and product name
-// (/sys/class/dmi/id/sys_vendor, product_name), which name the hypervisor or the cloud.
+// Whether the OS runs in a virtual machine, from what the guest can read: the CPU's `hypervisor` flag (set by
+// every hypervisor that announces itself through CPUID; Linux's /proc/cpuinfo) and the firmware's DMI
+// (SMBIOS) system vendor and product name, which name the hypervisor or the cloud: Linux reads them from
+// /sys/class/dmi/id/sys_vendor and product_name, Windows from the registry's
+// HKLM\HARDWARE\DESCRIPTION\System\BIOS SystemManufacturer and SystemProductName. Windows does not
+// pass the flag: a Windows host with Hyper-V or virtualization-based security runs on the hypervisor too.
 #pragma once
 
 #include <optional>
@@ -14,6 +17,8 @@ struct VirtualMachineEvidence {
   bool cpu_hypervisor_flag = false;  // "hypervisor" in /proc/cpuinfo's flags
   std::string dmi_sys_vendor;        // "QEMU", "VMware, Inc.", "Amazon EC2", "" when not read
   std::string dmi_product_name;      // "Standard PC (Q35 + ICH9, 2009)", "VirtualBox", "g5.xlarge", ""
+  std::string flag_where = "/proc/cpuinfo";  // where the flag was read, for the evidence line
+  std::string dmi_where = "DMI";             // where the names were read ("SMBIOS (registry ...)")
 };
 
 struct VirtualMachineVerdict {
