@@ -1,6 +1,7 @@
 // libFuzzer target for the parsers of machine files behind the OS and NVIDIA probes: os-release,
 // /proc/cpuinfo (with its hypervisor flag and the DMI names that classify a virtual machine), /proc/meminfo,
-// /proc/version, /proc/1/cgroup, /proc/driver/nvidia/version and the recorded nvml.json (whose accepted
+// /proc/version, /proc/1/cgroup, /proc/driver/nvidia/version, Secure Boot's efivarfs variable, the NVIDIA
+// module file names under /lib/modules and the recorded nvml.json (whose accepted
 // answers must survive a write/read round trip). Text that is not JSON reaches the nvml.json reader in one
 // input of four only (by its length): its refusal is the same every time.
 #include <cstddef>
@@ -10,9 +11,10 @@
 #include <string_view>
 
 #include "core/json_reader.h"
+#include "probe/common/virtual_machine.h"
+#include "probe/linux/kernel_modules.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/linux/procfs_parse.h"
-#include "probe/common/virtual_machine.h"
 
 namespace {
 
@@ -74,6 +76,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (v.name) Check(!v.evidence.empty());
     if (!e.cpu_hypervisor_flag && v.name) Check(!e.dmi_sys_vendor.empty() || !e.dmi_product_name.empty());
   }
+  // Secure Boot's efivarfs variable: a verdict only from exactly 4 attribute bytes and a 0 or 1.
+  if (auto sb = ParseSecureBootVariable(text))
+    Check(size == 5 && static_cast<unsigned char>(text[4]) == (*sb ? 1 : 0));
+  if (IsNvidiaModuleFile(text)) Check(text.rfind("nvidia.ko", 0) == 0);
   (void)KernelReleaseFromVersionText(text);
   (void)ContainerFromCgroup(text);
   std::string normalized = NormalizeNvidiaBusId(text);

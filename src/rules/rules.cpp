@@ -243,6 +243,24 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "come in overrides.toml's [[fix_ranking]] order: a build made for the GPU first where one exists, the "
        "override as its fallback.",
        "https://github.com/ROCm/legacy-rocm-build/issues/2353"},
+      {"runtime.nvidia_library_mismatch", Layer::kRuntime,
+       "The loaded NVIDIA kernel module (/proc/driver/nvidia/version) against the installed libcuda and NVML "
+       "files (not WSL's, not CUDA's forward-compatibility libraries).",
+       "After a driver upgrade without a reboot the old module stays loaded: nvidia-smi says \"Failed to "
+       "initialize NVML: Driver/library version mismatch\" and CUDA finds no usable driver.",
+       "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html"},
+      {"runtime.nvidia_module_not_built", Layer::kRuntime,
+       "For an NVIDIA GPU with no driver bound: whether /lib/modules/<running kernel> has an nvidia.ko while "
+       "another installed kernel has one.",
+       "A kernel update whose DKMS build failed (missing headers) leaves the new kernel without the module.",
+       "https://github.com/dell/dkms"},
+      {"runtime.nvidia_module_refused", Layer::kRuntime,
+       "For an NVIDIA GPU with no driver bound: the module is built for the running kernel, not loaded, and "
+       "UEFI Secure Boot is enforcing (efivarfs).",
+       "The kernel refuses a DKMS module signed with a key the firmware does not trust (\"Key was rejected "
+       "by "
+       "service\") until the machine's key (MOK) is enrolled.",
+       "https://wiki.debian.org/SecureBoot#DKMS_and_secure_boot"},
       {"runtime.override_ok", Layer::kRuntime,
        "HSA_OVERRIDE_GFX_VERSION is set to the right value for this GPU.", "", "data/overrides.toml"},
       {"runtime.override_not_needed", Layer::kRuntime,

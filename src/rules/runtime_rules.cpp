@@ -7,6 +7,7 @@
 
 #include "core/strings.h"
 #include "rules/framework_parts.h"
+#include "rules/nvidia_driver_stack.h"
 #include "rules/rule_context.h"
 
 namespace gpudoctor {
@@ -201,6 +202,8 @@ void KernelDrivers(const RuleContext& ctx, std::vector<Finding>& out) {
           "remove the GPU's id from vfio-pci.ids (kernel command line or /etc/modprobe.d), then reboot";
       f.fix.push_back(FixAction::Bash("grep -rn vfio /etc/modprobe.d /proc/cmdline"));
       f.link = "https://docs.kernel.org/driver-api/vfio.html";
+    } else if (auto why = amd ? std::nullopt : NvidiaModuleNotLoaded(ctx, g.label)) {
+      f = std::move(*why);
     } else {
       f = MakeFinding("runtime.driver_missing", Layer::kRuntime, Severity::kError, g.label,
                       "No " + want + " driver is bound to the GPU");
@@ -615,6 +618,7 @@ std::vector<Finding> RuntimeRules(const RuleContext& ctx) {
   KernelVersion(ctx, out);
   SystemRocm(ctx, out);
   OverrideRules(ctx, out);
+  NvidiaLibraryMismatch(ctx, out);
   NvidiaDriverBranchForGpu(ctx, out);
   NvidiaOpenModules(ctx, out);
   NvidiaDriverForCuda(ctx, out);

@@ -38,6 +38,9 @@ struct OsInfo {
   std::optional<std::string> virtual_machine;
   std::vector<std::string> virtual_machine_evidence;
   std::optional<uint32_t> windows_build;  // native Windows only: 22631 (details in Snapshot::windows)
+  // UEFI Secure Boot enforcing (the kernel then loads only modules signed with an enrolled key), from
+  // efivarfs' SecureBoot variable; nullopt where it was not readable (BIOS boot, a container, Windows).
+  std::optional<bool> secure_boot;
 };
 
 struct CpuInfo {
@@ -163,6 +166,9 @@ struct NvidiaInfo {
   std::optional<uint32_t> cuda_driver_version;                      // 13000 = CUDA 13.0 (cuDriverGetVersion)
   std::vector<NvidiaDevice> devices;
   std::vector<LibraryProbe> libraries;
+  // The installed kernels (/lib/modules/<release>) that have an NVIDIA module file (nvidia.ko*), sorted;
+  // nullopt where /lib/modules was not read (Windows, a snapshot made before it was recorded).
+  std::optional<std::vector<std::string>> module_kernels;
 };
 
 // A GPU runtime or toolkit found on disk.

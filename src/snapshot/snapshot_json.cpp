@@ -586,7 +586,8 @@ std::string SnapshotToJson(const Snapshot& s) {
           {"container_evidence", s.os.container_evidence},
           {"virtual_machine", Opt(s.os.virtual_machine)},
           {"virtual_machine_evidence", s.os.virtual_machine_evidence},
-          {"windows_build", Opt(s.os.windows_build)}};
+          {"windows_build", Opt(s.os.windows_build)},
+          {"secure_boot", Opt(s.os.secure_boot)}};
   Json amd{{"kfd_topology_present", s.amd.kfd_topology_present},
            {"amdgpu_module_loaded", s.amd.amdgpu_module_loaded},
            {"amdgpu_module_version", Opt(s.amd.amdgpu_module_version)},
@@ -599,7 +600,8 @@ std::string SnapshotToJson(const Snapshot& s) {
                                     : Json(ToString(s.nvidia.kernel_module))},
               {"cuda_driver_version", Opt(s.nvidia.cuda_driver_version)},
               {"devices", Array(s.nvidia.devices, NvDeviceToJson)},
-              {"libraries", Array(s.nvidia.libraries, LibToJson)}};
+              {"libraries", Array(s.nvidia.libraries, LibToJson)},
+              {"module_kernels", s.nvidia.module_kernels ? Json(*s.nvidia.module_kernels) : Json(nullptr)}};
   Json env = Json::object();
   for (const auto& [k, v] : s.environment) env[k] = v;
   Json doc{
@@ -695,6 +697,7 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
     o.Get("virtual_machine", s.os.virtual_machine);
     ReadStringArray(o, "virtual_machine_evidence", s.os.virtual_machine_evidence);
     o.Get("windows_build", s.os.windows_build);
+    o.Get("secure_boot", s.os.secure_boot);
   }
   if (const Json* cpu = r.Child("cpu", false)) {
     Reader c(*cpu, "snapshot.cpu", &error);
@@ -735,6 +738,10 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
     n.Get("cuda_driver_version", s.nvidia.cuda_driver_version);
     ReadArray(n, "devices", s.nvidia.devices, ReadNvDevice);
     ReadArray(n, "libraries", s.nvidia.libraries, ReadLib);
+    if (n.Child("module_kernels", true) != nullptr) {  // null or absent: not read
+      s.nvidia.module_kernels.emplace();
+      ReadStringArray(n, "module_kernels", *s.nvidia.module_kernels);
+    }
   }
   ReadArray(r, "runtimes", s.runtimes, ReadRuntime);
   if (const Json* env = r.Child("environment", false)) {

@@ -153,6 +153,23 @@ INSTANTIATE_TEST_SUITE_P(
                 {{"runtime.kernel_too_old", Severity::kWarning}},
                 {"runtime.override_needed", "hardware.vram_low"}},
         Verdict{"vm-no-gpu", Severity::kError, {{"hardware.no_gpu", Severity::kError}}, {}},
+        // Issue 29's driver-stack model. A driver upgraded without a reboot: the 570 module is loaded, the
+        // libraries are 580.
+        Verdict{"gtx1080-driver-upgraded",
+                Severity::kError,
+                {{"runtime.nvidia_library_mismatch", Severity::kError}},
+                {"runtime.driver_missing"}},
+        // The module is built for the running kernel but Secure Boot refuses it.
+        Verdict{
+            "rtx3060-secure-boot",
+            Severity::kError,
+            {{"runtime.nvidia_module_refused", Severity::kError}},
+            {"runtime.driver_missing", "runtime.nvidia_module_not_built", "runtime.nvidia_library_mismatch"}},
+        // A kernel update whose DKMS build failed: the module exists only for the previous kernel.
+        Verdict{"rtx3060-new-kernel",
+                Severity::kError,
+                {{"runtime.nvidia_module_not_built", Severity::kError}},
+                {"runtime.driver_missing", "runtime.nvidia_module_refused"}},
         // Issue 30 item 4: RX 7800 XT (gfx1101) on torch 2.2's rocm5.7 wheel, no override set: no gfx1101
         // code; the newer wheel first, the override its fallback (CheckRecordedFixes.Rx7800XtOldWheel...).
         Verdict{"rx7800xt-old-wheel",
@@ -196,7 +213,9 @@ INSTANTIATE_TEST_SUITE_P(
                 {{"hardware.gpu_known", Severity::kOk},
                  {"runtime.driver_missing", Severity::kError},
                  {"framework.torch_ok", Severity::kOk}},
-                {"hardware.gpu_unknown", "hardware.gpu_name_unknown"}},
+                // Without /lib/modules or efivarfs recorded there is nothing to say beyond "not loaded".
+                {"hardware.gpu_unknown", "hardware.gpu_name_unknown", "runtime.nvidia_module_not_built",
+                 "runtime.nvidia_module_refused"}},
         // RTX 5090 (Blackwell) on the proprietary kernel module of driver 580 (issue 13): only the open
         // modules drive it; the fix is the -open package of the same branch, not a newer driver.
         Verdict{
