@@ -84,22 +84,40 @@ std::string PoetryVersion(const std::string& write) {
   return op == std::string::npos ? "*" : write.substr(op);
 }
 
-std::string PyprojectEdit(const ProjectPin& pin, const FixInstall& in, const std::string& manager) {
+// Told once per file: where the index a pyproject.toml names for the fix is defined.
+bool FirstTell(const ProjectPin& pin, std::vector<std::string>& told) {
+  if (std::find(told.begin(), told.end(), pin.file) != told.end()) return false;
+  told.push_back(pin.file);
+  return true;
+}
+
+std::string PyprojectEdit(const ProjectPin& pin, const FixInstall& in, const std::string& manager,
+                          std::vector<std::string>& index_told) {
   const std::string name = IndexName(in);
   if (manager == "uv" && !in.index_url.empty()) {
+    // A [tool.uv.sources] line ("torch = { index = ... }" or one entry of its list) names the index; a
+    // dependency line gets its source beside it.
     const bool source_line = pin.spec.empty() && pin.text.find('{') != std::string::npos;
-    return std::string(source_line ? "" : "write \"" + in.write + "\" there and ") + "point " + in.package +
-           " at the index: `" + in.package + " = { index = \"" + name +
-           "\" }` under [tool.uv.sources], with `[[tool.uv.index]] name = \"" + name + "\", url = \"" +
-           in.index_url + "\", explicit = true`";
+    const bool keyed = StartsWith(pin.text, in.package);
+    std::string what = source_line ? "write `" + std::string(keyed ? in.package + " = " : "") +
+                                         "{ index = \"" + name + "\" }" + (keyed ? "" : ",") + "` there"
+                                   : "write `\"" + in.write + "\",` there, and `" + in.package +
+                                         " = { index = \"" + name + "\" }` under [tool.uv.sources]";
+    if (FirstTell(pin, index_told))
+      what += "; define that index once: `[[tool.uv.index]] name = \"" + name + "\", url = \"" +
+              in.index_url + "\", explicit = true`";
+    return what;
   }
   if (manager == "poetry") {
     if (in.index_url.empty()) return "write `" + in.package + " = \"" + PoetryVersion(in.write) + "\"` there";
-    return "write `" + in.package + " = { version = \"" + PoetryVersion(in.write) + "\", source = \"" + name +
-           "\" }` there, with `[[tool.poetry.source]] name = \"" + name + "\", url = \"" + in.index_url +
-           "\", priority = \"explicit\"`";
+    std::string what = "write `" + in.package + " = { version = \"" + PoetryVersion(in.write) +
+                       "\", source = \"" + name + "\" }` there";
+    if (FirstTell(pin, index_told))
+      what += "; define that source once: `[[tool.poetry.source]] name = \"" + name + "\", url = \"" +
+              in.index_url + "\", priority = \"explicit\"`";
+    return what;
   }
-  return "write \"" + in.write + "\" there" +
+  return "write `\"" + in.write + "\",` there" +
          (in.index_url.empty()
               ? ""
               : ", and install it from " + in.index_url + " (pip reads no index from pyproject.toml)");
@@ -116,15 +134,13 @@ std::string EditStep(const ProjectPin& pin, const FixInstall& in, const std::str
     what =
         "delete the line, or the next `" + NextInstall(pin, manager) + "` installs " + in.package + " again";
   } else if (kind == FileKind::kPyproject) {
-    what = PyprojectEdit(pin, in, manager);
+    what = PyprojectEdit(pin, in, manager, index_told);
   } else if (kind == FileKind::kConda && StartsWith(pin.text, "-")) {
     what = "delete the line and list `" + in.write + "` among the file's `- pip:` entries" +
            (in.index_url.empty() ? "" : ", with `- --index-url " + in.index_url + "` there");
   } else {
     what = "write `" + in.write + "` there";
-    const bool told = std::find(index_told.begin(), index_told.end(), pin.file) != index_told.end();
-    if (!in.index_url.empty() && !same_index && !told) {
-      index_told.push_back(pin.file);
+    if (!in.index_url.empty() && !same_index && FirstTell(pin, index_told)) {
       const std::string line = kind == FileKind::kConda ? "- --index-url " : "--index-url ";
       what += pin.index_url.empty()
                   ? ", and `" + line + in.index_url + "` on a line of its own"

@@ -103,7 +103,7 @@ TEST(ProjectPins, PyprojectDependenciesAndUvSources) {
   EXPECT_EQ(c.pins[0].package, "torch");
   EXPECT_EQ(c.pins[0].line, 5u);
   EXPECT_EQ(c.pins[0].spec, "==2.7.1");
-  EXPECT_EQ(c.pins[0].index_url, "https://download.pytorch.org/whl/cpu");  // from its uv source
+  EXPECT_EQ(c.pins[0].index_url, "");  // the [tool.uv.sources] line names the index: that line is its pin
   EXPECT_EQ(c.pins[1].package, "torchvision");
   EXPECT_EQ(c.pins[1].marker, "sys_platform != \"darwin\"");
   EXPECT_EQ(c.pins[2].package, "jax");

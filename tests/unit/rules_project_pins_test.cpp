@@ -122,7 +122,8 @@ TEST(ProjectPinRules, UvProjectGetsTheIndexEditAndUvSync) {
   ASSERT_EQ(f.fix[0].kind, FixAction::Kind::kManual);  // the lock is rewritten by uv, not by hand
   EXPECT_NE(f.fix[0].text.find("edit /home/u/proj/pyproject.toml line 14"), std::string::npos)
       << f.fix[0].text;
-  EXPECT_NE(f.fix[0].text.find("under [tool.uv.sources], with `[[tool.uv.index]] name = \"pytorch-"),
+  EXPECT_NE(f.fix[0].text.find("write `torch = { index = \"pytorch-"), std::string::npos) << f.fix[0].text;
+  EXPECT_NE(f.fix[0].text.find("; define that index once: `[[tool.uv.index]] name = \"pytorch-"),
             std::string::npos)
       << f.fix[0].text;
   EXPECT_NE(f.fix[0].text.find("explicit = true`"), std::string::npos) << f.fix[0].text;

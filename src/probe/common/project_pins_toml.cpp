@@ -127,14 +127,6 @@ class PyprojectReader {
       auto it = indexes_.find(source);
       if (it != indexes_.end()) out_.pins[pin].index_url = it->second;
     }
-    // A dependency takes the index its [tool.uv.sources] entry names.
-    for (auto& pin : out_.pins) {
-      auto src = package_source_.find(pin.package);
-      if (pin.index_url.empty() && src != package_source_.end()) {
-        auto it = indexes_.find(src->second);
-        if (it != indexes_.end()) pin.index_url = it->second;
-      }
-    }
   }
 
  private:
@@ -209,8 +201,6 @@ class PyprojectReader {
     for (const char* k : {"url", "path", "git"})
       if (r.spec.empty() && !get(k).empty()) r.spec = "@ " + get(k);
     std::string source = get(kind == ArrayKind::kPoetry ? "source" : "index");
-    if (kind == ArrayKind::kSources && !source.empty() && !package_source_.count(package_))
-      package_source_[package_] = source;
     Add(std::move(r), source);
   }
 
@@ -238,7 +228,6 @@ class PyprojectReader {
   int depth_ = 0;
   std::string index_name_, index_url_;          // of the [[tool.uv.index]] / [[tool.poetry.source]] read
   std::map<std::string, std::string> indexes_;  // index name -> url
-  std::map<std::string, std::string> package_source_;    // package -> the index its uv source names
   std::vector<std::pair<size_t, std::string>> sourced_;  // pin -> the index name it names
 };
 
