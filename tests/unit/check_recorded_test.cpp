@@ -187,6 +187,10 @@ INSTANTIATE_TEST_SUITE_P(
                 Severity::kError,
                 {{"framework.torch_cpu_only", Severity::kError}, {"framework.companions_ok", Severity::kOk}},
                 {"framework.no_torch"}},
+        Verdict{"phoenix-uv-project",
+                Severity::kError,
+                {{"framework.torch_cpu_only", Severity::kError}, {"framework.companions_ok", Severity::kOk}},
+                {"framework.no_torch"}},
         // RTX 3060 (10de:2504) with the nvidia module not loaded, so no NVML (issue 13): the PCI id alone
         // gives sm_86, and the framework layer checks the wheel instead of being skipped.
         Verdict{"rtx3060-desktop",
@@ -357,6 +361,34 @@ TEST(CheckRecordedFixes, PinnedProjectNamesTheLinesAndEditsThemFirst) {
   EXPECT_EQ(f->fix[3], plain->fix[0]);
   EXPECT_EQ(f->fix[4], plain->fix[1]);
   EXPECT_TRUE(plain->fix_summary.find("requirements.txt") == std::string::npos) << plain->fix_summary;
+}
+
+// Issue 30: the same CPU torch in a uv project: pyproject.toml's [tool.uv.sources] lines (15, 18, 21) take
+// the three from the CPU index and uv.lock locks them; the edit names the ROCm index on those lines, and
+// `uv sync` replaces pip's commands (the venv is the project's own .venv).
+TEST(CheckRecordedFixes, UvProjectEditsItsSourcesAndSyncs) {
+  auto fs = RunRules(ProbeRecorded("phoenix-uv-project"));
+  const Finding* f = FindId(fs, "framework.torch_cpu_only");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  std::string evidence;
+  for (const auto& e : f->evidence) evidence += e + "\n";
+  EXPECT_NE(evidence.find("/home/greta/ai/uv.lock:28 pins `version = \"2.7.1+cpu\"` (index "
+                          "https://download.pytorch.org/whl/cpu): the next `uv sync` puts it back"),
+            std::string::npos)
+      << evidence;
+  // "torch>=2.7.1" in [project] dependencies does not undo the fix by itself: not named.
+  EXPECT_EQ(evidence.find("pyproject.toml:8"), std::string::npos) << evidence;
+  EXPECT_EQ(BashFix(*f),
+            "# edit /home/greta/ai/pyproject.toml line 15 (`{ index = \"pytorch-cpu\" },`): write `{ index = "
+            "\"pytorch-rocm7.14\" },` there; define that index once: `[[tool.uv.index]] name = "
+            "\"pytorch-rocm7.14\", "
+            "url = \"https://download.pytorch.org/whl/rocm7.14\", explicit = true`\n"
+            "# edit /home/greta/ai/pyproject.toml line 18 (`{ index = \"pytorch-cpu\" },`): write `{ index = "
+            "\"pytorch-rocm7.14\" },` there\n"
+            "# edit /home/greta/ai/pyproject.toml line 21 (`{ index = \"pytorch-cpu\" },`): write `{ index = "
+            "\"pytorch-rocm7.14\" },` there\n"
+            "uv sync --project /home/greta/ai --upgrade-package torch --upgrade-package torchvision "
+            "--upgrade-package torchaudio\n");
 }
 
 // A recorded machine with its PyTorch swapped for another build (as if pip had installed it): the
