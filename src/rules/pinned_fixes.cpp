@@ -195,6 +195,40 @@ std::vector<ShellCommands> ManagerCommands(const PythonEnv& env, const std::vect
   return {};
 }
 
+// A package only a lock file holds on the old index (pyproject.toml names no source for it): re-locking
+// alone would pick the same index again, so the project file gets a source for it first.
+void LockOnlyPins(const PythonProject& p, const std::vector<FixInstall>& installs,
+                  const std::vector<const ProjectPin*>& in_the_way, std::vector<std::string>& index_told,
+                  std::vector<FixAction>& edits) {
+  if (p.manager != "uv" && p.manager != "poetry") return;
+  std::vector<std::string> done;
+  for (const ProjectPin* pin : in_the_way) {
+    if (!IsLock(KindOf(pin->file)) || std::find(done.begin(), done.end(), pin->package) != done.end())
+      continue;
+    done.push_back(pin->package);
+    const bool edited = std::any_of(in_the_way.begin(), in_the_way.end(), [&](const ProjectPin* other) {
+      return other->package == pin->package && !IsLock(KindOf(other->file));
+    });
+    auto in = std::find_if(installs.begin(), installs.end(),
+                           [&](const FixInstall& i) { return i.package == pin->package; });
+    if (edited || in == installs.end() || in->index_url.empty()) continue;
+    ProjectPin project_file{p.folder + (p.folder.find('\\') != std::string::npos ? "\\" : "/") +
+                            "pyproject.toml"};
+    const std::string name = IndexName(*in);
+    std::string what = p.manager == "uv"
+                           ? "`" + in->package + " = { index = \"" + name + "\" }` under [tool.uv.sources]"
+                           : "`" + in->package + " = { version = \"*\", source = \"" + name +
+                                 "\" }` under [tool.poetry.dependencies]";
+    if (FirstTell(project_file, index_told))
+      what += p.manager == "uv" ? "; define that index once: `[[tool.uv.index]] name = \"" + name +
+                                      "\", url = \"" + in->index_url + "\", explicit = true`"
+                                : "; define that source once: `[[tool.poetry.source]] name = \"" + name +
+                                      "\", url = \"" + in->index_url + "\", priority = \"explicit\"`";
+    edits.push_back(FixAction::Manual("in " + project_file.file + " take " + in->package + " from " +
+                                      in->index_url + ": " + what));
+  }
+}
+
 }  // namespace
 
 std::string IndexUrlOf(const std::string& command) {
@@ -243,6 +277,7 @@ void ApplyProjectPins(const PythonEnv* env, const std::vector<FixInstall>& insta
       edits.push_back(FixAction::Manual(EditStep(pin, *in, p.manager, index_told)));
   }
   if (in_the_way.empty()) return;
+  LockOnlyPins(p, installs, in_the_way, index_told, edits);
   std::vector<ShellCommands> own = ManagerCommands(*env, installs, in_the_way);
   if (!own.empty()) {
     auto first = std::find_if(f.fix.begin(), f.fix.end(), IsPip);

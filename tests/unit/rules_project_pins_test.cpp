@@ -138,6 +138,27 @@ TEST(ProjectPinRules, UvProjectGetsTheIndexEditAndUvSync) {
             "--upgrade-package torchaudio");
 }
 
+// Only uv.lock holds torch (pyproject.toml's "torch" names no source): `uv sync` alone would lock PyPI's
+// again, so a source for it comes first.
+TEST(ProjectPinRules, UvLockOnlyPinGetsASourceFirst) {
+  Snapshot s = CpuTorch();
+  SetProject(s, "uv",
+             {Pin("/home/u/proj/uv.lock", 30, "version = \"2.7.1\"", "torch", "==2.7.1",
+                  "https://pypi.org/simple")});
+  const auto fs = RunRules(s);
+  const Finding& f = CpuOnly(fs);
+  ASSERT_GE(f.fix.size(), 2u);
+  ASSERT_EQ(f.fix[0].kind, FixAction::Kind::kManual);
+  EXPECT_NE(
+      f.fix[0].text.find("in /home/u/proj/pyproject.toml take torch from https://download.pytorch.org/whl/"),
+      std::string::npos)
+      << f.fix[0].text;
+  EXPECT_NE(f.fix[0].text.find("under [tool.uv.sources]; define that index once"), std::string::npos)
+      << f.fix[0].text;
+  EXPECT_EQ(f.fix[1].kind, FixAction::Kind::kCommand);
+  EXPECT_NE(f.fix[1].commands.bash.find("uv sync --project /home/u/proj"), std::string::npos);
+}
+
 TEST(ProjectPinRules, UvProjectOfAnotherEnvironmentKeepsPip) {
   Snapshot s = CpuTorch("/home/u/.venv");
   SetProject(s, "uv",
