@@ -77,7 +77,7 @@ void CheckEnv(const RuleContext& ctx, const PythonEnv& env, std::vector<Finding>
     const std::string want = fw.family + "==" + series.ToString() + ".*";
     ApplyProjectPins(&env,
                      {{fw.family, want, IsPytorchIndexVariant(t.variant) ? PytorchIndexUrl(t.variant) : "",
-                       t.variant, ""}},
+                       t.variant, series.ToString() + ".*"}},
                      "a " + want + (t.variant.empty() ? "" : " (+" + t.variant + ")"), f);
     f.link = FirstSource(comp->provenance);
     out.push_back(std::move(f));

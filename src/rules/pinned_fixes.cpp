@@ -253,8 +253,10 @@ bool PinInTheWay(const ProjectPin& pin, const FixInstall& in) {
   const std::string tag = LocalTag(pin.spec);
   if (!tag.empty() && tag != in.variant) return true;
   const std::string exact = ExactVersion(pin.spec);
-  if (!exact.empty()) return in.version.empty() || exact != in.version;
-  return false;
+  if (exact.empty()) return false;
+  if (EndsWith(in.version, ".*"))  // a release series: "0.22.*" takes 0.22.1
+    return !StartsWith(exact + ".", in.version.substr(0, in.version.size() - 1));
+  return in.version.empty() || exact != in.version;
 }
 
 void ApplyProjectPins(const PythonEnv* env, const std::vector<FixInstall>& installs,

@@ -19,7 +19,7 @@ struct FixInstall {
   std::string write;      // the requirement a pin should say instead: "torch", "bitsandbytes"; "" removes it
   std::string index_url;  // the index the fix installs from ("" for PyPI)
   std::string variant;    // the local version tag it installs ("rocm7.14", "cu126"); "" when none is known
-  std::string version;    // the exact version it installs ("0.0.29.post3"); "" for the newest
+  std::string version;    // the version it installs ("0.0.29.post3", a series "0.22.*"); "" for the newest
 };
 
 // `wanted` says what the fix installs, for the evidence: "a torch from the rocm7.14 index".

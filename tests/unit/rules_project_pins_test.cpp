@@ -232,6 +232,29 @@ TEST(ProjectPinRules, AddonFixNamesItsPin) {
       "/home/u/.venv/bin/python -m pip install -U bitsandbytes\n");
 }
 
+TEST(ProjectPinRules, CompanionReinstallNamesAnOldSeriesPin) {
+  Snapshot s = CpuTorch("/home/u/.venv");
+  s.python_envs.front().torch->version = "2.7.1+cu126";
+  s.python_envs.front().torch->cuda = "12.6";
+  FrameworkInstall tv;
+  tv.name = "torchvision";
+  tv.family = "torchvision";
+  tv.version = "0.21.0+cu126";
+  s.python_envs.front().frameworks.push_back(tv);
+  SetProject(s, "pip",
+             {Pin("/home/u/proj/requirements.txt", 4, "torchvision==0.21.0", "torchvision", "==0.21.0"),
+              Pin("/home/u/proj/requirements.txt", 5, "torch==2.7.1", "torch", "==2.7.1")});
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "framework.torchvision_mismatch");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_NE(Evidence(*f).find("requirements.txt:4 pins `torchvision==0.21.0`"), std::string::npos)
+      << Evidence(*f);
+  EXPECT_EQ(Evidence(*f).find("requirements.txt:5"), std::string::npos)
+      << "torch is not what this fix installs";
+  ASSERT_EQ(f->fix.size(), 2u);
+  EXPECT_NE(f->fix[0].text.find("write `torchvision==0.22.*` there"), std::string::npos) << f->fix[0].text;
+}
+
 struct InTheWay {
   ProjectPin pin;
   FixInstall install;
@@ -242,6 +265,7 @@ TEST(ProjectPinRules, WhichPinsStandInTheWay) {
   const FixInstall rocm{"torch", "torch", "https://download.pytorch.org/whl/rocm6.4", "rocm6.4", ""};
   const FixInstall exact{"xformers", "xformers==0.0.29.post3", "", "", "0.0.29.post3"};
   const FixInstall remove{"flash-attn", "", "", "", ""};
+  const FixInstall series{"torchvision", "torchvision==0.22.*", "", "", "0.22.*"};
   const std::vector<InTheWay> cases = {
       {Pin("r", 1, "", "torch", "==2.7.1+cpu"), rocm, true},      // another build
       {Pin("r", 1, "", "torch", "==2.7.1+rocm6.4"), rocm, true},  // an exact older release
@@ -254,6 +278,9 @@ TEST(ProjectPinRules, WhichPinsStandInTheWay) {
       {Pin("r", 1, "", "xformers", "==0.0.29.post3"), exact, false},
       {Pin("r", 1, "", "xformers", "==0.0.28.post3"), exact, true},
       {Pin("r", 1, "", "flash-attn", ">=2"), remove, true},
+      {Pin("r", 1, "", "torchvision", "==0.22.1"), series, false},  // within the series the fix installs
+      {Pin("r", 1, "", "torchvision", "==0.21.0"), series, true},
+      {Pin("r", 1, "", "torchvision", "==0.221.0"), series, true},
   };
   for (const auto& c : cases)
     EXPECT_EQ(PinInTheWay(c.pin, c.install), c.expected)
