@@ -79,6 +79,12 @@ std::string EnvBlock(const PythonEnv& e) {
     if (!f.torch_pin.empty()) v += ", requires torch " + f.torch_pin;
     kv.Add(f.name, v);
   }
+  if (e.project) {  // the project files that pin its GPU packages
+    kv.Add("project", e.project->folder + " (" + e.project->manager + ", " +
+                          std::to_string(e.project->files.size()) + " pin file(s))");
+    for (const auto& p : e.project->pins)
+      kv.Add("  pin", p.file + ":" + std::to_string(p.line) + "  " + p.text);
+  }
   if (e.live) kv.Add("live check", LiveText(*e.live));
   return head + "\n" + kv.Render("    ");
 }

@@ -8,6 +8,7 @@
 #include "core/strings.h"
 #include "platform/filesystem.h"
 #include "rules/addon_parts.h"
+#include "rules/pinned_fixes.h"
 #include "rules/pip_commands.h"
 
 namespace gpudoctor {
@@ -71,6 +72,8 @@ void Shadowed(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
       FixAction::PerShell(ForEnvironment(PipCommand("uninstall -y " + cpu.name + " " + gpu.fw->name), &env)));
   f.fix.push_back(FixAction::PerShell(
       ForEnvironment(PipCommand("install \"" + ReinstallSpec(ctx, env, gpu) + "\""), &env)));
+  ApplyProjectPins(&env, {{NormalizeDistName(cpu.name), "", "", "", ""}},
+                   "no " + cpu.name + " beside " + gpu.fw->name, f);
   Cite(f, gpu.addon->provenance);
   out.push_back(std::move(f));
 }
@@ -136,6 +139,8 @@ void CudaBuildMismatch(const RuleContext& ctx, const PythonEnv& env, std::vector
     if (std::string spec = SpecForCuda(ctx, *a.addon, cuda->major); !spec.empty()) {
       f.fix_summary = "install the " + a.fw->name + " built for CUDA " + major + " (" + spec + ")";
       f.fix.push_back(FixAction::PerShell(ForEnvironment(PipCommand("install \"" + spec + "\""), &env)));
+      ApplyProjectPins(&env, {{NormalizeDistName(a.fw->name), spec, "", "", ""}},
+                       "the CUDA " + major + " build (" + spec + ")", f);
     } else {
       f.fix_summary =
           "no " + a.fw->name + " release for CUDA " + major + " is recorded: see its install page";

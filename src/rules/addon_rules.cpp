@@ -10,6 +10,7 @@
 #include "core/strings.h"
 #include "platform/filesystem.h"
 #include "rules/addon_parts.h"
+#include "rules/pinned_fixes.h"
 #include "rules/pip_commands.h"
 
 namespace gpudoctor {
@@ -57,6 +58,10 @@ void AddPinFix(const RuleContext& ctx, const PythonEnv& env, const InstalledAddo
         ForEnvironment(PipCommand("install --no-deps " + Arg(dist + "==" + b->version) +
                                   (index ? " --index-url " + PytorchIndexUrl(t.variant) : "")),
                        &env)));
+    ApplyProjectPins(&env,
+                     {{NormalizeDistName(dist), dist + "==" + b->version,
+                       index ? PytorchIndexUrl(t.variant) : "", "", b->version}},
+                     "the " + dist + " " + b->version + " built for torch " + torch.ToString(), f);
     Cite(f, b->provenance);
     return;
   }
@@ -67,6 +72,8 @@ void AddPinFix(const RuleContext& ctx, const PythonEnv& env, const InstalledAddo
       ForEnvironment(PipCommand("install " + Arg(dist) + " " + Arg("torch==" + torch.ToString()) +
                                 (index ? " --extra-index-url " + PytorchIndexUrl(t.variant) : "")),
                      &env)));
+  ApplyProjectPins(&env, {{NormalizeDistName(dist), dist, index ? PytorchIndexUrl(t.variant) : "", "", ""}},
+                   "the " + dist + " release built for torch " + torch.ToString(), f);
   Cite(f, a.addon->provenance);
 }
 
@@ -140,6 +147,8 @@ void GpuFloor(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
     f.fix_summary =
         "uninstall it, so that applications which use it when present fall back; or use a GPU with " + need;
     f.fix.push_back(FixAction::PerShell(ForEnvironment(PipCommand("uninstall -y " + a.fw->name), &env)));
+    ApplyProjectPins(&env, {{NormalizeDistName(a.fw->name), "", "", "", ""}}, "no " + a.fw->name + " here",
+                     f);
   }
   Cite(f, floor->provenance);
   out.push_back(std::move(f));
@@ -224,6 +233,10 @@ void NoGpuBuild(const RuleContext& ctx, const PythonEnv& env, const std::vector<
     f.evidence.push_back("found " + Joined(found));
     f.fix_summary = "install its GPU build from PyPI (" + requirement + ") into this environment";
     f.fix.push_back(FixAction::PerShell(ForEnvironment(PipCommand("install -U " + Arg(requirement)), &env)));
+    std::vector<FixInstall> installs;  // the requirement brings each of its distributions (jax, jaxlib)
+    for (const FrameworkInstall* fw : mine)
+      installs.push_back({NormalizeDistName(fw->name), requirement, "", "", ""});
+    ApplyProjectPins(&env, installs, "the GPU build (" + requirement + ")", f);
     Cite(f, addon.provenance);
     out.push_back(std::move(f));
   }

@@ -5,6 +5,7 @@
 
 #include "core/strings.h"
 #include "rules/framework_parts.h"
+#include "rules/pinned_fixes.h"
 #include "rules/pip_commands.h"
 #include "rules/shell.h"
 
@@ -73,6 +74,11 @@ void CheckEnv(const RuleContext& ctx, const PythonEnv& env, std::vector<Finding>
         " (--no-deps keeps this torch)";
     f.fix.push_back(
         FixAction::PerShell(ForEnvironment(ReinstallCompanion(fw.family, series, t.variant), &env)));
+    const std::string want = fw.family + "==" + series.ToString() + ".*";
+    ApplyProjectPins(&env,
+                     {{fw.family, want, IsPytorchIndexVariant(t.variant) ? PytorchIndexUrl(t.variant) : "",
+                       t.variant, series.ToString() + ".*"}},
+                     "a " + want + (t.variant.empty() ? "" : " (+" + t.variant + ")"), f);
     Cite(f, comp->provenance);
     out.push_back(std::move(f));
   }

@@ -17,8 +17,8 @@ extern const char* const kTorchPitfall;
 // "torch 2.7.1+cu128 in /home/u/.venv/lib/python3.12/site-packages"
 std::string Installed(const TorchView& t);
 // Uninstall torch, torchvision and torchaudio, then install `choice` (with the environment's python).
-std::vector<FixAction> ReinstallActions(const RuleContext& ctx, const RouteChoice& choice);
-// The same, appended to f's fix; the route becomes f's source when it has none.
+// Appended to f's fix; the route becomes f's source when it has none; a project pin that would undo it
+// is named in f's evidence and edited first.
 void AddReinstall(const RuleContext& ctx, const RouteChoice& choice, Finding& f);
 
 // An AMD wheel family the knowledge base records as a family, not build by build

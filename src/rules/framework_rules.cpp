@@ -4,6 +4,7 @@
 // torchaudio belong to it (framework_companions.cpp), and what `check --live` saw (framework_live.cpp).
 #include "core/strings.h"
 #include "rules/framework_parts.h"
+#include "rules/pinned_fixes.h"
 
 namespace gpudoctor {
 
@@ -26,15 +27,20 @@ ShellCommands Uninstall() {
 }  // namespace
 
 // Replace the installed build with `choice`'s.
-std::vector<FixAction> ReinstallActions(const RuleContext& ctx, const RouteChoice& choice) {
-  const PythonEnv* env = ctx.torch ? ctx.torch->env : nullptr;
-  return {FixAction::PerShell(ForEnvironment(Uninstall(), env)),
-          FixAction::PerShell(ForEnvironment(choice.install, env))};
-}
-
 void AddReinstall(const RuleContext& ctx, const RouteChoice& choice, Finding& f) {
-  for (FixAction& a : ReinstallActions(ctx, choice)) f.fix.push_back(std::move(a));
+  const PythonEnv* env = ctx.torch ? ctx.torch->env : nullptr;
+  f.fix.push_back(FixAction::PerShell(ForEnvironment(Uninstall(), env)));
+  f.fix.push_back(FixAction::PerShell(ForEnvironment(choice.install, env)));
   if (f.link.empty()) Cite(f, choice.route->provenance);
+  // The three come from one index: a project pinning any of them puts the old build back.
+  const std::string index = IndexUrlOf(choice.install.bash);
+  std::vector<FixInstall> installs;
+  for (const char* p : {"torch", "torchvision", "torchaudio"})
+    installs.push_back({p, p, index, choice.variant, ""});
+  const std::string from = !choice.variant.empty() ? "the " + choice.variant + " index"
+                           : !index.empty()        ? index
+                                                   : choice.route->name;
+  ApplyProjectPins(env, installs, "torch, torchvision and torchaudio from " + from, f);
 }
 
 namespace {

@@ -29,12 +29,18 @@ std::string RouteName(const RouteChoice& r) {
   return r.route->name + (r.variant.empty() ? "" : " (" + r.variant + ")");
 }
 
-FixOption BuildOption(const RuleContext& ctx, const RouteChoice& r, const std::string& gfx) {
+// The reinstall of `r` as AddReinstall makes it (a project pin that would undo it is edited first); the
+// evidence it adds (the pin) goes to `evidence`.
+FixOption BuildOption(const RuleContext& ctx, const RouteChoice& r, const std::string& gfx,
+                      std::vector<std::string>& evidence) {
+  Finding scratch;
+  AddReinstall(ctx, r, scratch);
   FixOption o;
   o.summary = "replace it with " + RouteName(r) + " [" + ToString(r.route->status) + "], which carries " +
               gfx + " itself: no override; " + kTorchPitfall;
-  o.fix = ReinstallActions(ctx, r);
+  o.fix = std::move(scratch.fix);
   o.link = FirstSource(r.route->provenance);
+  evidence = std::move(scratch.evidence);
   return o;
 }
 
@@ -73,18 +79,19 @@ RankedFixes RankFixesForMissingTarget(const RuleContext& ctx, const GpuView& g, 
     switch (kind) {
       case TargetFixKind::kNativeBuild:
         if (!native) continue;
-        out.options.push_back(BuildOption(ctx, *native, g.gfx));
+        out.options.push_back(BuildOption(ctx, *native, g.gfx, out.evidence.emplace_back()));
         out.rests_on.push_back(&native->route->provenance);
         build_before = true;
         break;
       case TargetFixKind::kOverride:
         if (!override_ok) continue;
         out.options.push_back(OverrideOption(*rule, *sibling, g.gfx, build_before));
+        out.evidence.emplace_back();
         out.rests_on.push_back(&rule->provenance);
         break;
       case TargetFixKind::kCommunityBuild:
         if (!community) continue;
-        out.options.push_back(BuildOption(ctx, *community, g.gfx));
+        out.options.push_back(BuildOption(ctx, *community, g.gfx, out.evidence.emplace_back()));
         out.rests_on.push_back(&community->route->provenance);
         build_before = true;
         break;
@@ -100,6 +107,7 @@ void ApplyRankedFixes(const RankedFixes& ranked, Finding& f) {
   f.fix_summary = first.summary;
   f.fix = first.fix;
   if (f.link.empty()) f.link = first.link;
+  for (const std::string& e : ranked.evidence.front()) f.evidence.push_back(e);
   for (size_t i = 1; i < ranked.options.size(); ++i) f.alternatives.push_back(ranked.options[i]);
   if (ranked.ranking) RestsOn(f, ranked.ranking->provenance);
   for (const Provenance* p : ranked.rests_on) RestsOn(f, *p);

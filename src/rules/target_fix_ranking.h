@@ -17,6 +17,9 @@ struct RankedFixes {
   std::vector<TargetFixKind> kinds;         // the kind of each option
   const FixRanking* ranking = nullptr;      // the row that ordered them; nullptr: none recorded
   std::vector<const Provenance*> rests_on;  // the routes and the override rule the options come from
+  // Per option, the evidence its fix brings (a project pin a reinstall must edit first); the first
+  // option's joins the finding's evidence.
+  std::vector<std::vector<std::string>> evidence;
 };
 
 // `override_runs`: the installed code carries the sibling the target's override selects (and its rocBLAS

@@ -269,6 +269,28 @@ struct PythonLiveRun {
   std::optional<double> matmul_max_abs_value{};  // the largest |value| of the CPU result (its scale)
 };
 
+// One line of the user's project files that pins a GPU package (probe/common/project_pins.h): the next
+// `pip install -r`, `uv sync`, `poetry install` or `conda env update` installs what it says, so a fix that
+// installs another build must change it too.
+struct ProjectPin {
+  std::string file{};       // machine path: "/home/u/proj/requirements.txt"
+  uint32_t line = 0;        // 1-based
+  std::string text{};       // the line as written, trimmed
+  std::string package{};    // PEP 503 normalized: "torch", "flash-attn" (conda's "pytorch" is "torch")
+  std::string spec{};       // "==2.7.1+cpu", ">=2.5", "@ https://...", "cpuonly"; "" when none
+  std::string marker{};     // the environment marker after ';': "sys_platform == \"linux\""; "" when none
+  std::string index_url{};  // the index the file points this package at; "" when it names none
+};
+
+// The pin files that belong to an environment: those in the folder holding its venv (`proj/.venv`) and in
+// the current folder and its parents up to the home folder.
+struct PythonProject {
+  std::string folder{};              // the folder of the file that says who manages the project
+  std::string manager{};             // "uv" (uv.lock, [tool.uv]), "poetry", "conda" (environment.yml), "pip"
+  std::vector<std::string> files{};  // every pin file read, machine paths
+  std::vector<ProjectPin> pins{};    // the lines pinning torch, torchvision, torchaudio or a known add-on
+};
+
 // One Python environment's package folder (a venv, conda, pyenv, the user's or the system's
 // site-packages).
 struct PythonEnv {
@@ -284,6 +306,7 @@ struct PythonEnv {
   std::vector<FrameworkInstall> frameworks{};     // besides torch
   std::vector<GpuLibraryFolder> gpu_libraries{};  // folders of GPU libraries in it
   std::optional<PythonLiveRun> live{};            // check --live only
+  std::optional<PythonProject> project{};         // absent when no pin file was found
 };
 
 // The merged view: one entry per GPU, PCI first, enriched by KFD / NVML.

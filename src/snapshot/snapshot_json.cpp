@@ -183,6 +183,16 @@ Json LiveToJson(const std::optional<PythonLiveRun>& l) {
 template <typename T, typename F>
 Json Array(const std::vector<T>& items, F convert);
 
+Json PinToJson(const ProjectPin& p) {
+  return Json{{"file", p.file}, {"line", p.line},     {"text", p.text},          {"package", p.package},
+              {"spec", p.spec}, {"marker", p.marker}, {"index_url", p.index_url}};
+}
+
+Json ProjectToJson(const PythonProject& p) {
+  return Json{
+      {"folder", p.folder}, {"manager", p.manager}, {"files", p.files}, {"pins", Array(p.pins, PinToJson)}};
+}
+
 Json PythonEnvToJson(const PythonEnv& e) {
   Json torch = nullptr;
   if (e.torch) {
@@ -197,18 +207,21 @@ Json PythonEnvToJson(const PythonEnv& e) {
                  {"kernel_libraries", Array(e.torch->kernel_libraries, KernelFolderToJson)},
                  {"runtime", RuntimeResolutionToJson(e.torch->runtime)}};
   }
-  return Json{{"path", e.path},
-              {"kind", e.kind},
-              {"python_version", e.python_version},
-              {"site_packages", e.site_packages},
-              {"torch", torch},
-              {"interpreter", e.interpreter},
-              {"python_version_source", e.python_version_source},
-              {"found_by", e.found_by},
-              {"active", e.active},
-              {"frameworks", Array(e.frameworks, FrameworkToJson)},
-              {"gpu_libraries", Array(e.gpu_libraries, LibraryFolderToJson)},
-              {"live", LiveToJson(e.live)}};
+  Json env{{"path", e.path},
+           {"kind", e.kind},
+           {"python_version", e.python_version},
+           {"site_packages", e.site_packages},
+           {"torch", torch},
+           {"interpreter", e.interpreter},
+           {"python_version_source", e.python_version_source},
+           {"found_by", e.found_by},
+           {"active", e.active},
+           {"frameworks", Array(e.frameworks, FrameworkToJson)},
+           {"gpu_libraries", Array(e.gpu_libraries, LibraryFolderToJson)},
+           {"live", LiveToJson(e.live)}};
+  // Written only when a pin file was found, so that snapshots without a project stay as they were.
+  if (e.project) env["project"] = ProjectToJson(*e.project);
+  return env;
 }
 
 template <typename T, typename F>
@@ -536,6 +549,16 @@ void ReadLive(Reader& r, PythonLiveRun& l) {
   r.Get("matmul_max_abs_value", l.matmul_max_abs_value);
 }
 
+void ReadPin(Reader& r, ProjectPin& p) {
+  r.Get("file", p.file);
+  r.Get("line", p.line);
+  r.Get("text", p.text);
+  r.Get("package", p.package);
+  r.Get("spec", p.spec);
+  r.Get("marker", p.marker);
+  r.Get("index_url", p.index_url);
+}
+
 void ReadPythonEnv(Reader& r, PythonEnv& e) {
   r.Get("path", e.path);
   r.Get("kind", e.kind);
@@ -567,6 +590,15 @@ void ReadPythonEnv(Reader& r, PythonEnv& e) {
     PythonLiveRun run;
     ReadLive(l, run);
     e.live = run;
+  }
+  if (const Json* project = r.Child("project", false)) {  // absent: no pin file was found
+    Reader p(*project, r.PathOf("project"), r.error());
+    PythonProject pr;
+    p.Get("folder", pr.folder);
+    p.Get("manager", pr.manager);
+    ReadStringArray(p, "files", pr.files);
+    ReadArray(p, "pins", pr.pins, ReadPin);
+    e.project = pr;
   }
 }
 

@@ -206,6 +206,15 @@ INSTANTIATE_TEST_SUITE_P(
                 Severity::kError,
                 {{"framework.torch_cpu_only", Severity::kError}, {"framework.companions_ok", Severity::kOk}},
                 {"framework.no_torch"}},
+        // Issue 30: the same Phoenix with the requirements.txt that pinned the CPU torch: the same verdict.
+        Verdict{"phoenix-pinned-project",
+                Severity::kError,
+                {{"framework.torch_cpu_only", Severity::kError}, {"framework.companions_ok", Severity::kOk}},
+                {"framework.no_torch"}},
+        Verdict{"phoenix-uv-project",
+                Severity::kError,
+                {{"framework.torch_cpu_only", Severity::kError}, {"framework.companions_ok", Severity::kOk}},
+                {"framework.no_torch"}},
         // RTX 3060 (10de:2504) with the nvidia module not loaded, so no NVML (issue 13): the PCI id alone
         // gives sm_86, and the framework layer checks the wheel instead of being skipped.
         Verdict{"rtx3060-desktop",
@@ -340,6 +349,72 @@ TEST(CheckRecordedFixes, PhoenixGetsARocmBuildForGfx1103) {
             std::string::npos)
       << fix;
   EXPECT_NE(fix.find("--index-url https://download.pytorch.org/whl/rocm7.14"), std::string::npos) << fix;
+}
+
+// Issue 30: ~/ai/requirements.txt pins torch, torchaudio and torchvision +cpu from the CPU index (lines 5-7):
+// the ROCm fix names each line and edits them first, or the next `pip install -r requirements.txt` undoes
+// it; the pip commands are phoenix-apu-laptop's, unchanged.
+TEST(CheckRecordedFixes, PinnedProjectNamesTheLinesAndEditsThemFirst) {
+  auto pinned = RunRules(ProbeRecorded("phoenix-pinned-project"));
+  const Finding* f = FindId(pinned, "framework.torch_cpu_only");
+  ASSERT_NE(f, nullptr) << Ids(pinned);
+  const std::string file = "/home/greta/ai/requirements.txt";
+  std::string evidence;
+  for (const auto& e : f->evidence) evidence += e + "\n";
+  for (const char* line :
+       {":5 pins `torch==2.7.1+cpu`", ":6 pins `torchaudio==2.7.1+cpu`", ":7 pins `torchvision==0.22.1+cpu`"})
+    EXPECT_NE(evidence.find(file + line), std::string::npos) << line << "\n" << evidence;
+  EXPECT_NE(
+      evidence.find("required torch, torchvision and torchaudio from the rocm7.14 index, found " + file +
+                    ":5 pins `torch==2.7.1+cpu` (index https://download.pytorch.org/whl/cpu): the next `pip "
+                    "install -r requirements.txt` puts it back"),
+      std::string::npos)
+      << evidence;
+  ASSERT_EQ(f->fix.size(), 5u);
+  for (size_t i = 0; i < 3; ++i) ASSERT_EQ(f->fix[i].kind, FixAction::Kind::kManual) << i;
+  EXPECT_EQ(
+      f->fix[0].text,
+      "edit " + file +
+          " line 5 (`torch==2.7.1+cpu`): write `torch` there, and in the file's index line (--index-url or "
+          "--extra-index-url) replace https://download.pytorch.org/whl/cpu with "
+          "https://download.pytorch.org/whl/rocm7.14");
+  // The index is one line of the file: told once.
+  EXPECT_EQ(f->fix[1].text, "edit " + file + " line 6 (`torchaudio==2.7.1+cpu`): write `torchaudio` there");
+  const auto unpinned = RunRules(ProbeRecorded("phoenix-apu-laptop"));
+  const Finding* plain = FindId(unpinned, "framework.torch_cpu_only");
+  ASSERT_NE(plain, nullptr);
+  ASSERT_EQ(plain->fix.size(), 2u);
+  EXPECT_EQ(f->fix[3], plain->fix[0]);
+  EXPECT_EQ(f->fix[4], plain->fix[1]);
+  EXPECT_TRUE(plain->fix_summary.find("requirements.txt") == std::string::npos) << plain->fix_summary;
+}
+
+// Issue 30: the same CPU torch in a uv project: pyproject.toml's [tool.uv.sources] lines (15, 18, 21) take
+// the three from the CPU index and uv.lock locks them; the edit names the ROCm index on those lines, and
+// `uv sync` replaces pip's commands (the venv is the project's own .venv).
+TEST(CheckRecordedFixes, UvProjectEditsItsSourcesAndSyncs) {
+  auto fs = RunRules(ProbeRecorded("phoenix-uv-project"));
+  const Finding* f = FindId(fs, "framework.torch_cpu_only");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  std::string evidence;
+  for (const auto& e : f->evidence) evidence += e + "\n";
+  EXPECT_NE(evidence.find("/home/greta/ai/uv.lock:28 pins `version = \"2.7.1+cpu\"` (index "
+                          "https://download.pytorch.org/whl/cpu): the next `uv sync` puts it back"),
+            std::string::npos)
+      << evidence;
+  // "torch>=2.7.1" in [project] dependencies does not undo the fix by itself: not named.
+  EXPECT_EQ(evidence.find("pyproject.toml:8"), std::string::npos) << evidence;
+  EXPECT_EQ(BashFix(*f),
+            "# edit /home/greta/ai/pyproject.toml line 15 (`{ index = \"pytorch-cpu\" },`): write `{ index = "
+            "\"pytorch-rocm7.14\" },` there; define that index once: `[[tool.uv.index]] name = "
+            "\"pytorch-rocm7.14\", "
+            "url = \"https://download.pytorch.org/whl/rocm7.14\", explicit = true`\n"
+            "# edit /home/greta/ai/pyproject.toml line 18 (`{ index = \"pytorch-cpu\" },`): write `{ index = "
+            "\"pytorch-rocm7.14\" },` there\n"
+            "# edit /home/greta/ai/pyproject.toml line 21 (`{ index = \"pytorch-cpu\" },`): write `{ index = "
+            "\"pytorch-rocm7.14\" },` there\n"
+            "uv sync --project /home/greta/ai --upgrade-package torch --upgrade-package torchvision "
+            "--upgrade-package torchaudio\n");
 }
 
 // A recorded machine with its PyTorch swapped for another build (as if pip had installed it): the

@@ -251,6 +251,30 @@ TEST(RecordedMachineFacts, Rtx3090WithACpuOnlyBitsandbytes) {
   EXPECT_TRUE(HasLibraryFolder(e, "nvidia/cuda_runtime"));
 }
 
+// Issue 30: the project beside ~/ai/.venv, read through the sysroot (PWD ~/ai); phoenix-apu-laptop has none.
+TEST(RecordedMachineFacts, PhoenixProjectsPinTheCpuTorch) {
+  EXPECT_FALSE(Probe("phoenix-apu-laptop").python_envs.at(0).project);
+  Snapshot pip = Probe("phoenix-pinned-project");
+  ASSERT_EQ(pip.python_envs.size(), 1u);
+  ASSERT_TRUE(pip.python_envs[0].project);
+  const PythonProject& p = *pip.python_envs[0].project;
+  EXPECT_EQ(p.folder, "/home/greta/ai");
+  EXPECT_EQ(p.manager, "pip");
+  ASSERT_EQ(p.pins.size(), 3u);  // numpy and pillow are no GPU packages
+  EXPECT_EQ(p.pins[0].line, 5u);
+  EXPECT_EQ(p.pins[0].spec, "==2.7.1+cpu");
+  EXPECT_EQ(p.pins[0].index_url, "https://download.pytorch.org/whl/cpu");  // the --extra-index-url of line 2
+  Snapshot uv = Probe("phoenix-uv-project");
+  ASSERT_TRUE(uv.python_envs.at(0).project);
+  const PythonProject& u = *uv.python_envs[0].project;
+  EXPECT_EQ(u.manager, "uv");
+  EXPECT_EQ(u.files, (std::vector<std::string>{"/home/greta/ai/pyproject.toml", "/home/greta/ai/uv.lock"}));
+  ASSERT_EQ(u.pins.size(), 9u);  // 3 dependencies, 3 sources, 3 locked packages (not the project's own)
+  EXPECT_EQ(u.pins[3].line, 15u);
+  EXPECT_EQ(u.pins[3].index_url, "https://download.pytorch.org/whl/cpu");
+  EXPECT_EQ(u.pins[6].spec, "==2.7.1+cpu");
+}
+
 TEST(RecordedMachineFacts, Rtx4070WithACuda11OnnxruntimeGpu) {
   Snapshot s = Probe("rtx4070-onnxruntime-cu11");
   const PythonEnv& e = VenvOf(s);

@@ -92,6 +92,34 @@ TEST(SnapshotPythonJson, OlderSnapshotsWithoutTheNewFieldsRead) {
   EXPECT_FALSE(s->python_envs.at(0).active);
 }
 
+// Issue 30: the project pins survive a round trip; an environment without a project writes no key, so
+// snapshots (and goldens) of machines without pin files are unchanged.
+TEST(SnapshotPythonJson, ProjectPinsRoundTripAndAreAbsentWithoutAProject) {
+  Snapshot a = WithPython();
+  EXPECT_EQ(SnapshotToJson(a).find("\"project\""), std::string::npos);
+  PythonProject p{"/opt/torch", "uv", {"/opt/torch/pyproject.toml", "/opt/torch/uv.lock"}, {}};
+  p.pins.push_back({"/opt/torch/uv.lock", 120, "version = \"2.7.1+cpu\"", "torch", "==2.7.1+cpu",
+                    "sys_platform == 'linux'", "https://download.pytorch.org/whl/cpu"});
+  a.python_envs.at(0).project = p;
+  std::string json = SnapshotToJson(a);
+  auto b = SnapshotFromJson(json, "test");
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(SnapshotToJson(*b), json);
+  ASSERT_TRUE(b->python_envs.at(0).project);
+  const PythonProject& q = *b->python_envs.at(0).project;
+  EXPECT_EQ(q.manager, "uv");
+  EXPECT_EQ(q.files.size(), 2u);
+  ASSERT_EQ(q.pins.size(), 1u);
+  EXPECT_EQ(q.pins[0].line, 120u);
+  EXPECT_EQ(q.pins[0].marker, "sys_platform == 'linux'");
+  EXPECT_EQ(q.pins[0].index_url, "https://download.pytorch.org/whl/cpu");
+  auto bad = SnapshotFromJson(
+      R"({"schema": "gpudoctor.snapshot/2", "python_envs": [{"project": {"pins": [{"line": "5"}]}}]})",
+      "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("line"), std::string::npos) << bad.error().message;
+}
+
 TEST(SnapshotPythonJson, WrongTypesAreNamed) {
   auto s = SnapshotFromJson(
       R"({"schema": "gpudoctor.snapshot", "python_envs": [{"torch": {"gpu_code": [{"cuda_cubins": [90]}]}}]})",

@@ -1,9 +1,11 @@
 // Finds Python environments (python_env_finder.h) and reads what each site-packages folder holds
-// (framework_scan.h): no interpreter is started (importing torch takes seconds; knowledge-facts 4.4
-// describes torch/version.py). Every path goes through the sysroot's FileSystem.
+// (framework_scan.h) and the project files that pin their GPU packages (project_probe.h): no interpreter is
+// started (importing torch takes seconds; knowledge-facts 4.4 describes torch/version.py). Every path goes
+// through the sysroot's FileSystem.
 #include "probe/common/python_probe.h"
 
 #include "probe/common/framework_scan.h"
+#include "probe/common/project_probe.h"
 #include "probe/common/python_env_finder.h"
 
 namespace gpudoctor {
@@ -34,6 +36,7 @@ void ProbePythonEnvs(const ProbeContext& ctx, Snapshot& snap, std::vector<Python
     env.gpu_libraries = std::move(contents.gpu_libraries);
     snap.python_envs.push_back(std::move(env));
   }
+  ProbeProjects(ctx, snap);
 }
 
 }  // namespace gpudoctor
