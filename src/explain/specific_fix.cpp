@@ -39,14 +39,15 @@ std::optional<Version> Capability(std::string_view text) {
                         std::string(text.substr(text.size() - 1)));
 }
 
-// The oldest pytorch.org CUDA wheel whose cubins include `cc` itself (PTX of an older one is not counted:
-// the threads' answers name the build that carries the GPU's own code), or nullptr.
+// The oldest pytorch.org CUDA wheel whose cubins include `cc` itself ("12.0" or "12.0+PTX": cubin plus PTX;
+// an older capability's PTX alone is not counted, the threads' answers name the build with the GPU's own
+// code), or nullptr.
 const TorchWheel* FirstWheelForCapability(const Version& cc, const KnowledgeDb& db) {
   const TorchWheel* best = nullptr;
   for (const TorchWheel& w : db.torch_wheels) {
     if (!w.cuda) continue;
     const bool carries = std::any_of(w.cuda_archs.begin(), w.cuda_archs.end(),
-                                     [&](const CompiledCudaArch& a) { return !a.ptx && a.cc == cc; });
+                                     [&](const CompiledCudaArch& a) { return a.cc == cc; });
     if (!carries) continue;
     if (best == nullptr || *w.cuda < *best->cuda || (*w.cuda == *best->cuda && w.torch < best->torch))
       best = &w;

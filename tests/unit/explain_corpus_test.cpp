@@ -29,7 +29,7 @@ namespace {
 namespace stdfs = std::filesystem;
 
 // Measured on the corpus when the bar was set; a change that loses cases must say why.
-constexpr double kMinShareRight = 0.93;  // 300 of 320 (93.8 %) on 2026-12-05
+constexpr double kMinShareRight = 0.94;  // 320 of 338 (94.7 %) on 2026-12-05
 
 struct CorpusCase {
   std::string file;    // "hip/rocm2061_rx6600_arch.log"
@@ -349,8 +349,7 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   const TorchWheel* first = nullptr;
   for (const TorchWheel& w : Db().torch_wheels)
     for (const CompiledCudaArch& a : w.cuda_archs)
-      if (w.cuda && !a.ptx && a.cc == Version::Parse("12.0").value() &&
-          (first == nullptr || *w.cuda < *first->cuda))
+      if (w.cuda && a.cc == Version::Parse("12.0").value() && (first == nullptr || *w.cuda < *first->cuda))
         first = &w;
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(resolve("wheel_for_arch:log:sm"), first->variant);
