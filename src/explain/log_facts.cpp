@@ -70,6 +70,8 @@ const Row kRows[] = {
     {"flash_attn", R"(\bflash[-_]attn(?:==|-| version:? ?)(?<v>[0-9]+\.[0-9]+\.[0-9]+(?:\.post[0-9]+)?))",
      "flash", true, ""},
     {"vllm", R"(\bvllm(?:==|-| version:? ?)(?<v>0\.[0-9]+\.[0-9]+(?:\.post[0-9]+)?))", "vllm", true, ""},
+    {"onnxruntime", R"(\bonnxruntime(?:[-_]gpu)?(?:==|-| version:? ?)(?<v>1\.[0-9]+\.[0-9]+))", "onnxruntime",
+     true, ""},
     {"tensorflow", R"(\btensorflow(?:-gpu)?(?:==|-| version:? ?)(?<v>[0-9]+\.[0-9]+\.[0-9]+))", "tensorflow",
      true, ""},
     {"python", R"(Python version:\s+(?<v>3\.[0-9]{1,2}(?:\.[0-9]{1,2})?))", "python version:", false, ""},

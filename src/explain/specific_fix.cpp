@@ -20,9 +20,10 @@ std::string CudaIndexTag(std::string_view cuda) {
   return "cu" + std::to_string(v->parts()[0]) + std::to_string(v->parts()[1]);
 }
 
-// The reverse: "cu121", "+cu121" or "121" -> "12.1" (the last digit is the minor); "" otherwise.
+// The reverse: "cu121", "+cu121", "2.1.0+cu121" or "121" -> "12.1" (the last digit is the minor); ""
+// otherwise.
 std::string CudaOfIndexTag(std::string_view tag) {
-  while (!tag.empty() && !std::isdigit(static_cast<unsigned char>(tag.front()))) tag.remove_prefix(1);
+  if (const size_t cu = tag.rfind("cu"); cu != std::string_view::npos) tag = tag.substr(cu + 2);
   if (tag.size() < 2 || tag.size() > 3) return "";
   for (char c : tag)
     if (!std::isdigit(static_cast<unsigned char>(c))) return "";
@@ -86,6 +87,17 @@ std::string TorchForAddonRelease(std::string_view addon, std::string_view versio
   return "";
 }
 
+// The CUDA (and cuDNN) `addon`'s release `version` was built with ("1.15.1" of onnxruntime-gpu -> "CUDA 11.8
+// and cuDNN 8"); "" when no [[addon_cuda_build]] range holds it.
+std::string AddonCuda(std::string_view addon, std::string_view version, const KnowledgeDb& db) {
+  const AddonLibrary* lib = db.FindAddon(addon);
+  const auto v = Version::ParseLeading(version);
+  if (lib == nullptr || !v) return "";
+  const AddonCudaBuild* b = db.AddonCudaBuildOf(lib->name, *v);
+  if (b == nullptr) return "";
+  return "CUDA " + b->cuda.ToString() + (b->cudnn ? " and cuDNN " + b->cudnn->ToString() : "");
+}
+
 // What the number in a library's file name stands for, from shared_libraries.toml's version_label:
 // "libcudart.so.12" -> "CUDA 12"; "" for an unknown library or one whose name carries no number.
 std::string LibraryVersion(std::string_view file, const KnowledgeDb& db) {
@@ -124,7 +136,7 @@ std::pair<std::string_view, std::string_view> SplitForm(std::string_view field) 
 }
 
 bool TakesAddon(std::string_view form) {
-  return form == "release" || form == "release_series" || form == "torch_for_addon";
+  return form == "release" || form == "release_series" || form == "torch_for_addon" || form == "addon_cuda";
 }
 
 // The driver a CUDA version the log requires needs (an image's cuda>=X): the toolkit's own driver where the
@@ -197,6 +209,7 @@ std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
   if (form == "cuda_of_index") return CudaOfIndexTag(arg);
   if (form == "release") return AddonReleaseForTorch(addon, arg, db);
   if (form == "release_series") return AddonReleasesForSeries(addon, arg, db);
+  if (form == "addon_cuda") return AddonCuda(addon, arg, db);
   if (form == "torch_for_addon") return TorchForAddonRelease(addon, arg, db);
   if (form == "lib_version") return LibraryVersion(arg, db);
   if (form == "major") {

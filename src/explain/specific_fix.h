@@ -13,16 +13,16 @@
 namespace gpudoctor {
 
 // The derivations a placeholder may name, `{form:argument}`; the argument is a capture name, `log:KIND` or
-// another derivation. `{release:ADDON:arg}`, `{release_series:ADDON:arg}` and `{torch_for_addon:ADDON:arg}`
-// name an add-on first.
+// another derivation. `{release:ADDON:arg}`, `{release_series:ADDON:arg}`, `{torch_for_addon:ADDON:arg}` and
+// `{addon_cuda:ADDON:arg}` name an add-on first.
 inline constexpr std::string_view kSpecificFixDerivations[] = {
     "cu",               // a CUDA version's wheel index tag: 11.8 -> cu118
-    "cuda_of_index",    // the reverse: cu121 or +cu121 -> 12.1
+    "cuda_of_index",    // the reverse: cu121, +cu121 or 2.1.0+cu121 -> 12.1
     "release",          // the add-on release built for exactly that torch
     "release_series",   // every add-on release built for that torch's series: 0.0.23 (torch 2.1.1), ...
     "torch_for_addon",  // the torch an add-on release was built for
-    "wheel_for_arch",   // the first pytorch.org CUDA variant whose wheels carry the capability: sm_120 ->
-                        // cu128
+    "addon_cuda",       // the CUDA (and cuDNN) an add-on release's PyPI build was made with
+    "wheel_for_arch",   // the oldest pytorch.org CUDA variant with the capability's cubins: sm_120 -> cu128
     "torch_for_arch",   // the first torch release with such a wheel: sm_120 -> 2.7.0
     "lib_version",      // what a library's soname number stands for: libcudart.so.12 -> CUDA 12
     "major",            // a version's first number: 12.1 -> 12

@@ -366,6 +366,16 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   EXPECT_EQ(ResolvePlaceholder("cuda_of_index:log:cuda", none, all, {{"cuda", "+cu121", 1, ""}}, Db()),
             "12.1");
   EXPECT_EQ(ResolvePlaceholder("major:log:nvcc", none, all, {{"nvcc", "10.1", 1, ""}}, Db()), "10");
+  EXPECT_EQ(ResolvePlaceholder("cuda_of_index:log:torch", none, all, {{"torch", "2.1.0+cu118", 1, ""}}, Db()),
+            "11.8");
+  const AddonCudaBuild* ort = Db().AddonCudaBuildOf("onnxruntime-gpu", Version::Parse("1.15.1").value());
+  ASSERT_NE(ort, nullptr);
+  EXPECT_EQ(ResolvePlaceholder("addon_cuda:onnxruntime-gpu:log:onnxruntime", none, all,
+                               {{"onnxruntime", "1.15.1", 1, ""}}, Db()),
+            "CUDA " + ort->cuda.ToString() + (ort->cudnn ? " and cuDNN " + ort->cudnn->ToString() : ""));
+  EXPECT_EQ(ResolvePlaceholder("addon_cuda:onnxruntime-gpu:log:onnxruntime", none, all,
+                               {{"onnxruntime", "0.1.0", 1, ""}}, Db()),
+            "");
 }
 
 // A held-out log tuned into the catalog is no longer held out (issue 37): no entry cites a held-out thread,
