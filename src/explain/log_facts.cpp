@@ -34,6 +34,7 @@ const Row kRows[] = {
     // Targets.
     {"gfx", R"((?<v>gfx[0-9]{2,4}[a-f]?)(?![0-9a-z]))", "gfx", false, ""},
     {"sm", R"(\b(?<v>sm_[0-9]{2,3}a?)\b)", "sm_", false, ""},
+    {"sm", R"(which is of cuda capability (?<v>[0-9]+\.[0-9]+))", "which is of cuda capability", false, ""},
     {"sm", R"(CUDA Capability Major/Minor version number:\s+(?<v>[0-9]+\.[0-9]+))", "capability major/minor",
      false, ""},
     // PCI vendor:device ids as the kernel and rocminfo print them.

@@ -3,7 +3,6 @@
 // version, package or index a thread's answer gives for every log of its family.
 #include "explain/specific_fix.h"
 
-#include <algorithm>
 #include <cctype>
 #include <optional>
 
@@ -40,17 +39,32 @@ std::optional<Version> Capability(std::string_view text) {
                         std::string(text.substr(text.size() - 1)));
 }
 
-// The oldest pytorch.org CUDA wheel whose cubins include `cc` itself ("12.0" or "12.0+PTX": cubin plus PTX;
-// an older capability's PTX alone is not counted, the threads' answers name the build with the GPU's own
-// code), or nullptr.
+// The oldest pytorch.org CUDA wheel with a cubin that runs on `cc` (its own, or an older one of the same
+// major: 8.0 runs on 8.6; WheelSupportsCc), or nullptr. PTX alone is not counted: the threads' answers name
+// the build with code for the GPU, not one that JIT-compiles for minutes at start.
 const TorchWheel* FirstWheelForCapability(const Version& cc, const KnowledgeDb& db) {
   const TorchWheel* best = nullptr;
   for (const TorchWheel& w : db.torch_wheels) {
     if (!w.cuda) continue;
-    const bool carries = std::any_of(w.cuda_archs.begin(), w.cuda_archs.end(),
-                                     [&](const CompiledCudaArch& a) { return a.cc == cc; });
+    const CcSupport support = WheelSupportsCc(w, cc);
+    const bool carries = support == CcSupport::kExactCubin || support == CcSupport::kCompatibleCubin;
     if (!carries) continue;
     if (best == nullptr || *w.cuda < *best->cuda || (*w.cuda == *best->cuda && w.torch < best->torch))
+      best = &w;
+  }
+  return best;
+}
+
+// The newest torch release with a CUDA wheel whose cubins run on `cc`, its newest such variant (an old GPU
+// that newer builds dropped: sm_50 -> the last cu126 build), or nullptr.
+const TorchWheel* LastWheelForCapability(const Version& cc, const KnowledgeDb& db) {
+  const TorchWheel* best = nullptr;
+  for (const TorchWheel& w : db.torch_wheels) {
+    if (!w.cuda) continue;
+    const CcSupport support = WheelSupportsCc(w, cc);
+    const bool carries = support == CcSupport::kExactCubin || support == CcSupport::kCompatibleCubin;
+    if (!carries) continue;
+    if (best == nullptr || w.torch > best->torch || (w.torch == best->torch && *w.cuda > *best->cuda))
       best = &w;
   }
   return best;
@@ -217,9 +231,12 @@ std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
     return v && !v->parts().empty() ? std::to_string(v->parts()[0]) : "";
   }
   const auto cc = Capability(arg);
-  const TorchWheel* wheel = cc ? FirstWheelForCapability(*cc, db) : nullptr;
+  const bool last = form == "last_wheel_for_arch" || form == "last_torch_for_arch";
+  const TorchWheel* wheel = !cc    ? nullptr
+                            : last ? LastWheelForCapability(*cc, db)
+                                   : FirstWheelForCapability(*cc, db);
   if (wheel == nullptr) return "";
-  return form == "wheel_for_arch" ? wheel->variant : wheel->torch.ToString();
+  return form == "wheel_for_arch" || form == "last_wheel_for_arch" ? wheel->variant : wheel->torch.ToString();
 }
 
 PlaceholderReads PlaceholderArguments(std::string_view field, const KnowledgeDb& db) {

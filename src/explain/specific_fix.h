@@ -24,8 +24,10 @@ inline constexpr std::string_view kSpecificFixDerivations[] = {
     "addon_cuda",       // the CUDA (and cuDNN) an add-on release's PyPI build was made with
     "wheel_for_arch",   // the oldest pytorch.org CUDA variant with the capability's cubins: sm_120 -> cu128
     "torch_for_arch",   // the first torch release with such a wheel: sm_120 -> 2.7.0
-    "lib_version",      // what a library's soname number stands for: libcudart.so.12 -> CUDA 12
-    "major",            // a version's first number: 12.1 -> 12
+    "last_wheel_for_arch",  // the newest torch's newest CUDA variant still carrying it: sm_50 -> cu126
+    "last_torch_for_arch",  // that torch release
+    "lib_version",          // what a library's soname number stands for: libcudart.so.12 -> CUDA 12
+    "major",                // a version's first number: 12.1 -> 12
 };
 
 // The value of one placeholder body ("rows", "cu:found", "log:torch", "wheel_for_arch:sm"); "" when a

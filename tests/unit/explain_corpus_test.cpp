@@ -348,13 +348,28 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   // sm_120: the oldest CUDA wheel whose cubins include 12.0.
   const TorchWheel* first = nullptr;
   for (const TorchWheel& w : Db().torch_wheels)
-    for (const CompiledCudaArch& a : w.cuda_archs)
-      if (w.cuda && a.cc == Version::Parse("12.0").value() && (first == nullptr || *w.cuda < *first->cuda))
-        first = &w;
+    if (w.cuda && WheelSupportsCc(w, Version::Parse("12.0").value()) == CcSupport::kExactCubin &&
+        (first == nullptr || *w.cuda < *first->cuda))
+      first = &w;
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(resolve("wheel_for_arch:log:sm"), first->variant);
   EXPECT_EQ(first->variant, "cu128");
   EXPECT_EQ(resolve("wheel_for_arch:log:nosuchkind"), "");
+  // sm_50 (Maxwell): the newest torch whose wheels still carry it, and its newest such variant.
+  const TorchWheel* last = nullptr;
+  for (const TorchWheel& w : Db().torch_wheels)
+    if (w.cuda && WheelSupportsCc(w, Version::Parse("5.0").value()) == CcSupport::kExactCubin &&
+        (last == nullptr || w.torch > last->torch || (w.torch == last->torch && *w.cuda > *last->cuda)))
+      last = &w;
+  ASSERT_NE(last, nullptr);
+  const std::vector<LogFact> maxwell = {{"sm", "5.0", 1, ""}};
+  EXPECT_EQ(ResolvePlaceholder("last_wheel_for_arch:log:sm", none, all, maxwell, Db()), last->variant);
+  EXPECT_EQ(ResolvePlaceholder("last_torch_for_arch:log:sm", none, all, maxwell, Db()),
+            last->torch.ToString());
+  EXPECT_NE(last->variant, "cu128");  // cu128 builds dropped Maxwell (pytorch_wheels.toml)
+  // A GTX 960 (5.2) runs the 5.0 cubins: the same build, though no wheel lists 5.2 itself.
+  EXPECT_EQ(ResolvePlaceholder("last_wheel_for_arch:log:sm", none, all, {{"sm", "sm_52", 1, ""}}, Db()),
+            last->variant);
   EXPECT_EQ(resolve("torch_for_addon:xformers:log:xformers"), "2.1.1");
   EXPECT_EQ(resolve("torch_for_addon:xformers:log:sm"), "");
   EXPECT_NE(ResolvePlaceholder("release_series:xformers:log:torch", none, all,
