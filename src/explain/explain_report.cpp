@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "explain/specific_fix.h"
 
 namespace gpudoctor {
 namespace {
@@ -77,103 +78,6 @@ std::string FallbackAdvice(const std::vector<LogFact>& log_facts) {
   return out + "Check the last package named against the installed torch, CUDA/ROCm and GPU first.";
 }
 
-// A CUDA version as PyTorch's wheel index names it: "11.8" -> "cu118", "12.1.105" -> "cu121"; "" otherwise.
-std::string CudaIndexTag(std::string_view cuda) {
-  const auto v = Version::Parse(cuda);
-  if (!v || v->parts().size() < 2 || v->parts()[0] < 7 || v->parts()[0] > 99 || v->parts()[1] > 9) return "";
-  return "cu" + std::to_string(v->parts()[0]) + std::to_string(v->parts()[1]);
-}
-
-// The release of `addon` built for exactly the torch the log names (addon_torch_build); "" when none is
-// recorded.
-std::string AddonReleaseForTorch(std::string_view addon, std::string_view torch_text, const KnowledgeDb& db) {
-  const auto torch = Version::Parse(torch_text.substr(0, torch_text.find('+')));
-  if (!torch) return "";
-  const AddonTorchBuild* exact = db.AddonBuildForTorch(addon, *torch);
-  return exact != nullptr ? exact->version : "";
-}
-
-// The capture `name` of `m`, or else of another match of the same entry (an entry often matches a header line
-// and, further down, the line that carries the values); "" when none has it.
-std::string EntryCapture(const ExplainMatch& m, const std::vector<ExplainMatch>& all, std::string_view name) {
-  std::string value = m.Capture(name);
-  for (const ExplainMatch& other : all)
-    if (value.empty() && other.entry == m.entry) value = other.Capture(name);
-  return value;
-}
-
-// `text` with each {name} replaced by EntryCapture of that name; "" when one is missing. Two forms derive a
-// value from a capture: {cu:name} is the CUDA version's wheel index tag (cu118), {release:addon:name} the
-// release of the add-on built for the torch version captured.
-std::string FillCaptures(const std::string& text, const ExplainMatch& m, const std::vector<ExplainMatch>& all,
-                         const KnowledgeDb& db) {
-  auto capture = [&](std::string_view name) { return EntryCapture(m, all, name); };
-  auto resolve = [&](std::string_view field) -> std::string {
-    if (StartsWith(field, "cu:")) return CudaIndexTag(capture(field.substr(3)));
-    if (StartsWith(field, "release:")) {
-      const std::string_view rest = field.substr(8);
-      const size_t colon = rest.find(':');
-      if (colon == std::string_view::npos) return "";
-      return AddonReleaseForTorch(rest.substr(0, colon), capture(rest.substr(colon + 1)), db);
-    }
-    return capture(field);
-  };
-  std::string out;
-  size_t at = 0;
-  while (at < text.size()) {
-    const size_t open = text.find('{', at), close = open == std::string::npos ? open : text.find('}', open);
-    if (close == std::string::npos) break;
-    const std::string value = resolve(std::string_view(text).substr(open + 1, close - open - 1));
-    if (value.empty()) return "";
-    out += text.substr(at, open - at) + value;
-    at = close + 1;
-  }
-  return out + text.substr(at);
-}
-
-// The driver a CUDA version the log requires needs (an image's cuda>=X): the toolkit's own driver where the
-// knowledge base records it, else the oldest driver that runs that CUDA at all.
-std::string DriverForCuda(const ExplainMatch& m, const std::vector<ExplainMatch>& all,
-                          const KnowledgeDb& db) {
-  const auto cuda = Version::Parse(EntryCapture(m, all, "cuda_required"));
-  if (!cuda) return "";
-  auto floors = db.CudaDriverFloor(*cuda);
-  // Before CUDA 11 there is no minor-version compatibility: only the toolkit's own row (cuda>=9.2).
-  if (!floors)
-    if (const CudaToolkitDriver* toolkit = db.CudaToolkitDriverOf(*cuda))
-      floors = CudaDriverFloors{*cuda, nullptr, toolkit};
-  if (!floors) return "";
-  std::optional<Version> linux_driver, windows_driver;
-  const Provenance* from = nullptr;
-  if (floors->toolkit != nullptr) {
-    linux_driver = floors->toolkit->linux_driver;
-    windows_driver = floors->toolkit->windows_driver;
-    from = &floors->toolkit->provenance;
-  }
-  if (!linux_driver && floors->minor_compat != nullptr) {
-    linux_driver = floors->minor_compat->linux_driver;
-    windows_driver = floors->minor_compat->windows_driver;
-    from = &floors->minor_compat->provenance;
-  }
-  if (!linux_driver) return "";
-  // A row nobody has compared with its source says so (DataWhere: "cuda_drivers.toml:400, unconfirmed").
-  const std::string unconfirmed = from != nullptr && !from->confirmed ? " (" + DataWhere(*from) + ")" : "";
-  return "CUDA " + cuda->ToString() + " needs NVIDIA driver " + linux_driver->ToString() +
-         " or newer on Linux" + (windows_driver ? " (" + windows_driver->ToString() + " on Windows)" : "") +
-         unconfirmed + ".";
-}
-
-std::string SpecificFix(const ExplainMatch& m, const std::vector<ExplainMatch>& all, const KnowledgeDb& db) {
-  std::string text;
-  for (const std::string& sentence : m.entry->specific_fix) {
-    const std::string filled = FillCaptures(sentence, m, all, db);
-    if (!filled.empty()) text += (text.empty() ? "" : " ") + filled;
-  }
-  const std::string driver = DriverForCuda(m, all, db);
-  if (!driver.empty()) text += (text.empty() ? "" : " ") + driver;
-  return text;
-}
-
 // The known-harmless messages seen, on one line: they are named so that nobody chases them.
 std::string HarmlessLine(const ExplainReport& report) {
   if (report.harmless.empty()) return "";
@@ -222,7 +126,7 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
                                  m.entry->wheel_fix == ExplainEntry::WheelFixKind::kReinstall, db);
     if (m.entry->loader_fix) em.loader_fix = LoaderFixFor(m, log_facts, r.windows, db);
     if (m.entry->fallback) em.fallback_advice = FallbackAdvice(log_facts);
-    em.specific_fix = SpecificFix(m, ranked, db);
+    em.specific_fix = SpecificFix(m, ranked, log_facts, db);
     r.matches.push_back(std::move(em));
   }
   if (r.matches.empty() && !other) r.summary = HelpSummary(snap);
@@ -292,7 +196,9 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
     const bool filled = em.wheel_fix && (report.windows ? !em.wheel_fix->commands.powershell.empty()
                                                         : !em.wheel_fix->commands.bash.empty());
     if (em.wheel_fix)
-      out += Indent((em.wheel_fix->gpu.empty() ? "For Python " + em.wheel_fix->python + ": " : "") +
+      out += Indent((em.wheel_fix->gpu.empty() && !em.wheel_fix->python.empty()
+                         ? "For Python " + em.wheel_fix->python + ": "
+                         : "") +
                         em.wheel_fix->advice,
                     "  ") +
              "\n";

@@ -34,6 +34,7 @@ const Row kRows[] = {
     // Targets.
     {"gfx", R"((?<v>gfx[0-9]{2,4}[a-f]?)(?![0-9a-z]))", "gfx", false, ""},
     {"sm", R"(\b(?<v>sm_[0-9]{2,3}a?)\b)", "sm_", false, ""},
+    {"sm", R"(which is of cuda capability (?<v>[0-9]+\.[0-9]+))", "which is of cuda capability", false, ""},
     {"sm", R"(CUDA Capability Major/Minor version number:\s+(?<v>[0-9]+\.[0-9]+))", "capability major/minor",
      false, ""},
     // PCI vendor:device ids as the kernel and rocminfo print them.
@@ -60,6 +61,20 @@ const Row kRows[] = {
     {"torch", R"(\btorch==(?<v>[0-9]+\.[0-9]+\.[0-9]+[^\s,;)]*))", "torch==", false, ""},
     {"torch", R"(\btorch-(?<v>[0-9]+\.[0-9]+\.[0-9]+(?:\+[a-z0-9.]+)?))", "torch-", false, ""},
     {"torch", R"(\btorch \((?<v>[0-9]+\.[0-9]+\.[0-9]+[^\s)]*)\))", "torch (", false, ""},
+    {"torch", R"(\btorch[ \t]+(?<v>[0-9]+\.[0-9]+\.[0-9]+\+(?:cu|rocm)[0-9.]+))", "torch ", false, ""},
+    // The CUDA compiler a build used, and the add-on releases a log states (their versions pick the torch
+    // they were built for, addon_libraries.toml).
+    {"nvcc", R"(Cuda compilation tools, release (?<v>[0-9]+\.[0-9]+))", "cuda compilation tools, release",
+     false, ""},
+    {"xformers", R"(\bxformers(?:==|-| version:? ?)(?<v>0\.0\.[0-9]+(?:\.post[0-9]+)?))", "xformers", true,
+     ""},
+    {"flash_attn", R"(\bflash[-_]attn(?:==|-| version:? ?)(?<v>[0-9]+\.[0-9]+\.[0-9]+(?:\.post[0-9]+)?))",
+     "flash", true, ""},
+    {"vllm", R"(\bvllm(?:==|-| version:? ?)(?<v>0\.[0-9]+\.[0-9]+(?:\.post[0-9]+)?))", "vllm", true, ""},
+    {"onnxruntime", R"(\bonnxruntime(?:[-_]gpu)?(?:==|-| version:? ?)(?<v>1\.[0-9]+\.[0-9]+))", "onnxruntime",
+     true, ""},
+    {"tensorflow", R"(\btensorflow(?:-gpu)?(?:==|-| version:? ?)(?<v>[0-9]+\.[0-9]+\.[0-9]+))", "tensorflow",
+     true, ""},
     {"python", R"(Python version:\s+(?<v>3\.[0-9]{1,2}(?:\.[0-9]{1,2})?))", "python version:", false, ""},
     {"python", R"(\bPython[- ](?<v>3\.[0-9]{1,2}\.[0-9]{1,2})\b)", "python", false, ""},
     {"python", R"([/\\](?:lib|Lib)[/\\]python(?<v>3\.[0-9]{1,2})[/\\])", "python3.", true, ""},

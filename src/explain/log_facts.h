@@ -14,9 +14,9 @@
 namespace gpudoctor {
 
 struct LogFact {
-  std::string
-      kind;  // "gpu", "gfx", "sm", "pci_id", "driver", "rocm", "cuda", "torch", "python", "os",
-             // "override", "kernel", "wsl", "container", "conda", "portable", "zluda", "package", "app"
+  std::string kind;     // "gpu", "gfx", "sm", "pci_id", "driver", "rocm", "cuda", "torch", "python", "os",
+                        // "override", "kernel", "wsl", "container", "conda", "portable", "zluda", "package",
+                        // "app", "nvcc", "xformers", "flash_attn", "vllm", "onnxruntime", "tensorflow"
   std::string value;    // "Radeon RX 6600", "gfx1032", "2.7.1+cu128", "yes"
   uint64_t line = 0;    // 1-based line that first states it
   std::string excerpt;  // that line (window), printable

@@ -210,7 +210,6 @@ std::optional<WheelFix> PythonFix(const ExplainMatch& match, const std::vector<L
   WheelFix fix;
   fix.python = PythonSeries(facts);
   const TorchRelease* newest = NewestTorchRelease(db);
-  if (fix.python.empty() || newest == nullptr) return std::nullopt;
   std::string requirement = match.Capture("requirement");
   const TorchRelease* pinned = nullptr;
   if (StartsWith(requirement, "torch==")) {
@@ -218,6 +217,14 @@ std::optional<WheelFix> PythonFix(const ExplainMatch& match, const std::vector<L
     v = v.substr(0, v.find_first_of("+,;"));
     if (auto parsed = Version::Parse(v)) pinned = db.FindTorchRelease(*parsed);
   }
+  // The log states no Python: the pinned release's Pythons are what a working install needs.
+  if (fix.python.empty() && pinned != nullptr) {
+    fix.advice = "torch " + pinned->version.ToString() + " has wheels for Python " + Join(pinned->python) +
+                 " only (" + DataWhere(pinned->provenance) +
+                 "): check python --version, and make a venv with one of those, or drop the pin.";
+    return fix;
+  }
+  if (fix.python.empty() || newest == nullptr) return std::nullopt;
   if (pinned != nullptr && !Has(pinned->python, fix.python))
     fix.advice = "torch " + pinned->version.ToString() + " has wheels for Python " + Join(pinned->python) +
                  ", not " + fix.python + " (" + DataWhere(pinned->provenance) + "). ";

@@ -148,7 +148,7 @@ TEST(KnowledgeAddonErrors, RowsMustNameAKnownAddonAndTorch) {
 [[addon_torch_build]]
 addon = "xformers"
 version = "0.0.99"
-torch = "1.9.0"
+torch = "1.5.0"
 checked = 2026-12-05
 source = "https://example.org"
 
@@ -161,7 +161,7 @@ checked = 2026-12-05
 source = "https://example.org"
 )";
   std::string errors = ErrorsWithAddonFile(text);
-  EXPECT_NE(errors.find("addon_libraries.toml:9: torch 1.9.0 has no [[torch_release]]"), std::string::npos)
+  EXPECT_NE(errors.find("addon_libraries.toml:9: torch 1.5.0 has no [[torch_release]]"), std::string::npos)
       << errors;
   EXPECT_NE(errors.find("addon_libraries.toml:16: add-on 'xformer' has no [[addon_library]]"),
             std::string::npos)

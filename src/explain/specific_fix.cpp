@@ -1,0 +1,281 @@
+// Filling an entry's specific_fix: each value comes from the log (a capture of the match, a fact the log
+// states) or is derived from one through the knowledge base, so that one sentence per entry names the exact
+// version, package or index a thread's answer gives for every log of its family.
+#include "explain/specific_fix.h"
+
+#include <cctype>
+#include <optional>
+
+#include "core/strings.h"
+#include "explain/explain_facts.h"
+
+namespace gpudoctor {
+namespace {
+
+// A CUDA version as PyTorch's wheel index names it: "11.8" -> "cu118", "12.1.105" -> "cu121"; "" otherwise.
+std::string CudaIndexTag(std::string_view cuda) {
+  const auto v = Version::Parse(cuda);
+  if (!v || v->parts().size() < 2 || v->parts()[0] < 7 || v->parts()[0] > 99 || v->parts()[1] > 9) return "";
+  return "cu" + std::to_string(v->parts()[0]) + std::to_string(v->parts()[1]);
+}
+
+// The reverse: "cu121", "+cu121", "2.1.0+cu121" or "121" -> "12.1" (the last digit is the minor); ""
+// otherwise.
+std::string CudaOfIndexTag(std::string_view tag) {
+  if (const size_t cu = tag.rfind("cu"); cu != std::string_view::npos) tag = tag.substr(cu + 2);
+  if (tag.size() < 2 || tag.size() > 3) return "";
+  for (char c : tag)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return "";
+  return std::string(tag.substr(0, tag.size() - 1)) + "." + std::string(tag.substr(tag.size() - 1));
+}
+
+// A compute capability as a log writes it: "sm_120", "sm_86", "8.6", "compute_90a" -> 12.0, 8.6, 9.0.
+std::optional<Version> Capability(std::string_view text) {
+  if (const size_t us = text.find('_'); us != std::string_view::npos) text = text.substr(us + 1);
+  while (!text.empty() && std::isalpha(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  if (text.find('.') != std::string_view::npos) return Version::Parse(text);
+  if (text.size() < 2 || text.size() > 3) return std::nullopt;
+  return Version::Parse(std::string(text.substr(0, text.size() - 1)) + "." +
+                        std::string(text.substr(text.size() - 1)));
+}
+
+// The oldest pytorch.org CUDA wheel with a cubin that runs on `cc` (its own, or an older one of the same
+// major: 8.0 runs on 8.6; WheelSupportsCc), or nullptr. PTX alone is not counted: the threads' answers name
+// the build with code for the GPU, not one that JIT-compiles for minutes at start.
+const TorchWheel* FirstWheelForCapability(const Version& cc, const KnowledgeDb& db) {
+  const TorchWheel* best = nullptr;
+  for (const TorchWheel& w : db.torch_wheels) {
+    if (!w.cuda) continue;
+    const CcSupport support = WheelSupportsCc(w, cc);
+    const bool carries = support == CcSupport::kExactCubin || support == CcSupport::kCompatibleCubin;
+    if (!carries) continue;
+    if (best == nullptr || *w.cuda < *best->cuda || (*w.cuda == *best->cuda && w.torch < best->torch))
+      best = &w;
+  }
+  return best;
+}
+
+// The newest torch release with a CUDA wheel whose cubins run on `cc`, its newest such variant (an old GPU
+// that newer builds dropped: sm_50 -> the last cu126 build), or nullptr.
+const TorchWheel* LastWheelForCapability(const Version& cc, const KnowledgeDb& db) {
+  const TorchWheel* best = nullptr;
+  for (const TorchWheel& w : db.torch_wheels) {
+    if (!w.cuda) continue;
+    const CcSupport support = WheelSupportsCc(w, cc);
+    const bool carries = support == CcSupport::kExactCubin || support == CcSupport::kCompatibleCubin;
+    if (!carries) continue;
+    if (best == nullptr || w.torch > best->torch || (w.torch == best->torch && *w.cuda > *best->cuda))
+      best = &w;
+  }
+  return best;
+}
+
+// The release of `addon` built for exactly the torch `torch_text` names ("2.1.1+cu121" reads as 2.1.1).
+std::string AddonReleaseForTorch(std::string_view addon, std::string_view torch_text, const KnowledgeDb& db) {
+  const auto torch = Version::Parse(torch_text.substr(0, torch_text.find('+')));
+  if (!torch) return "";
+  const AddonTorchBuild* exact = db.AddonBuildForTorch(addon, *torch);
+  return exact != nullptr ? exact->version : "";
+}
+
+// Every release of `addon` built for a torch of the series of `torch_text` (2.1.0 -> the 2.1.x builds), each
+// with its torch: "0.0.22.post7 (torch 2.1.0), 0.0.23 (torch 2.1.1)"; "" when none is recorded.
+std::string AddonReleasesForSeries(std::string_view addon, std::string_view torch_text,
+                                   const KnowledgeDb& db) {
+  const auto torch = Version::Parse(torch_text.substr(0, torch_text.find('+')));
+  const AddonLibrary* lib = db.FindAddon(addon);
+  if (!torch || lib == nullptr) return "";
+  std::string out;
+  for (const AddonTorchBuild& b : db.addon_torch_builds)
+    if (b.addon == lib->name && b.torch.Part(0) == torch->Part(0) && b.torch.Part(1) == torch->Part(1))
+      out += (out.empty() ? "" : ", ") + b.version + " (torch " + b.torch.ToString() + ")";
+  return out;
+}
+
+// The torch release `addon`'s release `version` was built for ("0.0.23" of xformers -> 2.1.1).
+std::string TorchForAddonRelease(std::string_view addon, std::string_view version, const KnowledgeDb& db) {
+  const AddonLibrary* lib = db.FindAddon(addon);
+  if (lib == nullptr) return "";
+  for (const AddonTorchBuild& b : db.addon_torch_builds)
+    if (b.addon == lib->name && b.version == version) return b.torch.ToString();
+  return "";
+}
+
+// The CUDA (and cuDNN) `addon`'s release `version` was built with ("1.15.1" of onnxruntime-gpu -> "CUDA 11.8
+// and cuDNN 8"); "" when no [[addon_cuda_build]] range holds it.
+std::string AddonCuda(std::string_view addon, std::string_view version, const KnowledgeDb& db) {
+  const AddonLibrary* lib = db.FindAddon(addon);
+  const auto v = Version::ParseLeading(version);
+  if (lib == nullptr || !v) return "";
+  const AddonCudaBuild* b = db.AddonCudaBuildOf(lib->name, *v);
+  if (b == nullptr) return "";
+  return "CUDA " + b->cuda.ToString() + (b->cudnn ? " and cuDNN " + b->cudnn->ToString() : "");
+}
+
+// What the number in a library's file name stands for, from shared_libraries.toml's version_label:
+// "libcudart.so.12" -> "CUDA 12"; "" for an unknown library or one whose name carries no number.
+std::string LibraryVersion(std::string_view file, const KnowledgeDb& db) {
+  std::string digits;
+  const SharedLibrary* lib = db.FindSharedLibrary(file, &digits);
+  if (lib == nullptr || digits.empty() || lib->version_label.empty()) return "";
+  std::string label = lib->version_label;
+  for (size_t at = label.find("{v}"); at != std::string::npos; at = label.find("{v}", at + digits.size()))
+    label.replace(at, 3, digits);
+  return label;
+}
+
+// The capture `name` of `m`, or else of another match of the same entry (an entry often matches a header line
+// and, further down, the line that carries the values); "" when none has it.
+std::string EntryCapture(const ExplainMatch& m, const std::vector<ExplainMatch>& all, std::string_view name) {
+  std::string value = m.Capture(name);
+  for (const ExplainMatch& other : all)
+    if (value.empty() && other.entry == m.entry) value = other.Capture(name);
+  return value;
+}
+
+std::string LogFactValue(const std::vector<LogFact>& facts, std::string_view kind) {
+  for (const LogFact& f : facts)
+    if (f.kind == kind) return f.value;
+  return "";
+}
+
+// "form:rest" split at its first colon; form empty when `field` names no derivation.
+std::pair<std::string_view, std::string_view> SplitForm(std::string_view field) {
+  const size_t colon = field.find(':');
+  if (colon == std::string_view::npos) return {"", field};
+  const std::string_view form = field.substr(0, colon);
+  for (std::string_view known : kSpecificFixDerivations)
+    if (form == known) return {form, field.substr(colon + 1)};
+  return {"", field};
+}
+
+bool TakesAddon(std::string_view form) {
+  return form == "release" || form == "release_series" || form == "torch_for_addon" || form == "addon_cuda";
+}
+
+// The driver a CUDA version the log requires needs (an image's cuda>=X): the toolkit's own driver where the
+// knowledge base records it, else the oldest driver that runs that CUDA at all.
+std::string DriverForCuda(const ExplainMatch& m, const std::vector<ExplainMatch>& all,
+                          const KnowledgeDb& db) {
+  const auto cuda = Version::Parse(EntryCapture(m, all, "cuda_required"));
+  if (!cuda) return "";
+  auto floors = db.CudaDriverFloor(*cuda);
+  // Before CUDA 11 there is no minor-version compatibility: only the toolkit's own row (cuda>=9.2).
+  if (!floors)
+    if (const CudaToolkitDriver* toolkit = db.CudaToolkitDriverOf(*cuda))
+      floors = CudaDriverFloors{*cuda, nullptr, toolkit};
+  if (!floors) return "";
+  std::optional<Version> linux_driver, windows_driver;
+  const Provenance* from = nullptr;
+  if (floors->toolkit != nullptr) {
+    linux_driver = floors->toolkit->linux_driver;
+    windows_driver = floors->toolkit->windows_driver;
+    from = &floors->toolkit->provenance;
+  }
+  if (!linux_driver && floors->minor_compat != nullptr) {
+    linux_driver = floors->minor_compat->linux_driver;
+    windows_driver = floors->minor_compat->windows_driver;
+    from = &floors->minor_compat->provenance;
+  }
+  if (!linux_driver) return "";
+  // A row nobody has compared with its source says so (DataWhere: "cuda_drivers.toml:400, unconfirmed").
+  const std::string unconfirmed = from != nullptr && !from->confirmed ? " (" + DataWhere(*from) + ")" : "";
+  return "CUDA " + cuda->ToString() + " needs NVIDIA driver " + linux_driver->ToString() +
+         " or newer on Linux" + (windows_driver ? " (" + windows_driver->ToString() + " on Windows)" : "") +
+         unconfirmed + ".";
+}
+
+// `text` with each {field} resolved; "" when one is missing.
+std::string Fill(const std::string& text, const ExplainMatch& m, const std::vector<ExplainMatch>& all,
+                 const std::vector<LogFact>& log_facts, const KnowledgeDb& db) {
+  std::string out;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t open = text.find('{', at), close = open == std::string::npos ? open : text.find('}', open);
+    if (close == std::string::npos) break;
+    const std::string value =
+        ResolvePlaceholder(std::string_view(text).substr(open + 1, close - open - 1), m, all, log_facts, db);
+    if (value.empty()) return "";
+    out += text.substr(at, open - at) + value;
+    at = close + 1;
+  }
+  return out + text.substr(at);
+}
+
+}  // namespace
+
+std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
+                               const std::vector<ExplainMatch>& all, const std::vector<LogFact>& log_facts,
+                               const KnowledgeDb& db) {
+  if (StartsWith(field, "log:")) return LogFactValue(log_facts, field.substr(4));
+  auto [form, rest] = SplitForm(field);
+  if (form.empty()) return EntryCapture(m, all, field);
+  std::string_view addon;
+  if (TakesAddon(form)) {
+    const size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) return "";
+    addon = rest.substr(0, colon);
+    rest = rest.substr(colon + 1);
+  }
+  const std::string arg = ResolvePlaceholder(rest, m, all, log_facts, db);
+  if (arg.empty()) return "";
+  if (form == "cu") return CudaIndexTag(arg);
+  if (form == "cuda_of_index") return CudaOfIndexTag(arg);
+  if (form == "release") return AddonReleaseForTorch(addon, arg, db);
+  if (form == "release_series") return AddonReleasesForSeries(addon, arg, db);
+  if (form == "addon_cuda") return AddonCuda(addon, arg, db);
+  if (form == "torch_for_addon") return TorchForAddonRelease(addon, arg, db);
+  if (form == "lib_version") return LibraryVersion(arg, db);
+  if (form == "major") {
+    const auto v = Version::ParseLeading(arg);
+    return v && !v->parts().empty() ? std::to_string(v->parts()[0]) : "";
+  }
+  const auto cc = Capability(arg);
+  const bool last = form == "last_wheel_for_arch" || form == "last_torch_for_arch";
+  const TorchWheel* wheel = !cc    ? nullptr
+                            : last ? LastWheelForCapability(*cc, db)
+                                   : FirstWheelForCapability(*cc, db);
+  if (wheel == nullptr) return "";
+  return form == "wheel_for_arch" || form == "last_wheel_for_arch" ? wheel->variant : wheel->torch.ToString();
+}
+
+PlaceholderReads PlaceholderArguments(std::string_view field, const KnowledgeDb& db) {
+  PlaceholderReads out;
+  while (true) {
+    if (StartsWith(field, "log:")) {
+      out.names.emplace_back(field);
+      return out;
+    }
+    auto [form, rest] = SplitForm(field);
+    if (form.empty()) {
+      if (field.find(':') != std::string_view::npos)
+        out.error = "unknown derivation in {" + std::string(field) + "}";
+      out.names.emplace_back(field);
+      return out;
+    }
+    if (TakesAddon(form)) {
+      const size_t colon = rest.find(':');
+      if (colon == std::string_view::npos || db.FindAddon(rest.substr(0, colon)) == nullptr) {
+        out.error =
+            "{" + std::string(form) + ":ADDON:argument} needs a known add-on, got " + std::string(rest);
+        return out;
+      }
+      rest = rest.substr(colon + 1);
+    }
+    field = rest;
+  }
+}
+
+std::string SpecificFix(const ExplainMatch& m, const std::vector<ExplainMatch>& all,
+                        const std::vector<LogFact>& log_facts, const KnowledgeDb& db) {
+  std::string text;
+  for (const std::string& sentence : m.entry->specific_fix) {
+    const std::string filled = Fill(sentence, m, all, log_facts, db);
+    if (!filled.empty()) text += (text.empty() ? "" : " ") + filled;
+  }
+  const std::string driver = DriverForCuda(m, all, db);
+  if (!driver.empty()) text += (text.empty() ? "" : " ") + driver;
+  return text;
+}
+
+}  // namespace gpudoctor
