@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/strings.h"
-#include "probe/linux/procfs_parse.h"
 #include "probe/common/virtual_machine.h"
+#include "probe/linux/procfs_parse.h"
 
 namespace gpudoctor {
 namespace {

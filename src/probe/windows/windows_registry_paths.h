@@ -7,7 +7,8 @@ namespace gpudoctor {
 inline constexpr const char* kRegCurrentVersion = "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion";
 // HKLM: the first processor's ProcessorNameString.
 inline constexpr const char* kRegProcessor0 = "HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0";
-// HKLM: the firmware's SMBIOS system names (SystemManufacturer, SystemProductName): a hypervisor names itself.
+// HKLM: the firmware's SMBIOS system names (SystemManufacturer, SystemProductName): a hypervisor names
+// itself.
 inline constexpr const char* kRegBios = "HARDWARE\\DESCRIPTION\\System\\BIOS";
 // HKLM: ComputerName.
 inline constexpr const char* kRegComputerName =
