@@ -71,53 +71,64 @@ const TorchWheel* LastWheelForCapability(const Version& cc, const KnowledgeDb& d
 }
 
 // The release of `addon` built for exactly the torch `torch_text` names ("2.1.1+cu121" reads as 2.1.1).
-std::string AddonReleaseForTorch(std::string_view addon, std::string_view torch_text, const KnowledgeDb& db) {
+std::string AddonReleaseForTorch(std::string_view addon, std::string_view torch_text, const KnowledgeDb& db,
+                                 const Provenance** from) {
   const auto torch = Version::Parse(torch_text.substr(0, torch_text.find('+')));
   if (!torch) return "";
   const AddonTorchBuild* exact = db.AddonBuildForTorch(addon, *torch);
+  if (exact != nullptr) *from = &exact->provenance;
   return exact != nullptr ? exact->version : "";
 }
 
 // Every release of `addon` built for a torch of the series of `torch_text` (2.1.0 -> the 2.1.x builds), each
 // with its torch: "0.0.22.post7 (torch 2.1.0), 0.0.23 (torch 2.1.1)"; "" when none is recorded.
-std::string AddonReleasesForSeries(std::string_view addon, std::string_view torch_text,
-                                   const KnowledgeDb& db) {
+std::string AddonReleasesForSeries(std::string_view addon, std::string_view torch_text, const KnowledgeDb& db,
+                                   const Provenance** from) {
   const auto torch = Version::Parse(torch_text.substr(0, torch_text.find('+')));
   const AddonLibrary* lib = db.FindAddon(addon);
   if (!torch || lib == nullptr) return "";
   std::string out;
   for (const AddonTorchBuild& b : db.addon_torch_builds)
-    if (b.addon == lib->name && b.torch.Part(0) == torch->Part(0) && b.torch.Part(1) == torch->Part(1))
+    if (b.addon == lib->name && b.torch.Part(0) == torch->Part(0) && b.torch.Part(1) == torch->Part(1)) {
       out += (out.empty() ? "" : ", ") + b.version + " (torch " + b.torch.ToString() + ")";
+      if (*from == nullptr || !b.provenance.confirmed) *from = &b.provenance;
+    }
   return out;
 }
 
 // The torch release `addon`'s release `version` was built for ("0.0.23" of xformers -> 2.1.1).
-std::string TorchForAddonRelease(std::string_view addon, std::string_view version, const KnowledgeDb& db) {
+std::string TorchForAddonRelease(std::string_view addon, std::string_view version, const KnowledgeDb& db,
+                                 const Provenance** from) {
   const AddonLibrary* lib = db.FindAddon(addon);
   if (lib == nullptr) return "";
-  for (const AddonTorchBuild& b : db.addon_torch_builds)
-    if (b.addon == lib->name && b.version == version) return b.torch.ToString();
+  for (const AddonTorchBuild& b : db.addon_torch_builds) {
+    if (b.addon != lib->name || b.version != version) continue;
+    *from = &b.provenance;
+    return b.torch.ToString();
+  }
   return "";
 }
 
 // The CUDA (and cuDNN) `addon`'s release `version` was built with ("1.15.1" of onnxruntime-gpu -> "CUDA 11.8
 // and cuDNN 8"); "" when no [[addon_cuda_build]] range holds it.
-std::string AddonCuda(std::string_view addon, std::string_view version, const KnowledgeDb& db) {
+std::string AddonCuda(std::string_view addon, std::string_view version, const KnowledgeDb& db,
+                      const Provenance** from) {
   const AddonLibrary* lib = db.FindAddon(addon);
   const auto v = Version::ParseLeading(version);
   if (lib == nullptr || !v) return "";
   const AddonCudaBuild* b = db.AddonCudaBuildOf(lib->name, *v);
   if (b == nullptr) return "";
+  *from = &b->provenance;
   return "CUDA " + b->cuda.ToString() + (b->cudnn ? " and cuDNN " + b->cudnn->ToString() : "");
 }
 
 // What the number in a library's file name stands for, from shared_libraries.toml's version_label:
 // "libcudart.so.12" -> "CUDA 12"; "" for an unknown library or one whose name carries no number.
-std::string LibraryVersion(std::string_view file, const KnowledgeDb& db) {
+std::string LibraryVersion(std::string_view file, const KnowledgeDb& db, const Provenance** from) {
   std::string digits;
   const SharedLibrary* lib = db.FindSharedLibrary(file, &digits);
   if (lib == nullptr || digits.empty() || lib->version_label.empty()) return "";
+  *from = &lib->provenance;
   std::string label = lib->version_label;
   for (size_t at = label.find("{v}"); at != std::string::npos; at = label.find("{v}", at + digits.size()))
     label.replace(at, 3, digits);
@@ -187,14 +198,15 @@ std::string DriverForCuda(const ExplainMatch& m, const std::vector<ExplainMatch>
 
 // `text` with each {field} resolved; "" when one is missing.
 std::string Fill(const std::string& text, const ExplainMatch& m, const std::vector<ExplainMatch>& all,
-                 const std::vector<LogFact>& log_facts, const KnowledgeDb& db) {
+                 const std::vector<LogFact>& log_facts, const KnowledgeDb& db,
+                 std::vector<const Provenance*>& rests_on) {
   std::string out;
   size_t at = 0;
   while (at < text.size()) {
     const size_t open = text.find('{', at), close = open == std::string::npos ? open : text.find('}', open);
     if (close == std::string::npos) break;
-    const std::string value =
-        ResolvePlaceholder(std::string_view(text).substr(open + 1, close - open - 1), m, all, log_facts, db);
+    const std::string value = ResolvePlaceholder(std::string_view(text).substr(open + 1, close - open - 1), m,
+                                                 all, log_facts, db, &rests_on);
     if (value.empty()) return "";
     out += text.substr(at, open - at) + value;
     at = close + 1;
@@ -206,7 +218,7 @@ std::string Fill(const std::string& text, const ExplainMatch& m, const std::vect
 
 std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
                                const std::vector<ExplainMatch>& all, const std::vector<LogFact>& log_facts,
-                               const KnowledgeDb& db) {
+                               const KnowledgeDb& db, std::vector<const Provenance*>* rests_on) {
   if (StartsWith(field, "log:")) return LogFactValue(log_facts, field.substr(4));
   auto [form, rest] = SplitForm(field);
   if (form.empty()) return EntryCapture(m, all, field);
@@ -217,15 +229,20 @@ std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
     addon = rest.substr(0, colon);
     rest = rest.substr(colon + 1);
   }
-  const std::string arg = ResolvePlaceholder(rest, m, all, log_facts, db);
+  const std::string arg = ResolvePlaceholder(rest, m, all, log_facts, db, rests_on);
   if (arg.empty()) return "";
+  const Provenance* from = nullptr;  // the entry a derivation read
+  auto read = [&](std::string value) {
+    if (rests_on != nullptr && from != nullptr && !value.empty()) rests_on->push_back(from);
+    return value;
+  };
   if (form == "cu") return CudaIndexTag(arg);
   if (form == "cuda_of_index") return CudaOfIndexTag(arg);
-  if (form == "release") return AddonReleaseForTorch(addon, arg, db);
-  if (form == "release_series") return AddonReleasesForSeries(addon, arg, db);
-  if (form == "addon_cuda") return AddonCuda(addon, arg, db);
-  if (form == "torch_for_addon") return TorchForAddonRelease(addon, arg, db);
-  if (form == "lib_version") return LibraryVersion(arg, db);
+  if (form == "release") return read(AddonReleaseForTorch(addon, arg, db, &from));
+  if (form == "release_series") return read(AddonReleasesForSeries(addon, arg, db, &from));
+  if (form == "addon_cuda") return read(AddonCuda(addon, arg, db, &from));
+  if (form == "torch_for_addon") return read(TorchForAddonRelease(addon, arg, db, &from));
+  if (form == "lib_version") return read(LibraryVersion(arg, db, &from));
   if (form == "major") {
     const auto v = Version::ParseLeading(arg);
     return v && !v->parts().empty() ? std::to_string(v->parts()[0]) : "";
@@ -236,7 +253,9 @@ std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
                             : last ? LastWheelForCapability(*cc, db)
                                    : FirstWheelForCapability(*cc, db);
   if (wheel == nullptr) return "";
-  return form == "wheel_for_arch" || form == "last_wheel_for_arch" ? wheel->variant : wheel->torch.ToString();
+  from = &wheel->provenance;
+  return read(form == "wheel_for_arch" || form == "last_wheel_for_arch" ? wheel->variant
+                                                                        : wheel->torch.ToString());
 }
 
 PlaceholderReads PlaceholderArguments(std::string_view field, const KnowledgeDb& db) {
@@ -270,8 +289,15 @@ std::string SpecificFix(const ExplainMatch& m, const std::vector<ExplainMatch>& 
                         const std::vector<LogFact>& log_facts, const KnowledgeDb& db) {
   std::string text;
   for (const std::string& sentence : m.entry->specific_fix) {
-    const std::string filled = Fill(sentence, m, all, log_facts, db);
-    if (!filled.empty()) text += (text.empty() ? "" : " ") + filled;
+    std::vector<const Provenance*> rests_on;
+    std::string filled = Fill(sentence, m, all, log_facts, db, rests_on);
+    if (filled.empty()) continue;
+    std::string unconfirmed;  // "(pytorch_wheels.toml:120, unconfirmed)" for each entry not compared yet
+    for (const Provenance* p : rests_on)
+      if (!p->confirmed && unconfirmed.find(DataWhere(*p)) == std::string::npos)
+        unconfirmed += (unconfirmed.empty() ? "" : "; ") + DataWhere(*p);
+    if (!unconfirmed.empty()) filled += " (" + unconfirmed + ")";
+    text += (text.empty() ? "" : " ") + filled;
   }
   const std::string driver = DriverForCuda(m, all, db);
   if (!driver.empty()) text += (text.empty() ? "" : " ") + driver;

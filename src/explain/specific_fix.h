@@ -31,13 +31,15 @@ inline constexpr std::string_view kSpecificFixDerivations[] = {
 };
 
 // The value of one placeholder body ("rows", "cu:found", "log:torch", "wheel_for_arch:sm"); "" when a
-// capture or fact is missing or the knowledge base has no answer.
+// capture or fact is missing or the knowledge base has no answer. The knowledge-base entries a derivation
+// read are added to `rests_on` when given.
 std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
                                const std::vector<ExplainMatch>& all, const std::vector<LogFact>& log_facts,
-                               const KnowledgeDb& db);
+                               const KnowledgeDb& db, std::vector<const Provenance*>* rests_on = nullptr);
 
 // The entry's specific_fix sentences whose placeholders all resolved, and for a required CUDA version the
-// driver it needs.
+// driver it needs. A sentence whose derived values rest on an entry nobody has compared with its source
+// says so after it: "(pytorch_wheels.toml:120, unconfirmed)".
 std::string SpecificFix(const ExplainMatch& m, const std::vector<ExplainMatch>& all,
                         const std::vector<LogFact>& log_facts, const KnowledgeDb& db);
 

@@ -337,6 +337,31 @@ TEST(ExplainCorpus, SpecificFixDerivesTheIndexAndTheAddOnRelease) {
   EXPECT_NE(fix.find("pip install xformers==" + built->version + " --no-deps"), std::string::npos) << fix;
 }
 
+// Issue 30 item 2: a derived value that rests on an entry nobody has compared with its source says so after
+// its sentence; the same sentence on a confirmed entry carries no mark.
+TEST(ExplainCorpus, ADerivedValueOnUnconfirmedDataSaysSo) {
+  KnowledgeDb db = Db();
+  ExplainEntry entry;
+  entry.id = "test.derived";
+  entry.specific_fix = {"Install the {wheel_for_arch:log:sm} build."};
+  ExplainMatch m;
+  m.entry = &entry;
+  const std::vector<LogFact> facts = {{"sm", "sm_120", 1, ""}};
+  std::vector<const Provenance*> rests_on;
+  ASSERT_EQ(ResolvePlaceholder("wheel_for_arch:log:sm", m, {m}, facts, db, &rests_on), "cu128");
+  ASSERT_EQ(rests_on.size(), 1u);
+  TorchWheel* wheel = nullptr;
+  for (TorchWheel& w : db.torch_wheels)
+    if (&w.provenance == rests_on.front()) wheel = &w;
+  ASSERT_NE(wheel, nullptr);
+  wheel->provenance.confirmed = true;
+  EXPECT_EQ(SpecificFix(m, {m}, facts, db), "Install the cu128 build.");
+  wheel->provenance.confirmed = false;
+  EXPECT_EQ(SpecificFix(m, {m}, facts, db), "Install the cu128 build. (" + wheel->provenance.origin.file +
+                                                ":" + std::to_string(wheel->provenance.origin.line) +
+                                                ", unconfirmed)");
+}
+
 // Each derivation on the values logs state, checked against the knowledge base's own rows (so a changed row
 // changes the expectation, not the test): the first CUDA variant carrying a capability, the torch an add-on
 // release was built for, the add-on releases of a torch series, what a soname's number means.
