@@ -292,5 +292,52 @@ TEST(RecordedMachineFacts, Rtx4070WithACuda11OnnxruntimeGpu) {
   EXPECT_TRUE(cudart12);
 }
 
+// The machines added for issues 29 and 30 on 2026-12-05, as their READMEs describe them.
+TEST(RecordedMachineFacts, Rx7800XtOnAnOldWheel) {
+  Snapshot s = Probe("rx7800xt-old-wheel");
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].architecture, "gfx1101");
+  EXPECT_EQ(s.gpus[0].name, "Radeon RX 7800 XT");
+  EXPECT_EQ(s.gpus[0].compute_units, 60u);
+  EXPECT_EQ(s.gpus[0].vram_bytes, 17163091968ull);
+  ASSERT_EQ(s.python_envs.size(), 1u);
+  ASSERT_TRUE(s.python_envs[0].torch.has_value());
+  EXPECT_EQ(s.python_envs[0].torch->version, "2.2.2+rocm5.7");
+  EXPECT_EQ(s.environment.count("HSA_OVERRIDE_GFX_VERSION"), 0u);
+}
+
+TEST(RecordedMachineFacts, Gtx1080AfterADriverUpgradeWithoutAReboot) {
+  Snapshot s = Probe("gtx1080-driver-upgraded");
+  EXPECT_EQ(s.nvidia.driver_version, "570.153.02");
+  EXPECT_EQ(s.nvidia.driver_version_source, "/proc/driver/nvidia/version");
+  const RuntimeInstall* cuda = Runtime(s, "libcuda");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->version, "580.95.05");
+  ASSERT_TRUE(s.nvidia.module_kernels.has_value());
+  EXPECT_EQ(*s.nvidia.module_kernels, std::vector<std::string>{"6.8.0-60-generic"});
+  EXPECT_FALSE(s.os.secure_boot.has_value());
+}
+
+TEST(RecordedMachineFacts, Rtx3060ModuleRefusedBySecureBoot) {
+  Snapshot s = Probe("rtx3060-secure-boot");
+  EXPECT_EQ(s.os.kernel_release, "6.8.0-60-generic");
+  EXPECT_EQ(s.os.secure_boot, true);
+  ASSERT_TRUE(s.nvidia.module_kernels.has_value());
+  EXPECT_EQ(*s.nvidia.module_kernels, std::vector<std::string>{"6.8.0-60-generic"});
+  EXPECT_FALSE(s.nvidia.driver_version.has_value());  // not loaded
+}
+
+TEST(RecordedMachineFacts, Rtx3060AfterAKernelUpdateWithoutItsModule) {
+  Snapshot s = Probe("rtx3060-new-kernel");
+  EXPECT_EQ(s.os.kernel_release, "6.8.0-60-generic");
+  ASSERT_TRUE(s.nvidia.module_kernels.has_value());
+  EXPECT_EQ(*s.nvidia.module_kernels, std::vector<std::string>{"6.8.0-57-generic"});
+  EXPECT_FALSE(s.os.secure_boot.has_value());
+  // The machine it was made from records neither /lib/modules nor efivarfs.
+  Snapshot base = Probe("rtx3060-desktop");
+  EXPECT_FALSE(base.nvidia.module_kernels.has_value());
+  EXPECT_FALSE(base.os.secure_boot.has_value());
+}
+
 }  // namespace
 }  // namespace gpudoctor
