@@ -39,35 +39,34 @@ std::optional<Version> Capability(std::string_view text) {
                         std::string(text.substr(text.size() - 1)));
 }
 
-// The oldest pytorch.org CUDA wheel with a cubin that runs on `cc` (its own, or an older one of the same
-// major: 8.0 runs on 8.6; WheelSupportsCc), or nullptr. PTX alone is not counted: the threads' answers name
-// the build with code for the GPU, not one that JIT-compiles for minutes at start.
-const TorchWheel* FirstWheelForCapability(const Version& cc, const KnowledgeDb& db) {
+// Among the pytorch.org CUDA wheels with a cubin that runs on `cc` (its own, or an older one of the same
+// major: 8.0 runs on 8.6; WheelSupportsCc), the one `before` ranks first, or nullptr. PTX alone is not
+// counted: the threads' answers name the build with code for the GPU, not one that JIT-compiles for minutes.
+template <typename Before>
+const TorchWheel* WheelForCapability(const Version& cc, const KnowledgeDb& db, Before before) {
   const TorchWheel* best = nullptr;
   for (const TorchWheel& w : db.torch_wheels) {
     if (!w.cuda) continue;
     const CcSupport support = WheelSupportsCc(w, cc);
-    const bool carries = support == CcSupport::kExactCubin || support == CcSupport::kCompatibleCubin;
-    if (!carries) continue;
-    if (best == nullptr || *w.cuda < *best->cuda || (*w.cuda == *best->cuda && w.torch < best->torch))
-      best = &w;
+    if (support != CcSupport::kExactCubin && support != CcSupport::kCompatibleCubin) continue;
+    if (best == nullptr || before(w, *best)) best = &w;
   }
   return best;
 }
 
-// The newest torch release with a CUDA wheel whose cubins run on `cc`, its newest such variant (an old GPU
-// that newer builds dropped: sm_50 -> the last cu126 build), or nullptr.
+// The oldest CUDA variant carrying `cc`, its oldest torch (sm_120 -> cu128).
+const TorchWheel* FirstWheelForCapability(const Version& cc, const KnowledgeDb& db) {
+  return WheelForCapability(cc, db, [](const TorchWheel& a, const TorchWheel& b) {
+    return *a.cuda < *b.cuda || (*a.cuda == *b.cuda && a.torch < b.torch);
+  });
+}
+
+// The newest torch release carrying `cc`, its newest such variant (an old GPU that newer builds dropped:
+// sm_50 -> the last cu126 build).
 const TorchWheel* LastWheelForCapability(const Version& cc, const KnowledgeDb& db) {
-  const TorchWheel* best = nullptr;
-  for (const TorchWheel& w : db.torch_wheels) {
-    if (!w.cuda) continue;
-    const CcSupport support = WheelSupportsCc(w, cc);
-    const bool carries = support == CcSupport::kExactCubin || support == CcSupport::kCompatibleCubin;
-    if (!carries) continue;
-    if (best == nullptr || w.torch > best->torch || (w.torch == best->torch && *w.cuda > *best->cuda))
-      best = &w;
-  }
-  return best;
+  return WheelForCapability(cc, db, [](const TorchWheel& a, const TorchWheel& b) {
+    return a.torch > b.torch || (a.torch == b.torch && *a.cuda > *b.cuda);
+  });
 }
 
 // The release of `addon` built for exactly the torch `torch_text` names ("2.1.1+cu121" reads as 2.1.1).

@@ -28,7 +28,7 @@ bool IsDriverLibrary(const RuntimeInstall& r) {
 }
 
 bool DebianLike(const std::string& distro) {
-  return distro == "debian" || distro == "ubuntu" || distro == "linuxmint" || distro == "pop";
+  return distro == "debian" || IsUbuntuFamily(distro);
 }
 
 }  // namespace
@@ -125,7 +125,7 @@ std::optional<Finding> NvidiaModuleNotLoaded(const RuleContext& ctx, const std::
       "modprobe says \"Key was rejected by service\"; DKMS signs with the machine's own key (MOK), "
       "which must be enrolled once");
   f.fix_summary = "enroll the key DKMS signs with, then reboot and confirm it in the blue MOK Manager screen";
-  if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
+  if (IsUbuntuFamily(distro)) {
     f.fix.push_back(FixAction::Bash("sudo mokutil --import /var/lib/shim-signed/mok/MOK.der"));
     f.link = kUbuntuSecureBoot;
   } else if (distro == "debian") {

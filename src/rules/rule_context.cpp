@@ -348,6 +348,10 @@ void RestsOn(Finding& f, const Provenance& p) {
   if (!Contains(f.unconfirmed, where)) f.unconfirmed.push_back(where);
 }
 
+bool IsUbuntuFamily(const std::string& distro_id) {
+  return distro_id == "ubuntu" || distro_id == "pop" || distro_id == "linuxmint";
+}
+
 bool Contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }

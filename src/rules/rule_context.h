@@ -122,5 +122,7 @@ void Cite(Finding& f, const Provenance& p);
 // The finding rests on `p` too (not its source): only the unconfirmed mark.
 void RestsOn(Finding& f, const Provenance& p);
 bool Contains(const std::vector<std::string>& list, const std::string& item);
+// Ubuntu and the distributions built on its packages (os-release ID "ubuntu", "pop", "linuxmint").
+bool IsUbuntuFamily(const std::string& distro_id);
 
 }  // namespace gpudoctor

@@ -70,7 +70,7 @@ void AddBranchDriverInstall(const RuleContext& ctx, const LastBranch& last, Find
     }
     f.fix.push_back(FixAction::Manual("download the newest " + last.branch->branch + " (" + numbers +
                                       ") driver for your GPU from https://www.nvidia.com/drivers"));
-  } else if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
+  } else if (IsUbuntuFamily(distro)) {
     f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" + n));
   } else {
     f.fix.push_back(FixAction::Manual("install the " + n +
@@ -138,7 +138,7 @@ void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
   }
   const std::string& distro = ctx.snap.os.distro_id;
   const std::optional<OpenModulesGpu> open_only = OpenModulesOnlyGpu(ctx);
-  if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
+  if (IsUbuntuFamily(distro)) {
     f.fix.push_back(FixAction::Bash("sudo ubuntu-drivers install"));
   } else if (distro == "debian") {
     if (open_only) {
@@ -479,7 +479,7 @@ void NvidiaDriverBranchForGpu(const RuleContext& ctx, std::vector<Finding>& out)
 void AddOpenModulesInstall(const RuleContext& ctx, const NvidiaOpenModulesOnly& only, Finding& f) {
   const std::string& distro = ctx.snap.os.distro_id;
   const std::string branch = ctx.nvidia_driver ? std::to_string(ctx.nvidia_driver->major()) : "";
-  if (distro == "ubuntu" || distro == "pop" || distro == "linuxmint") {
+  if (IsUbuntuFamily(distro)) {
     f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" +
                                     (branch.empty() ? "<branch>" : branch) + "-open"));
   } else if (distro == "debian") {
