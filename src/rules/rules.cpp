@@ -502,6 +502,13 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "runtime DLLs it put in System32 (amdhip64_6.dll, amdhip64_7.dll).",
        "HIP programs (ZLUDA, Blender, ollama) load the driver's amdhip64; its major decides what runs.",
        "https://github.com/ollama/ollama/blob/main/discover/amd.go"},
+      {"windows.amd_driver_below_wheels", Layer::kRuntime,
+       "Native Windows with AMD's PyTorch installed (+rocmsdk, +rocm7.x, +rocm10.x): the Adrenalin release "
+       "against the floor of the route those wheels come from (data/pytorch_routes.toml), and "
+       "amdhip64_7.dll.",
+       "Below the floor torch finds no usable GPU (torch.cuda.is_available() is False, or amdhip64_7.dll is "
+       "not found at import).",
+       "https://rocm.docs.amd.com/projects/ai-ecosystem/en/latest/frameworks/pytorch/install.html"},
       {"windows.display_driver_missing", Layer::kRuntime,
        "Native Windows: an AMD or NVIDIA GPU driven by another service than the vendor's (the Microsoft "
        "Basic "

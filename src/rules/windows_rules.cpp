@@ -77,6 +77,35 @@ bool HasRuntime(const RuleContext& ctx, const std::string& kind, const std::stri
   });
 }
 
+// An installed AMD Windows torch whose driver floor this GPU's driver does not reach. On Windows every
+// "+rocm..." torch is AMD's (pytorch.org builds ROCm for Linux only): "+rocmsdk<date>" comes from the
+// ROCm 7.2 route, "+rocm7.14.0" / "+rocm10.x" from the multi-arch one. Below the floor, or with no
+// amdhip64_7.dll where the release is unknown, the wheels' HIP 7 runtime finds no usable driver.
+struct DriverBelowWheels {
+  const TorchRoute* route = nullptr;
+  Version floor;
+  std::string found;  // "Adrenalin 25.9.1", or why the driver counts as older
+};
+
+std::optional<DriverBelowWheels> BelowInstalledFloor(const RuleContext& ctx, const GpuView& g) {
+  if (!ctx.torch || !StartsWith(ctx.torch->variant, "rocm")) return std::nullopt;
+  const TorchRoute* route = ctx.db.FindRoute(
+      StartsWith(ctx.torch->variant, "rocmsdk") ? "amd-windows-rocm7.2" : "amd-windows-wheels");
+  if (!route) return std::nullopt;
+  auto floor = MinAdrenalin(*route);
+  if (!floor) return std::nullopt;
+  const WindowsAdapter* a = AdapterOf(ctx, g);
+  if (auto have = AdrenalinVersion(a)) {
+    if (*have >= *floor) return std::nullopt;
+    return DriverBelowWheels{route, *floor, a->release};
+  }
+  const bool rdna2 = g.target && ToString(g.target->family) == std::string("RDNA2");
+  if (rdna2 || HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll")) return std::nullopt;
+  return DriverBelowWheels{route, *floor,
+                           "a driver without amdhip64_7.dll (no Adrenalin release recorded), so older than "
+                           "ROCm 7"};
+}
+
 // A pip line of a route ("py -3.12 -m pip install ...") run with the venv's own interpreter instead.
 ShellCommands InVenv(const ShellCommands& route) {
   auto rest = [](const std::string& cmd) -> std::string {
@@ -185,6 +214,12 @@ void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choi
         "HIP SDK is only for building HIP code)");
   // AMD's Windows wheels carry "+rocmsdk20260116" (ROCm 7.2) or "+rocm7.14.0" / "+rocm10.0.0" (multi-arch).
   const bool installed = ctx.torch && StartsWith(ctx.torch->variant, "rocm");
+  // Installed wheels on a driver below their floor are windows.amd_driver_below_wheels's error; said once.
+  if (installed && BelowInstalledFloor(ctx, g)) {
+    if (os_ok && python_ok) return;
+    driver_ok = true;
+    std::erase_if(missing, [](const std::string& m) { return StartsWith(m, "Adrenalin "); });
+  }
   const bool ready = os_ok && python_ok && driver_ok;
   Finding f = MakeFinding(
       ready ? "windows.amd_wheels_ready" : "windows.amd_wheels_blocked", Layer::kHardware,
@@ -300,6 +335,12 @@ void HipSdks(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out
 void NvidiaDriver(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
   const WindowsAdapter* a = AdapterOf(ctx, g);
   if (!ctx.nvidia_driver) return;
+  // Below the floor of the installed torch's CUDA, runtime.cuda_driver_too_old is the error that says it;
+  // the driver is never an [ok] line then.
+  if (ctx.torch && ctx.torch->cuda) {
+    auto floors = ctx.db.CudaDriverFloor(*ctx.torch->cuda);
+    if (floors && floors->minor_compat && *ctx.nvidia_driver < floors->minor_compat->windows_driver) return;
+  }
   const std::string release = ctx.nvidia_driver->ToString();
   std::optional<Version> cuda12, cuda13;
   for (const auto& c : ctx.db.cuda_minor_compat) {
@@ -356,6 +397,35 @@ bool VendorDriver(const RuleContext& ctx, const GpuView& g, std::vector<Finding>
   return false;
 }
 
+// The installed AMD torch cannot start on this driver: an error of the driver layer, never an [ok] line.
+Finding DriverBelowWheelsFinding(const RuleContext& ctx, const GpuView& g, const DriverBelowWheels& below,
+                                 const std::string& driver, const std::vector<std::string>& hip) {
+  const PythonEnv& env = *ctx.torch->env;
+  const std::string torch = "torch " + env.torch->version;
+  Finding f = MakeFinding("windows.amd_driver_below_wheels", Layer::kRuntime, Severity::kError, g.label,
+                          driver + " is older than the Adrenalin " + below.floor.ToString() + " that " +
+                              torch + " needs: it cannot use the GPU");
+  f.evidence.push_back("required Adrenalin " + below.floor.ToString() + " or newer for " + below.route->name +
+                       ", found " + below.found);
+  f.evidence.push_back(torch + " in " + env.path);
+  f.evidence.push_back(hip.empty() ? "no amdhip64*.dll in System32: this driver brings no HIP runtime"
+                                   : "HIP runtime from the driver: " + List(hip) +
+                                         (HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll")
+                                              ? ""
+                                              : " (the wheels load amdhip64_7.dll)"));
+  f.fix_summary = "update Adrenalin to " + below.floor.ToString() +
+                  " or newer, reboot, then check that torch sees the GPU";
+  f.fix.push_back(FixAction::Manual("install AMD Software: Adrenalin Edition " + below.floor.ToString() +
+                                    " or newer (" + std::string(kAdrenalinDownload) + "), then reboot"));
+  if (!env.interpreter.empty()) {
+    const std::string check = " -c \"import torch; print(torch.cuda.is_available())\"";
+    f.fix.push_back(FixAction::PerShell(
+        {"", "& \"" + env.interpreter + "\"" + check, "\"" + env.interpreter + "\"" + check}));
+  }
+  Cite(f, below.route->provenance);
+  return f;
+}
+
 // AMD's driver and the HIP runtime it puts in System32 (what HIP programs such as ZLUDA load).
 void AmdDriver(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out) {
   const WindowsAdapter* a = AdapterOf(ctx, g);
@@ -374,6 +444,10 @@ void AmdDriver(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& o
   const bool old_driver = !rdna2 && !HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll");
   const std::string name =
       "AMD display driver " + a->driver_version + (a->release.empty() ? "" : " (" + a->release + ")");
+  if (auto below = BelowInstalledFloor(ctx, g)) {
+    out.push_back(DriverBelowWheelsFinding(ctx, g, *below, name, hip));
+    return;
+  }
   Finding f =
       MakeFinding("windows.amd_driver", Layer::kRuntime, old_driver ? Severity::kInfo : Severity::kOk,
                   g.label, old_driver ? name + " predates ROCm 7: it brings no amdhip64_7.dll" : name);

@@ -253,6 +253,70 @@ TEST(WindowsRecordedMachine, VisualCppRuntimeJudgedWhereTorchIs) {
   EXPECT_FALSE(Has(fs, "windows.vc_runtime") || Has(fs, "windows.vc_runtime_missing")) << Ids(fs);
 }
 
+// Issue 31 item 3: AMD's ROCm 7.2 wheels installed in an active venv, on an Adrenalin below their floor
+// (and without the HIP 7 runtime those wheels load): one error in the driver layer that names the torch
+// it blocks and updates Adrenalin first; no [ok] driver line, no second finding for the same cause, and
+// nothing reinstalled (the wheels carry gfx1201).
+TEST(WindowsRecordedMachine, AnAdrenalinBelowTheInstalledWheelsIsAnError) {
+  Snapshot s = Probe("win11-rx9070xt-old-adrenalin");
+  auto fs = RunRules(s);
+  const Finding* f = FindId(fs, "windows.amd_driver_below_wheels");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(f->layer, Layer::kRuntime);
+  EXPECT_EQ(f->title,
+            "AMD display driver 32.0.21025.1024 (Adrenalin 25.9.1) is older than the Adrenalin 25.11.1 that "
+            "torch 2.9.1+rocmsdk20260116 needs: it cannot use the GPU");
+  EXPECT_NE(
+      std::find(f->evidence.begin(), f->evidence.end(),
+                "HIP runtime from the driver: amdhip64_6.dll 6.4.50107.0 (the wheels load amdhip64_7.dll)"),
+      f->evidence.end());
+  const std::string python = "C:\\Users\\erin\\venv-rocm\\Scripts\\python.exe";
+  EXPECT_EQ(Lines(*f, Shell::kPowerShell),
+            (std::vector<std::string>{
+                "# install AMD Software: Adrenalin Edition 25.11.1 or newer "
+                "(https://www.amd.com/en/support/download/drivers.html), then reboot",
+                "& \"" + python + "\" -c \"import torch; print(torch.cuda.is_available())\""}));
+  EXPECT_FALSE(f->unconfirmed.empty());  // the floor is not yet compared with AMD's own page
+  EXPECT_FALSE(Has(fs, "windows.amd_driver")) << Ids(fs);
+  EXPECT_FALSE(Has(fs, "windows.amd_wheels_blocked") || Has(fs, "windows.amd_wheels_ready")) << Ids(fs);
+  EXPECT_FALSE(Has(fs, "framework.torch_no_kernels") || Has(fs, "framework.torch_cpu_only")) << Ids(fs);
+  EXPECT_TRUE(Has(fs, "framework.torch_ok")) << Ids(fs);
+
+  // The same machine after the update: the driver is fine and the installed wheels are ready.
+  for (auto& a : s.windows.adapters)
+    if (a.vendor_id == 0x1002) a.release = "Adrenalin 26.3.1";
+  s.runtimes.push_back(
+      {"hip-runtime", "C:\\WINDOWS\\system32\\amdhip64_7.dll", "7.2.53211.0", "file version"});
+  fs = RunRules(s);
+  EXPECT_FALSE(Has(fs, "windows.amd_driver_below_wheels")) << Ids(fs);
+  ASSERT_NE(FindId(fs, "windows.amd_driver"), nullptr) << Ids(fs);
+  EXPECT_EQ(FindId(fs, "windows.amd_driver")->severity, Severity::kOk);
+  ASSERT_NE(FindId(fs, "windows.amd_wheels_ready"), nullptr) << Ids(fs);
+  EXPECT_EQ(FindId(fs, "windows.amd_wheels_ready")->severity, Severity::kOk);
+
+  // A driver whose Adrenalin release was not recorded counts by its HIP runtime: no amdhip64_7.dll, older.
+  s = Probe("win11-rx9070xt-old-adrenalin");
+  for (auto& a : s.windows.adapters) a.release.clear();
+  EXPECT_TRUE(Has(RunRules(s), "windows.amd_driver_below_wheels"));
+}
+
+// Issue 31 item 3, NVIDIA: below the installed torch's CUDA floor the driver is never an [ok] line;
+// runtime.cuda_driver_too_old is the one error.
+TEST(WindowsRecordedMachine, AnNvidiaDriverBelowTheInstalledTorchIsNotOk) {
+  Snapshot s = Probe("win11-rtx4090-conda");
+  for (auto& e : s.python_envs)
+    if (e.torch) {
+      e.torch->version = "2.9.0+cu130";
+      e.torch->cuda = "13.0";
+    }
+  auto fs = RunRules(s);
+  ASSERT_NE(FindId(fs, "runtime.cuda_driver_too_old"), nullptr) << Ids(fs);
+  EXPECT_EQ(FindId(fs, "runtime.cuda_driver_too_old")->severity, Severity::kError);
+  EXPECT_FALSE(Has(fs, "windows.nvidia_driver")) << Ids(fs);
+  EXPECT_TRUE(Has(RunRules(Probe("win11-rtx4090-conda")), "windows.nvidia_driver"));  // cu124 on 560.94: fine
+}
+
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
   Snapshot s = Probe("win11-strix-halo-laptop");
   ASSERT_EQ(s.gpus.size(), 1u);
@@ -399,6 +463,10 @@ const std::vector<WindowsPythons>& PythonsOfRecordedMachines() {
       {"win11-rx7900xtx-py311",
        {"3.11 python.org C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311"},
        {"C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311: 2.4.1+cpu (system, Python 3.11)"}},
+      {"win11-rx9070xt-old-adrenalin",
+       {"3.12 venv C:\\Users\\erin\\venv-rocm",
+        "3.12 python.org C:\\Users\\erin\\AppData\\Local\\Programs\\Python\\Python312"},
+       {"C:\\Users\\erin\\venv-rocm: 2.9.1+rocmsdk20260116 (venv, Python 3.12)"}},
       {"win11-strix-halo-laptop",
        {"3.12 store C:\\Program "
         "Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.12_3.12.2544.0_x64__qbz5n2kfra8p0"},
