@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "core/strings.h"
+#include "gather/pieces_file.h"
 #include "probe/common/env_probe.h"
 #include "probe/machine_probe.h"
 #include "probe/recorded_identity.h"
@@ -121,17 +122,7 @@ class TreeWriter {
     std::error_code ec;
     if (stdfs::exists(stdfs::symlink_status(p, ec))) return true;
     if (!File(resolved, "")) return false;
-    stdfs::resize_file(p, file.size, ec);
-    if (ec) return Fail("cannot size " + p.string() + ": " + ec.message());
-    std::fstream out(p, std::ios::binary | std::ios::in | std::ios::out);
-    auto put = [&out](uint64_t offset, const std::string& bytes) {
-      out.seekp(static_cast<std::streamoff>(offset));
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    };
-    for (const auto& [offset, bytes] : file.pieces) put(offset, bytes);
-    if (!head.empty()) put(0, head);
-    out.close();
-    if (!out) return Fail("cannot write " + p.string());
+    if (auto st = WritePiecesFile(p, file, head); !st.ok()) return Fail(st.error().message);
     recorded_.back() += " (" + std::to_string(file.kept_bytes) + " of " + std::to_string(file.size) +
                         " bytes: the pieces read)";
     return true;

@@ -13,6 +13,7 @@
 
 #include "core/strings.h"
 #include "gather/gather.h"
+#include "gather/pieces_file.h"
 #include "gather/recording_filesystem.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/machine_probe.h"
@@ -145,6 +146,17 @@ class Writer {
     written.push_back(std::string(machine_path));
     return Ok{};
   }
+  Status Pieces(std::string_view machine_path, const RecordedPieces& file, std::string_view head) {
+    stdfs::path p = Host(machine_path);
+    std::error_code ec;
+    stdfs::create_directories(p.parent_path(), ec);
+    if (ec) return EnvError("cannot create " + p.parent_path().string() + ": " + ec.message());
+    if (stdfs::exists(p, ec)) return Ok{};
+    if (auto s = WritePiecesFile(p, file, head); !s.ok()) return s;
+    written.push_back(std::string(machine_path) + " (" + std::to_string(file.kept_bytes) + " of " +
+                      std::to_string(file.size) + " bytes: the pieces read)");
+    return Ok{};
+  }
   Status Dir(std::string_view machine_path) {
     std::error_code ec;
     stdfs::create_directories(Host(machine_path), ec);
@@ -172,7 +184,7 @@ std::string Readme(const Snapshot& snap, const UserIdentity& identity, std::vect
       "GPU DLLs looked for (files.json). Drive C: is the folder `C` here; only the files and folder listings "
       "the probes looked at were copied (Python folders, torch/version.py, HIP SDK folders), files larger "
       "than "
-      "1 MiB cut there, libraries recorded as empty files.\n\n"
+      "1 MiB cut there, libraries read in pieces recorded at their size with those pieces only.\n\n"
       "It contains no personal data beyond the user name (" +
       identity.user_name +
       "), the host name and the paths of the folders looked at.\n\n"
@@ -251,8 +263,15 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& adl_json, cons
   for (const auto& d : paths.dirs) {
     if (auto s = out.Dir(d); !s.ok()) return s;
   }
+  // Libraries read in pieces (torch_cuda.dll, torch_hip.dll): their size and the pieces the readers
+  // took, at the same offsets, so a replay finds the same GPU code.
+  for (const auto& [path, file] : seen.opened) {
+    if (file.cut) notes.push_back(path + ": read in more than 64 MiB of pieces, recorded the first 64 MiB");
+    auto head = seen.reads.find(path);
+    if (auto s = out.Pieces(path, file, head == seen.reads.end() ? "" : head->second); !s.ok()) return s;
+  }
   for (const auto& f : paths.plain_files) {
-    if (seen.reads.count(f)) continue;
+    if (seen.reads.count(f) || seen.opened.count(f)) continue;
     if (auto s = out.File(f, ""); !s.ok()) return s;
   }
   std::string readme = Readme(snap, live.identity, out.written, notes);

@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
+#include "binfmt_fixtures.h"
 #include "gather/gather_windows.h"
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
@@ -60,6 +62,47 @@ INSTANTIATE_TEST_SUITE_P(WindowsFixtures, GatherWindowsTest,
                              if (c == '-') c = '_';
                            return n;
                          });
+
+// Issue 31 item 4: torch's DLLs are recorded with the pieces the GPU-code readers took, at their offsets
+// and at the DLL's size, so a replay reads the same cubins (an empty placeholder read as "neither ELF nor
+// PE" and lost them). The conda machine's torch gets a real PE with .nv_fatbin as torch_cuda.dll.
+TEST(GatherWindows, TorchDllsReplayWithTheirGpuCode) {
+  const stdfs::path base =
+      stdfs::temp_directory_path() /
+      ("gpudoctor_gatherwin_dll_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  stdfs::remove_all(base);
+  const stdfs::path machine = base / "machine", dest = base / "recorded";
+  stdfs::create_directories(base);
+  stdfs::copy(kFixtures + "win11-rtx4090-conda", machine, stdfs::copy_options::recursive);
+  const stdfs::path lib = machine / "C/Users/frank/miniconda3/envs/torch/Lib/site-packages/torch/lib";
+  stdfs::create_directories(lib);
+  auto dll = testing::LoadBinaryFixture("fatbins_mingw.dll");
+  std::ofstream(lib / "torch_cuda.dll", std::ios::binary)
+      .write(reinterpret_cast<const char*>(dll.data()), static_cast<std::streamsize>(dll.size()));
+
+  ProbeInputs original = MakeRecordedInputs(machine.string());
+  Snapshot want = ProbeWithInputs(original);
+  auto cubins = [](const Snapshot& s) {
+    for (const auto& e : s.python_envs)
+      if (e.torch && !e.torch->gpu_code.empty()) return e.torch->gpu_code[0].cuda_cubins;
+    return std::vector<std::string>{};
+  };
+  ASSERT_EQ(cubins(want), (std::vector<std::string>{"sm_75", "sm_90"}));
+  std::vector<std::string> notes;
+  auto st = GatherWindowsMachine(original, "", dest.string(), notes);
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  const stdfs::path recorded =
+      dest / "C/Users/frank/miniconda3/envs/torch/Lib/site-packages/torch/lib/torch_cuda.dll";
+  ASSERT_TRUE(stdfs::exists(recorded));
+  EXPECT_EQ(stdfs::file_size(recorded), dll.size());
+  Snapshot got = ProbeWithInputs(MakeRecordedInputs(dest.string()));
+  EXPECT_EQ(cubins(got), cubins(want));
+  EXPECT_EQ(Comparable(got), Comparable(want));
+  std::ifstream readme(dest / "README.md");
+  std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("torch_cuda.dll ("), std::string::npos) << text;
+  stdfs::remove_all(base);
+}
 
 TEST(GatherWindows, KeepsTheWindowsFolderVariablesOnly) {
   EXPECT_TRUE(IsGatheredWindowsVariable("USERPROFILE"));
