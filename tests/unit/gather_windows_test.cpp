@@ -55,7 +55,8 @@ TEST_P(GatherWindowsTest, RecordingReplaysToTheSameSnapshot) {
 INSTANTIATE_TEST_SUITE_P(WindowsFixtures, GatherWindowsTest,
                          ::testing::Values("win10-rx6700xt", "win11-rx7900xtx-py311",
                                            "win11-strix-halo-laptop", "win11-rtx4090", "win11-rtx4090-conda",
-                                           "win11-gtx1080-comfyui-portable"),
+                                           "win11-gtx1080-comfyui-portable", "win11-rx9070xt-old-adrenalin",
+                                           "win11-radeon890m-store-cpu-torch", "win11-rtx5090-no-vcredist"),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                            std::string n = p.param;
                            for (char& c : n)

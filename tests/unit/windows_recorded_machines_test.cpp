@@ -317,6 +317,44 @@ TEST(WindowsRecordedMachine, AnNvidiaDriverBelowTheInstalledTorchIsNotOk) {
   EXPECT_TRUE(Has(RunRules(Probe("win11-rtx4090-conda")), "windows.nvidia_driver"));  // cu124 on 560.94: fine
 }
 
+// Issue 31: a CPU torch that `pip install torch` put into the Microsoft Store's Python, beside a Radeon
+// 890M: found in the Store package's folder, judged an error, replaced in that Python with AMD's wheels
+// for gfx1150 by the Store's own execution alias.
+TEST(WindowsRecordedMachine, StorePythonCpuTorchBesideARadeonIsReplacedThere) {
+  auto fs = RunRules(Probe("win11-radeon890m-store-cpu-torch"));
+  const Finding* f = FindId(fs, "framework.torch_cpu_only");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  const std::string python = "C:\\Users\\henry\\AppData\\Local\\Microsoft\\WindowsApps\\python3.12.exe";
+  EXPECT_EQ(Lines(*f, Shell::kPowerShell),
+            (std::vector<std::string>{
+                "& \"" + python + "\" -m pip uninstall -y torch torchvision torchaudio",
+                "& \"" + python +
+                    "\" -m pip install --index-url https://stable.repo.amd.com/rocm/whl-next/ "
+                    "\"torch[device-gfx1150]\" \"torchvision[device-gfx1150]\" torchaudio"}));
+  EXPECT_FALSE(Has(fs, "framework.no_torch")) << Ids(fs);
+  EXPECT_EQ(WorstSeverity(fs), Severity::kError) << Ids(fs);
+}
+
+// Issue 31 item 3: torch 2.7.1+cu128 in python.org's user site on an RTX 5090, and no Visual C++
+// runtime in System32: the runtime is the one error (import torch would fail with WinError 126), the
+// torch itself is right for sm_120 and is not reinstalled.
+TEST(WindowsRecordedMachine, Rtx5090WithoutTheVisualCppRuntime) {
+  auto fs = RunRules(Probe("win11-rtx5090-no-vcredist"));
+  const Finding* f = FindId(fs, "windows.vc_runtime_missing");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_EQ(f->severity, Severity::kError);
+  EXPECT_EQ(
+      Lines(*f, Shell::kPowerShell),
+      (std::vector<std::string>{"winget install -e --id Microsoft.VCRedist.2015+.x64",
+                                "# or download and run https://aka.ms/vs/17/release/vc_redist.x64.exe"}));
+  ASSERT_NE(FindId(fs, "framework.torch_ok"), nullptr) << Ids(fs);
+  EXPECT_EQ(FindId(fs, "framework.torch_ok")->title, "PyTorch 2.7.1+cu128 has kernels for sm_120");
+  size_t errors = 0;
+  for (const auto& x : fs) errors += x.severity == Severity::kError;
+  EXPECT_EQ(errors, 1u) << Ids(fs);
+}
+
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
   Snapshot s = Probe("win11-strix-halo-laptop");
   ASSERT_EQ(s.gpus.size(), 1u);
@@ -463,6 +501,16 @@ const std::vector<WindowsPythons>& PythonsOfRecordedMachines() {
       {"win11-rx7900xtx-py311",
        {"3.11 python.org C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311"},
        {"C:\\Users\\bob\\AppData\\Local\\Programs\\Python\\Python311: 2.4.1+cpu (system, Python 3.11)"}},
+      {"win11-radeon890m-store-cpu-torch",
+       {"3.12 store C:\\Program "
+        "Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.12_3.12.2544.0_x64__qbz5n2kfra8p0"},
+       // The Store Python's environment is its install (its packages live in local-packages).
+       {"C:\\Program "
+        "Files\\WindowsApps\\PythonSoftwareFoundation.Python.3.12_3.12.2544.0_x64__qbz5n2kfra8p0: "
+        "2.8.0+cpu (system, Python 3.12)"}},
+      {"win11-rtx5090-no-vcredist",
+       {"3.12 python.org C:\\Users\\grace\\AppData\\Local\\Programs\\Python\\Python312"},
+       {"C:\\Users\\grace\\AppData\\Roaming\\Python\\Python312: 2.7.1+cu128 (user, Python 3.12)"}},
       {"win11-rx9070xt-old-adrenalin",
        {"3.12 venv C:\\Users\\erin\\venv-rocm",
         "3.12 python.org C:\\Users\\erin\\AppData\\Local\\Programs\\Python\\Python312"},
