@@ -10,13 +10,12 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "rules/module_signing.h"
 
 namespace gpudoctor {
 namespace {
 
 constexpr const char* kNvmlErrors = "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html";
-constexpr const char* kDebianSecureBoot = "https://wiki.debian.org/SecureBoot#DKMS_and_secure_boot";
-constexpr const char* kUbuntuSecureBoot = "https://wiki.ubuntu.com/UEFI/SecureBoot/DKMS";
 constexpr const char* kDkms = "https://github.com/dell/dkms";
 
 // A libcuda or NVML file of the installed driver, not WSL's (the Windows host's) nor CUDA's forward
@@ -125,20 +124,7 @@ std::optional<Finding> NvidiaModuleNotLoaded(const RuleContext& ctx, const std::
       "modprobe says \"Key was rejected by service\"; DKMS signs with the machine's own key (MOK), "
       "which must be enrolled once");
   f.fix_summary = "enroll the key DKMS signs with, then reboot and confirm it in the blue MOK Manager screen";
-  if (IsUbuntuFamily(distro)) {
-    f.fix.push_back(FixAction::Bash("sudo mokutil --import /var/lib/shim-signed/mok/MOK.der"));
-    f.link = kUbuntuSecureBoot;
-  } else if (distro == "debian") {
-    f.fix.push_back(FixAction::Bash("sudo mokutil --import /var/lib/dkms/mok.pub"));
-    f.link = kDebianSecureBoot;
-  } else {
-    f.fix.push_back(
-        FixAction::Manual("enroll the public key your module signing uses: sudo mokutil --import KEY"));
-    f.link = kDebianSecureBoot;
-  }
-  f.fix.push_back(
-      FixAction::Manual("reboot; in MOK Manager choose Enroll MOK and type the password you set"));
-  f.alternatives.push_back(FixOption{"turn Secure Boot off in the firmware settings", {}, ""});
+  AddDkmsKeyEnrollment(ctx, f);
   return f;
 }
 

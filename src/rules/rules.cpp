@@ -194,6 +194,16 @@ const std::vector<RuleInfo>& AllRuleInfo() {
       {"runtime.driver_vfio", Layer::kRuntime, "A GPU bound to vfio-pci (reserved for PCI passthrough).",
        "The host OS cannot use a GPU handed to virtual machines.",
        "https://docs.kernel.org/driver-api/vfio.html"},
+      {"runtime.amdgpu_module_missing", Layer::kRuntime,
+       "Linux, an AMD GPU with no driver bound: the installed kernels under /lib/modules with an amdgpu.ko "
+       "(the kernel's own, or amdgpu-dkms's under updates/dkms) against the running kernel.",
+       "Without amdgpu there is no /dev/kfd and no render node: ROCm and PyTorch see no GPU.",
+       "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.2/install/prerequisites.html"},
+      {"runtime.amdgpu_module_refused", Layer::kRuntime,
+       "Linux, an AMD GPU with no driver bound while amdgpu-dkms's module exists for the running kernel and "
+       "Secure Boot is enforcing (efivarfs).",
+       "The kernel refuses a module signed with a key it does not trust: no amdgpu, no /dev/kfd.",
+       "https://wiki.ubuntu.com/UEFI/SecureBoot/DKMS"},
       {"runtime.driver_missing", Layer::kRuntime, "A GPU with no kernel driver bound.",
        "Without a driver no runtime can reach the GPU.",
        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html"},

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/strings.h"
+#include "rules/amdgpu_driver_stack.h"
 #include "rules/framework_parts.h"
 #include "rules/nvidia_driver_stack.h"
 #include "rules/rule_context.h"
@@ -202,7 +203,7 @@ void KernelDrivers(const RuleContext& ctx, std::vector<Finding>& out) {
           "remove the GPU's id from vfio-pci.ids (kernel command line or /etc/modprobe.d), then reboot";
       f.fix.push_back(FixAction::Bash("grep -rn vfio /etc/modprobe.d /proc/cmdline"));
       f.link = "https://docs.kernel.org/driver-api/vfio.html";
-    } else if (auto why = amd ? std::nullopt : NvidiaModuleNotLoaded(ctx, g.label)) {
+    } else if (auto why = amd ? AmdgpuModuleNotLoaded(ctx, g.label) : NvidiaModuleNotLoaded(ctx, g.label)) {
       f = std::move(*why);
     } else {
       f = MakeFinding("runtime.driver_missing", Layer::kRuntime, Severity::kError, g.label,

@@ -136,6 +136,11 @@ struct AmdInfo {
   std::optional<std::string> amdgpu_module_version;  // /sys/module/amdgpu/version (DKMS only)
   bool amdgpu_module_loaded = false;
   std::vector<DeviceNodeAccess> device_nodes;  // /dev/kfd and render nodes
+  // The installed kernels (/lib/modules/<release>) that have an amdgpu module file, the kernel's own or
+  // DKMS's; nullopt when not looked at (no AMD GPU, WSL, no /lib/modules). dkms_module_kernels: those
+  // whose amdgpu is a DKMS build (updates/dkms: amdgpu-dkms from amdgpu-install).
+  std::optional<std::vector<std::string>> module_kernels;
+  std::vector<std::string> dkms_module_kernels;
 };
 
 struct NvidiaDevice {

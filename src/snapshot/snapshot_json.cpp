@@ -624,7 +624,9 @@ std::string SnapshotToJson(const Snapshot& s) {
            {"amdgpu_module_loaded", s.amd.amdgpu_module_loaded},
            {"amdgpu_module_version", Opt(s.amd.amdgpu_module_version)},
            {"kfd_nodes", Array(s.amd.kfd_nodes, KfdToJson)},
-           {"device_nodes", Array(s.amd.device_nodes, AccessToJson)}};
+           {"device_nodes", Array(s.amd.device_nodes, AccessToJson)},
+           {"module_kernels", s.amd.module_kernels ? Json(*s.amd.module_kernels) : Json(nullptr)},
+           {"dkms_module_kernels", s.amd.dkms_module_kernels}};
   Json nvidia{{"driver_version", Opt(s.nvidia.driver_version)},
               {"driver_version_source", s.nvidia.driver_version_source},
               {"kernel_module", s.nvidia.kernel_module == NvidiaKernelModule::kUnknown
@@ -758,6 +760,12 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
     a.Get("amdgpu_module_version", s.amd.amdgpu_module_version);
     ReadArray(a, "kfd_nodes", s.amd.kfd_nodes, ReadKfd);
     ReadArray(a, "device_nodes", s.amd.device_nodes, ReadAccess);
+    if (a.Child("module_kernels", true) != nullptr) {  // null or absent: not read
+      s.amd.module_kernels.emplace();
+      ReadStringArray(a, "module_kernels", *s.amd.module_kernels);
+    }
+    if (a.Child("dkms_module_kernels", true) != nullptr)
+      ReadStringArray(a, "dkms_module_kernels", s.amd.dkms_module_kernels);
   }
   if (const Json* nv = r.Child("nvidia", false)) {
     Reader n(*nv, "snapshot.nvidia", &error);

@@ -170,6 +170,16 @@ INSTANTIATE_TEST_SUITE_P(
                 Severity::kError,
                 {{"runtime.nvidia_module_not_built", Severity::kError}},
                 {"runtime.driver_missing", "runtime.nvidia_module_refused"}},
+        // Issue 29's driver-stack model, AMD side: amdgpu-dkms's module refused by Secure Boot.
+        Verdict{"rx7900xtx-dkms-secure-boot",
+                Severity::kError,
+                {{"runtime.amdgpu_module_refused", Severity::kError}},
+                {"runtime.driver_missing", "runtime.amdgpu_module_missing", "runtime.device_access"}},
+        // A kernel update without Ubuntu's linux-modules-extra: no amdgpu for the running kernel.
+        Verdict{"rx7900xtx-no-modules-extra",
+                Severity::kError,
+                {{"runtime.amdgpu_module_missing", Severity::kError}},
+                {"runtime.driver_missing", "runtime.amdgpu_module_refused"}},
         // Issue 30 item 4: RX 7800 XT (gfx1101) on torch 2.2's rocm5.7 wheel, no override set: no gfx1101
         // code; the newer wheel first, the override its fallback (CheckRecordedFixes.Rx7800XtOldWheel...).
         Verdict{"rx7800xt-old-wheel",

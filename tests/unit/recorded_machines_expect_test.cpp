@@ -339,5 +339,32 @@ TEST(RecordedMachineFacts, Rtx3060AfterAKernelUpdateWithoutItsModule) {
   EXPECT_FALSE(base.os.secure_boot.has_value());
 }
 
+TEST(RecordedMachineFacts, Rx7900XtxAmdgpuDkmsRefusedBySecureBoot) {
+  Snapshot s = Probe("rx7900xtx-dkms-secure-boot");
+  EXPECT_EQ(s.os.kernel_release, "6.8.0-47-generic");
+  EXPECT_EQ(s.os.secure_boot, true);
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].architecture, "gfx1100");
+  EXPECT_FALSE(s.amd.amdgpu_module_loaded);
+  ASSERT_TRUE(s.amd.module_kernels.has_value());
+  EXPECT_EQ(*s.amd.module_kernels, std::vector<std::string>{"6.8.0-47-generic"});
+  EXPECT_EQ(s.amd.dkms_module_kernels, std::vector<std::string>{"6.8.0-47-generic"});
+  EXPECT_TRUE(s.python_envs.empty());
+}
+
+TEST(RecordedMachineFacts, Rx7900XtxKernelWithoutModulesExtra) {
+  Snapshot s = Probe("rx7900xtx-no-modules-extra");
+  EXPECT_EQ(s.os.kernel_release, "6.8.0-50-generic");
+  EXPECT_FALSE(s.os.secure_boot.has_value());
+  EXPECT_FALSE(s.amd.amdgpu_module_loaded);
+  ASSERT_TRUE(s.amd.module_kernels.has_value());
+  EXPECT_EQ(*s.amd.module_kernels, std::vector<std::string>{"6.8.0-47-generic"});
+  EXPECT_TRUE(s.amd.dkms_module_kernels.empty());
+  // The machine both were made from records no /lib/modules; its amdgpu is loaded.
+  Snapshot base = Probe("rx7900xtx-raphael");
+  EXPECT_TRUE(base.amd.amdgpu_module_loaded);
+  EXPECT_FALSE(base.amd.module_kernels.has_value());
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -36,6 +36,41 @@ bool KernelHasNvidiaModule(const ProbeContext& ctx, const std::string& kernel_di
   return false;
 }
 
+bool IsAmdgpuModuleFile(std::string_view file) {
+  for (const char* name : {"amdgpu.ko", "amdgpu.ko.xz", "amdgpu.ko.zst", "amdgpu.ko.gz"})
+    if (file == name) return true;
+  return false;
+}
+
+bool FolderHasAmdgpuModule(const ProbeContext& ctx, const std::string& folder) {
+  auto entries = ctx.fs.ListDir(folder);
+  return entries.ok() && std::any_of(entries->begin(), entries->end(),
+                                     [](const std::string& e) { return IsAmdgpuModuleFile(e); });
+}
+
+// The kernels with an amdgpu module: the kernel's own (kernel/drivers/gpu/drm/amd/amdgpu; on Ubuntu it
+// comes in linux-modules-extra-<release>) or amdgpu-dkms's (updates/dkms, which modprobe prefers).
+void ProbeAmdgpuModules(const ProbeContext& ctx, Snapshot& snap) {
+  for (const char* root : {"/lib/modules", "/usr/lib/modules"}) {
+    snap.looked_at.push_back(root);
+    auto kernels = ctx.fs.ListDir(root);
+    if (!kernels.ok()) continue;
+    std::vector<std::string> with_module, dkms;
+    for (const std::string& k : *kernels) {
+      const std::string dir = JoinPath(root, k);
+      const bool from_dkms = FolderHasAmdgpuModule(ctx, JoinPath(dir, "updates/dkms"));
+      if (from_dkms) dkms.push_back(k);
+      if (from_dkms || FolderHasAmdgpuModule(ctx, JoinPath(dir, "kernel/drivers/gpu/drm/amd/amdgpu")))
+        with_module.push_back(k);
+    }
+    std::sort(with_module.begin(), with_module.end());
+    std::sort(dkms.begin(), dkms.end());
+    snap.amd.module_kernels = std::move(with_module);
+    snap.amd.dkms_module_kernels = std::move(dkms);
+    return;
+  }
+}
+
 }  // namespace
 
 std::optional<bool> ParseSecureBootVariable(std::string_view bytes) {
@@ -59,9 +94,15 @@ void ProbeKernelModules(const ProbeContext& ctx, Snapshot& snap) {
     if (!bytes.ok() || !snap.os.secure_boot)
       snap.warnings.push_back(std::string(kSecureBootVariable) + ": not the 5 bytes efivarfs gives");
   }  // no variable: legacy BIOS, or efivarfs not mounted (a container): unknown, never "off"
+  if (snap.os.wsl) return;  // WSL's GPU driver is the Windows host's
+  const bool amd = std::any_of(snap.pci_devices.begin(), snap.pci_devices.end(), [](const PciDevice& d) {
+    // a display controller or an accelerator (Instinct), not one of AMD's bridges or audio functions
+    return d.vendor_id == 0x1002 && ((d.class_code >> 16) == 0x03 || (d.class_code >> 16) == 0x12);
+  });
+  if (amd) ProbeAmdgpuModules(ctx, snap);
   const bool nvidia = std::any_of(snap.pci_devices.begin(), snap.pci_devices.end(),
                                   [](const PciDevice& d) { return d.vendor_id == 0x10de; });
-  if (!nvidia || snap.os.wsl) return;  // WSL's GPU driver is the Windows host's
+  if (!nvidia) return;
   for (const char* root : {"/lib/modules", "/usr/lib/modules"}) {
     snap.looked_at.push_back(root);
     auto kernels = ctx.fs.ListDir(root);

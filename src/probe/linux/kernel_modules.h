@@ -1,7 +1,8 @@
-// The kernel side of the NVIDIA driver as it lies on disk, for the driver-stack checks: whether UEFI Secure
-// Boot is enforcing (which makes the kernel refuse a module not signed with an enrolled key: DKMS builds are
-// signed with the machine's own MOK, which must be enrolled), and which installed kernels have an NVIDIA
-// module file (a kernel upgrade whose DKMS build failed leaves the new kernel without one).
+// The kernel side of the NVIDIA and AMD drivers as it lies on disk, for the driver-stack checks: whether
+// UEFI Secure Boot is enforcing (which makes the kernel refuse a module not signed with an enrolled key:
+// DKMS builds are signed with the machine's own MOK, which must be enrolled), and which installed kernels
+// have an NVIDIA or amdgpu module file (a kernel upgrade whose DKMS build failed leaves the new kernel
+// without one; Ubuntu ships the kernel's own amdgpu in a separate package).
 #pragma once
 
 #include <optional>
@@ -21,9 +22,10 @@ std::optional<bool> ParseSecureBootVariable(std::string_view bytes);
 // Whether `file` is an NVIDIA core module file: nvidia.ko, optionally compressed (.xz, .zst, .gz).
 bool IsNvidiaModuleFile(std::string_view file);
 
-// Fills snap.os.secure_boot from /sys/firmware/efi/efivars and, on a machine with an NVIDIA PCI device
-// (not WSL), snap.nvidia.module_kernels from /lib/modules (or /usr/lib/modules). Linux only, after the PCI
-// probe; reads directory listings, never a module.
+// Fills snap.os.secure_boot from /sys/firmware/efi/efivars and, outside WSL, from /lib/modules (or
+// /usr/lib/modules): snap.nvidia.module_kernels on a machine with an NVIDIA PCI device, and
+// snap.amd.module_kernels / dkms_module_kernels (the kernel's own amdgpu.ko or amdgpu-dkms's) on one with
+// an AMD GPU. Linux only, after the PCI probe; reads directory listings, never a module.
 void ProbeKernelModules(const ProbeContext& ctx, Snapshot& snap);
 
 }  // namespace gpudoctor
