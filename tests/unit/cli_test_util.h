@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor::testing {
 
@@ -27,12 +28,11 @@ inline ProcessResult Gpudoctor(std::vector<std::string> args,
   return r.ok() ? *r : ProcessResult{};
 }
 
-// An empty folder "gpudoctor_<name>" in the system's temporary folder; what was there before is removed. Name
-// it after the test file and the test ("check_cli_db") so that tests running at the same time never share
-// one.
+// An empty folder of this test process's own (unique_temp_dir.h: "<tmp>/gpudoctor_tests_<pid>/<name>_<n>"),
+// removed with the process's folder when the test binary exits. Two runs at once never share one, and no call
+// returns a folder another call returned. Name it after the test file and the test ("check_cli_db").
 inline std::filesystem::path FreshTempDir(const std::string& name) {
-  std::filesystem::path p = std::filesystem::temp_directory_path() / ("gpudoctor_" + name);
-  std::filesystem::remove_all(p);
+  std::filesystem::path p = ProcessTempPath(name);
   std::filesystem::create_directories(p);
   return p;
 }
