@@ -8,6 +8,9 @@
 #   ./dev.sh fuzz-prune       replay every kept corpus input under ASan and keep only those that add coverage
 # and `./dev.sh package` writes the wheels, the .deb and the Windows zip into build/packages;
 # `./dev.sh compilers` builds and tests with every g++-N and clang++-N on the machine and prints a table.
+#   ./dev.sh update-goldens   rewrite tests/golden/ from this build's output (then read `git diff tests/golden`
+#                             line by line); the only way to update them: the test binary's --update-goldens
+#                             argument, never an environment variable a test run could inherit
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -220,6 +223,19 @@ cmd_test() {
   [ "$FAILED" -eq 0 ]
 }
 
+# Rewrites the golden files (tests/golden/<machine>.{txt,json,check.txt}) from the dev build's output: the golden
+# tests run with the test binary's --update-goldens argument (tests/unit/golden_test_util.h). Without it no
+# test writes a golden file, whatever the environment holds. Read the diff line by line before committing:
+# each changed line must follow from a changed fact or a fix.
+cmd_update_goldens() {
+  install_missing "${RUN_PACKAGES[@]}" googletest
+  build dev
+  log "rewriting tests/golden/ (the golden tests with --update-goldens)"
+  NO_COLOR=1 ./build/dev/tests/gpudoctor_tests --gtest_brief=1 \
+    --gtest_filter='Fixtures/RecordedMachineTest.*:Fixtures/CheckRecordedMachine.*' --update-goldens
+  git status --short -- tests/golden >&2
+}
+
 # Every C++ compiler on this machine (g++-N and clang++-N on PATH, or those named in COMPILERS), each building
 # every target, tests included, with warnings as errors (the dev preset's settings; BUILD_TYPE, default Debug:
 # Release shows GCC's flow-based warnings such as -Warray-bounds) in build/compilers/NAME-TYPE, then running
@@ -356,7 +372,8 @@ case "${1:-}" in
   fuzz-prune) shift; cmd_fuzz_prune "$@" ;;
   package) shift; cmd_package "$@" ;;
   compilers) shift; cmd_compilers "$@" ;;
+  update-goldens) shift; cmd_update_goldens "$@" ;;
   deps) install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}" ;;
-  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh compilers | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh fuzz-prune | ./dev.sh deps" >&2
+  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh compilers | ./dev.sh update-goldens | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh fuzz-prune | ./dev.sh deps" >&2
      exit 3 ;;
 esac
