@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -14,10 +15,17 @@
 
 namespace gpudoctor::testing {
 
-// Runs this build's gpudoctor with `args` and NO_COLOR=1. A binary that cannot be started fails the test and
-// gives an empty result. The timeout only bounds a hang; every command the tests run takes seconds.
+// The day a `check` run by the tests judges the knowledge base's age against (its --today): without it the
+// outputs would change once the clock is 180 days past the data's as-of date (knowledge.stale).
+inline constexpr const char* kTestToday = "2026-12-05";
+
+// Runs this build's gpudoctor with `args` and NO_COLOR=1; `check` gets `--today kTestToday` unless `args`
+// name a day. A binary that cannot be started fails the test and gives an empty result. The timeout only
+// bounds a hang; every command the tests run takes seconds.
 inline ProcessResult Gpudoctor(std::vector<std::string> args,
                                std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+  if (!args.empty() && args[0] == "check" && std::find(args.begin(), args.end(), "--today") == args.end())
+    args.insert(args.begin() + 1, {"--today", kTestToday});
   ProcessRequest req;
   req.argv = {GPUDOCTOR_BINARY_PATH};
   req.argv.insert(req.argv.end(), args.begin(), args.end());
