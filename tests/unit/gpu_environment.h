@@ -1,8 +1,9 @@
 // Whether this machine has a GPU, read from the environment, never from the code under test: the device nodes
 // and driver files the kernel drivers make. A test that needs a GPU skips only when these say there is none;
 // where they say there is one, a runtime that finds no device is a failure, not a skip (a broken backend must
-// not turn the real-GPU tests into silent skips). The Windows build (under wine on CI) sees none of these
-// paths.
+// not turn the real-GPU tests into silent skips). The Windows build answers "none": its runtimes are not read
+// through these nodes, and under wine "/dev" would be the Linux host's (wine's Z: drive), whose GPU the
+// Windows build cannot use.
 #pragma once
 
 #include <filesystem>
@@ -14,6 +15,9 @@ namespace gpudoctor::testing {
 
 // The NVIDIA kernel driver is loaded and has made its control node.
 inline bool NvidiaGpuInEnvironment() {
+#ifdef _WIN32
+  return false;
+#endif
   std::error_code ec;
   return std::filesystem::exists("/dev/nvidiactl", ec) ||
          std::filesystem::exists("/proc/driver/nvidia/gpus", ec);
@@ -21,6 +25,9 @@ inline bool NvidiaGpuInEnvironment() {
 
 // amdgpu's compute interface (ROCm's, which HIP opens) is there.
 inline bool AmdGpuInEnvironment() {
+#ifdef _WIN32
+  return false;
+#endif
   std::error_code ec;
   return std::filesystem::exists("/dev/kfd", ec);
 }
@@ -32,6 +39,9 @@ inline bool GpuInEnvironment() {
 // How many GPUs the drivers list: /dev/nvidia<N> nodes, and the kfd topology nodes with a GPU id (CPU nodes
 // have gpu_id 0).
 inline int GpusInEnvironment() {
+#ifdef _WIN32
+  return 0;
+#endif
   int count = 0;
   std::error_code ec;
   for (std::filesystem::directory_iterator it("/dev", ec), end; !ec && it != end; it.increment(ec)) {
