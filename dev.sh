@@ -8,6 +8,11 @@
 #   ./dev.sh fuzz-prune       replay every kept corpus input under ASan and keep only those that add coverage
 # and `./dev.sh package` writes the wheels, the .deb and the Windows zip into build/packages;
 # `./dev.sh compilers` builds and tests with every g++-N and clang++-N on the machine and prints a table.
+#   ./dev.sh update-goldens   rewrite tests/golden/ from this build's output (then read `git diff tests/golden`
+#                             line by line); the only way to update them: the test binary's --update-goldens
+#                             argument, never an environment variable a test run could inherit
+# `./dev.sh test` fails on a failing test, on a skip whose reason tests/allowed_skips.txt does not allow (the
+# no-GPU and not-Windows ones; tests/check_skips.py), and on a fuzz smoke run that fails or leaves a target out.
 # Both install missing Debian 12 packages with apt-get (as root, or through sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -100,7 +105,7 @@ cmd_package() {
 }
 
 PASSED=0
-SKIPPED=0  # tests that ran GTEST_SKIP (no GPU here, a tool not installed): neither passed nor failed
+SKIPPED=0  # tests that ran GTEST_SKIP for a reason tests/allowed_skips.txt allows (no GPU here, not Windows)
 FAILED=0
 FAILURES=()
 
@@ -114,9 +119,10 @@ gtest_counts() {  # gtest_counts XML
   grep -c '<testcase [^>]*result="skipped"' "$1" || true
 }
 
-# Runs a gtest binary (optionally through wine) and adds its counts to the totals.
-run_gtest() {  # run_gtest LABEL XML COMMAND...
-  local label="$1" xml="$2"; shift 2
+# Runs a gtest binary (optionally through wine) and adds its counts to the totals. RUN (linux or windows) picks
+# the skips tests/allowed_skips.txt allows; each other skip counts as a failure.
+run_gtest() {  # run_gtest LABEL XML RUN COMMAND...
+  local label="$1" xml="$2" run="$3"; shift 3
   log "tests: $label"
   rm -f "$xml"
   local rc=0
@@ -129,19 +135,33 @@ run_gtest() {  # run_gtest LABEL XML COMMAND...
   local tests failures errors disabled skipped
   read -r tests failures errors disabled skipped < <(gtest_counts "$xml")
   local bad=$((failures + errors))
+  # Skips for a reason tests/allowed_skips.txt does not allow for this run are failures (an unreadable list or
+  # report: one).
+  local out src=0 unexpected=0
+  out=$(tests/check_skips.py "$run" "$xml" 2>&1) || src=$?
+  if [ "$src" -ne 0 ]; then
+    printf '%s\n' "$out" >&2
+    unexpected=$(grep -c '^skipped for a reason' <<<"$out" || true)
+    [ "$unexpected" -gt 0 ] || unexpected=1
+    FAILURES+=("$label ($unexpected skip(s) not allowed by tests/allowed_skips.txt)")
+    [ "$unexpected" -le "$skipped" ] || skipped=$unexpected
+  fi
   PASSED=$((PASSED + tests - bad - disabled - skipped))
-  SKIPPED=$((SKIPPED + skipped))
-  FAILED=$((FAILED + bad))
+  SKIPPED=$((SKIPPED + skipped - unexpected))
+  FAILED=$((FAILED + bad + unexpected))
   if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
     FAILED=$((FAILED + 1)); FAILURES+=("$label (exit $rc)")
   fi
   [ "$bad" -gt 0 ] && FAILURES+=("$label ($bad failed)")
-  echo "$label: $((tests - bad - disabled - skipped)) passed, $skipped skipped, $bad failed" >&2
+  echo "$label: $((tests - bad - disabled - skipped)) passed, $((skipped - unexpected)) skipped (allowed)," \
+    "$((bad + unexpected)) failed" >&2
 }
 
 # The fuzz smoke run of the test command: every target replays the inputs that once crashed it
 # (tests/fixtures/fuzz_regressions/<target>/), then runs FUZZ_RUNS inputs from its seeds (at most FUZZ_SECONDS),
 # JOBS targets at once: the same work every time (a fresh work folder, a fixed -seed; fuzz/campaign.sh).
+# A failure: a target that crashes, a target of fuzz/targets.txt that leaves no stats (not built, never run),
+# or the runner failing (exit status not 0) without a crash that says why.
 run_fuzzers() {
   log "fuzz/campaign.sh's own test"
   if fuzz/campaign_test.sh; then
@@ -151,21 +171,30 @@ run_fuzzers() {
   fi
   fuzz/gather_seeds.sh build/fuzz/seeds >/dev/null
   rm -rf build/fuzz/smoke
+  local rc=0
   log "fuzz: every target, ${FUZZ_RUNS} runs or ${FUZZ_SECONDS} s each, ${JOBS} at a time"
   fuzz/campaign.sh -b build/fuzz/fuzz -s build/fuzz/seeds -w build/fuzz/smoke -j "$JOBS" \
-    -r "$FUZZ_RUNS" -t "$FUZZ_SECONDS" -R tests/fixtures/fuzz_regressions >&2 || true
-  local stats name crashes
-  for stats in build/fuzz/smoke/stats/*; do
-    [ -f "$stats" ] || continue
-    name=$(basename "$stats")
+    -r "$FUZZ_RUNS" -t "$FUZZ_SECONDS" -R tests/fixtures/fuzz_regressions >&2 || rc=$?
+  local stats name crashes crashed=0
+  while read -r name _; do
+    case "$name" in '' | '#'*) continue ;; esac
+    stats="build/fuzz/smoke/stats/$name"
+    if [ ! -f "$stats" ]; then
+      FAILED=$((FAILED + 1)); FAILURES+=("fuzz $name (no stats: not built or not run)")
+      continue
+    fi
     crashes=$(awk '{ print $5 }' "$stats")
     if [ "$crashes" = "0" ]; then
       PASSED=$((PASSED + 1))
     else
+      crashed=1
       FAILED=$((FAILED + 1)); FAILURES+=("fuzz $name (see build/fuzz/smoke/logs/$name.log)")
-      grep -E 'ERROR|SUMMARY|crashes again|Test unit written' "build/fuzz/smoke/logs/$name.log" | head -n 8 >&2
+      grep -E 'ERROR|SUMMARY|crashes again|Test unit written' "build/fuzz/smoke/logs/$name.log" | head -n 8 >&2 || true
     fi
-  done
+  done < fuzz/targets.txt
+  if [ "$rc" -ne 0 ] && [ "$crashed" -eq 0 ]; then
+    FAILED=$((FAILED + 1)); FAILURES+=("fuzz/campaign.sh (exit $rc)")
+  fi
 }
 
 # Every C++ source is laid out as .clang-format says; a file that is not counts as one failure.
@@ -188,18 +217,24 @@ cmd_test() {
   local start=$SECONDS
 
   check_format
+  log "tests/check_skips.py's own test"
+  if tests/check_skips_test.sh; then
+    PASSED=$((PASSED + 1))
+  else
+    FAILED=$((FAILED + 1)); FAILURES+=("tests/check_skips_test.sh")
+  fi
 
   build dev
-  run_gtest "native (g++, -Werror)" build/dev/results.xml ./build/dev/tests/gpudoctor_tests
+  run_gtest "native (g++, -Werror)" build/dev/results.xml linux ./build/dev/tests/gpudoctor_tests
 
   build asan
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_gtest "native ASan+UBSan" build/asan/results.xml ./build/asan/tests/gpudoctor_tests \
+    run_gtest "native ASan+UBSan" build/asan/results.xml linux ./build/asan/tests/gpudoctor_tests \
     --gtest_filter='-PortCorpus.*'  # hipcc compiling the translated corpus is the native run's; it tests no code of ours
 
   build windows
   export WINEPREFIX="$PWD/build/windows/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-  run_gtest "windows (mingw-w64, under wine)" build/windows/results.xml wine ./build/windows/tests/gpudoctor_tests.exe
+  run_gtest "windows (mingw-w64, under wine)" build/windows/results.xml windows wine ./build/windows/tests/gpudoctor_tests.exe
 
   # The packaging scripts on the builds above (the release build's packages are `./dev.sh package`'s).
   log "packages (from the dev and windows builds), installed and run"
@@ -218,6 +253,19 @@ cmd_test() {
   fi
   echo "${PASSED} passed, ${SKIPPED} skipped, ${FAILED} failed"
   [ "$FAILED" -eq 0 ]
+}
+
+# Rewrites the golden files (tests/golden/<machine>.{txt,json,check.txt}) from the dev build's output: the golden
+# tests run with the test binary's --update-goldens argument (tests/unit/golden_test_util.h). Without it no
+# test writes a golden file, whatever the environment holds. Read the diff line by line before committing:
+# each changed line must follow from a changed fact or a fix.
+cmd_update_goldens() {
+  install_missing "${RUN_PACKAGES[@]}" googletest
+  build dev
+  log "rewriting tests/golden/ (the golden tests with --update-goldens)"
+  NO_COLOR=1 ./build/dev/tests/gpudoctor_tests --gtest_brief=1 \
+    --gtest_filter='Fixtures/RecordedMachineTest.*:Fixtures/CheckRecordedMachine.*' --update-goldens
+  git status --short -- tests/golden >&2
 }
 
 # Every C++ compiler on this machine (g++-N and clang++-N on PATH, or those named in COMPILERS), each building
@@ -356,7 +404,8 @@ case "${1:-}" in
   fuzz-prune) shift; cmd_fuzz_prune "$@" ;;
   package) shift; cmd_package "$@" ;;
   compilers) shift; cmd_compilers "$@" ;;
+  update-goldens) shift; cmd_update_goldens "$@" ;;
   deps) install_missing "${RUN_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}" ;;
-  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh compilers | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh fuzz-prune | ./dev.sh deps" >&2
+  *) echo "usage: ./dev.sh run [gpudoctor args...] | ./dev.sh test | ./dev.sh package | ./dev.sh compilers | ./dev.sh update-goldens | ./dev.sh fuzz [SECONDS] | ./dev.sh fuzz-pack | ./dev.sh fuzz-prune | ./dev.sh deps" >&2
      exit 3 ;;
 esac

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "cli/output.h"
+#include "core/calendar_date.h"
 #include "knowledge/knowledge_loader.h"
 #include "probe/common/python_live.h"
 #include "report/check_json.h"
@@ -53,6 +54,9 @@ void CheckCommand::DefineFlags(FlagSet& flags) {
       "one of the same name), e.g. a newer data/ folder; check it first with `gpudoctor db lint DIR`.");
   flags.String("--explain", &explain_, "ID",
                "Describe a finding id (what it checks, why, its source) and exit.");
+  flags.String("--today", &today_, "YYYY-MM-DD",
+               "Judge the knowledge base's age (knowledge.stale) against this day instead of the clock's "
+               "(reproducible runs).");
   flags.Bool(
       "--live", &live_,
       "Also run each Python environment's interpreter (60 s limit each): import torch, "
@@ -74,6 +78,8 @@ int CheckCommand::Run(const CliContext& ctx) {
     WriteAll(ctx.out, RenderRuleExplanation(*info));
     return kExitOk;
   }
+  if (!today_.empty() && !DaysBetween(today_, today_))
+    return ReportError(ctx.err, UserError("--today \"" + today_ + "\" is not a date", "--today 2026-12-05"));
   auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);
   if (!db.ok()) return ReportError(ctx.err, db.error().With("loading the knowledge base"));
   auto snap = source_.Acquire(ctx);
@@ -82,7 +88,7 @@ int CheckCommand::Run(const CliContext& ctx) {
   if (live_) RunLivePythonChecks(*snap, LiveOptions{});
   Shell shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
   RuleOptions options;
-  options.today = DateOf(std::chrono::system_clock::now());
+  options.today = today_.empty() ? DateOf(std::chrono::system_clock::now()) : today_;
   std::vector<Finding> findings = RunAllRules(*snap, *db, options);
   const KnowledgeStamp knowledge = StampOf(*db);
   Severity worst = WorstSeverity(findings);

@@ -22,6 +22,8 @@ class CheckCommand final : public Command {
   std::string shell_ = "auto";
   std::string db_;
   std::string explain_;
+  std::string
+      today_;  // "YYYY-MM-DD" instead of the clock's day for knowledge.stale (reproducible runs, tests)
   SnapshotOptions source_;
 };
 

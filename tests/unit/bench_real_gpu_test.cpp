@@ -1,11 +1,13 @@
 // The benchmarks on a real GPU, labelled RealGpu (run them with --gtest_filter='*RealGpu*'): each group runs
 // in-process at the quick level on the CUDA or HIP runtime found here and must measure and check right; a
-// planted wrong element must fail the triad. They skip with "no NVIDIA or AMD GPU runtime: skipped" when
-// there is none or it sees no device. bench/torch_compare.sh runs them on the device machine.
+// planted wrong element must fail the triad. They skip only when the drivers' device nodes show no GPU
+// (gpu_environment.h); where they show one, a runtime that does not load or sees no device fails them.
+// bench/torch_compare.sh runs them on the device machine.
 #include <gtest/gtest.h>
 
 #include "bench_test_util.h"
 #include "gpu/backend_inputs.h"
+#include "gpu_environment.h"
 
 namespace gpudoctor {
 namespace {
@@ -17,15 +19,29 @@ class RealGpuBench : public ::testing::Test {
     inputs_.fs = fs_.get();
     inputs_.env = CaptureProcessEnvironment();
     inputs_.site_packages = FindSitePackages(*fs_, inputs_.env);
+    // Whether to skip comes from the drivers' device nodes, never from the backend under test: where they
+    // show a GPU, a runtime that does not load or lists no device fails the test.
+    if (!testing::GpuInEnvironment()) GTEST_SKIP() << testing::kNoGpuSkip;
+    std::string why;
     for (BackendKind kind : {BackendKind::kCuda, BackendKind::kHip}) {
+      if (!(kind == BackendKind::kCuda ? testing::NvidiaGpuInEnvironment() : testing::AmdGpuInEnvironment()))
+        continue;
       auto b = MakeBackend(kind, inputs_);
-      if (!b || !(*b)->LoadRuntime()) continue;
+      if (!b || !(*b)->LoadRuntime()) {
+        why +=
+            std::string(" ") + (kind == BackendKind::kCuda ? "CUDA" : "HIP") + ": the runtime did not load;";
+        continue;
+      }
       auto devices = (*b)->Devices();
-      if (!devices || devices->empty()) continue;
+      if (!devices || devices->empty()) {
+        why += std::string(" ") + (kind == BackendKind::kCuda ? "CUDA" : "HIP") + ": " +
+               (devices ? std::string("no device listed") : devices.error().message) + ";";
+        continue;
+      }
       kind_ = kind;
       return;
     }
-    GTEST_SKIP() << "no NVIDIA or AMD GPU runtime: skipped";
+    FAIL() << "the drivers show a GPU (/dev/nvidiactl or /dev/kfd), but no runtime gives a device:" << why;
   }
 
   CollectingSink Run(const std::string& group, BenchOptions options = BenchOptions{}) {

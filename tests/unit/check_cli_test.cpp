@@ -28,6 +28,22 @@ TEST(CheckCli, ExitCodeIsTheVerdict) {
       << r.stdout_text;
 }
 
+// The data's age is judged against --today (which Gpudoctor() passes to every `check` of the tests), never
+// the clock, where given: outputs of the tests do not change once the clock is 180 days past the as-of date.
+TEST(CheckCli, TodayDecidesWhetherTheKnowledgeIsStale) {
+  auto fresh = Gpudoctor({"check", "--json", "--sysroot", kFixtures + "mi300x-8gpu-node"});
+  EXPECT_EQ(fresh.exit_code, 0) << fresh.stderr_text;
+  EXPECT_EQ(fresh.stdout_text.find("knowledge.stale"), std::string::npos) << fresh.stdout_text;
+  auto late =
+      Gpudoctor({"check", "--json", "--today", "2099-01-01", "--sysroot", kFixtures + "mi300x-8gpu-node"});
+  EXPECT_EQ(late.exit_code, 0) << late.stderr_text;  // an info finding
+  EXPECT_NE(late.stdout_text.find("knowledge.stale"), std::string::npos) << late.stdout_text;
+  EXPECT_NE(late.stdout_text.find("today is 2099-01-01"), std::string::npos) << late.stdout_text;
+  auto bad = Gpudoctor({"check", "--today", "tomorrow", "--sysroot", kFixtures + "vm-no-gpu"});
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_NE(bad.stderr_text.find("--today"), std::string::npos) << bad.stderr_text;
+}
+
 TEST(CheckCli, JsonIsAVersionedDocument) {
   auto r = Gpudoctor({"check", "--json", "--sysroot", kFixtures + "rx7900xtx-raphael"});
   EXPECT_EQ(r.exit_code, 2);

@@ -1,5 +1,5 @@
 // `check` on every recorded machine: its text report is compared with tests/golden/<machine>.check.txt
-// (GPUDOCTOR_UPDATE_GOLDEN=1 rewrites them; read the diff line by line), and the verdict an expert
+// (`./dev.sh update-goldens` rewrites them; read the diff line by line), and the verdict an expert
 // would give is asserted finding by finding, independent of wording.
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/strings.h"
+#include "golden_test_util.h"
 #include "platform/filesystem.h"
 #include "probe/probe_inputs.h"
 #include "report/check_text.h"
@@ -48,17 +49,6 @@ std::vector<std::string> Machines() {
   return names;
 }
 
-std::string FirstDifference(const std::string& want, const std::string& got) {
-  auto a = SplitLines(want), b = SplitLines(got);
-  size_t i = 0;
-  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-  std::ostringstream out;
-  out << "@@ line " << (i + 1) << " @@\n";
-  for (size_t k = i; k < std::min(a.size(), i + 6); ++k) out << "- " << a[k] << "\n";
-  for (size_t k = i; k < std::min(b.size(), i + 6); ++k) out << "+ " << b[k] << "\n";
-  return out.str();
-}
-
 class CheckRecordedMachine : public ::testing::TestWithParam<std::string> {};
 
 // rx6700xt-x8-slot's verdict is read through the links of its sysfs path (sys/bus/pci/devices ->
@@ -76,19 +66,7 @@ TEST_P(CheckRecordedMachine, MatchesGoldenCheckReport) {
   Snapshot snap = ProbeRecorded(GetParam());
   // The shell `check` picks for that machine: bash on Linux, PowerShell for a recorded Windows machine.
   std::string got = RenderCheckText(snap, RunRules(snap), DetectShell(snap.os.family, Environment()));
-  const stdfs::path golden = kGolden + GetParam() + ".check.txt";
-  const char* update = std::getenv("GPUDOCTOR_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    stdfs::create_directories(golden.parent_path());
-    std::ofstream(golden, std::ios::binary) << got;
-    std::cout << "updated " << golden.string() << "\n";
-    return;
-  }
-  std::ifstream in(golden, std::ios::binary);
-  ASSERT_TRUE(in) << golden.string() << " is missing; run with GPUDOCTOR_UPDATE_GOLDEN=1 and review it";
-  std::ostringstream want;
-  want << in.rdbuf();
-  EXPECT_TRUE(want.str() == got) << golden.string() << " differs:\n" << FirstDifference(want.str(), got);
+  testing::CompareWithGolden(kGolden + GetParam() + ".check.txt", got);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, CheckRecordedMachine, ::testing::ValuesIn(Machines()),

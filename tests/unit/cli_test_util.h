@@ -4,19 +4,28 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor::testing {
 
-// Runs this build's gpudoctor with `args` and NO_COLOR=1. A binary that cannot be started fails the test and
-// gives an empty result. The timeout only bounds a hang; every command the tests run takes seconds.
+// The day a `check` run by the tests judges the knowledge base's age against (its --today): without it the
+// outputs would change once the clock is 180 days past the data's as-of date (knowledge.stale).
+inline constexpr const char* kTestToday = "2026-12-05";
+
+// Runs this build's gpudoctor with `args` and NO_COLOR=1; `check` gets `--today kTestToday` unless `args`
+// name a day. A binary that cannot be started fails the test and gives an empty result. The timeout only
+// bounds a hang; every command the tests run takes seconds.
 inline ProcessResult Gpudoctor(std::vector<std::string> args,
                                std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+  if (!args.empty() && args[0] == "check" && std::find(args.begin(), args.end(), "--today") == args.end())
+    args.insert(args.begin() + 1, {"--today", kTestToday});
   ProcessRequest req;
   req.argv = {GPUDOCTOR_BINARY_PATH};
   req.argv.insert(req.argv.end(), args.begin(), args.end());
@@ -27,12 +36,11 @@ inline ProcessResult Gpudoctor(std::vector<std::string> args,
   return r.ok() ? *r : ProcessResult{};
 }
 
-// An empty folder "gpudoctor_<name>" in the system's temporary folder; what was there before is removed. Name
-// it after the test file and the test ("check_cli_db") so that tests running at the same time never share
-// one.
+// An empty folder of this test process's own (unique_temp_dir.h: "<tmp>/gpudoctor_tests_<pid>/<name>_<n>"),
+// removed with the process's folder when the test binary exits. Two runs at once never share one, and no call
+// returns a folder another call returned. Name it after the test file and the test ("check_cli_db").
 inline std::filesystem::path FreshTempDir(const std::string& name) {
-  std::filesystem::path p = std::filesystem::temp_directory_path() / ("gpudoctor_" + name);
-  std::filesystem::remove_all(p);
+  std::filesystem::path p = ProcessTempPath(name);
   std::filesystem::create_directories(p);
   return p;
 }

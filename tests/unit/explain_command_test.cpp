@@ -9,6 +9,7 @@
 #include <string>
 
 #include "platform/process.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -57,7 +58,7 @@ TEST(ExplainCommand, StdinIsReadAsBytesPastCtrlZAndCarriageReturns) {
 }
 
 TEST(ExplainCommand, FileInputAndJson) {
-  auto path = std::filesystem::temp_directory_path() / "gpudoctor_explain_test.log";
+  auto path = testing::ProcessTempPath("explain_test.log");
   {
     std::ofstream out(path, std::ios::binary);
     out << "epoch 1\nRuntimeError: HIP error: invalid device function\nepoch 2\n";

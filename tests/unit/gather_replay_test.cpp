@@ -20,6 +20,7 @@
 #include "snapshot/snapshot_json.h"
 #include "topo/topology_probe.h"
 #include "topo/topology_report.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -79,7 +80,7 @@ class GatherReplayTest : public ::testing::TestWithParam<std::string> {
 // The recorded trees hold links; a build that cannot make them (Windows under wine) cannot record them.
 bool ThisBuildMakesLinks() {
   std::error_code ec;
-  stdfs::path probe = stdfs::temp_directory_path() / "gpudoctor_gather_replay_link_probe";
+  stdfs::path probe = testing::ProcessTempPath("gather_replay_link_probe");
   stdfs::remove(probe, ec);
   stdfs::create_symlink("target", probe, ec);
   bool ok = !ec && MakeRootedFileSystem("/")->ReadLink(probe.generic_string()).ok();

@@ -13,6 +13,7 @@
 #include "knowledge/knowledge_db.h"
 #include "knowledge/knowledge_loader.h"
 #include "knowledge/version.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -56,7 +57,7 @@ class TempDataDir {
  public:
   TempDataDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("gpudoctor_knowledge_" + std::string(info->name()));
+    dir_ = testing::ProcessTempPath("knowledge_" + std::string(info->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     for (const auto& e : fs::directory_iterator(kDataDir))

@@ -23,9 +23,8 @@ class PythonCli : public ::testing::Test {
   void SetUp() override {
     // The live machine's probes read Windows paths on Windows; these cases build a POSIX venv.
     if (stdfs::path::preferred_separator == '\\') GTEST_SKIP() << "a POSIX layout";
-    root_ = stdfs::temp_directory_path() /
-            ("gpudoctor_python_cli_" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    root_ = testing::ProcessTempPath(
+        "python_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     stdfs::remove_all(root_);
     stdfs::create_directories(root_ / "venv/bin");
     stdfs::create_directories(root_ / "venv/lib/python3.12/site-packages/torch");

@@ -1,6 +1,6 @@
 // The recorded-machine runner: every folder under tests/fixtures/sysroot is probed as a
 // machine and its text and JSON reports are compared with tests/golden/<machine>.{txt,json}.
-// GPUDOCTOR_UPDATE_GOLDEN=1 writes the golden files instead (review the diff before committing).
+// `./dev.sh update-goldens` writes the golden files instead (review the diff before committing).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/strings.h"
+#include "golden_test_util.h"
 #include "knowledge/knowledge_loader.h"
 #include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
@@ -45,14 +46,6 @@ std::vector<std::string> DiscoverMachines() {
   return names;
 }
 
-std::string ReadText(const stdfs::path& p, bool& found) {
-  std::ifstream in(p, std::ios::binary);
-  found = static_cast<bool>(in);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Reports must not depend on where the checkout lives or on the tool's version. The probe pass is that of
 // `info`: the topology included.
 Snapshot ProbeForGolden(const std::string& machine) {
@@ -70,34 +63,8 @@ std::string Normalize(std::string text) {
   return text;
 }
 
-// Unified-style excerpt around the first differing line.
-std::string FirstDifference(const std::string& want, const std::string& got) {
-  auto a = SplitLines(want);
-  auto b = SplitLines(got);
-  size_t i = 0;
-  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-  std::ostringstream out;
-  out << "@@ line " << (i + 1) << " @@\n";
-  size_t from = i >= 3 ? i - 3 : 0;
-  for (size_t k = from; k < i; ++k) out << "  " << a[k] << "\n";
-  for (size_t k = i; k < std::min(a.size(), i + 8); ++k) out << "- " << a[k] << "\n";
-  for (size_t k = i; k < std::min(b.size(), i + 8); ++k) out << "+ " << b[k] << "\n";
-  return out.str();
-}
-
 void CompareOrUpdate(const stdfs::path& golden, const std::string& got) {
-  const char* update = std::getenv("GPUDOCTOR_UPDATE_GOLDEN");
-  if (update != nullptr && std::string(update) == "1") {
-    stdfs::create_directories(golden.parent_path());
-    std::ofstream(golden, std::ios::binary) << got;
-    std::cout << "updated " << golden.string() << "\n";
-    return;
-  }
-  bool found = false;
-  std::string want = ReadText(golden, found);
-  ASSERT_TRUE(found) << golden.string() << " is missing; run with GPUDOCTOR_UPDATE_GOLDEN=1 and review it";
-  EXPECT_TRUE(want == got) << golden.string() << " differs (GPUDOCTOR_UPDATE_GOLDEN=1 rewrites it):\n"
-                           << FirstDifference(want, got);
+  testing::CompareWithGolden(golden, got);
 }
 
 class RecordedMachineTest : public ::testing::TestWithParam<std::string> {};

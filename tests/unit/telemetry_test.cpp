@@ -12,6 +12,7 @@
 #include "telemetry/sysfs_telemetry_parse.h"
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -178,7 +179,7 @@ TEST(TelemetryJson, RecordedSamplesRoundTripAndBadFieldsAreNamed) {
 
 bool ThisBuildMakesLinks() {
   std::error_code ec;
-  std::filesystem::path probe = std::filesystem::temp_directory_path() / "gpudoctor_telemetry_link_probe";
+  std::filesystem::path probe = testing::ProcessTempPath("telemetry_link_probe");
   std::filesystem::remove(probe, ec);
   std::filesystem::create_symlink("target", probe, ec);
   bool ok = !ec && MakeRootedFileSystem("/")->ReadLink(probe.generic_string()).ok();

@@ -11,6 +11,7 @@
 #include "binfmt_fixtures.h"
 #include "probe/common/wheel_code.h"
 #include "probe/common/wheel_toml.h"
+#include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
@@ -208,7 +209,7 @@ std::vector<uint8_t> MakeWheel(const std::string& version_py, const std::string&
 }
 
 fs::path WriteTemp(const std::string& name, const std::vector<uint8_t>& bytes) {
-  fs::path p = fs::temp_directory_path() / ("gpudoctor_wheel_toml_" + name);
+  fs::path p = testing::ProcessTempPath("wheel_toml_" + name);
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   return p;
@@ -236,7 +237,7 @@ TEST(WheelToml, CudaWheelGivesItsArchList) {
 
 TEST(WheelToml, RocmWheelAndAnUnpackedFolderGiveTheGfxList) {
   const std::string version_py = "__version__ = '2.5.1+rocm6.2'\ncuda = None\nhip = '6.2.41133-dd7f95766'\n";
-  fs::path dir = fs::temp_directory_path() / "gpudoctor_wheel_toml_folder";
+  fs::path dir = testing::ProcessTempPath("wheel_toml_folder");
   fs::remove_all(dir);
   fs::create_directories(dir / "torch" / "lib");
   {
