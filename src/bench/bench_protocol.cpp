@@ -1,6 +1,7 @@
 // bench as a worker job (see bench_protocol.h): the request in and out of the worker layer's form, the
 // result and telemetry lines, and the reading of a worker that crashed, hung or stopped early.
 #include "bench/bench_protocol.h"
+#include "core/json_depth.h"
 
 #include <algorithm>
 #include <cmath>
@@ -120,7 +121,7 @@ std::string TelemetryJson(const Telemetry& t) {
 }
 
 Telemetry TelemetryFromJson(const std::string& text) {
-  json j = json::parse(text, nullptr, false);
+  json j = ParseJsonWithinDepth<json>(text);
   if (j.is_discarded() || !j.is_object()) return Telemetry{};
   try {
     return TelemetryFromObject(j);
@@ -137,7 +138,7 @@ std::string BenchTelemetryLine(const BenchTelemetry& t) {
 }
 
 Result<BenchResult> BenchResultFromLine(const std::string& line) {
-  json j = json::parse(line, nullptr, false);
+  json j = ParseJsonWithinDepth<json>(line);
   if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
   try {
     return ResultFromObject(j);
@@ -147,7 +148,7 @@ Result<BenchResult> BenchResultFromLine(const std::string& line) {
 }
 
 Result<BenchTelemetry> BenchTelemetryFromLine(const std::string& line) {
-  json j = json::parse(line, nullptr, false);
+  json j = ParseJsonWithinDepth<json>(line);
   if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
   try {
     return BenchTelemetry{j.at("id").get<std::string>(), TelemetryFromObject(j.at("reading")),

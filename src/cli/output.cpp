@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "cli/command.h"
+#include "platform/new_file.h"
 
 namespace gpudoctor {
 namespace fs = std::filesystem;
@@ -26,17 +27,12 @@ Status WriteFileAtomically(const std::string& path, const std::string& text, boo
   if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec))
     return UserError("cannot write " + path + ": folder " + target.parent_path().string() +
                      " does not exist");
+  // The temporary is created exclusively, never opened through what has its name: a link planted there
+  // would be written through to its target (issue 35). A stale one (an interrupted run, or such a link)
+  // is removed first; remove() takes away the name, never what a link leads to.
   std::string tmp = path + ".tmp-gpudoctor";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return EnvError("cannot write " + tmp + ": " + std::generic_category().message(errno));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      return EnvError("error while writing " + tmp + " (disk full?)");
-    }
-  }
+  if (fs::exists(fs::symlink_status(tmp, ec))) fs::remove(tmp, ec);
+  if (Status written = WriteNewFile(tmp, text); !written.ok()) return written.error();
   fs::rename(tmp, target, ec);
   if (ec) {
     fs::remove(tmp, ec);

@@ -1,5 +1,6 @@
 // Names, counts, the size sweep, the bandwidth formulas and the rank report's JSON (see collective_types.h).
 #include "collectives/collective_types.h"
+#include "core/json_depth.h"
 
 #include <algorithm>
 #include <exception>
@@ -142,7 +143,7 @@ std::string RankReportToJson(const RankReport& r) {
 
 Result<RankReport> RankReportFromJson(std::string_view text) {
   try {
-    Json doc = Json::parse(text.begin(), text.end(), nullptr, false);
+    Json doc = ParseJsonWithinDepth<Json>(text);
     if (doc.is_discarded() || !doc.is_object()) return EnvError("the rank's report is not a JSON object");
     RankReport r;
     r.rank = WholeNumberOr(doc, "rank", 0);

@@ -1,5 +1,6 @@
 // The text of a CollectivesReport, and the MPI ranks' records (see collectives_report.h).
 #include "collectives/collectives_report.h"
+#include "core/json_depth.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -114,7 +115,7 @@ std::string RankHostToJson(const RankHost& h, const RankReport* report) {
 
 Result<std::pair<RankHost, std::optional<RankReport>>> RankHostFromJson(const std::string& text) {
   try {
-    Json doc = Json::parse(text, nullptr, false);
+    Json doc = ParseJsonWithinDepth<Json>(text);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("host") || !doc["host"].is_object())
       return EnvError("not a rank record");
     std::string error;

@@ -1,5 +1,6 @@
 // The peer-to-peer matrix over the vendor-neutral Backend, and its JSON (see p2p_matrix.h).
 #include "collectives/p2p_matrix.h"
+#include "core/json_depth.h"
 
 #include <algorithm>
 #include <chrono>
@@ -211,7 +212,7 @@ std::string P2pMatrixToJson(const P2pMatrix& m) {
 
 Result<P2pMatrix> P2pMatrixFromJson(std::string_view text) {
   try {
-    Json doc = Json::parse(text.begin(), text.end(), nullptr, false);
+    Json doc = ParseJsonWithinDepth<Json>(text);
     if (doc.is_discarded() || !doc.is_object())
       return EnvError("the P2P worker's answer is not a JSON object");
     P2pMatrix m;

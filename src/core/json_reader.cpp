@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/json_depth.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -57,6 +59,7 @@ size_t JsonErrorLine(std::string_view text) {
 }
 
 Result<JsonValue> ParseJsonObject(std::string_view text, const std::string& origin, const std::string& hint) {
+  if (auto too_deep = JsonTooDeep(text, origin)) return UserError(*too_deep, hint);
   JsonValue doc = JsonValue::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     return UserError(origin + ":" + std::to_string(JsonErrorLine(text)) + ": not valid JSON", hint);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/printable.h"
+
 namespace gpudoctor {
 
 size_t DisplayWidth(const std::string& s) {
@@ -13,6 +15,15 @@ size_t DisplayWidth(const std::string& s) {
 }
 
 namespace {
+// A row with every cell made printable: the cells hold machine strings (host and GPU names, versions,
+// environment values) that could carry escape sequences or line breaks (issue 35).
+std::vector<std::string> PrintableRow(const std::vector<std::string>& row) {
+  std::vector<std::string> out;
+  out.reserve(row.size());
+  for (const auto& cell : row) out.push_back(Printable(cell));
+  return out;
+}
+
 void AppendPadded(std::string& out, const std::string& cell, size_t width) {
   out += cell;
   for (size_t w = DisplayWidth(cell); w < width; ++w) out += ' ';
@@ -20,13 +31,16 @@ void AppendPadded(std::string& out, const std::string& cell, size_t width) {
 }  // namespace
 
 std::string TextTable::Render(const std::string& indent) const {
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(rows_.size());
+  for (const auto& r : rows_) rows.push_back(PrintableRow(r));
   std::vector<size_t> widths(header_.size(), 0);
   auto measure = [&](const std::vector<std::string>& row) {
     for (size_t i = 0; i < row.size() && i < widths.size(); ++i)
       widths[i] = std::max(widths[i], DisplayWidth(row[i]));
   };
   measure(header_);
-  for (const auto& r : rows_) measure(r);
+  for (const auto& r : rows) measure(r);
   std::string out;
   auto emit = [&](const std::vector<std::string>& row) {
     std::string line = indent;
@@ -43,7 +57,7 @@ std::string TextTable::Render(const std::string& indent) const {
     out += line + "\n";
   };
   emit(header_);
-  for (const auto& r : rows_) emit(r);
+  for (const auto& r : rows) emit(r);
   return out;
 }
 
@@ -54,7 +68,7 @@ std::string KeyValueBlock::Render(const std::string& indent) const {
   for (const auto& [k, v] : items_) {
     std::string line = indent;
     AppendPadded(line, k, width);
-    line += "  " + v;
+    line += "  " + Printable(v);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }

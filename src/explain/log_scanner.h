@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/printable.h"  // Printable(): the captures and excerpts are printable text
 #include "explain/explain_catalog.h"
 #include "explain/literal_automaton.h"
 #include "explain/log_facts.h"
@@ -174,8 +175,5 @@ std::vector<ExplainMatch> ScanText(const ExplainCatalog& catalog, std::string_vi
 // The order in which findings are reported: most severe first, then the higher priority (a refinement
 // outranks the plain entries), then by first appearance. The first is the log's main diagnosis.
 void RankExplainMatches(std::vector<ExplainMatch>& matches);
-
-// Replaces bytes that are not printable UTF-8 (control bytes, NUL, invalid sequences) with '?'.
-std::string Printable(std::string_view text, size_t max_bytes);
 
 }  // namespace gpudoctor

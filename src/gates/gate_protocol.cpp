@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
+#include "core/json_depth.h"
 
 #include "core/json_reader.h"
 #include "core/strings.h"
@@ -72,7 +73,7 @@ namespace {
 // The line holds the gate as verify's document writes it (gate_json.h), plus what the runtime and devices
 // gates found (runtime version, libraries, devices).
 Result<GateResult> GateResultFromLine(std::string_view line) {
-  json j = json::parse(line, nullptr, false);
+  json j = ParseJsonWithinDepth<json>(line);
   if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
   std::string error;
   JsonReader r(j, "result", &error);

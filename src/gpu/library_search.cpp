@@ -109,8 +109,10 @@ const char* ToString(LibraryOrigin origin) {
 
 std::vector<std::string> FindSitePackages(const FileSystem& fs, const Environment& env) {
   std::vector<std::string> out;
+  // Every root comes from a variable and must be absolute: a relative one ("venv", "." in VIRTUAL_ENV,
+  // CONDA_PREFIX or HOME) names the current folder's contents, never a place to load a library from.
   for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
-    if (auto root = env.Get(var); root && !root->empty()) AddEnvironmentRoot(fs, *root, out);
+    if (auto root = env.Get(var); root && IsAbsolutePath(*root)) AddEnvironmentRoot(fs, *root, out);
   }
   // An environment whose bin/ is on PATH (activated, or the interpreter the user runs by default).
   // Windows spells the variable "Path". Relative entries ("." or "Scripts") name the current folder's
@@ -128,7 +130,7 @@ std::vector<std::string> FindSitePackages(const FileSystem& fs, const Environmen
         AddEnvironmentRoot(fs, root, out);
     }
   }
-  if (auto home = env.Get("HOME"); home && !home->empty())
+  if (auto home = env.Get("HOME"); home && IsAbsolutePath(*home))
     AddEnvironmentRoot(fs, JoinPath(*home, ".local"), out);
   for (const char* root : {"/opt/conda", "/usr/local", "/usr"}) AddEnvironmentRoot(fs, root, out);
   return out;
@@ -148,7 +150,7 @@ std::vector<LibraryCandidate> SearchLibrary(const FileSystem& fs, const Environm
   }
   for (const auto& var : spec.sdk_variables) {
     auto root = env.Get(var);
-    if (!root || root->empty()) continue;
+    if (!root || !IsAbsolutePath(*root)) continue;  // ROCM_PATH=. is the current folder: never searched
     for (const auto& sub : spec.sdk_dirs)
       AddFilesIn(fs, JoinPath(*root, sub), spec, LibraryOrigin::kSdk, var + "=" + *root, out);
   }

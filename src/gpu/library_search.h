@@ -34,7 +34,8 @@ struct LibrarySpec {
 
 // The site-packages folders of the Python environments in reach, most specific first: $VIRTUAL_ENV,
 // $CONDA_PREFIX, environments whose bin/ (Scripts\) folder is on PATH, the user's ~/.local, then the
-// system's (/usr/local/lib/python3*/dist-packages and the like). Machine paths, read through `fs`.
+// system's (/usr/local/lib/python3*/dist-packages and the like). Machine paths, read through `fs`. A
+// variable holding a relative path is skipped (it names the current folder's contents).
 std::vector<std::string> FindSitePackages(const FileSystem& fs, const Environment& env);
 
 // Every candidate for `spec`, in search order, without duplicates. Framework and SDK candidates are files

@@ -2,6 +2,8 @@
 // Built with TOML_EXCEPTIONS=0, so parse errors come back as a parse_result, never as exceptions.
 #include "knowledge/toml_tree.h"
 
+#include "knowledge/toml_depth.h"
+
 #include <cstdio>
 
 // toml++ 3.3 (Debian's 3.3.0) has two kinds of checks that bad input reaches, both found by
@@ -46,20 +48,31 @@ std::string FormatTime(const toml::time& t) {
   return buf;
 }
 
-TomlNode Convert(const toml::node& n) {
+// Converts `n`, `depth` tables and arrays below the root; past kMaxTomlDepth (toml_depth.h) it stops there
+// and keeps the line of the first value too deep in `too_deep_line`. TomlTooDeepLine already refused such
+// a text; this keeps the recursion bounded should the pre-scan miss a way to nest.
+TomlNode Convert(const toml::node& n, size_t depth, std::optional<uint32_t>& too_deep_line) {
   TomlNode out;
   out.line = LineOf(n);
+  if ((n.is_table() || n.is_array()) && depth >= kMaxTomlDepth) {
+    if (!too_deep_line) too_deep_line = out.line;
+    return out;
+  }
   switch (n.type()) {
     case toml::node_type::table: {
       out.kind = TomlNode::Kind::kTable;
       for (const auto& [key, value] : *n.as_table()) {
-        out.fields.push_back(TomlField{std::string(key.str()), Convert(value)});
+        out.fields.push_back(TomlField{std::string(key.str()), Convert(value, depth + 1, too_deep_line)});
+        if (too_deep_line) return out;
       }
       break;
     }
     case toml::node_type::array: {
       out.kind = TomlNode::Kind::kArray;
-      for (const auto& item : *n.as_array()) out.items.push_back(Convert(item));
+      for (const auto& item : *n.as_array()) {
+        out.items.push_back(Convert(item, depth + 1, too_deep_line));
+        if (too_deep_line) return out;
+      }
       break;
     }
     case toml::node_type::string:
@@ -99,6 +112,14 @@ TomlNode Convert(const toml::node& n) {
   return out;
 }
 
+TomlParse TooDeep(uint32_t line) {
+  TomlParse out;
+  out.error_line = line;
+  out.error = "tables or arrays nested deeper than " + std::to_string(kMaxTomlDepth) +
+              " levels (a key or table header of that many dotted parts?)";
+  return out;
+}
+
 }  // namespace
 
 const TomlNode* TomlNode::Find(std::string_view key) const {
@@ -134,6 +155,7 @@ const char* ToString(TomlNode::Kind kind) {
 
 TomlParse ParseTomlTree(std::string_view text, std::string_view source_name) {
   TomlParse out;
+  if (auto line = TomlTooDeepLine(text)) return TooDeep(*line);
   toml::parse_result result = toml::parse(text, source_name);
   if (!result) {
     const toml::parse_error& err = result.error();
@@ -141,7 +163,10 @@ TomlParse ParseTomlTree(std::string_view text, std::string_view source_name) {
     out.error = std::string(err.description());
     return out;
   }
-  out.root = Convert(result.table());
+  std::optional<uint32_t> too_deep_line;
+  TomlNode root = Convert(result.table(), 0, too_deep_line);
+  if (too_deep_line) return TooDeep(*too_deep_line);
+  out.root = std::move(root);
   out.root->line = 1;
   return out;
 }

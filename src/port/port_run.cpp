@@ -44,11 +44,25 @@ namespace {
 struct Found {
   std::vector<std::string> sources;  // relative to the folder (or the file itself)
   std::vector<std::string> build_files;
+  std::vector<PortFileReport> skipped;  // links out of the folder: reported, never read or written
 };
+
+// Why the link `p` (a file of the folder) is not ported, or "" when it leads to a file inside the folder
+// `root` (canonical). A link out of the tree would have the translation written beside or over its target.
+std::string LinkOutOfTree(const fs::path& p, const fs::path& root) {
+  std::error_code ec;
+  const fs::path target = fs::canonical(p, ec);
+  if (ec) return "a link that cannot be followed (" + ec.message() + ")";
+  const fs::path inside = target.lexically_relative(root);
+  if (!inside.empty() && *inside.begin() != "..") return "";
+  return "a link to " + target.generic_string() + ", outside the input folder (never followed)";
+}
 
 Result<Found> Discover(const std::string& dir, const std::string& skip) {
   Found found;
   std::error_code ec;
+  const fs::path root = fs::canonical(dir, ec);
+  if (ec) return UserError("cannot list " + dir + ": " + ec.message());
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
   if (ec) return UserError("cannot list " + dir + ": " + ec.message());
   for (; it != end; it.increment(ec)) {
@@ -61,7 +75,17 @@ Result<Found> Discover(const std::string& dir, const std::string& skip) {
       continue;
     }
     if (!it->is_regular_file(ec)) continue;
-    std::string rel = fs::relative(p, dir, ec).generic_string();
+    // Lexically: fs::relative would follow a link and name its target, outside the folder (issue 35).
+    std::string rel = p.lexically_relative(dir).generic_string();
+    if (it->is_symlink(ec) && (IsBuildFileName(name) || IsPortSourceName(name))) {
+      if (std::string why = LinkOutOfTree(p, root); !why.empty()) {
+        PortFileReport skipped;
+        skipped.path = p.generic_string();
+        skipped.error = std::move(why);
+        found.skipped.push_back(std::move(skipped));
+        continue;
+      }
+    }
     if (IsBuildFileName(name))
       found.build_files.push_back(rel);
     else if (IsPortSourceName(name))
@@ -151,6 +175,7 @@ Result<PortRunResult> RunPort(const PortJob& job, const PortMap& map, const Port
     file.path = path;
     result.report.files.push_back(std::move(file));
   }
+  for (PortFileReport& skipped : found.skipped) result.report.files.push_back(std::move(skipped));
   for (const std::string& rel : found.build_files) {
     const std::string path = path_of(rel);
     auto text = io.read(path);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <nlohmann/json.hpp>
+#include "core/json_depth.h"
 
 namespace gpudoctor {
 namespace {
@@ -19,7 +20,7 @@ bool IsU32(const Json& v) {
 
 UserIdentity ParseRecordedIdentity(std::string_view json, std::vector<std::string>& warnings) {
   UserIdentity id;
-  Json doc = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  Json doc = ParseJsonWithinDepth<Json>(json);
   if (doc.is_discarded() || !doc.is_object()) {
     warnings.push_back("identity.json: not a JSON object; using an empty identity");
     return id;

@@ -2,6 +2,8 @@
 // problems in detail (evidence, fix commands for the chosen shell, source), then what passed.
 #include "report/check_text.h"
 
+#include "core/printable.h"
+
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -77,6 +79,15 @@ std::string FindingBlock(const Finding& f, Shell shell, const TextStyle& style) 
   return out;
 }
 
+// The finding's lines as the terminal will show them: subjects, titles and evidence quote machine strings
+// (GPU names, paths, environment values) that could carry escape sequences or line breaks (issue 35).
+void MakePrintable(Finding& f) {
+  f.subject = Printable(f.subject);
+  f.title = Printable(f.title);
+  f.fix_summary = Printable(f.fix_summary);
+  for (std::string& line : f.evidence) line = Printable(line);
+}
+
 }  // namespace
 
 std::vector<LayerSummary> SummarizeLayers(const std::vector<Finding>& findings) {
@@ -106,9 +117,10 @@ std::vector<LayerSummary> SummarizeLayers(const std::vector<Finding>& findings) 
 std::string RenderCheckText(const Snapshot& snap, std::vector<Finding> findings, Shell shell,
                             const TextStyle& style, const KnowledgeStamp& knowledge) {
   SortWorstFirst(findings);
-  std::string out =
-      "gpudoctor check: " + (snap.host_name.empty() ? std::string("this machine") : snap.host_name);
-  if (!snap.live_machine) out += " (recorded: " + snap.sysroot + ")";
+  for (Finding& f : findings) MakePrintable(f);
+  std::string out = "gpudoctor check: " +
+                    (snap.host_name.empty() ? std::string("this machine") : Printable(snap.host_name));
+  if (!snap.live_machine) out += " (recorded: " + Printable(snap.sysroot) + ")";
   out += "\n";
   if (!knowledge.as_of.empty())
     out += "knowledge base as of " + knowledge.as_of + " (" + knowledge.origin + ")\n";

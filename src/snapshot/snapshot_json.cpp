@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_depth.h"
 #include "core/json_reader.h"
 #include "snapshot/pci_id_json.h"
 #include "snapshot/topology_json.h"
@@ -670,6 +671,8 @@ std::string SnapshotToJson(const Snapshot& s) {
 }
 
 Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& origin) {
+  if (auto too_deep = JsonTooDeep(text, origin))
+    return UserError(*too_deep, "pass a file written by `gpudoctor info --save FILE`");
   Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     return UserError(origin + ":" + std::to_string(JsonErrorLine(text)) + ": not valid JSON",

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <type_traits>
 
+#include "core/json_depth.h"
 namespace gpudoctor {
 namespace {
 
@@ -117,7 +118,7 @@ std::string SampleLineJson(uint64_t sample_number, int64_t time_unix_ms,
 Result<std::vector<TelemetrySample>> ParseRecordedTelemetry(std::string_view nvml_json,
                                                             std::vector<std::string>& problems) {
   try {
-    Json doc = Json::parse(nvml_json.begin(), nvml_json.end(), nullptr, /*allow_exceptions=*/false);
+    Json doc = ParseJsonWithinDepth<Json>(nvml_json);
     if (doc.is_discarded()) return EnvError("not valid JSON");
     if (!doc.is_object()) return EnvError("the top level is not a JSON object");
     std::vector<TelemetrySample> out;
@@ -180,7 +181,7 @@ Result<std::vector<TelemetrySample>> ParseRecordedTelemetry(std::string_view nvm
 }
 
 std::string AddTelemetryToNvmlJson(std::string_view nvml_json, const std::vector<TelemetrySample>& samples) {
-  Json doc = Json::parse(nvml_json.begin(), nvml_json.end(), nullptr, /*allow_exceptions=*/false);
+  Json doc = ParseJsonWithinDepth<Json>(nvml_json);
   if (doc.is_discarded() || !doc.is_object()) doc = Json::object();
   Json list = Json::array();
   for (const auto& s : samples) list.push_back(SampleToJson(s));

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "core/printable.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -66,7 +68,7 @@ std::string SampleTextLine(const TelemetrySample& s, const std::deque<double>& h
   }
   std::string line =
       PadRight(std::to_string(s.device.index), 3) + PadRight(s.device.vendor, 7) +
-      PadRight(s.device.name, 24) + " " + PadRight(s.device.pci_address, 13) + " mem " +
+      PadRight(Printable(s.device.name), 24) + " " + PadRight(Printable(s.device.pci_address), 13) + " mem " +
       PadRight(memory, 16) + " util " + PadRight(OrNa(s.utilization_percent, 0, "%"), 5) + " power " +
       PadRight(OrNa(s.power_watts, 1, " W"), 8) + " temp " + PadRight(OrNa(s.temperature_c, 0, " C"), 5) +
       " sm " + PadRight(OrNa(s.sm_clock_mhz, 0, " MHz"), 9) + " mem " + OrNa(s.mem_clock_mhz, 0, " MHz");

@@ -5,6 +5,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "core/json_depth.h"
 #include "probe/linux/nvidia_record.h"
 
 namespace gpudoctor {
@@ -145,7 +146,7 @@ std::string NvmlP2PStatusName(int status) {
 
 Result<NvmlTopologyRecord> ParseNvmlTopologyJson(std::string_view nvml_json) {
   try {
-    Json doc = Json::parse(nvml_json.begin(), nvml_json.end(), nullptr, /*allow_exceptions=*/false);
+    Json doc = ParseJsonWithinDepth<Json>(nvml_json);
     if (doc.is_discarded()) return EnvError("not valid JSON");
     if (!doc.is_object()) return EnvError("the top level is not a JSON object");
     NvmlTopologyRecord out;
@@ -165,7 +166,7 @@ Result<NvmlTopologyRecord> ParseNvmlTopologyJson(std::string_view nvml_json) {
 }
 
 std::string AddNvmlTopologyToJson(std::string_view nvml_json, const NvmlTopologyRecord& record) {
-  Json doc = Json::parse(nvml_json.begin(), nvml_json.end(), nullptr, /*allow_exceptions=*/false);
+  Json doc = ParseJsonWithinDepth<Json>(nvml_json);
   if (doc.is_discarded() || !doc.is_object()) doc = Json::object();
   Json devices = Json::array();
   for (const auto& d : record.devices) {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/json_depth.h"
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -119,7 +120,7 @@ Result<PerfLevelChange> RestorePerfLevel(const std::string& root) {
   if (!text)
     return UserError("nothing to restore: no record at " + std::string(kPerfLevelStatePath),
                      "`gpudoctor tune --apply FILE --perf-level` makes one");
-  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  auto j = ParseJsonWithinDepth<nlohmann::json>(*text);
   if (j.is_discarded() || !j.is_object() || !j.contains("path") || !j["path"].is_string() ||
       !j.contains("previous") || !j["previous"].is_string())
     return UserError(

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_depth.h"
 #include "core/strings.h"
 #include "worker/worker_watchdog.h"
 
@@ -61,7 +62,7 @@ std::vector<WorkerLine> ReadWorkerLines(const std::string& stdout_text) {
   for (auto line : SplitLines(stdout_text)) {
     auto t = Trim(line);
     if (t.empty() || t.front() != '{') continue;
-    json j = json::parse(t, nullptr, false);
+    json j = ParseJsonWithinDepth<json>(t);
     if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) continue;
     if (j.contains("id") && !j["id"].is_string()) continue;
     out.push_back({j["type"].get<std::string>(), j.value("id", ""), std::string(t)});
@@ -80,13 +81,13 @@ WorkerOutcome InterpretWorkerProcess(const std::vector<std::string>& items, cons
     } else if (line.type == "telemetry") {
       out.telemetry.push_back(std::move(line));
     } else if (line.type == "timeout") {
-      json j = json::parse(line.json, nullptr, false);
+      json j = ParseJsonWithinDepth<json>(line.json);
       long limit = j.is_object() && j.contains("limit_s") && j["limit_s"].is_number_integer()
                        ? j["limit_s"].get<long>()
                        : 0;
       timeout = {line.id, limit};
     } else if (line.type == "error") {
-      json j = json::parse(line.json, nullptr, false);
+      json j = ParseJsonWithinDepth<json>(line.json);
       auto text = [&](const char* key) {
         return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
       };

@@ -116,5 +116,24 @@ TEST(LibrarySearch, LoadedCandidateIsTheLastTried) {
   EXPECT_EQ(LoadedCandidate(c, report)->origin, LibraryOrigin::kSystem);
 }
 
+// A relative ROCM_PATH, VIRTUAL_ENV, CONDA_PREFIX or HOME names the current folder's contents: never a place
+// to load a library from (issue 35, attempt 127: `ROCM_PATH=. gpudoctor verify` ran a planted library).
+TEST_F(LibrarySearchTest, RelativeRootsAreNeverSearched) {
+  const LibrarySpec spec = HipLibrarySpec();
+  ASSERT_FALSE(spec.file_names.empty());
+  Touch("/lib/" + spec.file_names.front());
+  Touch("/venv/lib/python3.11/site-packages/torch/lib/" + spec.file_names.front());
+  Touch("/.local/lib/python3.11/site-packages/torch/lib/" + spec.file_names.front());
+  Environment env({{"ROCM_PATH", "."},
+                   {"HIP_PATH", "./"},
+                   {"VIRTUAL_ENV", "venv"},
+                   {"CONDA_PREFIX", "./venv"},
+                   {"HOME", "."}});
+  auto sp = FindSitePackages(*Fs(), env);
+  for (const auto& dir : sp) EXPECT_EQ(dir.front(), '/') << dir;
+  for (const auto& c : SearchLibrary(*Fs(), env, sp, spec))
+    EXPECT_EQ(c.origin, LibraryOrigin::kSystem) << c.path << " (" << c.where << ")";
+}
+
 }  // namespace
 }  // namespace gpudoctor

@@ -178,6 +178,40 @@ TEST_F(PortRun, BadFilesAreReportedNotFatal) {
   EXPECT_NE(RenderPortJson(run->report).find("\"files_not_translated\": 1"), std::string::npos);
 }
 
+#ifndef _WIN32  // symbolic links need a privilege on Windows
+// A source file that is a link out of the input tree (a cloned repository can hold one) is reported and
+// left alone: never translated, never written beside or over its target (issue 35, attempt 39).
+TEST_F(PortRun, SourceLinkedOutOfTheTreeIsSkippedAndReported) {
+  const std::string victim = "#include <cuda_runtime.h>\nint main(){void*p;cudaMalloc(&p,4);}\n";
+  fs::create_directories(dir_ / "victim");
+  Write("victim/keep.cu", victim);
+  fs::create_symlink(dir_ / "victim/keep.cu", dir_ / "src/k.cu");
+  fs::create_symlink("../../victim/keep.cu", dir_ / "src/sub/rel.cu");
+  for (const bool in_place : {false, true}) {
+    PortJob job;
+    job.input = (dir_ / "src").string();
+    if (in_place)
+      job.in_place = job.backup = true;
+    else
+      job.output = (dir_ / "src-hip").string();
+    job.force = true;
+    auto run = RunPort(job, *map_, DiskIo());
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    EXPECT_EQ(Read(dir_ / "victim/keep.cu"), victim);
+    EXPECT_FALSE(fs::exists(dir_ / "victim/keep.cu.orig"));
+    EXPECT_FALSE(fs::exists(dir_ / "src-hip/k.cu"));
+    size_t reported = 0;
+    for (const PortFileReport& f : run->report.files) {
+      if (f.path.find("k.cu") == std::string::npos && f.path.find("rel.cu") == std::string::npos) continue;
+      ++reported;
+      EXPECT_NE(f.error.find("outside"), std::string::npos) << f.path << ": " << f.error;
+      EXPECT_TRUE(f.output.empty()) << f.output;
+    }
+    EXPECT_EQ(reported, 2u);
+  }
+}
+#endif
+
 TEST(PortTranslateAll, SameOutputForAnyThreadCount) {
   auto map = EmbeddedPortMap();
   ASSERT_TRUE(map.ok());

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "core/json_depth.h"
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -84,7 +85,7 @@ Telemetry ParseTelemetry(const nlohmann::json& j) {
 
 Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& script_json,
                                                              FakeKernelTable kernels) {
-  auto j = nlohmann::json::parse(script_json.empty() ? std::string("{}") : script_json, nullptr, false);
+  auto j = ParseJsonWithinDepth<nlohmann::json>(script_json.empty() ? std::string("{}") : script_json);
   if (j.is_discarded() || !j.is_object()) return UserError("the fake backend's script is not a JSON object");
   std::unique_ptr<FakeBackend> b(new FakeBackend());
   b->kernels_ = std::move(kernels);

@@ -89,6 +89,7 @@ class RootedFileSystem final : public FileSystem {
     const std::string& host = *resolved;
     std::error_code ec;
     if (fs::is_directory(host, ec)) return EnvError(std::string(path) + " is a folder, not a file");
+    if (auto special = NotRegularFile(host, path)) return *special;
     std::ifstream in(host, std::ios::binary);
     if (!in) return EnvError("cannot read " + std::string(path) + Why(host));
     std::string data;
@@ -165,6 +166,7 @@ class RootedFileSystem final : public FileSystem {
   Result<std::unique_ptr<RandomAccessFile>> OpenForReading(std::string_view path) const override {
     auto host = Host(path);
     if (!host) return host.error();
+    if (auto special = NotRegularFile(*host, path)) return *special;
     auto file = OpenRandomAccessFile(*host);
     if (!file.ok() && !live_) return file.error().With(std::string(path) + " (under " + root_ + ")");
     return file;
@@ -219,6 +221,16 @@ class RootedFileSystem final : public FileSystem {
       PushFrontComponents(text, pending);
     }
     return host_of(done);
+  }
+  // Under a recorded root only regular files are opened: a FIFO planted in the tree would block the open
+  // forever (issue 35), and a device or a socket is nothing a recording holds. The live root reads what
+  // the kernel gives. (The last component of `host` is no link here: Host() resolved it.)
+  std::optional<Error> NotRegularFile(const std::string& host, std::string_view path) const {
+    if (live_) return std::nullopt;
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(host, ec);
+    if (ec || !fs::exists(st) || fs::is_regular_file(st) || fs::is_directory(st)) return std::nullopt;
+    return EnvError(std::string(path) + ": not a regular file (under " + root_ + ")");
   }
   static std::string Join(const std::vector<std::string>& parts) {
     std::string out;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/json_depth.h"
 #include "core/strings.h"
 #include "probe/common/machine_paths.h"
 
@@ -49,7 +50,7 @@ std::vector<std::string> TextList(const Json& j, const char* key) {
 
 // Fills `run` from the report line; false when it is not a JSON object.
 bool ReadReport(std::string_view line, PythonLiveRun& run) {
-  Json j = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  Json j = ParseJsonWithinDepth<Json>(line);
   if (j.is_discarded() || !j.is_object()) return false;
   run.stage = Text(j, "stage");
   run.error = Text(j, "error");

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json_depth.h"
 #include "core/strings.h"
 #include "probe/linux/procfs_parse.h"
 
@@ -275,7 +276,7 @@ void ProbeRocm(const ProbeContext& ctx, Snapshot& snap) {
 // version.json (CUDA 11.1+): {"cuda": {"name": "CUDA SDK", "version": "12.4.1"}, ...}.
 std::optional<std::string> CudaVersionFromJson(std::string_view text) {
   try {
-    auto doc = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    auto doc = ParseJsonWithinDepth<nlohmann::json>(text);
     if (!doc.is_object()) return std::nullopt;
     auto cuda = doc.find("cuda");
     if (cuda == doc.end() || !cuda->is_object()) return std::nullopt;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/json_depth.h"
 #include "core/strings.h"
 #include "probe/linux/procfs_parse.h"
 
@@ -119,7 +120,7 @@ std::string NvidiaAnswersToJson(const NvidiaInfo& info) {
 
 Result<RecordedNvidiaAnswers> ParseNvidiaAnswersJson(std::string_view text) {
   try {
-    Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    Json doc = ParseJsonWithinDepth<Json>(text);
     if (doc.is_discarded()) return EnvError("not valid JSON");
     if (!doc.is_object()) return EnvError("the top level is not a JSON object");
     return ReadAnswers(doc);

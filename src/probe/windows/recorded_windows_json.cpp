@@ -6,6 +6,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/json_depth.h"
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -14,7 +15,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Result<Json> ParseObject(std::string_view text, const char* what) {
-  Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  Json doc = ParseJsonWithinDepth<Json>(text);
   if (doc.is_discarded()) return UserError(std::string(what) + " is not valid JSON");
   if (!doc.is_object()) return UserError(std::string(what) + " must hold a JSON object");
   return doc;

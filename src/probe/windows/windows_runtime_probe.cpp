@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_depth.h"
 #include "core/strings.h"
 #include "knowledge/version.h"
 
@@ -94,7 +95,7 @@ void ProbeWindowsRuntimes(const ProbeContext& ctx, Snapshot& snap) {
       std::string version;
       if (auto text = ctx.fs.ReadFile(version_json, 64 * 1024); text.ok()) {
         // {"cuda": {"name": "CUDA SDK", "version": "12.6.85"}, ...}
-        auto doc = nlohmann::json::parse(text->begin(), text->end(), nullptr, /*allow_exceptions=*/false);
+        auto doc = ParseJsonWithinDepth<nlohmann::json>(*text);
         if (doc.is_object() && doc.contains("cuda") && doc["cuda"].is_object() &&
             doc["cuda"].contains("version") && doc["cuda"]["version"].is_string())
           version = doc["cuda"]["version"].get<std::string>();

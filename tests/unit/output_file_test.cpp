@@ -1,0 +1,67 @@
+// Writing a user's output file through FILE.tmp-gpudoctor (cli/output.h): the temporary is created
+// exclusively, so a link planted at its name is never written through (issue 35, attempt 95).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/output.h"
+#include "cli_test_util.h"
+
+namespace gpudoctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+#ifndef _WIN32  // symbolic links need a privilege on Windows
+TEST(OutputFile, PlantedTemporaryLinkIsNotWrittenThrough) {
+  const fs::path dir = testing::FreshTempDir("output_file_planted_link");
+  std::ofstream(dir / "victim.txt") << "victim\n";
+  fs::create_symlink(dir / "victim.txt", dir / "p.env.tmp-gpudoctor");
+  const std::string target = (dir / "p.env").string();
+
+  Status st = WriteFileAtomically(target, "NEW=1\n", /*overwrite=*/false);
+
+  EXPECT_EQ(Slurp(dir / "victim.txt"), "victim\n");
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_FALSE(fs::is_symlink(target));
+  EXPECT_EQ(Slurp(target), "NEW=1\n");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir / "p.env.tmp-gpudoctor")));
+  fs::remove_all(dir);
+}
+
+TEST(OutputFile, PlantedDanglingTemporaryLinkCreatesNothingAtItsTarget) {
+  const fs::path dir = testing::FreshTempDir("output_file_dangling_link");
+  fs::create_symlink(dir / "elsewhere.txt", dir / "r.html.tmp-gpudoctor");
+
+  Status st = WriteFileAtomically((dir / "r.html").string(), "<p>page</p>", /*overwrite=*/true);
+
+  EXPECT_FALSE(fs::exists(dir / "elsewhere.txt"));
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(Slurp(dir / "r.html"), "<p>page</p>");
+  fs::remove_all(dir);
+}
+#endif
+
+TEST(OutputFile, StaleTemporaryFromAnInterruptedRunIsReplaced) {
+  const fs::path dir = testing::FreshTempDir("output_file_stale_tmp");
+  std::ofstream(dir / "s.json.tmp-gpudoctor") << "half a snapshot";
+
+  Status st = WriteFileAtomically((dir / "s.json").string(), "{}\n", /*overwrite=*/false);
+
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(Slurp(dir / "s.json"), "{}\n");
+  EXPECT_FALSE(fs::exists(dir / "s.json.tmp-gpudoctor"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gpudoctor
