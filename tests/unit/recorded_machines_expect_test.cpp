@@ -551,10 +551,8 @@ TEST(RecordedMachineFacts, PhoenixInAUvProject) {
 // verdict test, `RunRules(Probe(...))`, is not one), so a golden report alone can never be the only thing
 // that says what the machine holds. kWithoutFacts lists the machines that may lack one, each with why.
 TEST(RecordedMachineFacts, EveryRecordedMachineHasAFactsTest) {
-  // The Windows machines other than these are covered by WindowsRecordedMachine tests; these two have only
-  // verdict tests and their rows in PythonsOfRecordedMachines() (Pythons and torch, not GPUs), and the
-  // Windows fixtures are being reworked in another change (issue 37).
-  const std::vector<std::string> kWithoutFacts = {"win11-gtx1080-comfyui-portable", "win11-rtx4090-conda"};
+  // Machines that may lack a facts test, each with why: none today.
+  const std::vector<std::string> kWithoutFacts = {};
   std::string sources;
   for (const char* file :
        {"/tests/unit/recorded_machines_expect_test.cpp", "/tests/unit/windows_recorded_machines_test.cpp"}) {

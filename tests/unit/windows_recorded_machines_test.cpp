@@ -355,6 +355,67 @@ TEST(WindowsRecordedMachine, Rtx5090WithoutTheVisualCppRuntime) {
   EXPECT_EQ(errors, 1u) << Ids(fs);
 }
 
+// The facts of the recorded machines whose other tests are verdicts: the GPU, its driver release and the
+// runtimes found ("kind version file"), as their READMEs say (issue 37: every machine has a facts test).
+std::vector<std::string> RuntimeFiles(const Snapshot& s) {
+  std::vector<std::string> out;
+  for (const auto& r : s.runtimes)
+    out.push_back(r.kind + " " + r.version + " " + r.path.substr(r.path.rfind('\\') + 1));
+  return out;
+}
+
+void ExpectOneGpu(const Snapshot& s, const std::string& arch, const std::string& name, bool integrated,
+                  const std::string& release) {
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].architecture, arch);
+  EXPECT_EQ(s.gpus[0].name, name);
+  EXPECT_EQ(s.gpus[0].integrated, integrated);
+  std::string releases;
+  for (const auto& a : s.windows.adapters) releases += a.release;
+  EXPECT_EQ(releases, release);
+}
+
+TEST(WindowsRecordedMachine, Rtx5090WithoutTheVisualCppRuntimeFacts) {
+  Snapshot s = Probe("win11-rtx5090-no-vcredist");
+  ExpectOneGpu(s, "sm_120", "NVIDIA GeForce RTX 5090", false, "NVIDIA 576.88");
+  EXPECT_EQ(RuntimeFiles(s),
+            (std::vector<std::string>{"libcuda 32.0.15.7688 nvcuda.dll", "nvml 8.17.15.7688 nvml.dll"}));
+  EXPECT_EQ(s.nvidia.driver_version, "576.88");
+}
+
+TEST(WindowsRecordedMachine, Radeon890MStorePythonFacts) {
+  Snapshot s = Probe("win11-radeon890m-store-cpu-torch");
+  ExpectOneGpu(s, "gfx1150", "Radeon 890M", true, "Adrenalin 25.12.1");
+  EXPECT_EQ(RuntimeFiles(s),
+            (std::vector<std::string>{
+                "hip-runtime 7.2.53211.0 amdhip64_7.dll", "hip-runtime 6.4.50107.0 amdhip64_6.dll",
+                "vc-runtime 14.44.35211.0 vcruntime140.dll", "vc-runtime 14.44.35211.0 vcruntime140_1.dll",
+                "vc-runtime 14.44.35211.0 msvcp140.dll"}));
+  ASSERT_EQ(s.python_envs.size(), 1u);
+  EXPECT_EQ(s.python_envs[0].interpreter,
+            "C:\\Users\\henry\\AppData\\Local\\Microsoft\\WindowsApps\\python3.12.exe");
+}
+
+TEST(WindowsRecordedMachine, Rtx4090CondaFacts) {
+  Snapshot s = Probe("win11-rtx4090-conda");
+  ExpectOneGpu(s, "sm_89", "NVIDIA GeForce RTX 4090", false, "NVIDIA 560.94");
+  EXPECT_EQ(RuntimeFiles(s),
+            (std::vector<std::string>{
+                "libcuda 32.0.15.6094 nvcuda.dll", "nvml 8.17.15.6094 nvml.dll",
+                "vc-runtime 14.42.34433.0 vcruntime140.dll", "vc-runtime 14.42.34433.0 vcruntime140_1.dll",
+                "vc-runtime 14.42.34433.0 msvcp140.dll", "cuda-toolkit 12.6.85 v12.6"}));
+}
+
+TEST(WindowsRecordedMachine, Gtx1080PortableComfyUiFacts) {
+  Snapshot s = Probe("win11-gtx1080-comfyui-portable");
+  ExpectOneGpu(s, "sm_61", "NVIDIA GeForce GTX 1080", false, "NVIDIA 581.57");
+  EXPECT_EQ(RuntimeFiles(s),
+            (std::vector<std::string>{
+                "libcuda 32.0.15.8157 nvcuda.dll", "nvml 8.17.15.8157 nvml.dll",
+                "vc-runtime 14.42.34433.0 vcruntime140.dll", "vc-runtime 14.42.34433.0 vcruntime140_1.dll",
+                "vc-runtime 14.42.34433.0 msvcp140.dll", "cuda-toolkit 12.6.85 v12.6"}));
+}
+
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
   Snapshot s = Probe("win11-strix-halo-laptop");
   ASSERT_EQ(s.gpus.size(), 1u);
