@@ -99,9 +99,11 @@ TEST(GatherWindows, TorchDllsReplayWithTheirGpuCode) {
   Snapshot got = ProbeWithInputs(MakeRecordedInputs(dest.string()));
   EXPECT_EQ(cubins(got), cubins(want));
   EXPECT_EQ(Comparable(got), Comparable(want));
-  std::ifstream readme(dest / "README.md");
-  std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
-  EXPECT_NE(text.find("torch_cuda.dll ("), std::string::npos) << text;
+  {
+    std::ifstream readme(dest / "README.md");  // closed before the folder is removed (Windows)
+    std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("torch_cuda.dll ("), std::string::npos) << text;
+  }
   stdfs::remove_all(base);
 }
 

@@ -22,9 +22,11 @@ const std::string kEvilGpu =
     "GPU\x1b[1;32mGREEN\xc2\x9b"
     "31m";
 
+// A control character other than the line end (LF, or the CR LF a Windows console's text mode writes).
 bool HasControl(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
     if ((c < 0x20 && c != '\n') || c == 0x7f) return true;
     if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0) return true;
   }
