@@ -78,12 +78,6 @@ void Shadowed(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
   out.push_back(std::move(f));
 }
 
-std::string Joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 std::string CudaText(const AddonCudaBuild& b) {
   return "CUDA " + b.cuda.ToString() + (b.cudnn ? ", cuDNN " + b.cudnn->ToString() : "");
 }
@@ -133,7 +127,7 @@ void CudaBuildMismatch(const RuleContext& ctx, const PythonEnv& env, std::vector
             ", but this environment's CUDA libraries are CUDA " + major);
     f.evidence.push_back("required the CUDA " + std::to_string(build->cuda.major()) + " libraries of " +
                          a.fw->name + " " + a.fw->version + " as published on PyPI (" + CudaText(*build) +
-                         "), found CUDA " + major + ": " + Joined(cuda->evidence));
+                         "), found CUDA " + major + ": " + JoinList(cuda->evidence));
     f.evidence.push_back("its CUDA provider cannot load its CUDA " + std::to_string(build->cuda.major()) +
                          " libraries and sessions fall back to the CPU");
     if (std::string spec = SpecForCuda(ctx, *a.addon, cuda->major); !spec.empty()) {

@@ -32,12 +32,6 @@ Severity SeverityOf(AddonSeverity s) {
   return Severity::kWarning;
 }
 
-std::string Joined(const std::vector<std::string>& items, const std::string& separator = ", ") {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
-
 // A pip requirement as one argument: quoted when it holds an extra or a version clause.
 std::string Arg(const std::string& requirement) {
   return requirement.find_first_of("[]<>=,!*;") == std::string::npos ? requirement
@@ -141,7 +135,7 @@ void GpuFloor(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
   f.evidence.push_back(
       "required " + need +
       (floor->from ? " (" + a.fw->name + " " + floor->from->ToString() + " and later)" : "") + ", found " +
-      Joined(labels));
+      JoinList(labels));
   f.evidence.push_back(floor->fallback);
   if (floor->part.empty()) {
     f.fix_summary =
@@ -192,8 +186,8 @@ std::string GpuRequirement(const RuleContext& ctx, const PythonEnv& env, const A
 
 // "a, b or c"
 std::string OneOf(const std::vector<std::string>& items) {
-  if (items.size() < 2) return Joined(items);
-  return Joined(std::vector<std::string>(items.begin(), items.end() - 1)) + " or " + items.back();
+  if (items.size() < 2) return JoinList(items);
+  return JoinList(std::vector<std::string>(items.begin(), items.end() - 1)) + " or " + items.back();
 }
 
 // What proves a GPU build of `addon`, for the evidence line: its GPU library files in its folder (the
@@ -230,7 +224,7 @@ void NoGpuBuild(const RuleContext& ctx, const PythonEnv& env, const std::vector<
                             mine.front()->name + " " + mine.front()->version +
                                 " has no GPU build: it runs on the CPU only, on a machine with " + vendor);
     f.evidence.push_back("required " + GpuProof(addon) + ", found none in " + env.site_packages);
-    f.evidence.push_back("found " + Joined(found));
+    f.evidence.push_back("found " + JoinList(found));
     f.fix_summary = "install its GPU build from PyPI (" + requirement + ") into this environment";
     f.fix.push_back(FixAction::PerShell(ForEnvironment(PipCommand("install -U " + Arg(requirement)), &env)));
     std::vector<FixInstall> installs;  // the requirement brings each of its distributions (jax, jaxlib)

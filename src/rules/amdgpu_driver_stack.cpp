@@ -7,8 +7,6 @@
 // amd.dkms_module_kernels (/lib/modules), amd.amdgpu_module_loaded (/sys/module/amdgpu), os.secure_boot.
 #include "rules/amdgpu_driver_stack.h"
 
-#include <algorithm>
-
 #include "core/strings.h"
 #include "rules/module_signing.h"
 
@@ -18,16 +16,6 @@ namespace {
 constexpr const char* kRocmPrerequisites =
     "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.2/install/prerequisites.html";
 
-std::string Joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
-  return out;
-}
-
-bool Has(const std::vector<std::string>& items, const std::string& item) {
-  return std::find(items.begin(), items.end(), item) != items.end();
-}
-
 Finding ModuleMissing(const RuleContext& ctx, const std::string& subject, const std::string& running) {
   const auto& kernels = *ctx.snap.amd.module_kernels;
   const auto& dkms = ctx.snap.amd.dkms_module_kernels;
@@ -36,9 +24,9 @@ Finding ModuleMissing(const RuleContext& ctx, const std::string& subject, const 
                           "The running kernel " + running + " has no amdgpu module: the GPU has no driver");
   f.evidence.push_back(
       "required an amdgpu.ko under /lib/modules/" + running + ", found " +
-      (kernels.empty() ? std::string("none for any installed kernel") : "one only for " + Joined(kernels)));
+      (kernels.empty() ? std::string("none for any installed kernel") : "one only for " + JoinList(kernels)));
   if (!dkms.empty())
-    f.evidence.push_back("amdgpu-dkms is built for " + Joined(dkms) +
+    f.evidence.push_back("amdgpu-dkms is built for " + JoinList(dkms) +
                          ": a kernel update whose DKMS build failed (it needs the new kernel's headers)");
   f.fix_summary = "install the running kernel's amdgpu module, then load it";
   if (IsUbuntuFamily(distro)) {
@@ -64,8 +52,8 @@ std::optional<Finding> AmdgpuModuleNotLoaded(const RuleContext& ctx, const std::
   const AmdInfo& amd = ctx.snap.amd;
   const std::string& running = ctx.snap.os.kernel_release;
   if (amd.amdgpu_module_loaded || !amd.module_kernels || running.empty()) return std::nullopt;
-  if (!Has(*amd.module_kernels, running)) return ModuleMissing(ctx, subject, running);
-  if (!Has(amd.dkms_module_kernels, running) || ctx.snap.os.secure_boot != true) return std::nullopt;
+  if (!Contains(*amd.module_kernels, running)) return ModuleMissing(ctx, subject, running);
+  if (!Contains(amd.dkms_module_kernels, running) || ctx.snap.os.secure_boot != true) return std::nullopt;
   Finding f = MakeFinding("runtime.amdgpu_module_refused", Layer::kRuntime, Severity::kError, subject,
                           "Secure Boot is on and amdgpu-dkms's module is built but not loaded: the kernel "
                           "refuses a module signed with a key it does not trust");

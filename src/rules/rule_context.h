@@ -122,6 +122,8 @@ void Cite(Finding& f, const Provenance& p);
 // The finding rests on `p` too (not its source): only the unconfirmed mark.
 void RestsOn(Finding& f, const Provenance& p);
 bool Contains(const std::vector<std::string>& list, const std::string& item);
+// "a, b, c": the items joined for a title or an evidence line.
+std::string JoinList(const std::vector<std::string>& items, const std::string& separator = ", ");
 // Ubuntu and the distributions built on its packages (os-release ID "ubuntu", "pop", "linuxmint").
 bool IsUbuntuFamily(const std::string& distro_id);
 

@@ -26,12 +26,6 @@ constexpr const char* kOldDriverSource = "https://github.com/ollama/ollama/blob/
 constexpr const char* kAdrenalinDownload = "https://www.amd.com/en/support/download/drivers.html";
 constexpr const char* kVenv = "venv-rocm";
 
-std::string List(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
-  return out;
-}
-
 // The Python versions that can run a pip install here: the interpreters found and the environments.
 std::vector<std::string> PythonVersions(const RuleContext& ctx) {
   std::vector<std::string> out;
@@ -77,6 +71,11 @@ bool HasRuntime(const RuleContext& ctx, const std::string& kind, const std::stri
   });
 }
 
+// HIP 7's Windows runtime (amdhip64_7.dll) does not enumerate RDNA2 GPUs that HIP 6 sees (kHip7Rdna2Source).
+bool IsRdna2(const GpuView& g) {
+  return g.target && ToString(g.target->family) == std::string("RDNA2");
+}
+
 // An installed AMD Windows torch whose driver floor this GPU's driver does not reach. On Windows every
 // "+rocm..." torch is AMD's (pytorch.org builds ROCm for Linux only): "+rocmsdk<date>" comes from the
 // ROCm 7.2 route, "+rocm7.14.0" / "+rocm10.x" from the multi-arch one. Below the floor, or with no
@@ -99,7 +98,7 @@ std::optional<DriverBelowWheels> BelowInstalledFloor(const RuleContext& ctx, con
     if (*have >= *floor) return std::nullopt;
     return DriverBelowWheels{route, *floor, a->release};
   }
-  const bool rdna2 = g.target && ToString(g.target->family) == std::string("RDNA2");
+  const bool rdna2 = IsRdna2(g);
   if (rdna2 || HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll")) return std::nullopt;
   return DriverBelowWheels{route, *floor,
                            "a driver without amdhip64_7.dll (no Adrenalin release recorded), so older than "
@@ -189,8 +188,8 @@ void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choi
     python = route.python.empty() || Contains(route.python, "3.12") ? "3.12" : route.python.front();
   bool python_ok = std::any_of(versions.begin(), versions.end(),
                                [&](const std::string& v) { return Contains(route.python, v); });
-  evidence.push_back("required Python " + List(route.python) + ", found " +
-                     (versions.empty() ? std::string("no Python") : "Python " + List(versions)));
+  evidence.push_back("required Python " + JoinList(route.python) + ", found " +
+                     (versions.empty() ? std::string("no Python") : "Python " + JoinList(versions)));
   if (!python_ok) missing.push_back("Python " + python);
   // Driver.
   const WindowsAdapter* adapter = AdapterOf(ctx, g);
@@ -227,7 +226,7 @@ void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choi
       ready
           ? (installed ? "AMD's Windows PyTorch is installed and this machine meets its requirements"
                        : "AMD's Windows PyTorch wheels fit " + g.gfx + " and this machine meets their needs")
-          : "AMD's Windows PyTorch wheels for " + g.gfx + " need " + List(missing));
+          : "AMD's Windows PyTorch wheels for " + g.gfx + " need " + JoinList(missing));
   f.evidence = std::move(evidence);
   if (!ready) Alternatives(ctx, g, f);
   Cite(f, route.provenance);
@@ -273,7 +272,7 @@ void AmdOtherRoutes(const RuleContext& ctx, const GpuView& g, const std::vector<
           (therock != routes.end() ? ": TheRock's " + (family.empty() ? g.gfx : family) + " builds do"
                                    : ": no maintained PyTorch build for it on Windows"));
   if (const TorchRoute* amd = ctx.db.FindRoute("amd-windows-wheels"))
-    f.evidence.push_back("required " + g.gfx + " in AMD's Windows wheels (" + List(amd->gfx) +
+    f.evidence.push_back("required " + g.gfx + " in AMD's Windows wheels (" + JoinList(amd->gfx) +
                          "), found it missing");
   if (therock != routes.end()) {
     f.evidence.push_back("TheRock builds " + g.gfx + " in " + (family.empty() ? "its family" : family) +
@@ -304,7 +303,7 @@ void HipSdks(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out
           (!sdk || s.version > sdk->version))
         sdk = &s;
     }
-    const bool rdna2 = g.target && ToString(g.target->family) == std::string("RDNA2");
+    const bool rdna2 = IsRdna2(g);
     const bool hip7_rdna2 = v->major() >= 7 && rdna2;
     bool listed = sdk && (Contains(sdk->gfx_sdk, g.gfx) || Contains(sdk->gfx_runtime, g.gfx));
     if (listed && !hip7_rdna2) continue;
@@ -316,7 +315,7 @@ void HipSdks(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& out
       f.evidence.push_back("required " + g.gfx + " in HIP SDK " + sdk->version.ToString() +
                            "'s GPU list, found " +
                            (Contains(sdk->gfx_unsupported, g.gfx) ? "it listed as unsupported"
-                                                                  : "only " + List(sdk->gfx_sdk)));
+                                                                  : "only " + JoinList(sdk->gfx_sdk)));
       Cite(f, sdk->provenance);
     }
     if (hip7_rdna2) {
@@ -409,7 +408,7 @@ Finding DriverBelowWheelsFinding(const RuleContext& ctx, const GpuView& g, const
                        ", found " + below.found);
   f.evidence.push_back(torch + " in " + env.path);
   f.evidence.push_back(hip.empty() ? "no amdhip64*.dll in System32: this driver brings no HIP runtime"
-                                   : "HIP runtime from the driver: " + List(hip) +
+                                   : "HIP runtime from the driver: " + JoinList(hip) +
                                          (HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll")
                                               ? ""
                                               : " (the wheels load amdhip64_7.dll)"));
@@ -440,7 +439,7 @@ void AmdDriver(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& o
   // The HIP 7 runtime comes with the driver, not with the HIP SDK: without it, HIP 7 programs (AMD's
   // PyTorch, ZLUDA's HIP 7 builds) stop at "amdhip64_7.dll was not found". (RDNA2 is left alone: HIP 7's
   // Windows runtime does not see it, see HipSdks.)
-  const bool rdna2 = g.target && ToString(g.target->family) == std::string("RDNA2");
+  const bool rdna2 = IsRdna2(g);
   const bool old_driver = !rdna2 && !HasRuntime(ctx, "hip-runtime", "amdhip64_7.dll");
   const std::string name =
       "AMD display driver " + a->driver_version + (a->release.empty() ? "" : " (" + a->release + ")");
@@ -453,7 +452,7 @@ void AmdDriver(const RuleContext& ctx, const GpuView& g, std::vector<Finding>& o
                   g.label, old_driver ? name + " predates ROCm 7: it brings no amdhip64_7.dll" : name);
   if (!a->release.empty()) f.evidence.push_back(a->release + " (" + a->release_source + ")");
   f.evidence.push_back(hip.empty() ? "no amdhip64*.dll in System32: this driver brings no HIP runtime"
-                                   : "HIP runtime from the driver: " + List(hip));
+                                   : "HIP runtime from the driver: " + JoinList(hip));
   if (!a->driver_date.empty()) f.evidence.push_back("driver date " + a->driver_date);
   if (old_driver) {
     f.fix_summary =

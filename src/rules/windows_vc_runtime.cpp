@@ -26,21 +26,15 @@ const RuntimeInstall* RuntimeDll(const RuleContext& ctx, const std::string& dll)
   return nullptr;
 }
 
-std::string Joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
-  return out;
-}
-
 void Missing(const std::vector<std::string>& missing, const std::vector<std::string>& found, bool all_conda,
              std::vector<Finding>& out) {
-  Finding f = MakeFinding("windows.vc_runtime_missing", Layer::kRuntime,
-                          all_conda ? Severity::kInfo : Severity::kError, "System32",
-                          "The Visual C++ 2015-2022 runtime that torch loads is missing: " + Joined(missing));
+  Finding f = MakeFinding(
+      "windows.vc_runtime_missing", Layer::kRuntime, all_conda ? Severity::kInfo : Severity::kError,
+      "System32", "The Visual C++ 2015-2022 runtime that torch loads is missing: " + JoinList(missing));
   f.evidence.push_back(
       "required vcruntime140.dll, vcruntime140_1.dll and msvcp140.dll in System32 (torch's "
       "c10.dll and torch_cpu.dll load them), found " +
-      (found.empty() ? std::string("none") : Joined(found)));
+      (found.empty() ? std::string("none") : JoinList(found)));
   if (all_conda) {
     f.evidence.push_back(
         "torch is only in conda environments, which carry their own copy beside python.exe "
@@ -84,7 +78,7 @@ std::vector<Finding> WindowsVcRuntimeRules(const RuleContext& ctx) {
   }
   Finding f = MakeFinding("windows.vc_runtime", Layer::kRuntime, Severity::kOk, "System32",
                           "The Visual C++ 2015-2022 runtime torch loads is installed");
-  f.evidence.push_back("found " + Joined(found));
+  f.evidence.push_back("found " + JoinList(found));
   f.link = kRedistSource;
   out.push_back(std::move(f));
   return out;
