@@ -108,7 +108,8 @@ std::string ExplainCommand::Description() const {
 
 void ExplainCommand::DefineFlags(FlagSet& flags) {
   flags.PositionalList("text", &text_,
-                       "The message to explain (several arguments are read as several lines).");
+                       "The message to explain (several arguments are read as several lines); one argument "
+                       "that names a file reads that file, as -f does.");
   flags.String("-f,--file", &file_, "FILE", "Read the log from FILE ('-' for standard input).");
   flags.Bool("--json", &json_, "Print the report as JSON (docs/explain-json.md).");
   flags.Bool("--here", &here_,
@@ -130,6 +131,15 @@ int ExplainCommand::Run(const CliContext& ctx) {
   std::string input_name;
   if (!text_.empty() && !file_.empty())
     return ReportError(ctx.err, UserError("give the message as arguments or with --file, not both"));
+  // `gpudoctor explain train.log` means the file, not a one-line message naming it.
+  std::error_code file_ec;
+  if (text_.size() == 1 && text_[0].find('\n') == std::string::npos &&
+      std::filesystem::is_regular_file(text_[0], file_ec)) {
+    WriteAll(ctx.err,
+             "note: reading the log in the file " + text_[0] + " (the same as -f " + text_[0] + ")\n");
+    file_ = text_[0];
+    text_.clear();
+  }
   if (!text_.empty()) {
     input_name = "the message";
     for (size_t i = 0; i < text_.size(); ++i) scanner.Feed(text_[i] + (i + 1 < text_.size() ? "\n" : ""));

@@ -72,6 +72,23 @@ TEST(ExplainCommand, FileInputAndJson) {
   EXPECT_EQ(doc["input"]["lines"], 3);
 }
 
+// `gpudoctor explain train.log`: the one argument names a file, so the file is read (a user who forgets -f
+// must not be told that nothing matched in the file's name).
+TEST(ExplainCommand, OneArgumentNamingAFileReadsTheFile) {
+  auto path = testing::ProcessTempPath("explain_positional.log");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "epoch 1\nRuntimeError: HIP error: invalid device function\nepoch 2\n";
+  }
+  auto r = RunExplain({"--sysroot", kMachine, "--json", path.string()});
+  std::filesystem::remove(path);
+  EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+  auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["matches"][0]["id"], "hip.invalid_device_function");
+  EXPECT_EQ(doc["input"]["lines"], 3);
+  EXPECT_NE(r.stderr_text.find("reading the log in the file"), std::string::npos) << r.stderr_text;
+}
+
 TEST(ExplainCommand, UnreadableFileExitsThree) {
   auto r = RunExplain({"--sysroot", kMachine, "-f", "/nonexistent/gpudoctor/log.txt"});
   EXPECT_EQ(r.exit_code, 3);
