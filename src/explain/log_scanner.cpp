@@ -250,13 +250,35 @@ void LogScanner::FlushLine() {
   line_candidates_.clear();
 }
 
+namespace {
+
+// A GPU target that stands in a list of targets ("supported types:[gfx1030 gfx1100 ...]", "supports CUDA
+// capabilities sm_50 sm_60 ...") names what a build supports, not the GPU the log ran on.
+bool IsInListOfTargets(std::string_view kind, std::string_view value, std::string_view window) {
+  if (kind != "gfx" && kind != "sm") return false;
+  const std::string_view prefix = kind == "gfx" ? "gfx" : "sm_";
+  const size_t at = window.find(value);
+  if (at == std::string_view::npos) return false;
+  auto is_separator = [](char c) { return c == ' ' || c == ',' || c == ';' || c == '\'' || c == '"'; };
+  size_t after = at + value.size();
+  while (after < window.size() && is_separator(window[after])) ++after;
+  if (window.substr(after, prefix.size()) == prefix) return true;
+  size_t before = at;
+  while (before > 0 && is_separator(window[before - 1])) --before;
+  const size_t word = window.find_last_of(" ,;'\"[(:=", before == 0 ? 0 : before - 1);
+  const size_t start = word == std::string_view::npos ? 0 : word + 1;
+  return before < at && window.substr(start, prefix.size()) == prefix;
+}
+
+}  // namespace
+
 void LogScanner::RecordFact(const LogFactPattern& p,
                             const std::vector<std::pair<std::string, std::string>>& captures,
                             std::string_view window) {
   std::string value = p.value;
   for (const auto& [name, v] : captures)
     if (name == "v") value = v;
-  if (value.empty()) return;
+  if (value.empty() || IsInListOfTargets(p.kind, value, window)) return;
   size_t of_kind = 0;
   for (const LogFact& f : facts_) {
     if (f.kind != p.kind) continue;

@@ -105,6 +105,26 @@ TEST(ExplainLogFacts, ReadsGpusTargetsAndApplications) {
   EXPECT_EQ(Find(facts, "app")->value, "ComfyUI");
 }
 
+// A list of targets a build supports names no GPU: the log is not from a gfx1030 or sm_50 machine. The
+// target that stands alone is still read.
+TEST(ExplainLogFacts, TargetsInAListOfSupportedOnesAreNotTheGpus) {
+  auto listed = FactsOf(
+      "level=WARN msg=\"amdgpu is not supported (supported types:[gfx1030 gfx1100 gfx1101])\" "
+      "gpu_type=gfx1031\n"
+      "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n");
+  EXPECT_EQ(Find(listed, "gfx"), nullptr);
+  EXPECT_EQ(Find(listed, "sm"), nullptr);
+  auto single = FactsOf(
+      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+      "installation.\nrocBLAS error: Cannot read TensileLibrary.dat: No such file or directory for GPU arch "
+      ": "
+      "gfx1201\n");
+  ASSERT_NE(Find(single, "sm"), nullptr);
+  EXPECT_EQ(Find(single, "sm")->value, "sm_120");
+  ASSERT_NE(Find(single, "gfx"), nullptr);
+  EXPECT_EQ(Find(single, "gfx")->value, "gfx1201");
+}
+
 TEST(ExplainLogFacts, KeepsAFewValuesPerKindOnAHugeLog) {
   std::string log;
   for (int i = 0; i < 5000; ++i)
