@@ -175,7 +175,8 @@ struct Score {
   // right entry's fix lacked the words the thread's answer needs. Shown for the held-out set too: it says
   // whether the catalog lacks messages, ranks them wrongly or gives fixes too general, without the logs.
   size_t nothing_matched = 0, other_entry_first = 0, fix_lacks_words = 0;
-  std::set<std::string> missed;  // "family/name.log" of every problem log not right
+  size_t healthy_flagged = 0;    // healthy logs that got a finding
+  std::set<std::string> missed;  // "family/name.log" of every problem log not right and healthy log flagged
 };
 
 Score ScoreCases(const std::vector<CorpusCase>& cases) {
@@ -187,6 +188,10 @@ Score ScoreCases(const std::vector<CorpusCase>& cases) {
       for (const ExplainedMatch& m : matches)
         score.false_alarms += "  " + c.file + ": a healthy log got " + m.match.entry->id + " at line " +
                               std::to_string(m.match.first_line) + "\n";
+      if (!matches.empty()) {
+        ++score.healthy_flagged;
+        score.missed.insert(c.file);
+      }
       continue;
     }
     Tally& t = score.per_family[c.family];
@@ -227,8 +232,10 @@ void Print(const std::string& name, const Score& score, bool show_misses = true)
   std::cout << "  all: " << score.all.right << "/" << score.all.total << "\n";
   std::cout << "  misses: " << score.nothing_matched << " nothing matched, " << score.other_entry_first
             << " another entry first, " << score.fix_lacks_words << " right entry but its fix lacks words\n";
+  std::cout << "  healthy logs with a finding: " << score.healthy_flagged << "\n";
   if (show_misses && !score.misses.empty()) std::cout << "[ " << name << " ] misses:\n" << score.misses;
-  if (!score.false_alarms.empty()) std::cout << "[ " << name << " ] false alarms:\n" << score.false_alarms;
+  if (show_misses && !score.false_alarms.empty())
+    std::cout << "[ " << name << " ] false alarms:\n" << score.false_alarms;
 }
 
 // The set's known misses (tests/fixtures/FOLDER/known_misses.txt: one "family/name.log" a line, `#`
@@ -281,7 +288,6 @@ TEST(ExplainCorpus, HeldOutSetIsScoredApart) {
   const char* show = std::getenv("GPUDOCTOR_HELDOUT_MISSES");
   const Score score = ScoreCases(cases);
   Print("explain held-out", score, show != nullptr && std::string(show) == "1");
-  EXPECT_TRUE(score.false_alarms.empty()) << score.false_alarms;
   ExpectMissesAreTheKnownOnes("explain_heldout", score);
 }
 
