@@ -110,7 +110,36 @@ struct AddrInfoList {
   }
 };
 
+bool IsUnspecifiedSockaddr(const sockaddr* sa) {
+  if (sa->sa_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(sa);
+    return IsUnspecifiedAddressBytes(reinterpret_cast<const unsigned char*>(&in->sin_addr), 4);
+  }
+  if (sa->sa_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(sa);
+    return IsUnspecifiedAddressBytes(in6->sin6_addr.s6_addr, 16);
+  }
+  return false;
+}
+
 }  // namespace
+
+Result<bool> IsEveryInterfaceHost(const std::string& host) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICHOST;  // "0", "0x0", "::0": no lookup at all
+  AddrInfoList found;
+  int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &found.list);
+  if (rc == EAI_NONAME) {  // a name ("localhost"): what the listener would bind
+    hints.ai_flags = 0;
+    rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &found.list);
+  }
+  if (rc != 0) return UserError(host + ": " + ::gai_strerror(rc), "give an address of this machine");
+  for (addrinfo* a = found.list; a; a = a->ai_next)
+    if (IsUnspecifiedSockaddr(a->ai_addr)) return true;
+  return false;
+}
 
 Result<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host, uint16_t port) {
   const std::string where = host + ":" + std::to_string(port);
