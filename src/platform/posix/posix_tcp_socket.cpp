@@ -17,6 +17,8 @@
 namespace gpudoctor {
 namespace {
 
+constexpr int kOutOfDescriptorsPauseMs = 50;
+
 std::string SystemText(int err) {
   return std::strerror(err);
 }
@@ -89,6 +91,12 @@ class PosixListener final : public TcpListener {
       // The client gave up between poll and accept, or a signal: nothing came.
       if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED || errno == EINTR)
         return std::unique_ptr<TcpConnection>();
+      // Out of descriptors or memory for now: the connection waits in the backlog until one is closed. A
+      // pause, so the listener (still readable) is not polled in a busy loop; never the end of the server.
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        ::poll(nullptr, 0, timeout_ms < kOutOfDescriptorsPauseMs ? timeout_ms : kOutOfDescriptorsPauseMs);
+        return std::unique_ptr<TcpConnection>();
+      }
       return EnvError("accept: " + SystemText(errno));
     }
     ::fcntl(fd, F_SETFD, FD_CLOEXEC);
@@ -160,7 +168,7 @@ Result<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host
     }
     int one = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, 16) != 0) {
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, SOMAXCONN) != 0) {
       last_error = errno;
       ::close(fd);
       continue;

@@ -171,7 +171,7 @@ Result<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host
     BOOL exclusive = TRUE;  // no other program may bind the same port beside us
     ::setsockopt(s, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&exclusive),
                  sizeof exclusive);
-    if (::bind(s, a->ai_addr, static_cast<int>(a->ai_addrlen)) != 0 || ::listen(s, 16) != 0) {
+    if (::bind(s, a->ai_addr, static_cast<int>(a->ai_addrlen)) != 0 || ::listen(s, SOMAXCONN) != 0) {
       last_error = ::WSAGetLastError();
       ::closesocket(s);
       continue;
