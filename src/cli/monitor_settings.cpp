@@ -2,6 +2,7 @@
 #include "cli/monitor_settings.h"
 
 #include "core/strings.h"
+#include "platform/tcp_socket.h"
 
 namespace gpudoctor {
 
@@ -45,11 +46,15 @@ Result<ListenAddress> ParseListenAddress(const std::string& text, bool listen_al
   }
   auto p = ParseU64(port);
   if (!p || *p == 0 || *p > 65535) return UserError("address " + text + ": the port must be 1 to 65535");
-  if ((host == "0.0.0.0" || host == "::" || host == "*") && !listen_all)
-    return UserError("address " + text + " listens on every network interface",
-                     "add --listen-all to serve GPU metrics to the whole network, or give one address "
-                     "(the default 127.0.0.1:9400 is this machine only)");
   if (host == "*") host = "0.0.0.0";
+  // Checked as an address, not as text: "0", "0x0", "[::0]" and "[::ffff:0.0.0.0]" are every interface too.
+  auto every_interface = IsEveryInterfaceHost(host);
+  if (!every_interface.ok()) return every_interface.error().With("address " + text);
+  if (*every_interface && !listen_all)
+    return UserError(
+        "address " + text + " listens on every network interface (" + host + " is the unspecified address)",
+        "add --listen-all to serve GPU metrics to the whole network, or give one address of this "
+        "machine (the default 127.0.0.1:9400 is this machine only)");
   a.host = host;
   a.port = static_cast<uint16_t>(*p);
   return a;

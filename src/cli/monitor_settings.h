@@ -19,7 +19,8 @@ Result<MonitorSettings> ParseMonitorSettings(const std::string& interval, const 
                                              bool once);
 
 // "127.0.0.1:9400", "[::1]:9400", "localhost:9400", ":9400" (loopback), "9400": host and port. Refuses the
-// all-interfaces addresses (0.0.0.0, ::, "") unless `listen_all`.
+// unspecified address, which listens on every interface, unless `listen_all`: checked as an address
+// (platform/tcp_socket.h's IsEveryInterfaceHost), so "0", "0x0", "[::0]", "[::ffff:0.0.0.0]" and "*" count.
 struct ListenAddress {
   std::string host;
   uint16_t port = 0;

@@ -12,12 +12,27 @@
 #include "cli/telemetry_libraries.h"
 #include "exporter/exporter_routes.h"
 #include "exporter/prometheus_text.h"
+#include "exporter/shared_scrape.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/terminal.h"
 #include "probe/probe_inputs.h"
 #include "telemetry/telemetry_reader.h"
 
 namespace gpudoctor {
+namespace {
+
+// How long a scrape waits for a read of the GPUs that started after it came.
+constexpr std::chrono::milliseconds kScrapeWait{5000};
+
+HttpResponse ScrapeBusyResponse(const std::string& why) {
+  HttpResponse r;
+  r.status = 503;
+  r.headers.emplace_back("Retry-After", "1");
+  r.body = "503 Service Unavailable: " + why + "\n";
+  return r;
+}
+
+}  // namespace
 
 std::string ServeCommand::Description() const {
   return "Serve the numbers of `gpudoctor monitor` to Prometheus: GET /metrics answers in the text "
@@ -28,9 +43,11 @@ std::string ServeCommand::Description() const {
          "DCGM_FI_DEV_* "
          "and AMD device-metrics-exporter's names: docs/monitor.md.\n\n"
          "It listens on this machine only (127.0.0.1:9400, dcgm-exporter's port) unless told otherwise; an "
-         "address on every interface (0.0.0.0, [::]) needs --listen-all, as the metrics are then open to the "
-         "whole network. One request at a time, a request head of at most 8 KiB, 5 s to send it: a client "
-         "cannot make it hold more memory. Ctrl-C stops it.\n\n"
+         "address on every interface (0.0.0.0, [::], or any spelling of them: 0, [::ffff:0.0.0.0]) needs "
+         "--listen-all, as the metrics are then open to the "
+         "whole network. It serves up to 128 connections at once (1,024 open, more are answered 503), each "
+         "with a request head of at most 8 KiB and 5 s in all to send it (0.5 s while others wait): a slow "
+         "client cannot hold the others or make it hold more memory. Ctrl-C stops it.\n\n"
          "Exit codes: 0 stopped, 2 no GPU to watch, 3 bad flags, or the address cannot be used.\n\n"
          "Examples:\n"
          "  gpudoctor serve --prometheus                     http://127.0.0.1:9400/metrics\n"
@@ -48,7 +65,8 @@ void ServeCommand::DefineFlags(FlagSet& flags) {
              "Serve /metrics in Prometheus' text format (the one protocol so far).");
   flags.Positional("ADDR", &address_,
                    "Address to listen on: HOST:PORT, [IPv6]:PORT or PORT (default 127.0.0.1:9400)", false);
-  flags.Bool("--listen-all", &listen_all_, "Allow an address on every interface (0.0.0.0 or [::]).");
+  flags.Bool("--listen-all", &listen_all_,
+             "Allow an address on every interface (0.0.0.0, [::] or another spelling of them).");
   flags.String("--sysroot", &sysroot_, "DIR",
                "Serve a machine recorded with `gpudoctor gather` instead of this one.");
 }
@@ -91,10 +109,20 @@ int ServeCommand::Run(const CliContext& ctx) {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return RenderPrometheusText(samples, warnings.size(), seconds);
   };
+  // The server answers from several workers at once and the reader is not thread-safe: scrapes that arrive
+  // together share one read (SharedScrape). /healthz needs no read and always answers; a scrape whose read
+  // does not come within kScrapeWait (a read that hangs) is answered 503 and frees its worker.
+  SharedScrape shared_scrape(metrics);
+  auto handler = [&](const HttpRequest& request) {
+    if (request.path != "/metrics" || (request.method != "GET" && request.method != "HEAD"))
+      return RouteExporterRequest(request, metrics);  // does not read the GPUs
+    auto page = shared_scrape.Page(kScrapeWait);
+    if (!page.ok()) return ScrapeBusyResponse(page.error().message);
+    return RouteExporterRequest(request, [&] { return std::move(*page); });
+  };
   InstallStopRequestHandler();
   auto status = ServeHttp(
-      **listener, [&](const HttpRequest& request) { return RouteExporterRequest(request, metrics); },
-      HttpServerOptions{}, [] { return StopRequested(); },
+      **listener, handler, HttpServerOptions{}, [] { return StopRequested(); },
       [&](const std::string& line) { WriteAll(ctx.err, "note: " + line + "\n"); });
   if (!status.ok()) return ReportError(ctx.err, status.error());
   WriteAll(ctx.err, "stopped\n");

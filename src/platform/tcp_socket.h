@@ -36,6 +36,16 @@ class TcpListener {
   virtual uint16_t port() const = 0;
 };
 
+// Whether `host` names the unspecified address, which listens on every interface: 0.0.0.0 and :: in any
+// spelling the system's resolver takes ("0", "0.0", "0x0", "000.000.000.000", "::0", "0:0:0:0:0:0:0:0"),
+// and ::ffff:0.0.0.0. The host is resolved as the listener would (numeric first, then as a name, every
+// address it gives looked at); an error, naming the host, when it does not resolve.
+Result<bool> IsEveryInterfaceHost(const std::string& host);
+
+// Whether the raw bytes of an address (4: IPv4, 16: IPv6, network order) are an unspecified address:
+// 0.0.0.0, :: or the IPv4-mapped ::ffff:0.0.0.0. Shared by both platforms' IsEveryInterfaceHost.
+bool IsUnspecifiedAddressBytes(const unsigned char* bytes, size_t size);
+
 // A client connection (tests and bench/ scripts' helpers).
 Result<std::unique_ptr<TcpConnection>> TcpConnect(const std::string& host, uint16_t port, int timeout_ms);
 

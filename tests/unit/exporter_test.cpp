@@ -9,10 +9,15 @@
 #include "exporter/http_request.h"
 #include "exporter/http_server.h"
 #include "exporter/prometheus_text.h"
+#include "http_test_util.h"
 #include "platform/tcp_socket.h"
 
 namespace gpudoctor {
 namespace {
+
+using testing::Exchange;
+using testing::LoopbackServer;
+using testing::StatusLine;
 
 HttpParseResult Parse(std::string_view head) {
   return ParseHttpRequestHead(head, HttpLimits{});
@@ -132,61 +137,6 @@ TEST(PrometheusText, SeriesLabelsAndMissingMetrics) {
   EXPECT_EQ(PrometheusNumber(0.5), "0.5");
   EXPECT_EQ(PrometheusNumber(1e300), "1e+300");
   EXPECT_EQ(EscapePrometheusLabel("a\nb"), "a\\nb");
-}
-
-// A server on a free loopback port in a thread, for the life of the test.
-class LoopbackServer {
- public:
-  explicit LoopbackServer(HttpServerOptions options = {}) {
-    auto listener = TcpListener::Listen("127.0.0.1", 0);
-    if (!listener.ok()) return;
-    listener_ = std::move(listener.value());
-    port_ = listener_->port();
-    thread_ = std::thread([this, options] {
-      auto handler = [this](const HttpRequest& r) {
-        ++requests_;
-        return RouteExporterRequest(r, [] { return std::string("gpudoctor_power_watts{gpu=\"0\"} 1\n"); });
-      };
-      status_ok_ =
-          ServeHttp(
-              *listener_, handler, options, [this] { return stop_.load(); }, [](const std::string&) {})
-              .ok();
-    });
-  }
-  ~LoopbackServer() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
-  }
-  uint16_t port() const { return port_; }
-  int requests() const { return requests_.load(); }
-  bool status_ok() const { return status_ok_; }
-
- private:
-  std::unique_ptr<TcpListener> listener_;
-  uint16_t port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::atomic<int> requests_{0};
-  bool status_ok_ = false;
-  std::thread thread_;
-};
-
-// Sends `request` whole, then reads the answer until the server closes.
-std::string Exchange(uint16_t port, const std::string& request) {
-  auto c = TcpConnect("127.0.0.1", port, 2000);
-  if (!c.ok()) return "connect failed: " + c.error().message;
-  if (!(*c)->WriteAll(request, 2000).ok()) return "write failed";
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    auto n = (*c)->Read(buf, sizeof buf, 3000);
-    if (!n.ok() || *n == 0) break;
-    out.append(buf, *n);
-  }
-  return out;
-}
-
-std::string StatusLine(const std::string& response) {
-  return response.substr(0, response.find("\r\n"));
 }
 
 TEST(HttpServerLoopback, AnswersEachRequestAndRefusesBadOnesCleanly) {

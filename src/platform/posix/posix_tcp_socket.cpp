@@ -17,6 +17,8 @@
 namespace gpudoctor {
 namespace {
 
+constexpr int kOutOfDescriptorsPauseMs = 50;
+
 std::string SystemText(int err) {
   return std::strerror(err);
 }
@@ -89,6 +91,12 @@ class PosixListener final : public TcpListener {
       // The client gave up between poll and accept, or a signal: nothing came.
       if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED || errno == EINTR)
         return std::unique_ptr<TcpConnection>();
+      // Out of descriptors or memory for now: the connection waits in the backlog until one is closed. A
+      // pause, so the listener (still readable) is not polled in a busy loop; never the end of the server.
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        ::poll(nullptr, 0, timeout_ms < kOutOfDescriptorsPauseMs ? timeout_ms : kOutOfDescriptorsPauseMs);
+        return std::unique_ptr<TcpConnection>();
+      }
       return EnvError("accept: " + SystemText(errno));
     }
     ::fcntl(fd, F_SETFD, FD_CLOEXEC);
@@ -110,7 +118,36 @@ struct AddrInfoList {
   }
 };
 
+bool IsUnspecifiedSockaddr(const sockaddr* sa) {
+  if (sa->sa_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(sa);
+    return IsUnspecifiedAddressBytes(reinterpret_cast<const unsigned char*>(&in->sin_addr), 4);
+  }
+  if (sa->sa_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(sa);
+    return IsUnspecifiedAddressBytes(in6->sin6_addr.s6_addr, 16);
+  }
+  return false;
+}
+
 }  // namespace
+
+Result<bool> IsEveryInterfaceHost(const std::string& host) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICHOST;  // "0", "0x0", "::0": no lookup at all
+  AddrInfoList found;
+  int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &found.list);
+  if (rc == EAI_NONAME) {  // a name ("localhost"): what the listener would bind
+    hints.ai_flags = 0;
+    rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &found.list);
+  }
+  if (rc != 0) return UserError(host + ": " + ::gai_strerror(rc), "give an address of this machine");
+  for (addrinfo* a = found.list; a; a = a->ai_next)
+    if (IsUnspecifiedSockaddr(a->ai_addr)) return true;
+  return false;
+}
 
 Result<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host, uint16_t port) {
   const std::string where = host + ":" + std::to_string(port);
@@ -131,7 +168,7 @@ Result<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host
     }
     int one = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, 16) != 0) {
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, SOMAXCONN) != 0) {
       last_error = errno;
       ::close(fd);
       continue;

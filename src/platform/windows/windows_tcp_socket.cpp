@@ -116,7 +116,39 @@ class WindowsListener final : public TcpListener {
   uint16_t port_;
 };
 
+bool IsUnspecifiedSockaddr(const sockaddr* sa) {
+  if (sa->sa_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(sa);
+    return IsUnspecifiedAddressBytes(reinterpret_cast<const unsigned char*>(&in->sin_addr), 4);
+  }
+  if (sa->sa_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(sa);
+    return IsUnspecifiedAddressBytes(reinterpret_cast<const unsigned char*>(&in6->sin6_addr), 16);
+  }
+  return false;
+}
+
 }  // namespace
+
+Result<bool> IsEveryInterfaceHost(const std::string& host) {
+  WinsockUse winsock;
+  if (!winsock.ok) return EnvError("WSAStartup failed");
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICHOST;  // "0", "0x0", "::0": no lookup at all
+  addrinfo* found = nullptr;
+  int rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &found);
+  if (rc != 0) {  // a name ("localhost"): what the listener would bind
+    hints.ai_flags = 0;
+    rc = ::getaddrinfo(host.c_str(), nullptr, &hints, &found);
+  }
+  if (rc != 0) return UserError(host + ": unknown address", "give an address of this machine");
+  bool every = false;
+  for (addrinfo* a = found; a; a = a->ai_next) every = every || IsUnspecifiedSockaddr(a->ai_addr);
+  ::freeaddrinfo(found);
+  return every;
+}
 
 Result<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host, uint16_t port) {
   WinsockUse winsock;  // for the lookups below; the listener holds its own
@@ -139,7 +171,7 @@ Result<std::unique_ptr<TcpListener>> TcpListener::Listen(const std::string& host
     BOOL exclusive = TRUE;  // no other program may bind the same port beside us
     ::setsockopt(s, SOL_SOCKET, SO_EXCLUSIVEADDRUSE, reinterpret_cast<const char*>(&exclusive),
                  sizeof exclusive);
-    if (::bind(s, a->ai_addr, static_cast<int>(a->ai_addrlen)) != 0 || ::listen(s, 16) != 0) {
+    if (::bind(s, a->ai_addr, static_cast<int>(a->ai_addrlen)) != 0 || ::listen(s, SOMAXCONN) != 0) {
       last_error = ::WSAGetLastError();
       ::closesocket(s);
       continue;
