@@ -362,5 +362,20 @@ TEST(WheelToml, NoVersionOrNoGpuCodeIsAClearError) {
   fs::remove(other);
 }
 
+// Issue 35 #55: a library that could not be read is named as the reason, not hidden behind "no GPU code".
+TEST(WheelToml, UnreadableLibraryIsTheReasonGiven) {
+  if (!InflateAvailable()) GTEST_SKIP() << "this build has no zlib (mingw-w64): deflated entries are refused";
+  Member bomb{"torch/lib/libtorch_cuda.so", std::vector<uint8_t>(1000, 0), kZipDeflate,
+              DeflateStoredBlocks(std::vector<uint8_t>(1u << 20, 0))};
+  auto path = WriteTemp("bomb.whl", MakeZip({Stored("torch/version.py", Bytes(kVersionText)), bomb}));
+  auto code = ReadWheelCode(path.string());
+  ASSERT_TRUE(code.ok()) << code.error().message;
+  auto text = WheelTomlText(*code, "2026-12-03");
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.error().message.find("is larger than its directory says"), std::string::npos)
+      << text.error().message;
+  fs::remove(path);
+}
+
 }  // namespace
 }  // namespace gpudoctor
