@@ -12,7 +12,8 @@
 namespace gpudoctor {
 
 // Inflates all of `in` (raw deflate, no zlib header); an Error when the stream is damaged, ends
-// early, or would grow beyond `max_size` bytes.
+// early, or would grow beyond `max_size` bytes (the size a zip directory declares: inflating stops
+// one byte past it, and the Error says "`in.Name()` is larger than its directory says").
 Result<std::vector<uint8_t>> InflateRaw(const ByteSource& in, uint64_t max_size);
 // CRC-32 (ISO 3309, as zip stores it) of `bytes`.
 uint32_t Crc32(const std::vector<uint8_t>& bytes);

@@ -92,7 +92,34 @@ void ApplyZip64Extra(LeBytes extra, ZipEntry& e) {
   }
 }
 
+// Refuses entries whose data overlap: each takes at least its local header and its compressed data
+// from where the directory points, and no two share a byte.
+Status CheckEntriesApart(const ByteSource& zip, const std::vector<ZipEntry>& entries) {
+  std::vector<const ZipEntry*> order;
+  order.reserve(entries.size());
+  for (const ZipEntry& e : entries) order.push_back(&e);
+  std::sort(order.begin(), order.end(), [](const ZipEntry* a, const ZipEntry* b) {
+    return a->local_header_offset < b->local_header_offset;
+  });
+  for (size_t i = 1; i < order.size(); ++i) {
+    const ZipEntry& a = *order[i - 1];
+    const ZipEntry& b = *order[i];
+    const uint64_t gap = b.local_header_offset - a.local_header_offset;
+    if (gap < kLocalSize || gap - kLocalSize < a.compressed_size)
+      return NotZip(zip, "the entries " + a.name + " and " + b.name + " share their data (a zip bomb?)");
+  }
+  return Ok{};
+}
+
 }  // namespace
+
+Status ZipInflateBudget::Take(const std::string& what, uint64_t size) {
+  if (size > left_)
+    return UserError(what + " is " + std::to_string(size) + " bytes inflated, past what is left of the " +
+                     std::to_string(total_) + " bytes one archive may inflate to in all");
+  left_ -= size;
+  return Ok{};
+}
 
 Result<std::vector<ZipEntry>> ReadZipDirectory(const ByteSource& zip) {
   auto dir = FindDirectory(zip);
@@ -126,11 +153,12 @@ Result<std::vector<ZipEntry>> ReadZipDirectory(const ByteSource& zip) {
     entries.push_back(std::move(e));
     at += kCentralSize + name_length + extra_length + comment_length;
   }
+  if (auto apart = CheckEntriesApart(zip, entries); !apart) return apart.error();
   return entries;
 }
 
 Result<std::unique_ptr<ByteSource>> OpenZipEntry(const ByteSource& zip, const ZipEntry& entry,
-                                                 uint64_t max_size) {
+                                                 uint64_t max_size, ZipInflateBudget* budget) {
   const std::string what = zip.Name() + ": " + entry.name;
   if (entry.flags & 1) return UserError(what + " is encrypted");
   auto local = zip.Read(entry.local_header_offset, kLocalSize);
@@ -149,9 +177,12 @@ Result<std::unique_ptr<ByteSource>> OpenZipEntry(const ByteSource& zip, const Zi
   if (entry.size > max_size)
     return UserError(what + " is " + std::to_string(entry.size) + " bytes, more than the " +
                      std::to_string(max_size) + " allowed");
-  WindowByteSource compressed(zip, data, entry.compressed_size, entry.name);
-  auto bytes = InflateRaw(compressed, max_size);
-  if (!bytes.ok()) return bytes.error();
+  if (budget) {
+    if (auto taken = budget->Take(what, entry.size); !taken) return taken.error();
+  }
+  WindowByteSource compressed(zip, data, entry.compressed_size, "entry " + entry.name);
+  auto bytes = InflateRaw(compressed, entry.size);  // stops one byte past the declared size
+  if (!bytes.ok()) return bytes.error().With(zip.Name());
   if (bytes->size() != entry.size)
     return UserError(what + ": inflated to " + std::to_string(bytes->size()) + " bytes, the directory says " +
                      std::to_string(entry.size));

@@ -19,6 +19,8 @@ namespace gpudoctor {
 namespace {
 
 constexpr size_t kChunkBytes = 1u << 20;
+// How long a FIFO named with --file may go without its writer writing (issue 35).
+constexpr std::chrono::seconds kFifoWait{10};
 constexpr uint64_t kProgressFromBytes = 16u << 20;  // smaller inputs finish before anyone looks
 
 struct FileCloser {
@@ -145,10 +147,10 @@ int ExplainCommand::Run(const CliContext& ctx) {
     for (size_t i = 0; i < text_.size(); ++i) scanner.Feed(text_[i] + (i + 1 < text_.size() ? "\n" : ""));
   } else if (!file_.empty() && file_ != "-") {
     input_name = file_;
-    std::unique_ptr<std::FILE, FileCloser> in(std::fopen(file_.c_str(), "rb"));
+    auto opened = OpenUserStream(file_, kFifoWait);
+    if (!opened.ok()) return ReportError(ctx.err, opened.error());
+    std::unique_ptr<std::FILE, FileCloser> in(*opened);
     std::error_code ec;
-    if (!in || std::filesystem::is_directory(file_, ec))
-      return ReportError(ctx.err, UserError("cannot read " + file_, "check the path and its permissions"));
     uint64_t size = std::filesystem::file_size(file_, ec);
     auto st = ScanStream(in.get(), file_, ec ? 0 : size, ctx, scanner);
     if (!st.ok()) return ReportError(ctx.err, st.error());

@@ -31,7 +31,7 @@ void SnapshotOptions::DefinePythonEnvs(FlagSet& flags) {
 
 Result<Snapshot> SnapshotOptions::Acquire(const CliContext& ctx, const KnowledgeDb* db) const {
   if (!from.empty()) {
-    auto text = ReadUserFile(from);
+    auto text = ReadUserFile(from, kMaxSnapshotBytes);
     if (!text.ok()) return text.error();
     auto snap = SnapshotFromJson(*text, from);
     if (!snap.ok()) return snap.error();

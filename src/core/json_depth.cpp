@@ -28,9 +28,34 @@ size_t JsonNestingDepth(std::string_view text, size_t limit) {
   return deepest;
 }
 
+size_t JsonValueCount(std::string_view text, size_t limit) {
+  size_t count = 1;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if ((c == '[' || c == '{' || c == ',') && ++count > limit) {
+      return count;
+    }
+  }
+  return count;
+}
+
 std::optional<std::string> JsonTooDeep(std::string_view text, std::string_view origin) {
-  if (JsonNestingDepth(text) <= kMaxJsonDepth) return std::nullopt;
-  return std::string(origin) + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+  if (JsonNestingDepth(text) > kMaxJsonDepth)
+    return std::string(origin) + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+  if (JsonValueCount(text) > kMaxJsonValues)
+    return std::string(origin) + ": JSON holding more than " + std::to_string(kMaxJsonValues) +
+           " values (parsed, it would take gigabytes)";
+  return std::nullopt;
 }
 
 }  // namespace gpudoctor

@@ -18,14 +18,26 @@ inline constexpr size_t kMaxJsonDepth = 256;
 // stops at `limit` + 1. Invalid JSON is counted too (the parser reports it afterwards).
 size_t JsonNestingDepth(std::string_view text, size_t limit = kMaxJsonDepth);
 
-// "ORIGIN: JSON nested deeper than 256 levels" when `text` nests deeper than kMaxJsonDepth, else nothing.
+// The most values (arrays, objects, members, elements) a document from outside may hold. Parsed JSON
+// takes about 64 bytes a value, so this holds a parse to about 512 MiB: 20 million `[]` (60 MB) took
+// 1.5 GB and, out of memory, ended in std::terminate inside nlohmann's noexcept destroy (issue 35).
+inline constexpr size_t kMaxJsonValues = size_t{1} << 23;
+
+// The values in `text`, counted as the brackets and commas outside strings plus one; the count stops at
+// `limit` + 1.
+size_t JsonValueCount(std::string_view text, size_t limit = kMaxJsonValues);
+
+// Why `text` is refused before parsing, when it is: "ORIGIN: JSON nested deeper than 256 levels" past
+// kMaxJsonDepth, "ORIGIN: JSON holding more than 8388608 values" past kMaxJsonValues; else nothing.
 std::optional<std::string> JsonTooDeep(std::string_view text, std::string_view origin);
 
 // `text` parsed without exceptions as `Json` (nlohmann::json or ordered_json); a discarded value when it
-// is not valid JSON or nests deeper than kMaxJsonDepth. For readers that only tell valid from invalid.
+// is not valid JSON, nests deeper than kMaxJsonDepth or holds more than kMaxJsonValues. For readers that only
+// tell valid from invalid.
 template <typename Json>
 Json ParseJsonWithinDepth(std::string_view text) {
-  if (JsonNestingDepth(text) > kMaxJsonDepth) return Json(Json::value_t::discarded);
+  if (JsonNestingDepth(text) > kMaxJsonDepth || JsonValueCount(text) > kMaxJsonValues)
+    return Json(Json::value_t::discarded);
   return Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
 }
 

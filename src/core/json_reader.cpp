@@ -3,6 +3,7 @@
 #include "core/json_reader.h"
 
 #include <algorithm>
+#include <new>
 
 #include "core/json_depth.h"
 
@@ -60,7 +61,13 @@ size_t JsonErrorLine(std::string_view text) {
 
 Result<JsonValue> ParseJsonObject(std::string_view text, const std::string& origin, const std::string& hint) {
   if (auto too_deep = JsonTooDeep(text, origin)) return UserError(*too_deep, hint);
-  JsonValue doc = JsonValue::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  JsonValue doc;
+  try {
+    doc = JsonValue::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  } catch (const std::bad_alloc&) {  // parsed JSON takes about 25 times its text (issue 35)
+    return EnvError(origin + ": not enough memory to read it (" + std::to_string(text.size() >> 20) + " MiB)",
+                    "free some memory, or check that the file is what was asked for");
+  }
   if (doc.is_discarded())
     return UserError(origin + ":" + std::to_string(JsonErrorLine(text)) + ": not valid JSON", hint);
   if (!doc.is_object())

@@ -34,9 +34,15 @@ struct ProcessResult {
   std::string stdout_text;
   std::string stderr_text;
   std::chrono::milliseconds elapsed{0};
+  // Ctrl-C or SIGTERM reached this process while the child ran: it was passed on to the child's
+  // group, the group was waited for (a short grace) and then killed. The signal is raised again in
+  // this process once its last child has ended, so this is seen only where a handler catches it.
+  bool interrupted = false;
 };
 
-// Error only when the child could not be started at all.
+// Error only when the child could not be started at all. The child dies with this process: Ctrl-C and
+// SIGTERM are passed on to it (POSIX: its process group; Windows: its Job object, ended when this
+// process ends), and it holds its own limit a little past `timeout` should this process be gone.
 Result<ProcessResult> RunProcess(const ProcessRequest& request);
 
 // The path of the running executable (to re-execute it in a worker mode).

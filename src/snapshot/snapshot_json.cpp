@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <new>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
@@ -670,7 +671,9 @@ std::string SnapshotToJson(const Snapshot& s) {
   return doc.dump(2) + "\n";
 }
 
-Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& origin) {
+namespace {
+
+Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& origin) {
   if (auto too_deep = JsonTooDeep(text, origin))
     return UserError(*too_deep, "pass a file written by `gpudoctor info --save FILE`");
   Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
@@ -809,6 +812,23 @@ Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& orig
     WindowsInfoFromJson(*w, s.windows, error);
   if (!error.empty()) return UserError(origin + ": " + error);
   return s;
+}
+
+}  // namespace
+
+Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& origin) {
+  // Parsed JSON takes about 25 times its text (issue 35): the ceiling holds that to a few hundred MiB,
+  // and running out of memory below it is an error, never std::terminate.
+  if (text.size() > kMaxSnapshotBytes)
+    return UserError(origin + " is " + std::to_string(text.size() >> 20) + " MiB; a snapshot is at most " +
+                         std::to_string(kMaxSnapshotBytes >> 20) + " MiB (a large machine's is under 1 MiB)",
+                     "pass a file written by `gpudoctor info --save FILE`");
+  try {
+    return ReadSnapshotJson(text, origin);
+  } catch (const std::bad_alloc&) {
+    return EnvError(origin + ": not enough memory to read this snapshot",
+                    "free some memory, or check that the file is a snapshot");
+  }
 }
 
 }  // namespace gpudoctor

@@ -2,6 +2,7 @@
 // schema version and reports malformed input with a message naming the field.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -12,7 +13,12 @@ namespace gpudoctor {
 
 // Pretty-printed JSON document, keys in a stable order.
 std::string SnapshotToJson(const Snapshot& snapshot);
-// `origin` names the input in error messages (a file path, "stdin").
+// The largest snapshot text read: parsed JSON takes about 25 times its text, and a snapshot of a
+// large machine is well under 1 MiB.
+inline constexpr size_t kMaxSnapshotBytes = 16u << 20;
+
+// `origin` names the input in error messages (a file path, "stdin"). A text past kMaxSnapshotBytes,
+// or one that runs out of memory, is an Error.
 Result<Snapshot> SnapshotFromJson(std::string_view text, const std::string& origin);
 
 }  // namespace gpudoctor

@@ -197,6 +197,90 @@ TEST(ZipArchive, DamageIsAnErrorNeverACrash) {
   }
 }
 
+// Counts the bytes read from an archive, to tell how much of a stream was inflated.
+class CountingByteSource final : public ByteSource {
+ public:
+  explicit CountingByteSource(const ByteSource& inner) : inner_(inner) {}
+  uint64_t Size() const override { return inner_.Size(); }
+  Status ReadAt(uint64_t offset, std::span<uint8_t> out) const override {
+    read_ += out.size();
+    return inner_.ReadAt(offset, out);
+  }
+  std::string Name() const override { return inner_.Name(); }
+  uint64_t read() const { return read_; }
+
+ private:
+  const ByteSource& inner_;
+  mutable uint64_t read_ = 0;
+};
+
+// Issue 35 #55: a zip bomb whose directory declares far fewer bytes than the stream holds.
+TEST(ZipArchive, EntryInflatingPastItsDeclaredSizeStopsThere) {
+  if (!InflateAvailable()) GTEST_SKIP() << "this build has no zlib (mingw-w64): deflated entries are refused";
+  const std::vector<uint8_t> declared(1000, 0);
+  const std::vector<uint8_t> held(8u << 20, 0);  // 8 MiB behind a directory that says 1000 bytes
+  Member bomb{"torch/lib/libtorch_cuda.so", declared, kZipDeflate, DeflateStoredBlocks(held)};
+  auto zip = MakeZip({bomb});
+  MemoryByteSource source(zip, "bomb.whl");
+  auto entries = ReadZipDirectory(source);
+  ASSERT_TRUE(entries.ok()) << entries.error().message;
+  CountingByteSource counted(source);
+  auto e = OpenZipEntry(counted, entries->front(), 8ull << 30);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().message.find("entry torch/lib/libtorch_cuda.so is larger than its directory says"),
+            std::string::npos)
+      << e.error().message;
+  EXPECT_LT(counted.read(), held.size() / 4) << "inflating went on past the declared size";
+}
+
+// An entry inflating to exactly its declared size, an empty one included, still reads.
+TEST(ZipArchive, EntryOfExactlyItsDeclaredSizeReads) {
+  if (!InflateAvailable()) GTEST_SKIP() << "this build has no zlib (mingw-w64): deflated entries are refused";
+  auto zip = MakeZip({Deflated("empty.bin", {}), Deflated("full.bin", std::vector<uint8_t>(70000, 'x'))});
+  MemoryByteSource source(zip, "exact.whl");
+  auto entries = ReadZipDirectory(source);
+  ASSERT_TRUE(entries.ok()) << entries.error().message;
+  for (const ZipEntry& entry : *entries) {
+    auto e = OpenZipEntry(source, entry, entry.size);
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    EXPECT_EQ((*e)->Size(), entry.size);
+  }
+}
+
+// Issue 35 #56: many directory entries pointing at one stream.
+TEST(ZipArchive, EntriesSharingTheirDataAreRefused) {
+  auto zip = MakeZip({Stored("torch/lib/libtorch_a.so", Bytes("library bytes"))});
+  // A second central-directory record, a copy of the first under another name, at the same offset.
+  const size_t central = zip.size() - 22 - (46 + 23);
+  std::vector<uint8_t> record(zip.begin() + static_cast<long>(central), zip.end() - 22);
+  record[46 + 19] = 'b';  // torch/lib/libtorch_b.so
+  std::vector<uint8_t> twice(zip.begin(), zip.end() - 22);
+  Append(twice, record);
+  std::vector<uint8_t> end(zip.end() - 22, zip.end());
+  end[8] = end[10] = 2;  // entries on this disk, entries in all
+  end[12] += static_cast<uint8_t>(record.size());
+  Append(twice, end);
+  auto entries = ReadZipDirectory(MemoryByteSource(twice, "shared.whl"));
+  ASSERT_FALSE(entries.ok()) << "read " << entries->size() << " entries";
+  EXPECT_NE(entries.error().message.find("share their data"), std::string::npos) << entries.error().message;
+}
+
+// Every archive inflates at most its budget in all, however many entries it holds.
+TEST(ZipArchive, ArchiveInflatesWithinItsBudget) {
+  if (!InflateAvailable()) GTEST_SKIP() << "this build has no zlib (mingw-w64): deflated entries are refused";
+  auto zip = MakeZip(
+      {Deflated("a.bin", std::vector<uint8_t>(600, 'a')), Deflated("b.bin", std::vector<uint8_t>(600, 'b'))});
+  MemoryByteSource source(zip, "two.whl");
+  auto entries = ReadZipDirectory(source);
+  ASSERT_TRUE(entries.ok()) << entries.error().message;
+  ZipInflateBudget budget(1000);
+  EXPECT_TRUE(OpenZipEntry(source, (*entries)[0], 1 << 20, &budget).ok());
+  auto second = OpenZipEntry(source, (*entries)[1], 1 << 20, &budget);
+  ASSERT_FALSE(second.ok());
+  EXPECT_NE(second.error().message.find("one archive may inflate"), std::string::npos)
+      << second.error().message;
+}
+
 // A wheel holding torch's version.py, a library with GPU code, and a bundled library to be ignored.
 std::vector<uint8_t> MakeWheel(const std::string& version_py, const std::string& library_name,
                                const std::string& fixture) {
@@ -276,6 +360,21 @@ TEST(WheelToml, NoVersionOrNoGpuCodeIsAClearError) {
   EXPECT_FALSE(WheelTomlText(*none, "2026-12-03").ok());
   fs::remove(cpu);
   fs::remove(other);
+}
+
+// Issue 35 #55: a library that could not be read is named as the reason, not hidden behind "no GPU code".
+TEST(WheelToml, UnreadableLibraryIsTheReasonGiven) {
+  if (!InflateAvailable()) GTEST_SKIP() << "this build has no zlib (mingw-w64): deflated entries are refused";
+  Member bomb{"torch/lib/libtorch_cuda.so", std::vector<uint8_t>(1000, 0), kZipDeflate,
+              DeflateStoredBlocks(std::vector<uint8_t>(1u << 20, 0))};
+  auto path = WriteTemp("bomb.whl", MakeZip({Stored("torch/version.py", Bytes(kVersionText)), bomb}));
+  auto code = ReadWheelCode(path.string());
+  ASSERT_TRUE(code.ok()) << code.error().message;
+  auto text = WheelTomlText(*code, "2026-12-03");
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.error().message.find("is larger than its directory says"), std::string::npos)
+      << text.error().message;
+  fs::remove(path);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "binfmt/inflate.h"
 
@@ -14,6 +15,7 @@ Result<std::vector<uint8_t>> InflateRaw(const ByteSource& in, uint64_t max_size)
     z_stream* z;
     ~Ender() { inflateEnd(z); }
   } ender{&z};
+  const uint64_t room = max_size < UINT64_MAX ? max_size + 1 : max_size;
   std::vector<uint8_t> out;
   std::vector<uint8_t> piece;
   uint64_t offset = 0;
@@ -29,17 +31,18 @@ Result<std::vector<uint8_t>> InflateRaw(const ByteSource& in, uint64_t max_size)
       z.next_in = piece.data();
       z.avail_in = static_cast<uInt>(piece.size());
     }
-    if (out.size() - z.total_out < kPiece) {
-      if (out.size() >= max_size)
-        return UserError(in.Name() + ": inflates to more than " + std::to_string(max_size) + " bytes");
-      out.resize(static_cast<size_t>(std::min<uint64_t>(max_size, out.size() + 4 * kPiece)));
-    }
+    // Room for one byte past `max_size`: a stream that fills it is too large, and inflating stops there.
+    if (out.size() - z.total_out < kPiece && out.size() < room)
+      out.resize(static_cast<size_t>(std::min<uint64_t>(room, out.size() + 4 * kPiece)));
     z.next_out = out.data() + z.total_out;
     z.avail_out = static_cast<uInt>(std::min<uint64_t>(out.size() - z.total_out, 1u << 30));
     rc = inflate(&z, Z_NO_FLUSH);
     if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
       return UserError(in.Name() + ": damaged deflate data (" + std::string(z.msg ? z.msg : "zlib error") +
                        ")");
+    if (z.total_out > max_size)
+      return UserError(in.Name() + " is larger than its directory says: it inflates past " +
+                       std::to_string(max_size) + " bytes");
     if (rc == Z_BUF_ERROR && z.avail_in != 0 && z.avail_out != 0)
       return UserError(in.Name() + ": damaged deflate data");
   }

@@ -2,15 +2,29 @@
 // a timeout. fork + execve with pipes for stdin/stdout/stderr, all served by one
 // poll loop so no pipe can fill up and deadlock; the child leads its own process
 // group, and a timeout kills that whole group with SIGKILL.
+//
+// Children die with their parent (issue 35 item 3): while a child runs, SIGINT and SIGTERM are
+// caught and passed on to its process group, which is waited for; the signal is then raised again
+// in this process, so the parent ends as it would have (a shell's 130 or 143), or the handler
+// installed before runs. Each child also holds its own limit: an alarm() armed before execve
+// (kept across it) ends it a little after the parent's timeout, and on Linux the kernel kills it
+// when the thread that started it dies (PR_SET_PDEATHSIG), even by SIGKILL.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <csignal>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "core/strings.h"
@@ -122,23 +136,134 @@ ssize_t WriteWithoutSigpipe(int fd, const char* data, size_t size) {
   return n;
 }
 
+// What the child does between fork and execve, all prepared before fork.
+struct ChildSetup {
+  const char* program;
+  char* const* argv;
+  char* const* envp;
+  int in_fd, out_fd, err_fd, report_fd;
+  pid_t parent;                // this process, to notice a parent that died before PR_SET_PDEATHSIG
+  unsigned int alarm_seconds;  // the child's own limit, kept across execve
+};
+
 // Child side of fork: only async-signal-safe calls until execve.
-[[noreturn]] void ExecChild(const char* program, char* const* argv, char* const* envp, int in_fd, int out_fd,
-                            int err_fd, int report_fd) {
+[[noreturn]] void ExecChild(const ChildSetup& c) {
   ::setpgid(0, 0);
+#ifdef __linux__
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != c.parent) ::_exit(127);
+#endif
+  ::alarm(c.alarm_seconds);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::signal(SIGPIPE, SIG_DFL);
-  if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) {
+  if (::dup2(c.in_fd, 0) < 0 || ::dup2(c.out_fd, 1) < 0 || ::dup2(c.err_fd, 2) < 0) {
     int err = errno;
-    (void)!::write(report_fd, &err, sizeof err);
+    (void)!::write(c.report_fd, &err, sizeof err);
     ::_exit(127);
   }
-  ::execve(program, argv, envp);
+  ::execve(c.program, c.argv, c.envp);
   int err = errno;
-  (void)!::write(report_fd, &err, sizeof err);
+  (void)!::write(c.report_fd, &err, sizeof err);
   ::_exit(127);
+}
+
+// How long after the parent's own timeout a child's alarm ends it: the parent's limit fires first
+// and reports the timeout; the alarm only matters when the parent is gone or stuck.
+constexpr std::chrono::seconds kChildAlarmMargin{5};
+
+unsigned int ChildAlarmSeconds(std::chrono::milliseconds timeout) {
+  const long long seconds =
+      std::chrono::ceil<std::chrono::seconds>(timeout).count() + kChildAlarmMargin.count();
+  return static_cast<unsigned int>(std::clamp<long long>(seconds, 1, UINT_MAX));
+}
+
+// The signal (SIGINT or SIGTERM) that arrived while a child ran, or 0: the one piece of process-wide
+// state the handler below touches.
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void OnStopSignalWhileChildRuns(int signal) {
+  g_stop_signal = signal;
+}
+
+constexpr int kForwardedSignals[] = {SIGINT, SIGTERM};
+
+// SIGINT and SIGTERM caught while at least one child runs. RunProcess may run on several threads at
+// once (collectives' rank workers), so the first to enter installs the handler and the last to leave
+// puts back the dispositions it found, then raises a signal that came, so this process ends as the
+// signal would have ended it (or the handler found runs). A signal ignored on entry stays ignored (a
+// background job's SIGINT). The count and the saved dispositions live in one function-local object,
+// under its lock, and only RunProcess reaches them.
+class StopSignalForwarding {
+ public:
+  StopSignalForwarding() { Shared().Enter(); }
+  ~StopSignalForwarding() { Shared().Leave(); }
+  StopSignalForwarding(const StopSignalForwarding&) = delete;
+  StopSignalForwarding& operator=(const StopSignalForwarding&) = delete;
+
+  // The signal to pass on to the children, or 0.
+  static int Pending() { return g_stop_signal; }
+
+ private:
+  struct State {
+    std::mutex mutex;
+    int active = 0;
+    struct sigaction saved[2] = {};
+    bool caught[2] = {};
+
+    void Enter() {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (active++ > 0) return;
+      g_stop_signal = 0;
+      for (size_t i = 0; i < 2; ++i) {
+        ::sigaction(kForwardedSignals[i], nullptr, &saved[i]);
+        caught[i] = (saved[i].sa_flags & SA_SIGINFO) != 0 || saved[i].sa_handler != SIG_IGN;
+        if (!caught[i]) continue;
+        struct sigaction action = {};
+        action.sa_handler = OnStopSignalWhileChildRuns;  // no SA_RESTART: poll() returns at once
+        sigemptyset(&action.sa_mask);
+        ::sigaction(kForwardedSignals[i], &action, nullptr);
+      }
+    }
+    void Leave() {
+      int signal = 0;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (--active > 0) return;
+        for (size_t i = 0; i < 2; ++i) {
+          if (caught[i]) ::sigaction(kForwardedSignals[i], &saved[i], nullptr);
+        }
+        signal = g_stop_signal;
+        g_stop_signal = 0;
+      }
+      if (signal != 0) ::raise(signal);
+    }
+  };
+  static State& Shared() {
+    static State state;
+    return state;
+  }
+};
+
+// Whether the child `pid` has ended, without reaping it (its id stays its group's until reaped).
+bool HasExited(pid_t pid) {
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid;
+}
+
+// How long a child passed Ctrl-C or SIGTERM gets to end on its own before its group is killed.
+constexpr std::chrono::seconds kStopGrace{3};
+
+// Passes `signal` on to the child's group and waits for the child (a short grace), then kills the
+// group, so nothing the child started stays behind. The caller reaps the child.
+void StopChildGroup(pid_t pid, int signal, bool reaped) {
+  ::kill(-pid, signal);
+  const Clock::time_point grace_end = Clock::now() + kStopGrace;
+  while (!reaped && !HasExited(pid) && Clock::now() < grace_end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ::kill(-pid, SIGKILL);
 }
 
 // A descriptor that becomes readable when the child exits (Linux 5.3+), or -1.
@@ -183,13 +308,14 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
     if (auto s = MakePipe(*p); !s) return s.error();
   }
 
+  const ChildSetup setup{program->c_str(),   argv.data(),     envp.data(),
+                         in.read.get(),      out.write.get(), err.write.get(),
+                         report.write.get(), ::getpid(),      ChildAlarmSeconds(request.timeout)};
+  StopSignalForwarding forwarding;  // before fork: a Ctrl-C from now on reaches the child's group
   const Clock::time_point start = Clock::now();
   pid_t pid = ::fork();
   if (pid < 0) return EnvError("fork failed: " + ErrnoText(errno));
-  if (pid == 0) {
-    ExecChild(program->c_str(), argv.data(), envp.data(), in.read.get(), out.write.get(), err.write.get(),
-              report.write.get());
-  }
+  if (pid == 0) ExecChild(setup);
   ::setpgid(pid, pid);  // also done by the child: whichever runs first wins the race
   in.read.Close();
   out.write.Close();
@@ -222,6 +348,11 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
   while (true) {
     if (!reaped) reaped = TryReap(pid, result);
     if (reaped && out.read.get() < 0 && err.read.get() < 0) break;
+    if (int signal = StopSignalForwarding::Pending(); signal != 0) {
+      result.interrupted = true;
+      StopChildGroup(pid, signal, reaped);
+      break;
+    }
     auto now = Clock::now();
     if (now >= deadline) {
       if (!reaped) result.timed_out = true;
@@ -238,8 +369,9 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
     add(err.read.get(), POLLIN);
     if (!reaped) add(pid_fd.get(), POLLIN);
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
-    // Without a pidfd the child's exit is noticed by polling waitpid.
-    int wait_ms = static_cast<int>(std::min<long long>(left, (reaped || pid_fd.get() >= 0) ? 1000 : 10));
+    // Without a pidfd the child's exit is noticed by polling waitpid. A signal taken by another thread
+    // does not wake this poll: it is seen within 200 ms.
+    int wait_ms = static_cast<int>(std::min<long long>(left, (reaped || pid_fd.get() >= 0) ? 200 : 10));
     int ready = ::poll(fds, n, wait_ms);
     if (ready < 0 && errno != EINTR) {
       ::kill(-pid, SIGKILL);

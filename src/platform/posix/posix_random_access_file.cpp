@@ -48,7 +48,8 @@ class PosixRandomAccessFile final : public RandomAccessFile {
 }  // namespace
 
 Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(const std::string& host_path) {
-  int fd = ::open(host_path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO with no writer would block the open for ever; it is refused below.
+  int fd = ::open(host_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return EnvError("cannot open " + host_path + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -59,6 +60,12 @@ Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(const std::string
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
     return UserError(host_path + " is a folder, not a file");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return UserError(host_path + " is " +
+                     (S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : "a device or socket") +
+                     ", not a regular file; nothing was read");
   }
   return std::unique_ptr<RandomAccessFile>(
       std::make_unique<PosixRandomAccessFile>(fd, static_cast<uint64_t>(st.st_size), host_path));

@@ -3,6 +3,9 @@
 #include <io.h>
 #include <windows.h>
 
+#include <filesystem>
+#include <system_error>
+
 #include "platform/terminal.h"
 
 namespace gpudoctor {
@@ -15,6 +18,16 @@ void IgnoreBrokenPipe() {}
 
 void UseBinaryMode(std::FILE* stream) {
   ::_setmode(::_fileno(stream), _O_BINARY);
+}
+
+// Windows has no FIFOs in its file system: a named file is opened as it is; `wait` is not needed.
+Result<std::FILE*> OpenUserStream(const std::string& path, std::chrono::milliseconds /*wait*/) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return UserError("cannot read " + path + ": it is a folder", "check the path");
+  std::FILE* stream = std::fopen(path.c_str(), "rb");
+  if (!stream) return UserError("cannot read " + path, "check the path and its permissions");
+  return stream;
 }
 
 namespace {

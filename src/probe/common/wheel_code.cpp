@@ -65,10 +65,11 @@ Result<WheelCode> ReadZip(const std::string& path) {
   if (!entries.ok()) return entries.error();
   WheelCode code;
   code.origin = path;
+  ZipInflateBudget budget;
   for (const ZipEntry& e : *entries) {
     const bool version_file = e.name == "torch/version.py";
     if (!version_file && !IsTorchOwnLibrary(e.name)) continue;
-    auto bytes = OpenZipEntry(**file, e, version_file ? kMaxVersionFileBytes : kMaxLibraryBytes);
+    auto bytes = OpenZipEntry(**file, e, version_file ? kMaxVersionFileBytes : kMaxLibraryBytes, &budget);
     if (!bytes.ok()) {
       code.warnings.push_back(bytes.error().message);
       continue;

@@ -69,9 +69,14 @@ Result<std::string> WheelTomlText(const WheelCode& code, const std::string& chec
     for (const auto& g : lib.amd)
       if (std::find(gfx.begin(), gfx.end(), g) == gfx.end()) gfx.push_back(g);
   }
-  if (cubins.empty() && ptx.empty() && gfx.empty())
+  if (cubins.empty() && ptx.empty() && gfx.empty()) {
+    // A library that could not be read (damaged, a zip bomb) is the likelier reason: say so first.
+    if (!code.warnings.empty())
+      return UserError("torch " + code.version + " shows no GPU code: " + code.warnings.front(),
+                       "download the wheel again; a CPU wheel has no [[torch_wheel]] entry");
     return UserError(code.origin + ": torch " + code.version + " holds no GPU code in its own libraries",
                      "a CPU wheel has no [[torch_wheel]] entry");
+  }
   auto [series, variant] = SeriesAndVariant(code.version);
   const bool rocm = !gfx.empty();
   std::string read;
