@@ -28,8 +28,8 @@ inline constexpr uint16_t kZipDeflate = 8;
 // No archive we read has more entries than this (a torch wheel has about 15 000).
 inline constexpr uint64_t kMaxZipEntries = 1u << 20;
 
-// The most bytes the deflated entries of one archive may inflate to in all, whatever its directory
-// declares (a torch wheel's own libraries, the only entries read, inflate to about 2 GiB).
+// The least budget an archive gets for all its deflated entries, whatever its directory declares (a
+// reader may give a big archive more in proportion to its size, as the wheel reader does).
 inline constexpr uint64_t kMaxZipInflatedTotal = 4ull << 30;
 
 // What is left of one archive's inflating budget: each deflated entry opened takes its declared

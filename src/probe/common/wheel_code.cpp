@@ -18,6 +18,7 @@ namespace fs = std::filesystem;
 
 // libtorch_cuda.so of a CUDA wheel is about 1.5 GB uncompressed; refuse what cannot be a library.
 constexpr uint64_t kMaxLibraryBytes = 8ull << 30;
+constexpr uint64_t kWheelInflateRatio = 16;
 constexpr uint64_t kMaxVersionFileBytes = 64u << 10;
 
 std::string BaseName(const std::string& path) {
@@ -65,7 +66,9 @@ Result<WheelCode> ReadZip(const std::string& path) {
   if (!entries.ok()) return entries.error();
   WheelCode code;
   code.origin = path;
-  ZipInflateBudget budget;
+  // A big wheel (a ROCm torch wheel is several GB) gets a budget in proportion: its libraries inflate
+  // to a few times its size, a bomb to hundreds.
+  ZipInflateBudget budget(std::max(kMaxZipInflatedTotal, kWheelInflateRatio * (*file)->Size()));
   for (const ZipEntry& e : *entries) {
     const bool version_file = e.name == "torch/version.py";
     if (!version_file && !IsTorchOwnLibrary(e.name)) continue;
