@@ -3,6 +3,7 @@
 #include "cli/gather_command.h"
 
 #include "cli/output.h"
+#include "cli/snapshot_options.h"
 #include "cli/telemetry_libraries.h"
 #include "gather/gather.h"
 #include "gather/gather_windows.h"
@@ -32,6 +33,9 @@ std::string GatherCommand::Description() const {
 
 void GatherCommand::DefineFlags(FlagSet& flags) {
   flags.Positional("DIR", &dest_, "New folder to write (must not exist, or be empty)", true);
+  flags.String("--sysroot", &sysroot_, "ROOT",
+               "Record a machine recorded before (a folder `gpudoctor gather` wrote) instead of this one: "
+               "what its probes read there, with its recorded NVML answers; nothing live is asked.");
 }
 
 namespace {
@@ -59,21 +63,32 @@ std::string SampleAdlOnce(const ProbeInputs& in, std::vector<std::string>& notes
   return RecordedTelemetryToJson(reader.Read(notes));
 }
 
+// The notes, then where the recording went; or the error that stopped it.
+int Finish(const CliContext& ctx, const Status& st, const std::vector<std::string>& notes,
+           const std::string& what, const std::string& dest) {
+  if (!st.ok()) return ReportError(ctx.err, st.error());
+  std::string text;
+  for (const auto& n : notes) text += "note: " + n + "\n";
+  WriteAll(ctx.err, text + "recorded " + what + " into " + dest + "\n");
+  return kExitOk;
+}
+
 }  // namespace
 
 int GatherCommand::Run(const CliContext& ctx) {
   // With the built-in knowledge base, as `info` and `check` run: the recording holds what they read.
   auto db = LoadEmbeddedKnowledge();
-  ProbeInputs in = MakeLiveInputs(ctx.env, db.ok() ? &db.value() : nullptr);
+  auto machine = MachineInputs(sysroot_, ctx.env, db.ok() ? &db.value() : nullptr);
+  if (!machine.ok()) return ReportError(ctx.err, machine.error());
+  ProbeInputs& in = *machine;
   std::vector<std::string> notes;
+  const std::string what = in.live ? "this machine" : "the machine recorded in " + sysroot_;
   if (in.windows) {
-    auto st = GatherWindowsMachine(in, SampleAdlOnce(in, notes), dest_, notes);
-    if (!st.ok()) return ReportError(ctx.err, st.error());
-    std::string text;
-    for (const auto& n : notes) text += "note: " + n + "\n";
-    WriteAll(ctx.err, text + "recorded this machine into " + dest_ + "\n");
-    return kExitOk;
+    std::string adl_json = in.live ? SampleAdlOnce(in, notes) : "";
+    return Finish(ctx, GatherWindowsMachine(in, adl_json, dest_, notes), notes, what, dest_);
   }
+  // A recorded machine's NVML answers are its recorded nvml.json, which GatherMachine copies.
+  if (!in.live) return Finish(ctx, GatherMachine(in, "", dest_, notes), notes, what, dest_);
   Snapshot nv;
   ProbeNvidia(in.Context(), nv);
   std::string nvml_json = NvidiaAnswersToJson(nv.nvidia);
@@ -81,13 +96,7 @@ int GatherCommand::Run(const CliContext& ctx) {
   if (!nv.nvidia.devices.empty()) nvml_json = AddNvmlTopologyToJson(nvml_json, QueryNvmlTopologyLive(notes));
   // One telemetry sample of each NVIDIA GPU, for `monitor --sysroot` and `serve --sysroot`.
   if (!nv.nvidia.devices.empty()) nvml_json = AddTelemetryToNvmlJson(nvml_json, SampleNvmlOnce(notes));
-  auto st = GatherMachine(in, nvml_json, dest_, notes);
-  if (!st.ok()) return ReportError(ctx.err, st.error());
-  std::string text;
-  for (const auto& n : notes) text += "note: " + n + "\n";
-  text += "recorded this machine into " + dest_ + "\n";
-  WriteAll(ctx.err, text);
-  return kExitOk;
+  return Finish(ctx, GatherMachine(in, nvml_json, dest_, notes), notes, what, dest_);
 }
 
 }  // namespace gpudoctor

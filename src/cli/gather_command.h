@@ -17,6 +17,7 @@ class GatherCommand final : public Command {
 
  private:
   std::string dest_;
+  std::string sysroot_;  // "": this machine
 };
 
 }  // namespace gpudoctor

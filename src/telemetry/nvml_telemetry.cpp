@@ -118,7 +118,12 @@ class LiveNvmlSession final : public NvmlTelemetrySession {
 }  // namespace
 
 Result<std::unique_ptr<NvmlTelemetrySession>> NvmlTelemetrySession::Open() {
-  auto table = LoadNvml();
+  return Open(NvmlLibraryCandidates());
+}
+
+Result<std::unique_ptr<NvmlTelemetrySession>> NvmlTelemetrySession::Open(
+    const std::vector<std::string>& nvml_candidates) {
+  auto table = LoadNvml(nvml_candidates);
   if (table.status == LoadStatus::kAbsent)
     return EnvError("NVML not found (" + table.load.last_error + ")",
                     "install the NVIDIA driver; NVML (libnvidia-ml) comes with it");

@@ -16,6 +16,9 @@ class NvmlTelemetrySession {
  public:
   // Loads NVML and calls nvmlInit; an error says which library or call failed.
   static Result<std::unique_ptr<NvmlTelemetrySession>> Open();
+  // The same with the files to try (full paths or names for the system loader), in order; tests name a
+  // stand-in library by path.
+  static Result<std::unique_ptr<NvmlTelemetrySession>> Open(const std::vector<std::string>& nvml_candidates);
   virtual ~NvmlTelemetrySession() = default;
   // The GPUs NVML lists, in its index order.
   virtual std::vector<TelemetryDevice> Devices(std::vector<std::string>& warnings) = 0;

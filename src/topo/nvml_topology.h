@@ -60,5 +60,8 @@ std::string NvmlP2PStatusName(int status);
 // Asks the live NVML (loaded at run time); present = false when NVML is absent or has no GPU. Problems go
 // to `warnings`.
 NvmlTopologyRecord QueryNvmlTopologyLive(std::vector<std::string>& warnings);
+// The same with the NVML files to try (full paths or names for the system loader); tests name a stand-in.
+NvmlTopologyRecord QueryNvmlTopologyLive(std::vector<std::string>& warnings,
+                                         const std::vector<std::string>& nvml_candidates);
 
 }  // namespace gpudoctor

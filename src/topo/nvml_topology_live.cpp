@@ -80,8 +80,13 @@ NvmlPairRecord QueryPair(const NvmlApi& api, nvmlDevice_t a, nvmlDevice_t b) {
 }  // namespace
 
 NvmlTopologyRecord QueryNvmlTopologyLive(std::vector<std::string>& warnings) {
+  return QueryNvmlTopologyLive(warnings, NvmlLibraryCandidates());
+}
+
+NvmlTopologyRecord QueryNvmlTopologyLive(std::vector<std::string>& warnings,
+                                         const std::vector<std::string>& nvml_candidates) {
   NvmlTopologyRecord out;
-  auto nvml = LoadNvml();
+  auto nvml = LoadNvml(nvml_candidates);
   if (nvml.status != LoadStatus::kLoaded) return out;
   const NvmlApi& api = nvml.api;
   if (nvmlReturn_t rc = api.Init(); rc != kNvmlSuccess) {

@@ -127,8 +127,9 @@ void ReadNvml(const NvmlApi& api, NvidiaInfo& info, LibraryProbe& probe,
 }
 
 // Returns the CUDA version NVML reports, for when the driver API cannot be loaded.
-std::optional<uint32_t> QueryNvml(NvidiaInfo& info, std::vector<std::string>& warnings) {
-  auto nvml = LoadNvml();
+std::optional<uint32_t> QueryNvml(NvidiaInfo& info, const std::vector<std::string>& candidates,
+                                  std::vector<std::string>& warnings) {
+  auto nvml = LoadNvml(candidates);
   LibraryProbe probe = DescribeLoad("nvml", nvml);
   std::optional<uint32_t> cuda_version;
   if (nvml.status == LoadStatus::kLoaded) {
@@ -200,8 +201,9 @@ void ReadCudaDevices(const CudaDriverApi& api, NvidiaInfo& info, LibraryProbe& p
   }
 }
 
-void QueryCuda(NvidiaInfo& info, bool want_devices, std::vector<std::string>& warnings) {
-  auto cuda = LoadCudaDriver();
+void QueryCuda(NvidiaInfo& info, const std::vector<std::string>& candidates, bool want_devices,
+               std::vector<std::string>& warnings) {
+  auto cuda = LoadCudaDriver(candidates);
   LibraryProbe probe = DescribeLoad("cuda", cuda);
   if (cuda.status == LoadStatus::kLoaded) {
     const CudaDriverApi& api = cuda.api;
@@ -224,10 +226,18 @@ void QueryCuda(NvidiaInfo& info, bool want_devices, std::vector<std::string>& wa
 
 }  // namespace
 
+NvidiaLibraries DefaultNvidiaLibraries() {
+  return {NvmlLibraryCandidates(), CudaDriverLibraryCandidates()};
+}
+
 void QueryNvidiaLive(NvidiaInfo& info, std::vector<std::string>& warnings) {
-  auto nvml_cuda_version = QueryNvml(info, warnings);
+  QueryNvidiaLive(info, warnings, DefaultNvidiaLibraries());
+}
+
+void QueryNvidiaLive(NvidiaInfo& info, std::vector<std::string>& warnings, const NvidiaLibraries& libraries) {
+  auto nvml_cuda_version = QueryNvml(info, libraries.nvml, warnings);
   bool nvml_gave_devices = !info.devices.empty();
-  QueryCuda(info, /*want_devices=*/!nvml_gave_devices, warnings);
+  QueryCuda(info, libraries.cuda, /*want_devices=*/!nvml_gave_devices, warnings);
   if (!info.cuda_driver_version && nvml_cuda_version) info.cuda_driver_version = nvml_cuda_version;
 }
 

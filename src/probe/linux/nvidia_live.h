@@ -14,4 +14,13 @@ namespace gpudoctor {
 // Failures become lines in `warnings`; nothing throws.
 void QueryNvidiaLive(NvidiaInfo& info, std::vector<std::string>& warnings);
 
+// The files each library is looked for under, in order (full paths or names for the system loader). The
+// default is the system names; tests name stand-in libraries by path.
+struct NvidiaLibraries {
+  std::vector<std::string> nvml;
+  std::vector<std::string> cuda;
+};
+NvidiaLibraries DefaultNvidiaLibraries();
+void QueryNvidiaLive(NvidiaInfo& info, std::vector<std::string>& warnings, const NvidiaLibraries& libraries);
+
 }  // namespace gpudoctor

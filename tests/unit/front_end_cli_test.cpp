@@ -1,0 +1,199 @@
+// Issue 37 item 5: `gather`, `targets`, `port` and `man` run as a user runs them (this build's binary), each
+// once on its normal path with its real output asserted, and once on bad input (a missing path, an output
+// that exists, an argument it does not take), which must give a clear message and a non-zero exit, never a
+// crash.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli_test_util.h"
+#include "platform/filesystem.h"
+
+namespace gpudoctor {
+namespace {
+
+using testing::FreshTempDir;
+using testing::Gpudoctor;
+
+namespace stdfs = std::filesystem;
+const std::string kSource = GPUDOCTOR_SOURCE_DIR;
+const std::string kH100 = kSource + "/tests/fixtures/sysroot/h100-sxm-server";
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string ReadText(const stdfs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A command that ran to its end by itself: an exit status, no signal, no timeout.
+void ExpectExited(const ProcessResult& r) {
+  EXPECT_TRUE(r.exit_code.has_value()) << "no exit status; stderr: " << r.stderr_text;
+  EXPECT_FALSE(r.term_signal.has_value()) << "ended by signal " << r.term_signal.value_or(0);
+  EXPECT_FALSE(r.timed_out);
+}
+
+// The recorded trees hold symbolic links; a build that cannot make them (Windows under wine) cannot record
+// them. Decided from the file system, not from gather's result.
+bool ThisBuildMakesLinks() {
+  std::error_code ec;
+  stdfs::path probe = testing::ProcessTempPath("front_end_cli_link_probe");
+  stdfs::create_symlink("target", probe, ec);
+  bool ok = !ec && MakeRootedFileSystem("/")->ReadLink(probe.generic_string()).ok();
+  stdfs::remove(probe, ec);
+  return ok;
+}
+
+TEST(GatherCli, RecordsARecordedMachineThatReplaysWithInfo) {
+  if (!ThisBuildMakesLinks()) GTEST_SKIP() << "this build cannot make symbolic links, which sysfs is made of";
+  stdfs::path dest = FreshTempDir("front_end_cli_gather") / "copy";
+  auto g = Gpudoctor({"gather", "--sysroot", kH100, dest.string()});
+  ExpectExited(g);
+  ASSERT_EQ(g.exit_code, 0) << g.stderr_text;
+  EXPECT_TRUE(Contains(g.stderr_text, "recorded the machine recorded in " + kH100 + " into " + dest.string()))
+      << g.stderr_text;
+  EXPECT_TRUE(stdfs::is_regular_file(dest / ".gpudoctor/nvml.json"));
+
+  auto want = Gpudoctor({"info", "--sysroot", kH100});
+  auto got = Gpudoctor({"info", "--sysroot", dest.string()});
+  ASSERT_EQ(got.exit_code, want.exit_code) << got.stderr_text;
+  // The recording's facts, from its README: 8 H100s, the driver and the NVML answers (UUIDs).
+  EXPECT_TRUE(Contains(got.stdout_text, "GPUs (8)")) << got.stdout_text;
+  EXPECT_TRUE(Contains(got.stdout_text, "570.124.06")) << got.stdout_text;
+  EXPECT_TRUE(Contains(got.stdout_text, "GPU-6f1d8a52-3c7e-4b19-9a0d-2e5c7b18f403")) << got.stdout_text;
+  // And all the rest the same, but for the folder it was read from.
+  std::string expected = want.stdout_text;
+  expected.replace(expected.find(kH100), kH100.size(), dest.string());
+  EXPECT_EQ(got.stdout_text, expected);
+}
+
+TEST(GatherCli, RefusesAMissingSysrootAndAnOutputThatHoldsFiles) {
+  stdfs::path dir = FreshTempDir("front_end_cli_gather_bad");
+  auto missing =
+      Gpudoctor({"gather", "--sysroot", (dir / "no-such-machine").string(), (dir / "out").string()});
+  ExpectExited(missing);
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_TRUE(Contains(missing.stderr_text, "no-such-machine: no such folder")) << missing.stderr_text;
+  EXPECT_FALSE(stdfs::exists(dir / "out"));
+
+  std::ofstream(dir / "taken.txt") << "already here\n";
+  auto taken = Gpudoctor({"gather", "--sysroot", kH100, dir.string()});
+  ExpectExited(taken);
+  EXPECT_NE(taken.exit_code, 0);
+  EXPECT_TRUE(Contains(taken.stderr_text, dir.string() + " is not empty; gather never overwrites files"))
+      << taken.stderr_text;
+  EXPECT_FALSE(stdfs::exists(dir / ".gpudoctor"));  // nothing written into it
+}
+
+TEST(TargetsCli, ListsTheCudaTargetsOfAFixtureLibrary) {
+  const std::string lib = kSource + "/tests/fixtures/binaries/cuda_sm75_sm90_ptx90.so";
+  auto r = Gpudoctor({"targets", lib});
+  ExpectExited(r);
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "CUDA cubins:   sm_75 sm_90")) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "CUDA PTX:      compute_90")) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "AMD targets:   none")) << r.stdout_text;
+
+  const std::string hip = kSource + "/tests/fixtures/binaries/hip_gfx900_gfx1030_gfx90a.so";
+  auto h = Gpudoctor({"targets", hip});
+  ExpectExited(h);
+  ASSERT_EQ(h.exit_code, 0) << h.stderr_text;
+  for (const char* gfx : {"gfx900", "gfx1030", "gfx90a"})
+    EXPECT_TRUE(Contains(h.stdout_text, gfx)) << gfx << " missing from:\n" << h.stdout_text;
+}
+
+TEST(TargetsCli, AMissingFileOrNoPathIsAClearError) {
+  stdfs::path dir = FreshTempDir("front_end_cli_targets_bad");
+  auto missing = Gpudoctor({"targets", (dir / "libnothere.so").string()});
+  ExpectExited(missing);
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_TRUE(Contains(missing.stderr_text, "cannot open " + (dir / "libnothere.so").string()))
+      << missing.stderr_text;
+  EXPECT_TRUE(missing.stdout_text.empty()) << missing.stdout_text;
+
+  auto none = Gpudoctor({"targets"});
+  ExpectExited(none);
+  EXPECT_NE(none.exit_code, 0);
+  EXPECT_TRUE(Contains(none.stderr_text, "targets needs a PATH")) << none.stderr_text;
+}
+
+const char* const kSmallCuda =
+    "#include <cuda_runtime.h>\n"
+    "__global__ void scale(float* x, float a) { x[threadIdx.x] *= a; }\n"
+    "int main() {\n"
+    "  float* d = nullptr;\n"
+    "  cudaMalloc(&d, 256 * sizeof(float));\n"
+    "  scale<<<1, 256>>>(d, 2.0f);\n"
+    "  cudaDeviceSynchronize();\n"
+    "  cudaFree(d);\n"
+    "  return 0;\n"
+    "}\n";
+
+TEST(PortCli, TranslatesACudaFolderIntoANewFolderOfHipCalls) {
+  stdfs::path dir = FreshTempDir("front_end_cli_port");
+  stdfs::create_directories(dir / "src");
+  std::ofstream(dir / "src/k.cu", std::ios::binary) << kSmallCuda;
+  auto r = Gpudoctor({"port", (dir / "src").string(), "-o", (dir / "out").string()});
+  ExpectExited(r);
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "1 file(s)")) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "converted: headers 1, runtime 3")) << r.stdout_text;
+
+  std::string hip = ReadText(dir / "out/k.cu");
+  EXPECT_TRUE(Contains(hip, "#include <hip/hip_runtime.h>")) << hip;
+  EXPECT_TRUE(Contains(hip, "hipMalloc(&d, 256 * sizeof(float));")) << hip;
+  EXPECT_TRUE(Contains(hip, "hipDeviceSynchronize();")) << hip;
+  EXPECT_TRUE(Contains(hip, "hipFree(d);")) << hip;
+  EXPECT_FALSE(Contains(hip, "cuda")) << hip;
+  EXPECT_EQ(ReadText(dir / "src/k.cu"), kSmallCuda);  // the input is left as it was
+}
+
+TEST(PortCli, AMissingInputOrAnExistingOutputIsAClearErrorAndWritesNothing) {
+  stdfs::path dir = FreshTempDir("front_end_cli_port_bad");
+  auto missing = Gpudoctor({"port", (dir / "nothere").string(), "-o", (dir / "out").string()});
+  ExpectExited(missing);
+  EXPECT_EQ(missing.exit_code, 3);  // docs: 3 is a file that could not be read
+  EXPECT_TRUE(Contains(missing.stderr_text, "nothere: no such file or folder")) << missing.stderr_text;
+  EXPECT_FALSE(stdfs::exists(dir / "out"));
+
+  stdfs::create_directories(dir / "src");
+  stdfs::create_directories(dir / "out");
+  std::ofstream(dir / "src/k.cu", std::ios::binary) << kSmallCuda;
+  std::ofstream(dir / "out/k.cu", std::ios::binary) << "// mine\n";
+  auto exists = Gpudoctor({"port", (dir / "src").string(), "-o", (dir / "out").string()});
+  ExpectExited(exists);
+  EXPECT_NE(exists.exit_code, 0);
+  EXPECT_TRUE(Contains(exists.stderr_text, "already exists; nothing was written")) << exists.stderr_text;
+  EXPECT_EQ(ReadText(dir / "out/k.cu"), "// mine\n");
+}
+
+TEST(ManCli, PrintsAManPageWithANameSectionAndTheCommands) {
+  auto r = Gpudoctor({"man"});
+  ExpectExited(r);
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text.find(".\\\" gpudoctor(1)"), 0u) << r.stdout_text.substr(0, 200);
+  EXPECT_TRUE(Contains(r.stdout_text, "\n.TH GPUDOCTOR 1 "));
+  size_t name = r.stdout_text.find("\n.SH NAME\ngpudoctor \\- ");
+  EXPECT_NE(name, std::string::npos);
+  EXPECT_LT(name, r.stdout_text.find("\n.SH SYNOPSIS"));
+  for (const char* command : {"check", "info", "gather", "targets", "port", "man"})
+    EXPECT_TRUE(Contains(r.stdout_text, std::string("\n.SS \"gpudoctor ") + command + "\"")) << command;
+}
+
+TEST(ManCli, AnArgumentItDoesNotTakeIsAClearError) {
+  auto r = Gpudoctor({"man", "bogus"});
+  ExpectExited(r);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(Contains(r.stderr_text, "not expected: bogus")) << r.stderr_text;
+  EXPECT_TRUE(r.stdout_text.empty()) << r.stdout_text.substr(0, 200);
+}
+
+}  // namespace
+}  // namespace gpudoctor
