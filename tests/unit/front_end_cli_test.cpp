@@ -4,6 +4,7 @@
 // crash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -180,9 +181,11 @@ TEST(ManCli, PrintsAManPageWithANameSectionAndTheCommands) {
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text.find(".\\\" gpudoctor(1)"), 0u) << r.stdout_text.substr(0, 200);
   EXPECT_TRUE(Contains(r.stdout_text, "\n.TH GPUDOCTOR 1 "));
-  size_t name = r.stdout_text.find("\n.SH NAME\ngpudoctor \\- ");
+  std::string page = r.stdout_text;  // the Windows console's CR LF read as LF
+  page.erase(std::remove(page.begin(), page.end(), '\r'), page.end());
+  size_t name = page.find("\n.SH NAME\ngpudoctor \\- ");
   EXPECT_NE(name, std::string::npos);
-  EXPECT_LT(name, r.stdout_text.find("\n.SH SYNOPSIS"));
+  EXPECT_LT(name, page.find("\n.SH SYNOPSIS"));
   for (const char* command : {"check", "info", "gather", "targets", "port", "man"})
     EXPECT_TRUE(Contains(r.stdout_text, std::string("\n.SS \"gpudoctor ") + command + "\"")) << command;
 }
