@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "core/printable.h"
 #include "core/strings.h"
 #include "core/text_table.h"
 #include "report/info_text_python.h"
@@ -204,7 +205,7 @@ std::string RuntimeSection(const Snapshot& s, const TextStyle& style) {
 std::string EnvironmentSection(const Snapshot& s, const TextStyle& style) {
   if (s.environment.empty()) return Heading("Environment", style) + "  no GPU-related variables set\n";
   std::string out = Heading("Environment", style);
-  for (const auto& [k, v] : s.environment) out += "  " + k + "=" + v + "\n";
+  for (const auto& [k, v] : s.environment) out += "  " + Printable(k) + "=" + Printable(v) + "\n";
   return out;
 }
 
@@ -213,7 +214,7 @@ std::string EnvironmentSection(const Snapshot& s, const TextStyle& style) {
 std::string RenderInfoText(const Snapshot& s, const TextStyle& style) {
   std::string out;
   if (!s.live_machine) {
-    out += "Not this machine: read from " + s.sysroot + "\n\n";
+    out += "Not this machine: read from " + Printable(s.sysroot) + "\n\n";
   }
   out += MachineSection(s, style) + "\n";
   out += GpuSection(s, style);
@@ -225,7 +226,7 @@ std::string RenderInfoText(const Snapshot& s, const TextStyle& style) {
   if (!s.warnings.empty()) {
     std::string head = "Warnings (" + std::to_string(s.warnings.size()) + ")";
     out += "\n" + (style.color ? "\033[33m" + head + "\033[0m\n" : head + "\n");
-    for (const auto& w : s.warnings) out += "  ! " + w + "\n";
+    for (const auto& w : s.warnings) out += "  ! " + Printable(w) + "\n";
   }
   return out;
 }

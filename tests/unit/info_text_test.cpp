@@ -23,6 +23,20 @@ TEST(InfoText, RecordedMachineIsMarkedNotThisMachine) {
   EXPECT_EQ(RenderInfoText(s).find("Not this machine"), std::string::npos);
 }
 
+// Environment values and warnings come from the machine (or a snapshot someone sent): an escape sequence
+// or a line break in them must not retitle the terminal or forge a line of the report (issue 35).
+TEST(InfoText, EnvironmentValuesAndWarningsCannotDriveTheTerminal) {
+  Snapshot s;
+  s.environment["HSA_OVERRIDE_GFX_VERSION"] = "10.3.0\x1b]0;PWN\x07\x1b[2J";
+  s.environment["ROCM_PATH"] = "/opt/rocm\r\nFAKE ENV";
+  s.warnings.push_back("bad\x1b[31m warning");
+  const std::string text = RenderInfoText(s);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find('\r'), std::string::npos);
+  EXPECT_EQ(text.find("\nFAKE ENV"), std::string::npos);
+  EXPECT_NE(text.find("HSA_OVERRIDE_GFX_VERSION=10.3.0?]0;PWN??[2J"), std::string::npos) << text;
+}
+
 TEST(InfoText, GpuRowShowsArchitectureVramAndLink) {
   Snapshot s;
   PciDevice d;
