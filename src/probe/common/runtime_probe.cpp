@@ -262,12 +262,32 @@ std::vector<std::string> VersionedFolders(const ProbeContext& ctx, Snapshot& sna
   return out;
 }
 
+// One install reached by several names (/usr/local/cuda -> /usr/local/cuda-13.0, /opt/rocm ->
+// /opt/rocm-6.2.0, CUDA_HOME naming the link): listed once, under the first link's name (the one users
+// type and set in CUDA_HOME or ROCM_PATH; its version says which folder it leads to), else the folder's.
+std::vector<std::string> OnePerInstall(const ProbeContext& ctx, const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  std::vector<std::string> targets;
+  for (const std::string& path : paths) {
+    const std::string target = Resolved(ctx, path);
+    auto same = std::find(targets.begin(), targets.end(), target);
+    if (same == targets.end()) {
+      out.push_back(path);
+      targets.push_back(target);
+    } else if (std::string& kept = out[static_cast<size_t>(same - targets.begin())]; kept == target) {
+      kept = path;  // a link to a folder already listed under its own name
+    }
+  }
+  return out;
+}
+
 void ProbeRocm(const ProbeContext& ctx, Snapshot& snap) {
   std::vector<std::string> trees = VersionedFolders(ctx, snap, "/opt", "rocm");
   for (const char* var : {"ROCM_PATH", "HIP_PATH"}) {
     auto path = FolderFromEnv(ctx, snap, var);
     if (path && std::find(trees.begin(), trees.end(), *path) == trees.end()) trees.push_back(*path);
   }
+  trees = OnePerInstall(ctx, trees);
   std::vector<std::string> lib_dirs;
   for (const auto& tree : trees) AddRocmTree(ctx, snap, tree, lib_dirs);
   for (const auto& dir : lib_dirs) ScanLibraryFolder(ctx, snap, dir, {kHipRuntime}, "");
@@ -339,7 +359,7 @@ void ProbeCudaToolkits(const ProbeContext& ctx, Snapshot& snap) {
     if (path && std::find(toolkits.begin(), toolkits.end(), *path) == toolkits.end())
       toolkits.push_back(*path);
   }
-  for (const auto& path : toolkits) AddCudaToolkit(ctx, snap, path);
+  for (const auto& path : OnePerInstall(ctx, toolkits)) AddCudaToolkit(ctx, snap, path);
 }
 
 }  // namespace
