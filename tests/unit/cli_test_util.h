@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,14 @@ inline std::filesystem::path FreshTempDir(const std::string& name) {
   std::filesystem::path p = ProcessTempPath(name);
   std::filesystem::create_directories(p);
   return p;
+}
+
+// The whole of a file a command wrote ("" when it is missing), read as bytes.
+inline std::string ReadFileText(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace gpudoctor::testing

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "cli_test_util.h"
@@ -18,6 +17,7 @@ namespace {
 
 using testing::FreshTempDir;
 using testing::Gpudoctor;
+using testing::ReadFileText;
 
 namespace stdfs = std::filesystem;
 const std::string kSource = GPUDOCTOR_SOURCE_DIR;
@@ -25,13 +25,6 @@ const std::string kH100 = kSource + "/tests/fixtures/sysroot/h100-sxm-server";
 
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
-}
-
-std::string ReadText(const stdfs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // A command that ran to its end by itself: an exit status, no signal, no timeout.
@@ -147,13 +140,13 @@ TEST(PortCli, TranslatesACudaFolderIntoANewFolderOfHipCalls) {
   EXPECT_TRUE(Contains(r.stdout_text, "1 file(s)")) << r.stdout_text;
   EXPECT_TRUE(Contains(r.stdout_text, "converted: headers 1, runtime 3")) << r.stdout_text;
 
-  std::string hip = ReadText(dir / "out/k.cu");
+  std::string hip = ReadFileText(dir / "out/k.cu");
   EXPECT_TRUE(Contains(hip, "#include <hip/hip_runtime.h>")) << hip;
   EXPECT_TRUE(Contains(hip, "hipMalloc(&d, 256 * sizeof(float));")) << hip;
   EXPECT_TRUE(Contains(hip, "hipDeviceSynchronize();")) << hip;
   EXPECT_TRUE(Contains(hip, "hipFree(d);")) << hip;
   EXPECT_FALSE(Contains(hip, "cuda")) << hip;
-  EXPECT_EQ(ReadText(dir / "src/k.cu"), kSmallCuda);  // the input is left as it was
+  EXPECT_EQ(ReadFileText(dir / "src/k.cu"), kSmallCuda);  // the input is left as it was
 }
 
 TEST(PortCli, AMissingInputOrAnExistingOutputIsAClearErrorAndWritesNothing) {
@@ -172,7 +165,7 @@ TEST(PortCli, AMissingInputOrAnExistingOutputIsAClearErrorAndWritesNothing) {
   ExpectExited(exists);
   EXPECT_NE(exists.exit_code, 0);
   EXPECT_TRUE(Contains(exists.stderr_text, "already exists; nothing was written")) << exists.stderr_text;
-  EXPECT_EQ(ReadText(dir / "out/k.cu"), "// mine\n");
+  EXPECT_EQ(ReadFileText(dir / "out/k.cu"), "// mine\n");
 }
 
 TEST(ManCli, PrintsAManPageWithANameSectionAndTheCommands) {

@@ -6,7 +6,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "cli_test_util.h"
 #include "gates/verify_json.h"
@@ -17,19 +16,13 @@ namespace {
 
 using testing::FreshTempDir;
 using testing::Gpudoctor;
+using testing::ReadFileText;
 
 namespace stdfs = std::filesystem;
 const std::string kSource = GPUDOCTOR_SOURCE_DIR;
 const std::string kMachine = kSource + "/tests/fixtures/sysroot/h100-sxm-server";
 const std::string kBench = kSource + "/tests/fixtures/reports/bench-h200-synthetic.json";
 const std::string kVerify = kSource + "/tests/fixtures/reports/verify-fake-wrong-result.json";
-
-std::string Slurp(const stdfs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 TEST(ReportCli, WritesTheWholePageAndNeverOverwritesWithoutForce) {
   stdfs::path dir = FreshTempDir("report_cli_write");
@@ -38,7 +31,7 @@ TEST(ReportCli, WritesTheWholePageAndNeverOverwritesWithoutForce) {
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_TRUE(r.stdout_text.empty());
   EXPECT_NE(r.stderr_text.find("report written to"), std::string::npos);
-  const std::string html = Slurp(out);
+  const std::string html = ReadFileText(out);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("</html>"), std::string::npos);
   EXPECT_NE(html.find("Not this machine: read from recorded machine"), std::string::npos);
@@ -50,10 +43,10 @@ TEST(ReportCli, WritesTheWholePageAndNeverOverwritesWithoutForce) {
   auto again = Gpudoctor({"report", "-o", out, "--sysroot", kMachine});
   EXPECT_EQ(again.exit_code, 3);
   EXPECT_NE(again.stderr_text.find("already exists"), std::string::npos) << again.stderr_text;
-  EXPECT_EQ(Slurp(out), "mine");
+  EXPECT_EQ(ReadFileText(out), "mine");
   auto forced = Gpudoctor({"report", "-o", out, "--sysroot", kMachine, "--force"});
   EXPECT_EQ(forced.exit_code, 0) << forced.stderr_text;
-  EXPECT_EQ(Slurp(out).rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(ReadFileText(out).rfind("<!DOCTYPE html>", 0), 0u);
 }
 
 TEST(ReportCli, DashWritesToStdout) {
