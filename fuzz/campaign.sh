@@ -57,7 +57,7 @@ log_figures() {
 }
 
 # fuzz_process NAME K: one libFuzzer process of a target (K of PROCS); writes stats/NAME.pK as "RUNS COV FT CRASHES".
-# Reads run_target's args, dirs, log and start. With a goal (-g), a crash restarts the process on the runs it
+# Reads run_target's args, dirs, log and start_ms. With a goal (-g), a crash restarts the process on the runs it
 # has left (with -r alone, the smoke run, a crash ends it).
 fuzz_process() {
   local t="$1" k="$2" exe="$bin_dir/$1" segment="$work/logs/$1.segment$2"
@@ -70,10 +70,11 @@ fuzz_process() {
       budget=(-runs="$((p_goal - p_runs))" -seed="$((k + 1000 * p_crashes))")
       [ "$((p_goal - p_runs))" -gt 0 ] || break
     fi
-    if [ -n "$seconds" ]; then  # ... up to a time limit
-      local left=$((seconds - (SECONDS - start)))
-      [ "$left" -gt 0 ] || break
-      budget+=(-max_total_time="$left")
+    if [ -n "$seconds" ]; then  # ... up to a time limit, counted in milliseconds: $SECONDS ticks on whole
+      # seconds, so a 1 s calibration that started just before a tick would otherwise find no time left at all
+      local left_ms=$((seconds * 1000 - ($(date +%s%3N) - start_ms)))
+      [ "$left_ms" -gt 0 ] || break
+      budget+=(-max_total_time="$(((left_ms + 999) / 1000))")
     fi
     local rc=0
     "$exe" "${args[@]}" "${budget[@]}" "${dirs[@]}" > "$segment" 2>&1 || rc=$?
@@ -105,7 +106,7 @@ run_target() {
   [ -f "$dicts/$t.dict" ] && args+=(-dict="$dicts/$t.dict")
   local dirs=("$corpus")
   [ -d "$seeds" ] && dirs+=("$seeds")
-  local start=$SECONDS start_ms; start_ms=$(date +%s%3N)
+  local start_ms; start_ms=$(date +%s%3N)
   local total_runs=0 n_crashes=0 cov=0 ft=0
 
   if [ -n "$regressions" ] && [ -d "$regressions/$t" ] && [ "${NEW_CAMPAIGN:-1}" = 1 ]; then
