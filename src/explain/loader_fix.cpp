@@ -32,6 +32,21 @@ bool CondaPath(std::string_view text) {
   return Has(text, "conda") || Has(text, "/envs/") || Has(text, "mamba") || Has(text, "miniforge");
 }
 
+// The Python module of a pip nvidia-* package: "nvidia-cudnn-cu12==8.*" -> "cudnn",
+// "nvidia-cuda-runtime-cu12" -> "cuda_runtime"; "" for another package, or a CUDA 13 one (unsuffixed, laid
+// out differently).
+std::string PipModule(std::string_view pip) {
+  if (pip.rfind("nvidia-", 0) != 0) return "";
+  std::string name(pip.substr(7, pip.find_first_of("=<>[ ") - 7));
+  const size_t cu = name.rfind("-cu");
+  if (cu == std::string::npos || cu + 3 >= name.size() ||
+      !std::isdigit(static_cast<unsigned char>(name[cu + 3])))
+    return "";
+  name.resize(cu);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
 // The CUDA version the log states, as "major.minor" ("11.8" from "11.8.89" or "118"), "" when none.
 std::string LogCudaVersion(const std::vector<LogFact>& facts) {
   for (const LogFact& f : facts) {
@@ -176,7 +191,19 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
                   ".x, serves every program built for CUDA " + version + ". ";
   }
   std::string commands;
-  if ((route == "conda" || (old_cuda && pip.empty())) && !conda.empty()) {
+  // cuDNN 8 has wheels for CUDA 11 and 12; with no CUDA in the log, both are named (a program that wants
+  // cuDNN 8 today was most often built for CUDA 11).
+  const bool both_cudnn8 = lib->family == "cudnn" && version == "8" && cuda == 0 && !pip.empty();
+  if (both_cudnn8) {
+    fix.advice +=
+        "cuDNN 8 comes as nvidia-cudnn-cu11==8.* for a program built for CUDA 11 and as "
+        "nvidia-cudnn-cu12==8.9.* for one built for CUDA 12 (its wheel's or image's CUDA).";
+    AddCommand(commands,
+               "pip install \"nvidia-cudnn-cu11==8.*\"   # a program built for CUDA 11; CUDA 12: "
+               "\"nvidia-cudnn-cu12==8.9.*\"");
+  }
+  if (both_cudnn8) {
+  } else if ((route == "conda" || (old_cuda && pip.empty())) && !conda.empty()) {
     fix.advice += "In a conda environment: conda install -c conda-forge " + conda + ".";
     AddCommand(commands, "conda install -c conda-forge " + conda);
   } else if ((route == "pip" || route == "conda" || route == "windows") && !pip.empty()) {
@@ -186,6 +213,17 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
   if (!lib->system.empty()) fix.advice += " System install: " + Replace(lib->system, "{v}", version) + ".";
   if (commands.empty() && !pip.empty())
     AddCommand(commands, "pip install " + pip + "   # in a Python environment");
+  // pip's nvidia-* wheels put their libraries in site-packages/nvidia/NAME/lib, which the loader searches
+  // only when a program (torch) loads them from there itself; any other program needs the folder on
+  // LD_LIBRARY_PATH. The module is the package's name without "nvidia-", its -cuNN suffix and its pin.
+  const std::string module = both_cudnn8 ? "cudnn" : PipModule(pip);
+  if (route != "windows" && !module.empty()) {
+    fix.advice += " A library from pip's nvidia-* packages lies in site-packages/nvidia/" + module +
+                  "/lib, which the loader does not search for programs other than torch: put that folder "
+                  "on LD_LIBRARY_PATH.";
+    AddCommand(commands, "export LD_LIBRARY_PATH=\"$(python3 -c 'import nvidia." + module +
+                             ".lib as m; print(m.__path__[0])'):$LD_LIBRARY_PATH\"");
+  }
   AddCommand(commands, "ldconfig -p | grep -F " + stem + "   # which copies the loader knows");
   if (route == "windows")
     fix.commands.powershell = commands.substr(0, commands.find('\n'));

@@ -134,6 +134,84 @@ std::string LibraryVersion(std::string_view file, const KnowledgeDb& db, const P
   return label;
 }
 
+// The [[cuda_minor_compat]] row whose range holds `cuda` (11.4 -> the 11.1 - 11.8 row), or nullptr.
+const CudaMinorCompat* CompatRowOf(const Version& cuda, const KnowledgeDb& db) {
+  for (const CudaMinorCompat& row : db.cuda_minor_compat)
+    if (!(cuda < row.cuda) && !(row.cuda_max < cuda)) return &row;
+  return nullptr;
+}
+
+// The newest toolkit recorded in a row's range: what "any runtime of the row" reaches (12.0 - 12.99 -> 12.9).
+Version NewestOfRow(const CudaMinorCompat& row, const KnowledgeDb& db) {
+  Version newest = row.cuda;
+  for (const CudaToolkitDriver& t : db.cuda_toolkit_drivers)
+    if (!(t.cuda < row.cuda) && !(row.cuda_max < t.cuda) && newest < t.cuda) newest = t.cuda;
+  return newest;
+}
+
+// The first row past `cuda`'s own, as "525.60.13 (CUDA 12.0)"; "" past the newest.
+std::string FloorAfter(const Version& cuda, const KnowledgeDb& db, const Provenance** from) {
+  const CudaMinorCompat* own = CompatRowOf(cuda, db);
+  const Version& past = own != nullptr ? own->cuda_max : cuda;
+  const CudaMinorCompat* next = nullptr;
+  for (const CudaMinorCompat& row : db.cuda_minor_compat)
+    if (past < row.cuda && (next == nullptr || row.cuda < next->cuda)) next = &row;
+  if (next == nullptr) return "";
+  *from = &next->provenance;
+  return next->linux_driver.ToString() + " (CUDA " + next->cuda.ToString() + ")";
+}
+
+// "11040" -> "11.4", "12020" -> "12.2" (cudaDriverGetVersion's 1000 * major + 10 * minor); "" otherwise.
+std::string CudaOfApiVersion(std::string_view text) {
+  if (text.size() < 4 || text.size() > 5) return "";
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return "";
+  const int v = std::atoi(std::string(text).c_str());
+  if (v < 7000 || v > 99990) return "";
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// The newest runtime a driver that reports CUDA `cuda_text` runs (11.4 -> 11.8); "" for an unknown CUDA.
+std::string CudaReach(std::string_view cuda_text, const KnowledgeDb& db, const Provenance** from) {
+  const auto cuda = Version::ParseLeading(cuda_text);
+  if (!cuda) return "";
+  const CudaMinorCompat* row = CompatRowOf(*cuda, db);
+  if (row == nullptr) return "";
+  *from = &row->provenance;
+  return NewestOfRow(*row, db).ToString();
+}
+
+// The newest CUDA runtime the Linux driver `driver_text` runs ("470.82.01" -> "11.8": it meets 11.x's
+// minor-version floor, 450.80.02, and any 11.x runtime loads; the newest 11.x toolkit recorded is 11.8); ""
+// when it meets no floor. Before CUDA 11 a runtime needs its own release's floor.
+std::string CudaOfDriver(std::string_view driver_text, const KnowledgeDb& db, const Provenance** from) {
+  const auto driver = Version::ParseLeading(driver_text);
+  if (!driver || driver->Part(0) < 100) return "";  // not an nvidia-smi driver number (a Windows 31.0.15.x)
+  std::optional<Version> best;
+  for (const CudaMinorCompat& row : db.cuda_minor_compat) {
+    if (*driver < row.linux_driver) continue;
+    const Version reach = NewestOfRow(row, db);
+    if (!best || *best < reach) {
+      best = reach;
+      *from = &row.provenance;
+    }
+  }
+  return best ? best->ToString() : "";
+}
+
+// The Linux driver floor of the first CUDA the driver `driver_text` does not run, with that CUDA:
+// "470.82.01" -> "525.60.13 (CUDA 12.0)", "367.57" -> "375.26 (CUDA 8.0)"; "" past the newest floor.
+std::string DriverAfter(std::string_view driver_text, const KnowledgeDb& db, const Provenance** from) {
+  const auto driver = Version::ParseLeading(driver_text);
+  if (!driver || driver->Part(0) < 100) return "";
+  const CudaMinorCompat* next = nullptr;
+  for (const CudaMinorCompat& row : db.cuda_minor_compat)
+    if (*driver < row.linux_driver && (next == nullptr || row.cuda < next->cuda)) next = &row;
+  if (next == nullptr) return "";
+  *from = &next->provenance;
+  return next->linux_driver.ToString() + " (CUDA " + next->cuda.ToString() + ")";
+}
+
 // The capture `name` of `m`, or else of another match of the same entry (an entry often matches a header line
 // and, further down, the line that carries the values); "" when none has it.
 std::string EntryCapture(const ExplainMatch& m, const std::vector<ExplainMatch>& all, std::string_view name) {
@@ -242,6 +320,14 @@ std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
   if (form == "addon_cuda") return read(AddonCuda(addon, arg, db, &from));
   if (form == "torch_for_addon") return read(TorchForAddonRelease(addon, arg, db, &from));
   if (form == "lib_version") return read(LibraryVersion(arg, db, &from));
+  if (form == "cuda_of_driver") return read(CudaOfDriver(arg, db, &from));
+  if (form == "driver_after") return read(DriverAfter(arg, db, &from));
+  if (form == "cuda_api") return CudaOfApiVersion(arg);
+  if (form == "cuda_reach") return read(CudaReach(arg, db, &from));
+  if (form == "driver_after_cuda") {
+    const auto cuda = Version::ParseLeading(arg);
+    return cuda ? read(FloorAfter(*cuda, db, &from)) : "";
+  }
   if (form == "major") {
     const auto v = Version::ParseLeading(arg);
     return v && !v->parts().empty() ? std::to_string(v->parts()[0]) : "";

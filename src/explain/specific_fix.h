@@ -27,7 +27,13 @@ inline constexpr std::string_view kSpecificFixDerivations[] = {
     "last_wheel_for_arch",  // the newest torch's newest CUDA variant still carrying it: sm_50 -> cu126
     "last_torch_for_arch",  // that torch release
     "lib_version",          // what a library's soname number stands for: libcudart.so.12 -> CUDA 12
-    "major",                // a version's first number: 12.1 -> 12
+    "cuda_of_driver",       // the newest CUDA runtime a Linux driver runs: 470.82.01 -> 11.8
+    "driver_after",  // the driver floor of the first CUDA it does not run: 470.82 -> 525.60.13 (CUDA 12.0)
+    "cuda_api",      // a driver API version as cudaDriverGetVersion gives it: 11040 -> 11.4
+    "cuda_reach",    // the newest runtime a driver of that CUDA runs (minor-version compatibility): 11.4
+                     // -> 11.8
+    "driver_after_cuda",  // the driver floor of the first CUDA past that reach: 11.4 -> 525.60.13 (CUDA 12.0)
+    "major",              // a version's first number: 12.1 -> 12
 };
 
 // The value of one placeholder body ("rows", "cu:found", "log:torch", "wheel_for_arch:sm"); "" when a

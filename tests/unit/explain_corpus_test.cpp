@@ -442,6 +442,24 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   EXPECT_EQ(ResolvePlaceholder("major:log:nvcc", none, all, {{"nvcc", "10.1", 1, ""}}, Db()), "10");
   EXPECT_EQ(ResolvePlaceholder("cuda_of_index:log:torch", none, all, {{"torch", "2.1.0+cu118", 1, ""}}, Db()),
             "11.8");
+  // Driver arithmetic (cuda_drivers.toml): 470.82 meets 11.x's minor-version floor (450.80.02), so any 11.x
+  // runtime loads, up to the newest 11.x toolkit recorded; CUDA 12 needs 525.60.13.
+  auto driver = [&](std::string_view form, std::string value) {
+    return ResolvePlaceholder(form, none, all, {{"driver", std::move(value), 1, ""}}, Db());
+  };
+  EXPECT_EQ(driver("cuda_of_driver:log:driver", "470.82.01"), "11.8");
+  EXPECT_EQ(driver("driver_after:log:driver", "470.82.01"), "525.60.13 (CUDA 12.0)");
+  EXPECT_EQ(driver("cuda_of_driver:log:driver", "367.57"), "");  // older than CUDA 8.0's 375.26
+  EXPECT_EQ(driver("driver_after:log:driver", "367.57"), "375.26 (CUDA 8.0)");
+  EXPECT_EQ(driver("cuda_of_driver:log:driver", "440.33.01"), "10.2");  // before 11: each release its own
+  EXPECT_EQ(driver("cuda_of_driver:log:driver", "31.0.15.5186"), "");   // a Windows driver number
+  EXPECT_EQ(driver("driver_after:log:driver", "999.1"), "");            // past every floor
+  EXPECT_EQ(driver("cuda_api:log:driver", "11040"), "11.4");
+  EXPECT_EQ(driver("cuda_api:log:driver", "12020"), "12.2");
+  EXPECT_EQ(driver("cuda_api:log:driver", "470.82"), "");
+  EXPECT_EQ(driver("cuda_reach:cuda_api:log:driver", "11040"), "11.8");
+  EXPECT_EQ(driver("driver_after_cuda:cuda_api:log:driver", "11040"), "525.60.13 (CUDA 12.0)");
+  EXPECT_EQ(driver("driver_after_cuda:cuda_api:log:driver", "13000"), "");
   const AddonCudaBuild* ort = Db().AddonCudaBuildOf("onnxruntime-gpu", Version::Parse("1.15.1").value());
   ASSERT_NE(ort, nullptr);
   EXPECT_EQ(ResolvePlaceholder("addon_cuda:onnxruntime-gpu:log:onnxruntime", none, all,

@@ -111,6 +111,51 @@ TEST(LoaderFixTest, MissingCudaLibraryOfAnotherMajorNamesBothAndThePipPackage) {
   EXPECT_TRUE(Has(f.commands.bash, "pip install nvidia-cublas-cu11")) << f.commands.bash;
 }
 
+// pip's nvidia-* wheels are not on the loader's path for programs other than torch: the fix puts the
+// package's lib folder on LD_LIBRARY_PATH, by the module the package installs.
+TEST(LoaderFixTest, PipNvidiaLibrariesGetTheirFolderOnTheLoaderPath) {
+  LoaderFix f = FixOf(
+      "torch 2.5.1+cu121\n"
+      "  File \"/home/u/venv/lib/python3.11/site-packages/ctranslate2/__init__.py\", line 3\n"
+      "RuntimeError: Library libcublas.so.12 is not found or cannot be loaded\n"
+      "OSError: libcublas.so.12: cannot open shared object file: No such file or directory\n",
+      "loader.missing_library");
+  EXPECT_TRUE(Has(f.commands.bash, "import nvidia.cublas.lib as m")) << f.commands.bash;
+  EXPECT_TRUE(Has(f.commands.bash, "export LD_LIBRARY_PATH=")) << f.commands.bash;
+  // A Windows log gets no LD_LIBRARY_PATH line.
+  ExplainReport windows = Report(
+      "C:\\Users\\u\\venv\\Lib\\site-packages\\ctranslate2\\__init__.py\n"
+      "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\n");
+  bool had_loader_fix = false;
+  for (const auto& m : windows.matches) {
+    if (!m.loader_fix) continue;
+    had_loader_fix = true;
+    EXPECT_EQ(m.loader_fix->route, "windows");
+    EXPECT_FALSE(Has(m.loader_fix->commands.bash + m.loader_fix->commands.powershell, "LD_LIBRARY_PATH"))
+        << m.loader_fix->commands.bash << m.loader_fix->commands.powershell;
+  }
+  EXPECT_TRUE(had_loader_fix);
+}
+
+// cuDNN 8 has wheels for CUDA 11 and 12: with no CUDA in the log both are named; with one, only its own.
+TEST(LoaderFixTest, CudnnEightWithoutACudaInTheLogNamesBothWheels) {
+  LoaderFix f = FixOf(
+      "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared "
+      "object file: No such file or directory\n",
+      "loader.missing_library");
+  EXPECT_TRUE(Has(f.commands.bash, "nvidia-cudnn-cu11==8.*")) << f.commands.bash;
+  EXPECT_TRUE(Has(f.commands.bash, "nvidia-cudnn-cu12==8.9.*")) << f.commands.bash;
+  EXPECT_TRUE(Has(f.commands.bash, "import nvidia.cudnn.lib as m")) << f.commands.bash;
+  LoaderFix cu12 = FixOf(
+      "torch 2.1.2+cu121\n"
+      "  File \"/home/u/venv/lib/python3.11/site-packages/ctranslate2/__init__.py\", line 3\n"
+      "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared "
+      "object file: No such file or directory\n",
+      "loader.missing_library");
+  EXPECT_TRUE(Has(cu12.commands.bash, "nvidia-cudnn-cu12==8.*")) << cu12.commands.bash;
+  EXPECT_FALSE(Has(cu12.commands.bash, "cu11")) << cu12.commands.bash;
+}
+
 TEST(LoaderFixTest, CudaThirteenWheelsHaveNoSuffix) {
   LoaderFix f = FixOf(
       "ImportError: libcudart.so.13: cannot open shared object file: No such file or directory\n"
