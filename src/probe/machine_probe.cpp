@@ -8,6 +8,7 @@
 #include "probe/common/python_probe.h"
 #include "probe/common/runtime_probe.h"
 #include "probe/linux/amd_probe.h"
+#include "probe/linux/cdi_specs.h"
 #include "probe/linux/kernel_modules.h"
 #include "probe/linux/nvidia_probe.h"
 #include "probe/linux/os_probe.h"
@@ -53,6 +54,7 @@ Snapshot ProbeMachine(const ProbeContext& ctx) {
   ProbeAmd(ctx, snap);
   ProbeNvidia(ctx, snap);
   ProbeKernelModules(ctx, snap);
+  ProbeCdiSpecs(ctx, snap);
   ProbeRuntimes(ctx, snap);
   ProbeEnvironmentVariables(ctx, snap);
   ProbePythonEnvs(ctx, snap);

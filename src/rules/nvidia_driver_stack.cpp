@@ -17,6 +17,8 @@ namespace {
 
 constexpr const char* kNvmlErrors = "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html";
 constexpr const char* kDkms = "https://github.com/dell/dkms";
+constexpr const char* kCdi =
+    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html";
 
 // A libcuda or NVML file of the installed driver, not WSL's (the Windows host's) nor CUDA's forward
 // compatibility libraries (/usr/local/cuda*/compat: another version on purpose).
@@ -31,6 +33,31 @@ bool DebianLike(const std::string& distro) {
 }
 
 }  // namespace
+
+// runtime.nvidia_cdi_spec_stale: a CDI spec generated for another driver than the loaded one.
+void NvidiaCdiSpecStale(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.platform != Platform::kLinux || ctx.snap.os.container || ctx.snap.os.wsl) return;
+  const NvidiaInfo& nv = ctx.snap.nvidia;
+  if (!nv.driver_version) return;
+  for (const CdiSpec& spec : nv.cdi_specs) {
+    if (spec.driver_version.empty() || spec.driver_version == *nv.driver_version) continue;
+    Finding f = MakeFinding("runtime.nvidia_cdi_spec_stale", Layer::kRuntime, Severity::kWarning, "",
+                            "The CDI specification " + spec.path + " was generated for NVIDIA driver " +
+                                spec.driver_version + ", not the loaded " + *nv.driver_version +
+                                ": containers given the GPU through CDI get the old driver's files or fail");
+    f.evidence.push_back("required a spec of the loaded driver, found " + spec.path +
+                         " naming libcuda/NVML " + spec.driver_version + " and the driver " +
+                         *nv.driver_version + " (" + nv.driver_version_source + ")");
+    f.evidence.push_back(
+        "CDI is how podman (--device nvidia.com/gpu=all), Docker's CDI mode and Kubernetes' device plugin "
+        "hand the GPU to a container; the spec is not rewritten when the driver is updated");
+    f.fix_summary = "generate the spec again for the loaded driver";
+    f.fix.push_back(FixAction::Bash("sudo nvidia-ctk cdi generate --output=" + spec.path));
+    f.fix.push_back(FixAction::Bash("nvidia-ctk cdi list   # the devices the new spec names"));
+    f.link = kCdi;
+    out.push_back(std::move(f));
+  }
+}
 
 // runtime.nvidia_library_mismatch: the loaded module and the installed libraries are different releases.
 void NvidiaLibraryMismatch(const RuleContext& ctx, std::vector<Finding>& out) {

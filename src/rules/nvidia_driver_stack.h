@@ -10,6 +10,10 @@
 
 namespace gpudoctor {
 
+// runtime.nvidia_cdi_spec_stale: a CDI specification (/etc/cdi, /var/run/cdi) names another driver release
+// than the loaded one, so containers given the GPU through CDI get the old driver's files.
+void NvidiaCdiSpecStale(const RuleContext& ctx, std::vector<Finding>& out);
+
 // runtime.nvidia_library_mismatch: the loaded kernel module and the installed libcuda / NVML differ.
 void NvidiaLibraryMismatch(const RuleContext& ctx, std::vector<Finding>& out);
 

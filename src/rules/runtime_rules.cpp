@@ -620,6 +620,7 @@ std::vector<Finding> RuntimeRules(const RuleContext& ctx) {
   SystemRocm(ctx, out);
   OverrideRules(ctx, out);
   NvidiaLibraryMismatch(ctx, out);
+  NvidiaCdiSpecStale(ctx, out);
   NvidiaDriverBranchForGpu(ctx, out);
   NvidiaOpenModules(ctx, out);
   NvidiaDriverForCuda(ctx, out);

@@ -164,6 +164,13 @@ struct LibraryProbe {
 // open flavour drives Blackwell; only the proprietary one drives Maxwell, Pascal and Volta.
 enum class NvidiaKernelModule { kUnknown, kOpen, kProprietary };
 
+// A Container Device Interface specification for NVIDIA devices on the host (probe/linux/cdi_specs.h).
+struct CdiSpec {
+  std::string path;            // "/etc/cdi/nvidia.yaml"
+  std::string driver_version;  // the driver its library paths name; "" when they name none
+  bool operator==(const CdiSpec&) const = default;
+};
+
 struct NvidiaInfo {
   std::optional<std::string> driver_version;  // "580.159.03" from /proc/driver/nvidia/version or NVML
   std::string driver_version_source;
@@ -174,6 +181,7 @@ struct NvidiaInfo {
   // The installed kernels (/lib/modules/<release>) that have an NVIDIA module file (nvidia.ko*), sorted;
   // nullopt where /lib/modules was not read (Windows, a snapshot made before it was recorded).
   std::optional<std::vector<std::string>> module_kernels;
+  std::vector<CdiSpec> cdi_specs;  // /etc/cdi, /var/run/cdi: those that name nvidia.com devices
 };
 
 // A GPU runtime or toolkit found on disk.

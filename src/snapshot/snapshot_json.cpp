@@ -112,6 +112,10 @@ Json LibToJson(const LibraryProbe& l) {
               {"detail", l.detail}};
 }
 
+Json CdiSpecToJson(const CdiSpec& c) {
+  return Json{{"path", c.path}, {"driver_version", c.driver_version}};
+}
+
 Json RuntimeToJson(const RuntimeInstall& r) {
   return Json{
       {"kind", r.kind}, {"path", r.path}, {"version", r.version}, {"version_source", r.version_source}};
@@ -455,6 +459,11 @@ void ReadLib(Reader& r, LibraryProbe& l) {
   r.Get("detail", l.detail);
 }
 
+void ReadCdiSpec(Reader& r, CdiSpec& c) {
+  r.Get("path", c.path);
+  r.Get("driver_version", c.driver_version);
+}
+
 void ReadRuntime(Reader& r, RuntimeInstall& x) {
   r.Get("kind", x.kind);
   r.Get("path", x.path);
@@ -638,6 +647,8 @@ std::string SnapshotToJson(const Snapshot& s) {
               {"devices", Array(s.nvidia.devices, NvDeviceToJson)},
               {"libraries", Array(s.nvidia.libraries, LibToJson)},
               {"module_kernels", s.nvidia.module_kernels ? Json(*s.nvidia.module_kernels) : Json(nullptr)}};
+  if (!s.nvidia.cdi_specs.empty())  // absent when none: the machines recorded before it read the same
+    nvidia["cdi_specs"] = Array(s.nvidia.cdi_specs, CdiSpecToJson);
   Json env = Json::object();
   for (const auto& [k, v] : s.environment) env[k] = v;
   Json doc{
@@ -788,6 +799,7 @@ Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& orig
       s.nvidia.module_kernels.emplace();
       ReadStringArray(n, "module_kernels", *s.nvidia.module_kernels);
     }
+    if (n.Child("cdi_specs", true) != nullptr) ReadArray(n, "cdi_specs", s.nvidia.cdi_specs, ReadCdiSpec);
   }
   ReadArray(r, "runtimes", s.runtimes, ReadRuntime);
   if (const Json* env = r.Child("environment", false)) {
