@@ -88,8 +88,9 @@ std::string CountList(const std::map<std::string, uint64_t>& counts) {
   return out.empty() ? "none" : out;
 }
 
+// Pads to the column width, and always leaves one space: a long "10850:28" never runs into what follows.
 std::string Pad(std::string s, size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
+  s.append(s.size() < width ? width - s.size() : 1, ' ');
   return s;
 }
 

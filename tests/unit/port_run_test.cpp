@@ -232,5 +232,19 @@ TEST(PortTranslateAll, SameOutputForAnyThreadCount) {
   }
 }
 
+// Issue 32: a line:column of eight characters or more ran into the severity ("10850:28warning").
+TEST(PortReportText, LongLineColumnKeepsASpaceBeforeTheSeverity) {
+  PortReport report;
+  PortFileReport f;
+  f.path = "big.cu";
+  f.findings.push_back(
+      PortFinding{PortFindingKind::kFullMask, PortSeverity::kWarning, 10850, 28, "0xffffffff", "m", "a"});
+  f.findings.push_back(PortFinding{PortFindingKind::kWarpSize, PortSeverity::kWarning, 7, 3, "32", "m", "a"});
+  report.files.push_back(f);
+  const std::string text = RenderPortText(report);
+  EXPECT_NE(text.find("  10850:28 warning  full_mask"), std::string::npos) << text;
+  EXPECT_NE(text.find("  7:3     warning  warp_size"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace gpudoctor
