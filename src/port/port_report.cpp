@@ -38,6 +38,14 @@ std::string_view ToString(PortFindingKind kind) {
       return "launch_kept";
     case PortFindingKind::kBuildFlag:
       return "build_flag";
+    case PortFindingKind::kCacheHint:
+      return "cache_hint";
+    case PortFindingKind::kCudaArch:
+      return "cuda_arch";
+    case PortFindingKind::kWave64:
+      return "wave64";
+    case PortFindingKind::kCgRewritten:
+      return "cg_rewritten";
   }
   return "unsupported";
 }
@@ -116,6 +124,9 @@ std::string RenderPortText(const PortReport& report) {
     if (!f.build_file) {
       out += "  converted: " + CountList(f.conversions) + "\n";
       if (f.launches > 0) out += "  kernel launches: " + std::to_string(f.launches) + "\n";
+      if (f.runtime_include_added)
+        out +=
+            "  added #include <hip/hip_runtime.h> (nvcc includes its runtime implicitly; hipcc does not)\n";
     }
     for (const PortFinding& x : f.findings) {
       std::string where = std::to_string(x.line) + ":" + std::to_string(x.column);
@@ -146,6 +157,7 @@ std::string RenderPortJson(const PortReport& report) {
     jf["build_file"] = f.build_file;
     jf["lines"] = f.lines;
     jf["changed"] = f.changed;
+    jf["runtime_include_added"] = f.runtime_include_added;
     jf["kernel_launches"] = f.launches;
     jf["conversions"] = f.conversions;
     Json findings = Json::array();

@@ -27,6 +27,10 @@ enum class PortFindingKind {
   kUserName,           // a CUDA-looking name the file declares itself: kept
   kLaunchKept,         // --launch-macro could not rewrite a launch: kept as <<<...>>>
   kBuildFlag,          // a CUDA-only flag in CMakeLists.txt or a Makefile
+  kCacheHint,          // a cache-hinted load or store (__ldcs, __stcg, ...) made a plain one
+  kCudaArch,           // a __CUDA_ARCH__ test: never true in hipcc's device pass
+  kWave64,             // code whose result changes when a wavefront has 64 lanes
+  kCgRewritten,        // a cooperative-groups call HIP lacks rewritten in portable code (cg::reduce)
 };
 
 std::string_view ToString(PortFindingKind kind);  // "unsupported", "warp_size", ...
@@ -51,6 +55,7 @@ struct PortFileReport {
   uint64_t lines = 0;
   bool changed = false;
   bool build_file = false;                      // CMakeLists.txt / Makefile: scanned, not translated
+  bool runtime_include_added = false;           // #include <hip/hip_runtime.h> added: later lines move by one
   uint64_t launches = 0;                        // <<<...>>> kernel launches seen
   std::map<std::string, uint64_t> conversions;  // family -> references renamed
   std::vector<PortFinding> findings;            // sorted by line, column

@@ -9,6 +9,7 @@
 
 #include "port/port_report.h"
 #include "port/port_run.h"
+#include "port/translator.h"
 
 namespace gpudoctor {
 namespace {
@@ -244,6 +245,35 @@ TEST(PortReportText, LongLineColumnKeepsASpaceBeforeTheSeverity) {
   const std::string text = RenderPortText(report);
   EXPECT_NE(text.find("  10850:28 warning  full_mask"), std::string::npos) << text;
   EXPECT_NE(text.find("  7:3     warning  warp_size"), std::string::npos) << text;
+}
+
+// Issue 32 item 1: nvcc includes its runtime before every .cu file and hipcc does not, so port adds
+// hip/hip_runtime.h where kernels, launches or device types are used and nothing includes it yet: before the
+// first #include, else before the first line of code; never in plain host code.
+TEST(PortRuntimeInclude, AddedOnlyWhereDeviceCodeLacksIt) {
+  auto map = EmbeddedPortMap();
+  ASSERT_TRUE(map.ok());
+  auto translate = [&](const std::string& text) { return TranslateCuda(text, **map, {}).value(); };
+
+  auto kernel = translate("// scale\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n");
+  EXPECT_TRUE(kernel.report.runtime_include_added);
+  EXPECT_EQ(kernel.text,
+            "// scale\n#include <hip/hip_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n");
+  EXPECT_EQ(kernel.report.conversions.at("implicit"), 1u);
+
+  auto cg = translate("#pragma once\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n");
+  EXPECT_EQ(
+      cg.text,
+      "#pragma once\n#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\nnamespace cg = "
+      "cooperative_groups;\n");
+
+  auto has = translate("#include <cuda_runtime.h>\n__global__ void k() {}\n");
+  EXPECT_FALSE(has.report.runtime_include_added);
+  EXPECT_EQ(has.text, "#include <hip/hip_runtime.h>\n__global__ void k() {}\n");
+
+  auto host = translate("#include <vector>\nint add(int a, int b) { return a + b; }\n");
+  EXPECT_FALSE(host.report.runtime_include_added);
+  EXPECT_FALSE(host.report.changed);
 }
 
 }  // namespace
