@@ -48,6 +48,19 @@ struct PortFinding {
   std::string advice;   // what to do
 };
 
+// --check-build: one translated file compiled with hipcc.
+struct PortFileBuild {
+  bool compiled = false;
+  std::string first_error;  // the compiler's first error line when it did not compile
+};
+
+struct PortBuildCheck {
+  std::string hipcc;         // the compiler's path
+  std::string offload_arch;  // gfx1030 unless --offload-arch
+  uint64_t files = 0;
+  uint64_t compiled = 0;
+};
+
 struct PortFileReport {
   std::string path;    // as given or found under the folder
   std::string output;  // where the translation went ("" for --examine or stdout)
@@ -59,13 +72,15 @@ struct PortFileReport {
   uint64_t launches = 0;                        // <<<...>>> kernel launches seen
   std::map<std::string, uint64_t> conversions;  // family -> references renamed
   std::vector<PortFinding> findings;            // sorted by line, column
+  std::optional<PortFileBuild> build;           // --check-build: set for each compiled source
 };
 
 struct PortReport {
   std::string tool_version;
   std::optional<Version> hip_version;  // --hip-version, when given
   bool examine = false;
-  std::vector<PortFileReport> files;  // sorted by path
+  std::vector<PortFileReport> files;          // sorted by path
+  std::optional<PortBuildCheck> build_check;  // --check-build
 
   std::map<std::string, uint64_t> TotalConversions() const;
   std::map<std::string, uint64_t> FindingCounts() const;  // kind name -> count

@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "port/hipcc_check.h"
 #include "port/port_report.h"
 #include "port/port_run.h"
 #include "port/translator.h"
@@ -245,6 +247,74 @@ TEST(PortReportText, LongLineColumnKeepsASpaceBeforeTheSeverity) {
   const std::string text = RenderPortText(report);
   EXPECT_NE(text.find("  10850:28 warning  full_mask"), std::string::npos) << text;
   EXPECT_NE(text.find("  7:3     warning  warp_size"), std::string::npos) << text;
+}
+
+// Issue 32 item 4: hipcc is looked for on PATH first, then HIP_PATH, ROCM_PATH, /opt/rocm and /usr/bin.
+TEST(PortBuildCheck, FindsHipccInTheDocumentedOrder) {
+  std::set<std::string> files;
+  HipccSearch search;
+  search.is_file = [&](const std::string& p) { return files.count(p) > 0; };
+  search.path_env = "/home/u/bin::/usr/local/bin";
+  search.hip_path = "/opt/hip/";
+  search.rocm_path = "/opt/rocm-6.2";
+  EXPECT_FALSE(FindHipcc(search).ok());
+  EXPECT_NE(FindHipcc(search).error().message.find("no hipcc in PATH"), std::string::npos);
+  files = {"/usr/bin/hipcc"};
+  EXPECT_EQ(FindHipcc(search).value(), "/usr/bin/hipcc");
+  files.insert("/opt/rocm-6.2/bin/hipcc");
+  EXPECT_EQ(FindHipcc(search).value(), "/opt/rocm-6.2/bin/hipcc");
+  files.insert("/opt/hip/bin/hipcc");
+  EXPECT_EQ(FindHipcc(search).value(), "/opt/hip/bin/hipcc");
+  files.insert("/usr/local/bin/hipcc");
+  EXPECT_EQ(FindHipcc(search).value(), "/usr/local/bin/hipcc");
+}
+
+// Each translated source is compiled once with -c --offload-arch; headers, build files and files that could
+// not be translated are not; the compiler's first error line is what the report keeps.
+TEST(PortBuildCheck, CompilesEachSourceAndKeepsTheFirstError) {
+  PortReport report;
+  auto file = [&](std::string path, std::string output) {
+    PortFileReport f;
+    f.path = std::move(path);
+    f.output = std::move(output);
+    report.files.push_back(f);
+  };
+  file("src/a.cu", "out/a.cu");
+  file("src/b.cpp", "out/b.cpp");
+  file("src/k.cuh", "out/k.cuh");
+  file("src/c.cu", "");  // --in-place, unchanged: the file itself
+  std::vector<std::vector<std::string>> calls;
+  PortProcessRunner run = [&](const ProcessRequest& r) -> Result<ProcessResult> {
+    calls.push_back(r.argv);
+    ProcessResult p;
+    p.exit_code = r.argv[4] == "out/b.cpp" ? 1 : 0;
+    if (*p.exit_code != 0)
+      p.stderr_text =
+          "In file included from out/b.cpp:1:\nout/b.cpp:3:7: error: unknown type name 'float4'\n1 error\n";
+    return p;
+  };
+  CheckBuild("/usr/bin/hipcc", "gfx90a", {"out"}, true, run, report);
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[0], (std::vector<std::string>{"/usr/bin/hipcc", "-c", "--offload-arch=gfx90a", "-Iout",
+                                                "out/a.cu", "-o", calls[0].back()}));
+  EXPECT_EQ(calls[2][4], "src/c.cu");
+  ASSERT_TRUE(report.files[0].build && report.files[1].build && report.files[3].build);
+  EXPECT_FALSE(report.files[2].build.has_value());
+  EXPECT_TRUE(report.files[0].build->compiled);
+  EXPECT_FALSE(report.files[1].build->compiled);
+  EXPECT_EQ(report.files[1].build->first_error, "out/b.cpp:3:7: error: unknown type name 'float4'");
+  ASSERT_TRUE(report.build_check.has_value());
+  EXPECT_EQ(report.build_check->files, 3u);
+  EXPECT_EQ(report.build_check->compiled, 2u);
+  EXPECT_EQ(PortExitCode(report), 2);
+  const std::string text = RenderPortText(report);
+  EXPECT_NE(text.find("  hipcc: does not compile: out/b.cpp:3:7: error: unknown type name 'float4'\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("build:     2 of 3 source(s) compile with /usr/bin/hipcc -c --offload-arch=gfx90a"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(RenderPortJson(report).find("\"compiled\": false"), std::string::npos);
 }
 
 // Issue 32 item 1: nvcc includes its runtime before every .cu file and hipcc does not, so port adds
