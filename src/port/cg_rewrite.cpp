@@ -9,10 +9,13 @@
 namespace gpudoctor {
 
 std::set<std::string> CooperativeGroupsNames(const CodeTokens& code) {
-  std::set<std::string> names = {"cooperative_groups"};
-  for (size_t i = 0; i + 3 < code.size(); ++i)
-    if (code.Is(i, "namespace") && code.Is(i + 2, "=") && code.Is(i + 3, "cooperative_groups"))
-      names.insert(std::string(code.Text(i + 1)));
+  std::set<std::string> names;
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (code[i].kind != TokenKind::kIdentifier || !code.Is(i, "cooperative_groups")) continue;
+    names.insert("cooperative_groups");
+    if (i >= 3 && code.Is(i - 1, "=") && code.Is(i - 3, "namespace"))
+      names.insert(std::string(code.Text(i - 2)));
+  }
   return names;
 }
 
@@ -44,17 +47,12 @@ std::string ReduceLambda(std::string_view group, std::string_view op, std::strin
 
 class CgRewriter {
  public:
-  CgRewriter(const CodeTokens& code, const PortMap& map, const PortOptions& options, PortFileReport& report,
-             std::vector<PortEdit>& edits)
-      : code_(code), map_(map), options_(options), report_(report), edits_(edits) {}
+  CgRewriter(const CodeTokens& code, const std::set<std::string>& names, const PortMap& map,
+             const PortOptions& options, PortFileReport& report, std::vector<PortEdit>& edits)
+      : code_(code), map_(map), options_(options), report_(report), edits_(edits), names_(names) {}
 
   void Run() {
-    bool any = false;
-    for (size_t i = 0; i < code_.size() && !any; ++i)
-      any = code_[i].kind == TokenKind::kIdentifier &&
-            (code_.Is(i, "cooperative_groups") || code_.Text(i).rfind("meta_group_", 0) == 0);
-    if (!any) return;  // the common case: one pass, nothing else
-    names_ = CooperativeGroupsNames(code_);
+    if (names_.empty()) return;  // the common case: the file never names cooperative_groups
     for (size_t i = 2; i < code_.size(); ++i) {
       if (code_[i].kind != TokenKind::kIdentifier) continue;
       std::string_view name = code_.Text(i);
@@ -172,15 +170,16 @@ class CgRewriter {
   const PortOptions& options_;
   PortFileReport& report_;
   std::vector<PortEdit>& edits_;
-  std::set<std::string> names_;
+  const std::set<std::string>& names_;
   std::set<size_t> consumed_;  // operators rewritten with their reduce
 };
 
 }  // namespace
 
-void RewriteCooperativeGroups(const CodeTokens& code, const PortMap& map, const PortOptions& options,
-                              PortFileReport& report, std::vector<PortEdit>& edits) {
-  CgRewriter(code, map, options, report, edits).Run();
+void RewriteCooperativeGroups(const CodeTokens& code, const std::set<std::string>& cg_names,
+                              const PortMap& map, const PortOptions& options, PortFileReport& report,
+                              std::vector<PortEdit>& edits) {
+  CgRewriter(code, cg_names, map, options, report, edits).Run();
 }
 
 }  // namespace gpudoctor

@@ -17,10 +17,14 @@
 
 namespace gpudoctor {
 
-// "cooperative_groups" and every alias the file declares for it (`namespace cg = cooperative_groups;`).
+// "cooperative_groups" and every alias the file declares for it (`namespace cg = cooperative_groups;`); empty
+// when the file never names it (then nothing here applies: one pass, computed once per file).
 std::set<std::string> CooperativeGroupsNames(const CodeTokens& code);
 
-void RewriteCooperativeGroups(const CodeTokens& code, const PortMap& map, const PortOptions& options,
-                              PortFileReport& report, std::vector<PortEdit>& edits);
+// `cg_names`: CooperativeGroupsNames(code). A file that never names cooperative_groups is left alone, even
+// where it calls tile.meta_group_rank() on a tile it was given.
+void RewriteCooperativeGroups(const CodeTokens& code, const std::set<std::string>& cg_names,
+                              const PortMap& map, const PortOptions& options, PortFileReport& report,
+                              std::vector<PortEdit>& edits);
 
 }  // namespace gpudoctor

@@ -7,8 +7,6 @@
 #include <set>
 #include <string>
 
-#include "port/cg_rewrite.h"
-
 namespace gpudoctor {
 namespace {
 
@@ -37,14 +35,15 @@ bool IsWarpIntrinsic(std::string_view name) {
 
 class Scanner {
  public:
-  Scanner(const CodeTokens& code, const PortMap& map, std::vector<PortFinding>& out)
+  Scanner(const CodeTokens& code, const std::set<std::string>& cg_names, const PortMap& map,
+          std::vector<PortFinding>& out)
       : code_(code),
         map_(map),
         out_(out),
-        cg_missing_(map.cooperative_groups_missing.begin(), map.cooperative_groups_missing.end()) {}
+        cg_missing_(map.cooperative_groups_missing.begin(), map.cooperative_groups_missing.end()),
+        cg_names_(cg_names) {}
 
   void Run() {
-    cg_names_ = CooperativeGroupsNames(code_);  // `namespace cg = cooperative_groups;` makes `cg::` one too
     FindLaneMaskNames();
     for (size_t i = 0; i < code_.size(); ++i) {
       const Token& t = code_[i];
@@ -317,7 +316,7 @@ class Scanner {
   const PortMap& map_;
   std::vector<PortFinding>& out_;
   std::set<std::string> cg_missing_;
-  std::set<std::string> cg_names_;
+  const std::set<std::string>& cg_names_;
   std::set<std::string> lane_mask_names_;
   std::vector<size_t> mask_calls_;  // closing-parenthesis indices of the open warp-intrinsic calls
   std::set<std::pair<int, uint32_t>> reported_;
@@ -325,8 +324,9 @@ class Scanner {
 
 }  // namespace
 
-void ScanHazards(const CodeTokens& code, const PortMap& map, std::vector<PortFinding>& findings) {
-  Scanner(code, map, findings).Run();
+void ScanHazards(const CodeTokens& code, const std::set<std::string>& cg_names, const PortMap& map,
+                 std::vector<PortFinding>& findings) {
+  Scanner(code, cg_names, map, findings).Run();
 }
 
 }  // namespace gpudoctor

@@ -365,8 +365,9 @@ Result<Translation> TranslateCuda(std::string_view source, const PortMap& map, c
   result.report.lines = CountLines(source);
   std::vector<Edit> edits = Translator(source, code, map, options, result.report).Run();
   AddHipNeeds(code, map, result.report, edits);
-  RewriteCooperativeGroups(code, map, options, result.report, edits);
-  ScanHazards(code, map, result.report.findings);
+  const std::set<std::string> cg_names = CooperativeGroupsNames(code);
+  RewriteCooperativeGroups(code, cg_names, map, options, result.report, edits);
+  ScanHazards(code, cg_names, map, result.report.findings);
   std::stable_sort(result.report.findings.begin(), result.report.findings.end(),
                    [](const PortFinding& a, const PortFinding& b) {
                      return a.line != b.line ? a.line < b.line : a.column < b.column;
