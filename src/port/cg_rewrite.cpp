@@ -135,8 +135,9 @@ class CgRewriter {
   void Operator(size_t i) {
     if (consumed_.count(i) > 0) return;
     auto op = OperatorAt(i);
-    if (!op) return Unrewritten(i);
     const Token& ns = code_[i - 2];
+    // Written over several lines, it stays (the one-line lambda would move every later line).
+    if (!op || !OneLine(ns.offset, code_[op->end].offset)) return Unrewritten(i);
     edits_.push_back(
         PortEdit{ns.offset, code_[op->end].offset + 1 - ns.offset, OperatorLambda(op->name, op->type)});
     ++report_.conversions["cooperative_groups"];

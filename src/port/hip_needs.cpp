@@ -46,8 +46,12 @@ class HipNeeds {
       if (it->second.rewrite != PortRewrite::kNone) PlainAccess(i, it->second);
     }
     if (needs_runtime && !has_runtime && code_.size() > 0) {
-      const size_t at = first_include < code_.size() ? first_include : 0;
-      edits_.push_back(PortEdit{code_.LineStart(at), 0, std::string("#include <") + kRuntimeHeader + ">\n"});
+      uint32_t at = code_.LineStart(first_include < code_.size() ? first_include : 0);
+      // A call written across that line (a mask argument the translator drops, say) would swallow the
+      // include: then it goes at the very top.
+      for (const PortEdit& e : edits_)
+        if (e.offset < at && at < e.offset + e.length) at = 0;
+      edits_.push_back(PortEdit{at, 0, std::string("#include <") + kRuntimeHeader + ">\n"});
       report_.runtime_include_added = true;
       ++report_.conversions["implicit"];
     }

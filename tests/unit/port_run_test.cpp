@@ -2,6 +2,7 @@
 // output that does not depend on the thread count, build files scanned, flags that do not go together.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -344,6 +345,30 @@ TEST(PortRuntimeInclude, AddedOnlyWhereDeviceCodeLacksIt) {
   auto host = translate("#include <vector>\nint add(int a, int b) { return a + b; }\n");
   EXPECT_FALSE(host.report.runtime_include_added);
   EXPECT_FALSE(host.report.changed);
+}
+
+// Found by fuzz/port_fuzz.cpp while building issue 32: a dropped mask argument written across the first
+// #include swallowed the added include (reported added, never written), and a cg::plus<T>() over two lines
+// became a one-line lambda. Either moved every later line.
+TEST(PortRuntimeInclude, NothingSwallowsTheIncludeOrMovesALine) {
+  auto map = EmbeddedPortMap();
+  ASSERT_TRUE(map.ok());
+  auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  const std::string masked =
+      "__device__ int f(int v) { return __shfl_sync(0xffffffff +\n#include <x.h>\n1, v, 0); }\n";
+  auto t = TranslateCuda(masked, **map, {}).value();
+  EXPECT_TRUE(t.report.runtime_include_added);
+  EXPECT_EQ(t.text.rfind("#include <hip/hip_runtime.h>\n", 0), 0u) << t.text;
+  EXPECT_EQ(lines(t.text), lines(masked) + 1) << t.text;
+
+  const std::string split =
+      "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\nauto op = cg::plus<\nfloat>();\n";
+  auto u = TranslateCuda(split, **map, {}).value();
+  EXPECT_EQ(lines(u.text), lines(split) + 1) << u.text;
+  EXPECT_NE(u.text.find("cg::plus<\nfloat>()"), std::string::npos) << u.text;
+  ASSERT_EQ(u.report.findings.size(), 1u);
+  EXPECT_EQ(u.report.findings[0].kind, PortFindingKind::kCooperativeGroups);
+  EXPECT_EQ(u.report.findings[0].line, 3u);
 }
 
 }  // namespace
