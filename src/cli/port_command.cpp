@@ -6,7 +6,9 @@
 
 #include "cli/output.h"
 #include "core/strings.h"
+#include "platform/process.h"
 #include "port/cuda_lexer.h"
+#include "port/hipcc_check.h"
 #include "port/port_map.h"
 #include "port/port_report.h"
 #include "port/port_run.h"
@@ -18,29 +20,39 @@ std::string PortCommand::Description() const {
          "from "
          "one mapping table (runtime, driver, cuBLAS, cuRAND, cuFFT, cuSPARSE, cuSOLVER, cuDNN -> MIOpen, "
          "NCCL -> "
-         "RCCL, CUB, Thrust, headers, types, enums, macros, warp intrinsics). Comments, strings and layout "
-         "are kept; "
+         "RCCL, CUB, Thrust, headers, types, enums, macros, warp intrinsics, bf16, cache-hinted loads and "
+         "stores). It also adds what nvcc gave implicitly: #include <hip/hip_runtime.h> where kernels, "
+         "launches or "
+         "device types are used, HIP's header guards for the CUDA ones helper code tests "
+         "(__DRIVER_TYPES_H__), "
+         "the const void* cast of a kernel given to hipFuncSetAttribute and the like; cg::reduce and "
+         "cg::plus "
+         "(absent from HIP) become a shuffle reduction over the tile. Comments, strings and layout are kept; "
          "names the file declares itself and names qualified by your own namespaces are never renamed. The "
          "report "
          "gives, per file and in total, the references converted by API family and, with line:column and "
          "what to "
-         "do: APIs HIP lacks, APIs newer than --hip-version, warp-size hazards (32 assumed as the warp "
-         "width, "
-         "0xffffffff masks, ballots kept in 32 bits), inline PTX, texture and surface references, "
-         "cooperative-groups "
-         "features HIP lacks, __launch_bounds__ above 1024, and CUDA-only flags in the folder's "
-         "CMakeLists.txt and "
-         "Makefiles (reported, not rewritten).\n\n"
+         "do: APIs HIP lacks, APIs newer than --hip-version (meta_group_rank with HIP 5.2), 32-lane "
+         "assumptions "
+         "(tiles, shared arrays and lane arithmetic of 32, lane masks given to warp intrinsics), code whose "
+         "result "
+         "a 64-lane wavefront changes, __CUDA_ARCH__ tests, ballots kept in 32 bits, inline PTX, texture and "
+         "surface references, cooperative-groups features HIP lacks, __launch_bounds__ above 1024, and "
+         "CUDA-only "
+         "flags in the folder's CMakeLists.txt and Makefiles (reported, not rewritten).\n\n"
          "Examples:\n"
          "  gpudoctor port kernel.cu > kernel.hip.cu        the translation on stdout, the report on stderr\n"
          "  gpudoctor port src/ -o src-hip                  a folder into a new folder\n"
          "  gpudoctor port src/ --in-place --backup         rewrite the files, keeping FILE.orig\n"
          "  gpudoctor port src/ --examine --json            the report only, as JSON\n"
          "  gpudoctor port kernel.cu --hip-version 5.2 -o k.hip.cu   APIs Debian 12's HIP 5.2 lacks are "
-         "errors\n\n"
+         "errors\n"
+         "  gpudoctor port src/ -o src-hip --check-build    compile each translated source with hipcc\n\n"
          "Exit codes: 0 nothing to look at, 1 warnings (hazards to check), 2 errors (APIs HIP lacks, inline "
          "PTX, "
-         "...: the result will not build or run as it is), 3 bad flags or a file that could not be read.";
+         "...: the result will not build or run as it is; with --check-build, a file hipcc does not "
+         "compile), 3 bad "
+         "flags or a file that could not be read.";
 }
 
 void PortCommand::DefineFlags(FlagSet& flags) {
@@ -60,6 +72,13 @@ void PortCommand::DefineFlags(FlagSet& flags) {
   flags.Bool("--force", &force_, "Replace existing output (and .orig) files.");
   flags.String("--threads", &threads_, "N",
                "Translate on N threads (default: one per core); the output is the same.");
+  flags.Bool(
+      "--check-build", &check_build_,
+      "With -o or --in-place: compile each translated source with the hipcc found on PATH, in HIP_PATH, "
+      "ROCM_PATH, /opt/rocm or /usr/bin (hipcc -c --offload-arch=ARCH) and report per file whether it "
+      "builds.");
+  flags.String("--offload-arch", &offload_arch_, "ARCH",
+               "The GPU target of --check-build (default gfx1030).");
   flags.Bool("--json", &json_, "Print the report as JSON (docs/port.md).");
   flags.String("--db", &db_, "DIR", "Use the mapping table in DIR/port/*.toml instead of the built-in one.");
   flags.Excludes("--in-place", "--output");
@@ -91,6 +110,27 @@ int PortCommand::Run(const CliContext& ctx) {
                        UserError("--json prints the report on stdout, so the translation needs -o FILE, "
                                  "--in-place or --examine"));
 
+  if (check_build_ && output_.empty() && !in_place_)
+    return ReportError(
+        ctx.err, UserError("--check-build compiles the translated files, so it needs -o or --in-place"));
+  std::string hipcc;
+  if (check_build_) {
+    HipccSearch search;
+    search.path_env = ctx.env.Get("PATH").value_or("");
+    search.hip_path = ctx.env.Get("HIP_PATH").value_or("");
+    search.rocm_path = ctx.env.Get("ROCM_PATH").value_or("");
+#ifdef _WIN32
+    search.list_separator = ';';
+#endif
+    search.is_file = [](const std::string& p) {
+      std::error_code ec;
+      return std::filesystem::is_regular_file(p, ec);
+    };
+    auto found = FindHipcc(search);
+    if (!found.ok()) return ReportError(ctx.err, found.error());
+    hipcc = *found;
+  }
+
   PortMap from_dir;
   const PortMap* map = nullptr;
   if (db_.empty()) {
@@ -112,6 +152,11 @@ int PortCommand::Run(const CliContext& ctx) {
   auto run = RunPort(job, *map, io);
   if (!run.ok()) return ReportError(ctx.err, run.error());
   run->report.tool_version = GPUDOCTOR_VERSION;
+  if (check_build_) {
+    std::vector<std::string> include_dirs;
+    if (!output_.empty() && std::filesystem::is_directory(output_)) include_dirs.push_back(output_);
+    CheckBuild(hipcc, offload_arch_, include_dirs, in_place_, RunProcess, run->report);
+  }
   const bool to_stdout = !examine_ && !in_place_ && output_.empty();
   if (to_stdout) {
     if (!WriteAll(ctx.out, run->translation)) return kExitOk;

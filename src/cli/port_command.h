@@ -23,12 +23,14 @@ class PortCommand final : public Command {
   std::string hip_version_;
   std::string threads_;
   std::string db_;
+  std::string offload_arch_ = "gfx1030";
   bool in_place_ = false;
   bool backup_ = false;
   bool examine_ = false;
   bool json_ = false;
   bool launch_macro_ = false;
   bool force_ = false;
+  bool check_build_ = false;
 };
 
 }  // namespace gpudoctor

@@ -1,5 +1,6 @@
 // The hazard scans of `gpudoctor port` (hazard_scan.h). They look at tokens, never inside comments or
-// strings, and report at most one finding of a kind per line.
+// strings, and report at most one finding of a kind per line. They go by what the code does (a tile of 32, a
+// shuffle loop from offset 16, a mask handed to a warp intrinsic), not by what its names are (issue 32).
 #include "port/hazard_scan.h"
 
 #include <algorithm>
@@ -34,14 +35,16 @@ bool IsWarpIntrinsic(std::string_view name) {
 
 class Scanner {
  public:
-  Scanner(const CodeTokens& code, const PortMap& map, std::vector<PortFinding>& out)
+  Scanner(const CodeTokens& code, const std::set<std::string>& cg_names, const PortMap& map,
+          std::vector<PortFinding>& out)
       : code_(code),
         map_(map),
         out_(out),
-        cg_missing_(map.cooperative_groups_missing.begin(), map.cooperative_groups_missing.end()) {}
+        cg_missing_(map.cooperative_groups_missing.begin(), map.cooperative_groups_missing.end()),
+        cg_names_(cg_names) {}
 
   void Run() {
-    FindCooperativeGroupsAliases();
+    FindLaneMaskNames();
     for (size_t i = 0; i < code_.size(); ++i) {
       const Token& t = code_[i];
       if (t.kind == TokenKind::kNumber) Number(i);
@@ -68,6 +71,28 @@ class Scanner {
             "cooperative_groups::" + std::string(name) + " does not exist in HIP",
             map_.cooperative_groups_advice);
       if (name == "__launch_bounds__") LaunchBounds(i);
+      if (name == "__CUDA_ARCH__")
+        Add(PortFindingKind::kCudaArch, PortSeverity::kWarning, t, "__CUDA_ARCH__",
+            "__CUDA_ARCH__ is never defined by hipcc: code under #ifdef __CUDA_ARCH__ or #if __CUDA_ARCH__ "
+            ">= N "
+            "is left out of the GPU code, and code under #ifndef __CUDA_ARCH__ is compiled for the GPU too",
+            "test __HIP_DEVICE_COMPILE__ for device code; for a feature of newer NVIDIA GPUs keep the CUDA "
+            "branch under __HIP_PLATFORM_NVIDIA__ and write the AMD one");
+      if ((name == "tiled_partition" || name == "thread_block_tile") && code_.Is(i + 1, "<") &&
+          code_.IsKind(i + 2, TokenKind::kNumber) && NumberValue(code_.Text(i + 2)) == "32")
+        Add(PortFindingKind::kWarpSize, PortSeverity::kWarning, code_[i + 2], std::string(name) + "<32>",
+            "a tile of 32 threads taken as a warp: a 64-lane wavefront (CDNA GPUs) holds two such tiles, so "
+            "per-warp indices (threadIdx.x / 32), per-warp shared slots and wavefront-wide intrinsics no "
+            "longer "
+            "match the tile",
+            "use the tile's own rank and size (tile.thread_rank(), tile.size()); size per-warp storage by "
+            "warpSize");
+      if (name == "__shared__") SharedArray(i);
+      if ((name == "__shfl_down_sync" || name == "__shfl_xor_sync" || name == "__shfl_down" ||
+           name == "__shfl_xor") &&
+          code_.Is(i + 1, "("))
+        ShuffleOffset(i);
+      if (name == "for" && code_.Is(i + 1, "(")) ShuffleLoop(i);
       if (name == "warpSize" || Lower(name).find("warp") != std::string::npos) WarpConstant(i);
     }
   }
@@ -79,14 +104,6 @@ class Scanner {
     if (!reported_.insert(key).second) return;
     out_.push_back(PortFinding{kind, severity, at.line, at.column, std::move(name), std::move(message),
                                std::move(advice)});
-  }
-
-  // `namespace cg = cooperative_groups;` makes `cg::` a name of cooperative groups too.
-  void FindCooperativeGroupsAliases() {
-    cg_names_.insert("cooperative_groups");
-    for (size_t i = 0; i + 3 < code_.size(); ++i)
-      if (code_.Is(i, "namespace") && code_.Is(i + 2, "=") && code_.Is(i + 3, "cooperative_groups"))
-        cg_names_.insert(std::string(code_.Text(i + 1)));
   }
 
   bool InsideMaskCall(size_t i) {
@@ -115,19 +132,15 @@ class Scanner {
     std::string v = NumberValue(code_.Text(i));
     std::string_view prev = code_.Text(code_.Prev(i)), next = code_.Text(i + 1);
     if (v == "0xffffffff") {
-      std::string before = Lower(code_.Text(code_.Prev(i)));
-      std::string two_before = Lower(code_.Text(code_.Prev(code_.Prev(i))));
-      if (InsideMaskCall(i) || before.find("mask") != std::string::npos ||
-          (prev == "=" && two_before.find("mask") != std::string::npos))
-        Add(PortFindingKind::kFullMask, PortSeverity::kWarning, t, std::string(code_.Text(i)),
-            "a 32-lane full mask: a wavefront has 64 lanes on CDNA GPUs (MI100, MI200, MI300), so lanes "
-            "32-63 "
-            "are left out",
-            "use the maskless HIP intrinsic (port drops the mask of *_sync calls) or a 64-bit mask such as "
-            "__activemask()");
+      FullMask(i);
       return;
     }
     static const std::set<std::string_view> kArith = {"%", "/", "*", "<", ">", "<=", ">=", "==", "!="};
+    if (v == "31" && (prev == "==" || next == "==") && LaneContext(i))
+      Add(PortFindingKind::kWave64, PortSeverity::kWarning, t, std::string(code_.Text(i)),
+          "lane 31 taken as the last lane of the warp: on a 64-lane wavefront it is in the middle, so what "
+          "the last lane holds (a scan's total, a reduction's result) is read too early",
+          "compare with warpSize - 1");
     bool lane_math = (v == "32" && (kArith.count(prev) > 0 || kArith.count(next) > 0)) ||
                      (v == "31" && (prev == "&" || next == "&")) ||
                      (v == "5" && (prev == ">>" || prev == "<<"));
@@ -136,6 +149,112 @@ class Scanner {
           "lane arithmetic with the literal " + std::string(code_.Text(i)) +
               " assumes 32-lane warps; AMD wavefronts have 64 lanes on CDNA GPUs",
           "write it in terms of warpSize (lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize)");
+  }
+
+  // Names a warp intrinsic is given as its mask: `__shfl_sync(kFull, ...)` makes kFull a lane mask. A name
+  // set to 0xffffffff and never given to one is a data mask, and not reported.
+  void FindLaneMaskNames() {
+    for (size_t i = 0; i + 1 < code_.size(); ++i) {
+      if (code_[i].kind != TokenKind::kIdentifier || code_.Text(i)[0] != '_' || !code_.Is(i + 1, "(") ||
+          !IsWarpIntrinsic(code_.Text(i)))
+        continue;
+      auto args = code_.Arguments(i + 1);
+      if (!args.empty() && args[0].first == args[0].second &&
+          code_.IsKind(args[0].first, TokenKind::kIdentifier))
+        lane_mask_names_.insert(std::string(code_.Text(args[0].first)));
+    }
+  }
+
+  // 0xffffffff: a lane mask when it is given to a warp intrinsic or names one that is; compared with a ballot
+  // it tests 32 lanes of 64.
+  void FullMask(size_t i) {
+    const Token& t = code_[i];
+    std::string_view prev = code_.Text(code_.Prev(i));
+    std::string_view named = prev == "=" ? code_.Text(code_.Prev(code_.Prev(i))) : prev;
+    if ((prev == "==" || prev == "!=" || code_.Is(i + 1, "==") || code_.Is(i + 1, "!=")) && BallotOnLine(i)) {
+      Add(PortFindingKind::kWave64, PortSeverity::kWarning, t, std::string(code_.Text(i)),
+          "a ballot compared with a 32-lane full mask: on a 64-lane wavefront the ballot is 64 bits, so the "
+          "test is false whenever lanes 32-63 vote, and the branch silently goes the other way",
+          "compare with __activemask() (all active lanes), or test __all(pred) instead");
+      return;
+    }
+    if (InsideMaskCall(i) || lane_mask_names_.count(std::string(named)) > 0)
+      Add(PortFindingKind::kFullMask, PortSeverity::kWarning, t, std::string(code_.Text(i)),
+          "a 32-lane full mask: a wavefront has 64 lanes on CDNA GPUs (MI100, MI200, MI300), so lanes 32-63 "
+          "are left out",
+          "use the maskless HIP intrinsic (port drops the mask of *_sync calls) or a 64-bit mask such as "
+          "__activemask()");
+  }
+
+  bool BallotOnLine(size_t i) const {
+    const uint32_t line = code_[i].line;
+    for (size_t k = i; k < code_.size() && code_[k].line == line; k = code_.Prev(k))
+      if (IsBallot(code_.Text(k))) return true;
+    for (size_t k = i; k < code_.size() && code_[k].line == line; ++k)
+      if (IsBallot(code_.Text(k))) return true;
+    return false;
+  }
+  static bool IsBallot(std::string_view w) {
+    return w == "__ballot_sync" || w == "__ballot" || w == "__activemask";
+  }
+
+  // __shared__ float partial[32]: one slot per lane (or per warp) of 32-lane warps.
+  void SharedArray(size_t i) {
+    for (size_t k = i + 1; k + 3 < code_.size() && k < i + 8; ++k) {
+      std::string_view t = code_.Text(k);
+      if (t == ";" || t == "{" || t == "(") return;
+      if (t != "[" || !code_.IsKind(k + 1, TokenKind::kNumber) || !code_.Is(k + 2, "]")) continue;
+      if (NumberValue(code_.Text(k + 1)) == "32" && !code_.Is(k + 3, "["))
+        Add(PortFindingKind::kWarpSize, PortSeverity::kWarning, code_[k + 1], "__shared__ [32]",
+            "a shared array of 32 sized for 32-lane warps: filled one slot per lane, a 64-lane wavefront "
+            "writes past its end; filled one slot per warp, it holds a different count",
+            "size it by the wavefront: [1024 / 32] per warp covers both widths, or use warpSize-based "
+            "indexing with room for 64 lanes");
+      return;
+    }
+  }
+
+  // __shfl_xor_sync(m, v, 16) with no width: the butterfly stops at 32 lanes.
+  void ShuffleOffset(size_t i) {
+    auto args = code_.Arguments(i + 1);
+    const bool sync = code_.Text(i).size() > 5 && code_.Text(i).substr(code_.Text(i).size() - 5) == "_sync";
+    if (args.size() != (sync ? 3u : 2u)) return;  // a width argument sets the segment: no hazard
+    const size_t off = args.back().first;
+    if (off != args.back().second || !code_.IsKind(off, TokenKind::kNumber) ||
+        NumberValue(code_.Text(off)) != "16")
+      return;
+    Wave64Offset(off);
+  }
+
+  // for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(...): the reduction covers lanes 0-31 only.
+  void ShuffleLoop(size_t i) {
+    const size_t close = code_.Matching(i + 1);
+    if (close >= code_.size()) return;
+    size_t start = code_.size();
+    for (size_t k = i + 2; k < close && code_.Text(k) != ";"; ++k)
+      if (code_.Is(k, "=") && code_.IsKind(k + 1, TokenKind::kNumber) &&
+          NumberValue(code_.Text(k + 1)) == "16")
+        start = k + 1;
+    if (start == code_.size()) return;
+    // The body: a braced block or one statement.
+    size_t end = code_.Is(close + 1, "{") ? code_.Matching(close + 1) : close + 1;
+    if (!code_.Is(close + 1, "{"))
+      while (end < code_.size() && !code_.Is(end, ";")) ++end;
+    for (size_t k = close + 1; k < end && k < code_.size(); ++k) {
+      std::string_view w = code_.Text(k);
+      if (w == "__shfl_down_sync" || w == "__shfl_xor_sync" || w == "__shfl_down" || w == "__shfl_xor") {
+        Wave64Offset(start);
+        return;
+      }
+    }
+  }
+
+  void Wave64Offset(size_t at) {
+    Add(PortFindingKind::kWave64, PortSeverity::kWarning, code_[at], std::string(code_.Text(at)),
+        "a shuffle reduction that starts at offset 16 combines 32 lanes: on a 64-lane wavefront lanes 32-63 "
+        "are never added in, and the result is silently partial",
+        "start at warpSize / 2 (for (int o = warpSize / 2; o > 0; o /= 2)), or use a tile of 32 "
+        "(tile.shfl_down)");
   }
 
   // WARP_SIZE 32, kWarpSize = 32, warpSize == 32.
@@ -197,15 +316,17 @@ class Scanner {
   const PortMap& map_;
   std::vector<PortFinding>& out_;
   std::set<std::string> cg_missing_;
-  std::set<std::string> cg_names_;
+  const std::set<std::string>& cg_names_;
+  std::set<std::string> lane_mask_names_;
   std::vector<size_t> mask_calls_;  // closing-parenthesis indices of the open warp-intrinsic calls
   std::set<std::pair<int, uint32_t>> reported_;
 };
 
 }  // namespace
 
-void ScanHazards(const CodeTokens& code, const PortMap& map, std::vector<PortFinding>& findings) {
-  Scanner(code, map, findings).Run();
+void ScanHazards(const CodeTokens& code, const std::set<std::string>& cg_names, const PortMap& map,
+                 std::vector<PortFinding>& findings) {
+  Scanner(code, cg_names, map, findings).Run();
 }
 
 }  // namespace gpudoctor

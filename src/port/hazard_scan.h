@@ -3,6 +3,8 @@
 // features HIP lacks, __launch_bounds__ above 1024 threads. Each finding carries its line and column.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "port/port_map.h"
@@ -11,6 +13,8 @@
 
 namespace gpudoctor {
 
-void ScanHazards(const CodeTokens& code, const PortMap& map, std::vector<PortFinding>& findings);
+// `cg_names`: the file's names of the cooperative_groups namespace (cg_rewrite.h's CooperativeGroupsNames).
+void ScanHazards(const CodeTokens& code, const std::set<std::string>& cg_names, const PortMap& map,
+                 std::vector<PortFinding>& findings);
 
 }  // namespace gpudoctor

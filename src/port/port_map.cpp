@@ -69,7 +69,8 @@ struct Loader {
 
   void Entry(const TomlNode& item, const PortFamily& family) {
     static const std::vector<std::string_view> kKnown = {
-        "cuda", "hip", "since", "removed", "unsupported", "kind", "experimental", "drop_mask", "source"};
+        "cuda",         "hip",       "since",  "removed",    "unsupported", "kind",
+        "experimental", "drop_mask", "source", "kernel_arg", "rewrite"};
     if (item.kind != TomlNode::Kind::kTable) {
       Fail(item.line, "each map entry is a table { cuda = \"...\", hip = \"...\" }");
       return;
@@ -85,6 +86,19 @@ struct Loader {
     e.removed = VersionField(item, "removed");
     e.unsupported = Flag(item, "unsupported");
     e.drop_mask = Flag(item, "drop_mask");
+    if (const TomlNode* arg = item.Find("kernel_arg"); arg != nullptr) {
+      if (arg->kind != TomlNode::Kind::kInteger || arg->integer < 0 || arg->integer > 16)
+        Fail(arg->line, "'kernel_arg' must be an argument index from 0 to 16");
+      else
+        e.kernel_arg = static_cast<int>(arg->integer);
+    }
+    if (std::string rewrite = Text(item, "rewrite", false); rewrite == "load") {
+      e.rewrite = PortRewrite::kLoad;
+    } else if (rewrite == "store") {
+      e.rewrite = PortRewrite::kStore;
+    } else if (!rewrite.empty()) {
+      Fail(item.line, "unknown rewrite '" + rewrite + "' (load, store)");
+    }
     if (item.Find("source") != nullptr) Text(item, "source", false);
     (void)Flag(item, "experimental");
     std::string kind = Text(item, "kind", false);
@@ -128,6 +142,15 @@ struct Loader {
         map.cooperative_groups_advice = Text(t, "advice", true);
         if (const TomlNode* names = t.Find("names"); names != nullptr)
           for (const TomlNode& n : names->items) map.cooperative_groups_missing.push_back(n.text);
+      }
+    }
+    if (const TomlNode* members = root.Find("cooperative_groups_member"); members != nullptr) {
+      for (const TomlNode& t : members->items) {
+        Sourced(t);
+        auto through = VersionField(t, "missing_through");
+        if (!through) Fail(t.line, "'missing_through' is missing");
+        map.cooperative_groups_members.push_back(
+            {Text(t, "name", true), through.value_or(Version{}), Text(t, "advice", true)});
       }
     }
     if (const TomlNode* meta = root.Find("build_flags"); meta != nullptr) Sourced(*meta);

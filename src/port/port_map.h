@@ -16,6 +16,9 @@ namespace gpudoctor {
 
 enum class PortKind { kFunction, kType, kEnum, kMacro, kHeader, kNamespace };
 
+// A call rewritten beyond its name (hip_needs.h): a cache-hinted load or store becomes a plain one.
+enum class PortRewrite { kNone, kLoad, kStore };
+
 struct PortEntry {
   std::string cuda;
   std::string hip;     // empty when unsupported
@@ -26,6 +29,15 @@ struct PortEntry {
   bool unsupported = false;
   bool drop_mask = false;  // warp intrinsics: the first argument (the lane mask) goes
   std::string qualifier;   // namespace entries written "thrust::cuda": "thrust"
+  int kernel_arg = -1;     // the argument HIP takes as `const void*` (a kernel): cast there, nvcc needs none
+  PortRewrite rewrite = PortRewrite::kNone;
+};
+
+// A cooperative-groups member function older HIP releases lack (tile.meta_group_rank()).
+struct CgMember {
+  std::string name;
+  Version missing_through;  // the newest release known to lack it
+  std::string advice;
 };
 
 struct PortFamily {
@@ -48,6 +60,7 @@ struct PortMap {
   std::unordered_map<std::string, PortEntry> qualified;  // "thrust::cuda" -> ...
   std::vector<std::string> cooperative_groups_missing;
   std::string cooperative_groups_advice;
+  std::vector<CgMember> cooperative_groups_members;
   std::vector<BuildFlagRule> build_flags;
 
   const PortFamily* Family(std::string_view name) const;

@@ -38,6 +38,14 @@ std::string_view ToString(PortFindingKind kind) {
       return "launch_kept";
     case PortFindingKind::kBuildFlag:
       return "build_flag";
+    case PortFindingKind::kCacheHint:
+      return "cache_hint";
+    case PortFindingKind::kCudaArch:
+      return "cuda_arch";
+    case PortFindingKind::kWave64:
+      return "wave64";
+    case PortFindingKind::kCgRewritten:
+      return "cg_rewritten";
   }
   return "unsupported";
 }
@@ -88,8 +96,9 @@ std::string CountList(const std::map<std::string, uint64_t>& counts) {
   return out.empty() ? "none" : out;
 }
 
+// Pads to the column width, and always leaves one space: a long "10850:28" never runs into what follows.
 std::string Pad(std::string s, size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
+  s.append(s.size() < width ? width - s.size() : 1, ' ');
   return s;
 }
 
@@ -115,7 +124,13 @@ std::string RenderPortText(const PortReport& report) {
     if (!f.build_file) {
       out += "  converted: " + CountList(f.conversions) + "\n";
       if (f.launches > 0) out += "  kernel launches: " + std::to_string(f.launches) + "\n";
+      if (f.runtime_include_added)
+        out +=
+            "  added #include <hip/hip_runtime.h> (nvcc includes its runtime implicitly; hipcc does not)\n";
     }
+    if (f.build)
+      out += f.build->compiled ? "  hipcc: compiles\n"
+                               : "  hipcc: does not compile: " + f.build->first_error + "\n";
     for (const PortFinding& x : f.findings) {
       std::string where = std::to_string(x.line) + ":" + std::to_string(x.column);
       out += "  " + Pad(where, 8) + Pad(std::string(ToString(x.severity)), 9) +
@@ -127,6 +142,9 @@ std::string RenderPortText(const PortReport& report) {
   out += "  findings:  " + CountList(report.FindingCounts()) + "\n";
   if (size_t bad = report.FilesWithErrors(); bad > 0)
     out += "  " + std::to_string(bad) + " file(s) could not be translated\n";
+  if (const auto& b = report.build_check)
+    out += "  build:     " + std::to_string(b->compiled) + " of " + std::to_string(b->files) +
+           " source(s) compile with " + b->hipcc + " -c --offload-arch=" + b->offload_arch + "\n";
   return out;
 }
 
@@ -145,6 +163,7 @@ std::string RenderPortJson(const PortReport& report) {
     jf["build_file"] = f.build_file;
     jf["lines"] = f.lines;
     jf["changed"] = f.changed;
+    jf["runtime_include_added"] = f.runtime_include_added;
     jf["kernel_launches"] = f.launches;
     jf["conversions"] = f.conversions;
     Json findings = Json::array();
@@ -157,6 +176,10 @@ std::string RenderPortJson(const PortReport& report) {
                               {"message", x.message},
                               {"advice", x.advice}});
     jf["findings"] = std::move(findings);
+    jf["build"] = f.build
+                      ? Json{{"compiled", f.build->compiled},
+                             {"first_error", f.build->compiled ? Json(nullptr) : Json(f.build->first_error)}}
+                      : Json(nullptr);
     files.push_back(std::move(jf));
   }
   doc["files"] = std::move(files);
@@ -165,12 +188,19 @@ std::string RenderPortJson(const PortReport& report) {
                       {"files_not_translated", report.FilesWithErrors()},
                       {"conversions", report.TotalConversions()},
                       {"findings", report.FindingCounts()}};
+  doc["build_check"] = report.build_check ? Json{{"hipcc", report.build_check->hipcc},
+                                                 {"offload_arch", report.build_check->offload_arch},
+                                                 {"files", report.build_check->files},
+                                                 {"compiled", report.build_check->compiled}}
+                                          : Json(nullptr);
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 int PortExitCode(const PortReport& report) {
   if (report.FilesWithErrors() > 0) return 3;
   int code = 0;
+  for (const PortFileReport& f : report.files)
+    if (f.build && !f.build->compiled) code = 2;  // --check-build: it does not build
   for (const PortFileReport& f : report.files)
     for (const PortFinding& x : f.findings)
       code = std::max(code, x.severity == PortSeverity::kError     ? 2

@@ -27,6 +27,10 @@ enum class PortFindingKind {
   kUserName,           // a CUDA-looking name the file declares itself: kept
   kLaunchKept,         // --launch-macro could not rewrite a launch: kept as <<<...>>>
   kBuildFlag,          // a CUDA-only flag in CMakeLists.txt or a Makefile
+  kCacheHint,          // a cache-hinted load or store (__ldcs, __stcg, ...) made a plain one
+  kCudaArch,           // a __CUDA_ARCH__ test: never true in hipcc's device pass
+  kWave64,             // code whose result changes when a wavefront has 64 lanes
+  kCgRewritten,        // a cooperative-groups call HIP lacks rewritten in portable code (cg::reduce)
 };
 
 std::string_view ToString(PortFindingKind kind);  // "unsupported", "warp_size", ...
@@ -44,6 +48,19 @@ struct PortFinding {
   std::string advice;   // what to do
 };
 
+// --check-build: one translated file compiled with hipcc.
+struct PortFileBuild {
+  bool compiled = false;
+  std::string first_error;  // the compiler's first error line when it did not compile
+};
+
+struct PortBuildCheck {
+  std::string hipcc;         // the compiler's path
+  std::string offload_arch;  // gfx1030 unless --offload-arch
+  uint64_t files = 0;
+  uint64_t compiled = 0;
+};
+
 struct PortFileReport {
   std::string path;    // as given or found under the folder
   std::string output;  // where the translation went ("" for --examine or stdout)
@@ -51,16 +68,19 @@ struct PortFileReport {
   uint64_t lines = 0;
   bool changed = false;
   bool build_file = false;                      // CMakeLists.txt / Makefile: scanned, not translated
+  bool runtime_include_added = false;           // #include <hip/hip_runtime.h> added: later lines move by one
   uint64_t launches = 0;                        // <<<...>>> kernel launches seen
   std::map<std::string, uint64_t> conversions;  // family -> references renamed
   std::vector<PortFinding> findings;            // sorted by line, column
+  std::optional<PortFileBuild> build;           // --check-build: set for each compiled source
 };
 
 struct PortReport {
   std::string tool_version;
   std::optional<Version> hip_version;  // --hip-version, when given
   bool examine = false;
-  std::vector<PortFileReport> files;  // sorted by path
+  std::vector<PortFileReport> files;          // sorted by path
+  std::optional<PortBuildCheck> build_check;  // --check-build
 
   std::map<std::string, uint64_t> TotalConversions() const;
   std::map<std::string, uint64_t> FindingCounts() const;  // kind name -> count

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "port/cuda_lexer.h"
@@ -38,6 +39,38 @@ class CodeTokens {
       if (Text(k) == c && --depth == 0) return k;
     }
     return code_.size();
+  }
+
+  // The arguments of the call whose "(" is at `open`: [first, last] token indices per argument, split at the
+  // commas outside brackets and outside template arguments (kernel<float, 4>); empty for "()" or an
+  // unclosed call.
+  std::vector<std::pair<size_t, size_t>> Arguments(size_t open) const {
+    std::vector<std::pair<size_t, size_t>> args;
+    const size_t close = Matching(open);
+    if (close >= code_.size() || close == open + 1) return args;
+    int depth = 0, angle = 0;
+    size_t first = open + 1;
+    for (size_t k = open + 1; k < close; ++k) {
+      std::string_view t = Text(k);
+      if (t == "(" || t == "[" || t == "{") ++depth;
+      if (t == ")" || t == "]" || t == "}") --depth;
+      if (t == "<" && code_[k - 1].kind == TokenKind::kIdentifier) ++angle;
+      if (t == ">" && angle > 0) --angle;
+      if (t == ">>" && angle > 0) angle = angle > 1 ? angle - 2 : 0;
+      if (t == "," && depth == 0 && angle == 0) {
+        args.emplace_back(first, k - 1);
+        first = k + 1;
+      }
+    }
+    args.emplace_back(first, close - 1);
+    return args;
+  }
+
+  // The offset where the line holding token i starts.
+  uint32_t LineStart(size_t i) const {
+    uint32_t at = code_[i].offset;
+    while (at > 0 && source_[at - 1] != '\n') --at;
+    return at;
   }
 
  private:

@@ -6,17 +6,16 @@
 #include <algorithm>
 #include <set>
 
+#include "port/cg_rewrite.h"
 #include "port/hazard_scan.h"
+#include "port/hip_needs.h"
+#include "port/port_edit.h"
 #include "port/token_cursor.h"
 
 namespace gpudoctor {
 namespace {
 
-struct Edit {
-  uint32_t offset = 0;
-  uint32_t length = 0;
-  std::string text;
-};
+using Edit = PortEdit;
 
 // Source text as one line for a message: each run of white space becomes one space.
 std::string OneLine(std::string_view text) {
@@ -69,8 +68,11 @@ class DeclaredNames {
       std::string_view prev = code.Text(code.Prev(i));
       const bool file_scope =
           std::all_of(scopes.begin(), scopes.end(), [](Scope s) { return s != Scope::kOther; });
+      // `struct cudaDeviceProp p;` names CUDA's struct; only `struct X {`, `struct X : B {` and `struct X;`
+      // declare one of the file's own (issue 32).
+      const bool tag = prev == "struct" || prev == "class" || prev == "enum" || prev == "union";
       bool declared =
-          prev == "struct" || prev == "class" || prev == "enum" || prev == "union" ||
+          (tag && (code.Is(i + 1, "{") || code.Is(i + 1, ":") || code.Is(i + 1, ";"))) ||
           (prev == "using" && code.Is(i + 1, "=")) ||
           (code.IsKind(code.Prev(i), TokenKind::kDirective) && prev.find("define") != std::string_view::npos);
       // A function, variable or member declared at file, namespace or class scope: `T name(`, `T name;`, ...
@@ -197,6 +199,7 @@ class Translator {
     auto it = map_.names.find(std::string(name));
     if (it == map_.names.end() || declared_.Has(name)) return;
     const PortEntry& e = it->second;
+    if (e.rewrite != PortRewrite::kNone) return;  // the whole call is rewritten (hip_needs.h)
     if (e.kind == PortKind::kNamespace && !code_.Is(i + 1, "::") && before != "namespace") return;
     if (e.kind == PortKind::kNamespace && before == "namespace" && code_.Is(i + 1, "{"))
       return;  // reopened by the user
@@ -361,7 +364,10 @@ Result<Translation> TranslateCuda(std::string_view source, const PortMap& map, c
   Translation result;
   result.report.lines = CountLines(source);
   std::vector<Edit> edits = Translator(source, code, map, options, result.report).Run();
-  ScanHazards(code, map, result.report.findings);
+  AddHipNeeds(code, map, result.report, edits);
+  const std::set<std::string> cg_names = CooperativeGroupsNames(code);
+  RewriteCooperativeGroups(code, cg_names, map, options, result.report, edits);
+  ScanHazards(code, cg_names, map, result.report.findings);
   std::stable_sort(result.report.findings.begin(), result.report.findings.end(),
                    [](const PortFinding& a, const PortFinding& b) {
                      return a.line != b.line ? a.line < b.line : a.column < b.column;

@@ -11,6 +11,7 @@
 
 #include "cli_test_util.h"
 #include "platform/filesystem.h"
+#include "platform/process.h"
 
 namespace gpudoctor {
 namespace {
@@ -166,6 +167,40 @@ TEST(PortCli, AMissingInputOrAnExistingOutputIsAClearErrorAndWritesNothing) {
   EXPECT_NE(exists.exit_code, 0);
   EXPECT_TRUE(Contains(exists.stderr_text, "already exists; nothing was written")) << exists.stderr_text;
   EXPECT_EQ(ReadFileText(dir / "out/k.cu"), "// mine\n");
+}
+
+// Issue 32 item 4: --check-build compiles each translated source with the hipcc it finds and says per file
+// whether it builds; a file using an API HIP lacks does not, and the exit code says so.
+TEST(PortCli, CheckBuildCompilesEachTranslatedSourceWithHipcc) {
+  ProcessRequest probe;
+  probe.argv = {"hipcc", "--version"};
+  probe.timeout = std::chrono::seconds(60);
+  auto version = RunProcess(probe);
+  if (!version.ok() || !version->exit_code || *version->exit_code != 0)
+    GTEST_SKIP() << "hipcc is not installed (Debian package hipcc; ./dev.sh deps installs it)";
+  stdfs::path dir = FreshTempDir("front_end_cli_port_build");
+  stdfs::create_directories(dir / "src");
+  std::ofstream(dir / "src/k.cu", std::ios::binary) << kSmallCuda;
+  std::ofstream(dir / "src/bad.cu", std::ios::binary)
+      << "#include <cuda_runtime.h>\nint main() { return cudaInitDevice(0, 0, 0); }\n";
+  std::ofstream(dir / "src/k.cuh", std::ios::binary) << "#pragma once\n";
+  auto r = Gpudoctor({"port", (dir / "src").string(), "-o", (dir / "out").string(), "--check-build"});
+  ExpectExited(r);
+  EXPECT_EQ(r.exit_code, 2) << r.stdout_text << r.stderr_text;  // docs: 2, the result will not build
+  const std::string bad = (dir / "src/bad.cu").string() + " -> " + (dir / "out/bad.cu").string() + "\n";
+  const size_t at = r.stdout_text.find(bad);
+  ASSERT_NE(at, std::string::npos) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text.substr(at), "hipcc: does not compile: ")) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "cudaInitDevice")) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "hipcc: compiles\n")) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text, "build:     1 of 2 source(s) compile with ")) << r.stdout_text;
+  EXPECT_TRUE(Contains(r.stdout_text, " -c --offload-arch=gfx1030\n")) << r.stdout_text;
+
+  auto nowhere = Gpudoctor({"port", (dir / "src/k.cu").string(), "--check-build"});
+  ExpectExited(nowhere);
+  EXPECT_EQ(nowhere.exit_code, 3);
+  EXPECT_TRUE(Contains(nowhere.stderr_text, "--check-build compiles the translated files, so it needs -o"))
+      << nowhere.stderr_text;
 }
 
 TEST(ManCli, PrintsAManPageWithANameSectionAndTheCommands) {

@@ -2,13 +2,17 @@
 // output that does not depend on the thread count, build files scanned, flags that do not go together.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "port/hipcc_check.h"
 #include "port/port_report.h"
 #include "port/port_run.h"
+#include "port/translator.h"
 
 namespace gpudoctor {
 namespace {
@@ -230,6 +234,141 @@ TEST(PortTranslateAll, SameOutputForAnyThreadCount) {
     EXPECT_EQ(one[i]->report.findings.size(), many[i]->report.findings.size());
     EXPECT_NE(one[i]->text.find("hipMalloc(p, " + std::to_string(i) + ")"), std::string::npos);
   }
+}
+
+// Issue 32: a line:column of eight characters or more ran into the severity ("10850:28warning").
+TEST(PortReportText, LongLineColumnKeepsASpaceBeforeTheSeverity) {
+  PortReport report;
+  PortFileReport f;
+  f.path = "big.cu";
+  f.findings.push_back(
+      PortFinding{PortFindingKind::kFullMask, PortSeverity::kWarning, 10850, 28, "0xffffffff", "m", "a"});
+  f.findings.push_back(PortFinding{PortFindingKind::kWarpSize, PortSeverity::kWarning, 7, 3, "32", "m", "a"});
+  report.files.push_back(f);
+  const std::string text = RenderPortText(report);
+  EXPECT_NE(text.find("  10850:28 warning  full_mask"), std::string::npos) << text;
+  EXPECT_NE(text.find("  7:3     warning  warp_size"), std::string::npos) << text;
+}
+
+// Issue 32 item 4: hipcc is looked for on PATH first, then HIP_PATH, ROCM_PATH, /opt/rocm and /usr/bin.
+TEST(PortBuildCheck, FindsHipccInTheDocumentedOrder) {
+  std::set<std::string> files;
+  HipccSearch search;
+  search.is_file = [&](const std::string& p) { return files.count(p) > 0; };
+  search.path_env = "/home/u/bin::/usr/local/bin";
+  search.hip_path = "/opt/hip/";
+  search.rocm_path = "/opt/rocm-6.2";
+  EXPECT_FALSE(FindHipcc(search).ok());
+  EXPECT_NE(FindHipcc(search).error().message.find("no hipcc in PATH"), std::string::npos);
+  files = {"/usr/bin/hipcc"};
+  EXPECT_EQ(FindHipcc(search).value(), "/usr/bin/hipcc");
+  files.insert("/opt/rocm-6.2/bin/hipcc");
+  EXPECT_EQ(FindHipcc(search).value(), "/opt/rocm-6.2/bin/hipcc");
+  files.insert("/opt/hip/bin/hipcc");
+  EXPECT_EQ(FindHipcc(search).value(), "/opt/hip/bin/hipcc");
+  files.insert("/usr/local/bin/hipcc");
+  EXPECT_EQ(FindHipcc(search).value(), "/usr/local/bin/hipcc");
+}
+
+// Each translated source is compiled once with -c --offload-arch; headers, build files and files that could
+// not be translated are not; the compiler's first error line is what the report keeps.
+TEST(PortBuildCheck, CompilesEachSourceAndKeepsTheFirstError) {
+  PortReport report;
+  auto file = [&](std::string path, std::string output) {
+    PortFileReport f;
+    f.path = std::move(path);
+    f.output = std::move(output);
+    report.files.push_back(f);
+  };
+  file("src/a.cu", "out/a.cu");
+  file("src/b.cpp", "out/b.cpp");
+  file("src/k.cuh", "out/k.cuh");
+  file("src/c.cu", "");  // --in-place, unchanged: the file itself
+  std::vector<std::vector<std::string>> calls;
+  PortProcessRunner run = [&](const ProcessRequest& r) -> Result<ProcessResult> {
+    calls.push_back(r.argv);
+    ProcessResult p;
+    p.exit_code = r.argv[4] == "out/b.cpp" ? 1 : 0;
+    if (*p.exit_code != 0)
+      p.stderr_text =
+          "In file included from out/b.cpp:1:\nout/b.cpp:3:7: error: unknown type name 'float4'\n1 error\n";
+    return p;
+  };
+  CheckBuild("/usr/bin/hipcc", "gfx90a", {"out"}, true, run, report);
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[0], (std::vector<std::string>{"/usr/bin/hipcc", "-c", "--offload-arch=gfx90a", "-Iout",
+                                                "out/a.cu", "-o", calls[0].back()}));
+  EXPECT_EQ(calls[2][4], "src/c.cu");
+  ASSERT_TRUE(report.files[0].build && report.files[1].build && report.files[3].build);
+  EXPECT_FALSE(report.files[2].build.has_value());
+  EXPECT_TRUE(report.files[0].build->compiled);
+  EXPECT_FALSE(report.files[1].build->compiled);
+  EXPECT_EQ(report.files[1].build->first_error, "out/b.cpp:3:7: error: unknown type name 'float4'");
+  ASSERT_TRUE(report.build_check.has_value());
+  EXPECT_EQ(report.build_check->files, 3u);
+  EXPECT_EQ(report.build_check->compiled, 2u);
+  EXPECT_EQ(PortExitCode(report), 2);
+  const std::string text = RenderPortText(report);
+  EXPECT_NE(text.find("  hipcc: does not compile: out/b.cpp:3:7: error: unknown type name 'float4'\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("build:     2 of 3 source(s) compile with /usr/bin/hipcc -c --offload-arch=gfx90a"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(RenderPortJson(report).find("\"compiled\": false"), std::string::npos);
+}
+
+// Issue 32 item 1: nvcc includes its runtime before every .cu file and hipcc does not, so port adds
+// hip/hip_runtime.h where kernels, launches or device types are used and nothing includes it yet: before the
+// first #include, else before the first line of code; never in plain host code.
+TEST(PortRuntimeInclude, AddedOnlyWhereDeviceCodeLacksIt) {
+  auto map = EmbeddedPortMap();
+  ASSERT_TRUE(map.ok());
+  auto translate = [&](const std::string& text) { return TranslateCuda(text, **map, {}).value(); };
+
+  auto kernel = translate("// scale\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n");
+  EXPECT_TRUE(kernel.report.runtime_include_added);
+  EXPECT_EQ(kernel.text,
+            "// scale\n#include <hip/hip_runtime.h>\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n");
+  EXPECT_EQ(kernel.report.conversions.at("implicit"), 1u);
+
+  auto cg = translate("#pragma once\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n");
+  EXPECT_EQ(
+      cg.text,
+      "#pragma once\n#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\nnamespace cg = "
+      "cooperative_groups;\n");
+
+  auto has = translate("#include <cuda_runtime.h>\n__global__ void k() {}\n");
+  EXPECT_FALSE(has.report.runtime_include_added);
+  EXPECT_EQ(has.text, "#include <hip/hip_runtime.h>\n__global__ void k() {}\n");
+
+  auto host = translate("#include <vector>\nint add(int a, int b) { return a + b; }\n");
+  EXPECT_FALSE(host.report.runtime_include_added);
+  EXPECT_FALSE(host.report.changed);
+}
+
+// Found by fuzz/port_fuzz.cpp while building issue 32: a dropped mask argument written across the first
+// #include swallowed the added include (reported added, never written), and a cg::plus<T>() over two lines
+// became a one-line lambda. Either moved every later line.
+TEST(PortRuntimeInclude, NothingSwallowsTheIncludeOrMovesALine) {
+  auto map = EmbeddedPortMap();
+  ASSERT_TRUE(map.ok());
+  auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  const std::string masked =
+      "__device__ int f(int v) { return __shfl_sync(0xffffffff +\n#include <x.h>\n1, v, 0); }\n";
+  auto t = TranslateCuda(masked, **map, {}).value();
+  EXPECT_TRUE(t.report.runtime_include_added);
+  EXPECT_EQ(t.text.rfind("#include <hip/hip_runtime.h>\n", 0), 0u) << t.text;
+  EXPECT_EQ(lines(t.text), lines(masked) + 1) << t.text;
+
+  const std::string split =
+      "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\nauto op = cg::plus<\nfloat>();\n";
+  auto u = TranslateCuda(split, **map, {}).value();
+  EXPECT_EQ(lines(u.text), lines(split) + 1) << u.text;
+  EXPECT_NE(u.text.find("cg::plus<\nfloat>()"), std::string::npos) << u.text;
+  ASSERT_EQ(u.report.findings.size(), 1u);
+  EXPECT_EQ(u.report.findings[0].kind, PortFindingKind::kCooperativeGroups);
+  EXPECT_EQ(u.report.findings[0].line, 3u);
 }
 
 }  // namespace

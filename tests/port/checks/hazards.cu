@@ -17,7 +17,7 @@ __global__ void __launch_bounds__(256) fine(float* x) { x[threadIdx.x] = 0; }
 
 __global__ void groups(float* x) {
   cg::thread_block block = cg::this_thread_block();
-  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
-  float s = cg::reduce(tile, x[threadIdx.x], cg::plus<float>());  // FINDING: cooperative_groups
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);  // FINDING: warp_size
+  float s = cg::reduce(tile, x[threadIdx.x], cg::plus<float>());  // FINDING: cg_rewritten
   x[0] = s;
 }

@@ -4,7 +4,7 @@
 #define WARP_SIZE 32  // FINDING: warp_size
 
 __device__ float warp_sum(float v) {
-  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffff, v, off);  // FINDING: full_mask
+  for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffff, v, off);  // FINDING: full_mask wave64
   // CHECK: for (int off = 16; off > 0; off /= 2) v += __shfl_down(v, off);
   return v;
 }

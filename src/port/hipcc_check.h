@@ -1,0 +1,40 @@
+// `gpudoctor port --check-build` (issue 32, item 4): finds the hipcc a user would build with and compiles
+// each translated source with it (`hipcc -c --offload-arch=ARCH`), so the report says per file whether the
+// translation builds, and with the compiler's first error when it does not. The compiler runs through the
+// caller's process runner, so the orchestration is tested against a scripted one.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "platform/process.h"
+#include "port/port_types.h"
+
+namespace gpudoctor {
+
+struct HipccSearch {
+  std::string path_env;   // PATH
+  std::string hip_path;   // HIP_PATH
+  std::string rocm_path;  // ROCM_PATH
+  char list_separator = ':';
+  std::function<bool(const std::string& path)> is_file;
+};
+
+// The places searched, in order: each folder of PATH, HIP_PATH/bin, ROCM_PATH/bin, /opt/rocm/bin and
+// /usr/bin (Debian's hipcc). Error (a user's): none holds hipcc, with the places looked at.
+Result<std::string> FindHipcc(const HipccSearch& search);
+
+using PortProcessRunner = std::function<Result<ProcessResult>(const ProcessRequest&)>;
+
+// True for the outputs compiled on their own (.cu, .cpp, .cc, .cxx, .hip); headers are compiled through them.
+bool IsCompiledSourceName(std::string_view file_name);
+
+// Compiles every translated source of the report (its output, or the file itself with --in-place) and sets
+// each one's build; sets report.build_check. `include_dirs` go to hipcc as -I (the output folder).
+void CheckBuild(const std::string& hipcc, const std::string& offload_arch,
+                const std::vector<std::string>& include_dirs, bool in_place, const PortProcessRunner& run,
+                PortReport& report);
+
+}  // namespace gpudoctor
