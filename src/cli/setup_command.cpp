@@ -136,7 +136,13 @@ int SetupCommand::Run(const CliContext& ctx) {
     return kExitOk;
   }
   WriteAll(ctx.out, RenderPlanText(plan));
-  if (!apply_ || plan.Empty()) return kExitOk;
+  if (plan.Empty()) return kExitOk;
+  if (!apply_) {
+    WriteAll(ctx.out,
+             "\nNothing was changed. `gpudoctor setup --apply` carries out the steps setup can do.\n");
+    return kExitOk;
+  }
+  WriteAll(ctx.out, "\n");
 
   ApplyOptions options;
   options.installer = uv.empty() ? Installer::kPip : Installer::kUv;

@@ -70,7 +70,6 @@ std::string RenderPlanText(const SetupPlan& plan) {
     for (const VariableStep& v : plan.variables)
       out += "     " + VariableLine(v) + "   (" + v.finding + ")\n";
   }
-  out += "\nNothing was changed. `gpudoctor setup --apply` carries out the steps setup can do.\n";
   return out;
 }
 

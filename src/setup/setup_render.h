@@ -10,7 +10,7 @@ namespace gpudoctor {
 
 inline constexpr int kSetupSchemaMajor = 1;
 
-// The plan as numbered steps, machine strings through Printable().
+// The plan as numbered steps, machine strings through Printable(); "Nothing to do: ..." when it is empty.
 std::string RenderPlanText(const SetupPlan& plan);
 std::string RenderPlanJson(const SetupPlan& plan);
 
