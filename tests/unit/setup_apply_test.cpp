@@ -129,6 +129,43 @@ TEST_F(SetupApply, AFailedStepStopsWithTheUndoAndTheRerunResumes) {
   EXPECT_EQ(RunPython(second->python, "import torchaudio; print('ok')"), "ok\n");
 }
 
+TEST_F(SetupApply, RepairReplacesACpuBuildInAnExistingVenv) {
+  const stdfs::path dir = FreshTempDir("setup_apply_repair");
+  PlanRequest request;
+  request.mode = PlanMode::kRepair;
+  request.environment = (dir / "env").string();
+  const std::string phoenix = kSource + "/tests/fixtures/sysroot/phoenix-apu-laptop";
+  const SetupPlan plan =
+      PlanSetup(ProbeWithTopology(MakeRecordedInputs(phoenix)), testing_rules::Db(), request);
+  const PackageStep& step = plan.packages.at(0);
+  ASSERT_EQ(step.uninstall.size(), 3u);
+  std::vector<std::string> rocm, cpu;
+  for (const std::string& r : step.requirements) {
+    rocm.push_back(WheelSpec(r, step.variant));
+    cpu.push_back(WheelSpec(r, "cpu"));
+  }
+  BuildWheels(dir / "cpu", cpu);
+  BuildWheels(dir / "rocm", rocm);
+  // The environment as the user had it: the CPU build, installed by setup itself from the cpu folder.
+  SetupPlan cpu_plan = plan;
+  cpu_plan.mode = PlanMode::kNewEnvironment;
+  cpu_plan.packages[0].uninstall.clear();
+  cpu_plan.variables.clear();
+  auto made = ApplyPlan(cpu_plan, Local(dir / "cpu"), RunProcess);
+  ASSERT_TRUE(made.ok() && made->ok());
+  stdfs::remove(dir / "env" / kSetupStateFile);  // now it is the user's venv, not one setup is making
+  ASSERT_EQ(RunPython(made->python, "import torch; print(torch.__version__)"), cpu[0].substr(7) + "\n");
+
+  ApplyOptions o = Local(dir / "rocm");
+  o.existing = true;
+  auto repaired = ApplyPlan(plan, o, RunProcess);
+  ASSERT_TRUE(repaired.ok()) << repaired.error().message;
+  ASSERT_TRUE(repaired->ok()) << repaired->error;
+  EXPECT_EQ(repaired->done.size(), 2u);  // uninstall, install
+  EXPECT_TRUE(repaired->done[0].starts_with("uninstall torch")) << repaired->done[0];
+  EXPECT_EQ(RunPython(repaired->python, "import torch; print(torch.__version__)"), rocm[0].substr(7) + "\n");
+}
+
 TEST(SetupApplyRefuses, AFolderThatIsNotAVenvOrIsConda) {
   const stdfs::path dir = FreshTempDir("setup_apply_refuse");
   SetupPlan plan = RaphaelPlan(dir / "system");
