@@ -14,6 +14,7 @@
 #include "cli/port_command.h"
 #include "cli/report_command.h"
 #include "cli/serve_command.h"
+#include "cli/setup_command.h"
 #include "cli/targets_command.h"
 #include "cli/topo_command.h"
 #include "cli/tune_command.h"
@@ -28,6 +29,7 @@ std::vector<std::unique_ptr<Command>> MakeCommands() {
   list.push_back(std::make_unique<VerifyCommand>());
   list.push_back(std::make_unique<BenchCommand>());
   list.push_back(std::make_unique<TuneCommand>());
+  list.push_back(std::make_unique<SetupCommand>());
   list.push_back(std::make_unique<ReportCommand>());
   list.push_back(std::make_unique<ExplainCommand>());
   list.push_back(std::make_unique<GatherCommand>());

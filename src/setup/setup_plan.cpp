@@ -1,0 +1,145 @@
+// Planning `gpudoctor setup` from check's findings (see setup_plan.h).
+#include "setup/setup_plan.h"
+
+#include <algorithm>
+
+#include "rules/rule_context.h"
+#include "rules/rules.h"
+#include "setup/pip_line.h"
+#include "setup/wheel_pins.h"
+
+namespace gpudoctor {
+namespace {
+
+// A problem the plan acts on: a warning or an error of the machine (the knowledge base's own age is not).
+bool IsProblem(const Finding& f) {
+  return f.severity >= Severity::kWarning && !f.id.starts_with("knowledge.");
+}
+
+bool InstallsTorch(const PipLine& pip) {
+  return !pip.uninstall && std::any_of(pip.requirements.begin(), pip.requirements.end(),
+                                       [](const std::string& r) { return RequirementName(r) == "torch"; });
+}
+
+// The command of `action` in `shell`, else in any shell that has one.
+std::string CommandIn(const ShellCommands& c, Shell shell) {
+  const std::string& own = shell == Shell::kBash         ? c.bash
+                           : shell == Shell::kPowerShell ? c.powershell
+                                                         : c.cmd;
+  if (!own.empty()) return own;
+  for (const std::string* s : {&c.bash, &c.powershell, &c.cmd})
+    if (!s->empty()) return *s;
+  return "";
+}
+
+class Planner {
+ public:
+  Planner(const RuleContext& ctx, const PlanRequest& request) : ctx_(ctx), request_(request) {
+    plan_.mode = request.mode;
+    plan_.shell = request.shell;
+    plan_.installer = request.installer;
+    if (!ctx.gpus.empty()) plan_.gpu = ctx.gpus.front().label;
+  }
+
+  void Take(const Finding& f) {
+    const bool problem = IsProblem(f);
+    ManualStep manual{f.id, f.title, f.fix_summary, {}};
+    std::vector<std::string> uninstall;
+    for (const FixAction& a : f.fix) {
+      switch (a.kind) {
+        case FixAction::Kind::kSetEnv:
+        case FixAction::Kind::kUnsetEnv:
+          if (problem) AddVariable(f, a);
+          break;
+        case FixAction::Kind::kManual:
+          if (problem) manual.lines.push_back(a.text);
+          break;
+        case FixAction::Kind::kCommand: {
+          const std::string line = CommandIn(a.commands, request_.shell);
+          auto pip = ParsePipLine(line);
+          if (pip && pip->uninstall) {
+            uninstall.insert(uninstall.end(), pip->requirements.begin(), pip->requirements.end());
+          } else if (pip && (InstallsTorch(*pip) || (problem && request_.mode == PlanMode::kRepair))) {
+            // One PyTorch install: a second finding with the same fix adds nothing.
+            if (!InstallsTorch(*pip) || !has_torch_) AddPackages(f, *pip, line, std::move(uninstall));
+            uninstall.clear();
+          } else if (problem) {
+            // A driver, a group, a project file, or an add-on of the environment check judged (the new
+            // environment has none; --repair installs it).
+            manual.lines.push_back(line);
+          }
+          break;
+        }
+      }
+    }
+    if (problem && !manual.lines.empty()) plan_.manual.push_back(std::move(manual));
+  }
+
+  SetupPlan Finish() {
+    if (!plan_.packages.empty()) {
+      plan_.environment = request_.environment;
+      if (plan_.environment.empty() && request_.mode == PlanMode::kRepair && ctx_.torch)
+        plan_.environment = ctx_.torch->env->path;
+      if (plan_.environment.empty()) plan_.environment = ".venv";
+      if (plan_.python.empty()) plan_.python = ctx_.platform == Platform::kWindows ? "py" : "python3";
+    }
+    return std::move(plan_);
+  }
+
+ private:
+  void AddVariable(const Finding& f, const FixAction& a) {
+    for (const VariableStep& v : plan_.variables)
+      if (v.name == a.name) return;
+    plan_.variables.push_back({f.id, a.name, a.value, a.kind == FixAction::Kind::kUnsetEnv});
+  }
+
+  void AddPackages(const Finding& f, const PipLine& pip, const std::string& line,
+                   std::vector<std::string> uninstall) {
+    PackageStep step;
+    step.finding = f.id;
+    if (request_.mode == PlanMode::kRepair) step.uninstall = std::move(uninstall);
+    step.requirements = pip.requirements;
+    step.index_url = pip.index_url;
+    step.find_links = pip.find_links;
+    step.variant = PytorchIndexVariant(pip.index_url);
+    step.options = pip.options;
+    step.check_command = line;
+    if (InstallsTorch(pip)) {
+      has_torch_ = true;
+      plan_.python_versions = PinTorchRelease(ctx_, step);
+      // The Windows launcher with a version ("py -3.12") says which Python the wheels need.
+      if (pip.python.starts_with("py ") && request_.mode == PlanMode::kNewEnvironment)
+        plan_.python = pip.python;
+    }
+    plan_.packages.push_back(std::move(step));
+  }
+
+  const RuleContext& ctx_;
+  const PlanRequest& request_;
+  SetupPlan plan_;
+  bool has_torch_ = false;
+};
+
+}  // namespace
+
+const char* ToString(PlanMode m) {
+  return m == PlanMode::kRepair ? "repair" : "new";
+}
+
+SetupPlan PlanFromFindings(const Snapshot& snap, const KnowledgeDb& db, std::vector<Finding> findings,
+                           const PlanRequest& request) {
+  SortWorstFirst(findings);
+  RuleOptions options;
+  const RuleContext ctx(snap, db, options);
+  Planner planner(ctx, request);
+  for (const Finding& f : findings) planner.Take(f);
+  return planner.Finish();
+}
+
+SetupPlan PlanSetup(const Snapshot& snap, const KnowledgeDb& db, const PlanRequest& request) {
+  RuleOptions options;
+  options.include_ok = false;
+  return PlanFromFindings(snap, db, RunAllRules(snap, db, options), request);
+}
+
+}  // namespace gpudoctor
