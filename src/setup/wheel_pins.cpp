@@ -51,7 +51,9 @@ std::vector<std::string> PinTorchRelease(const RuleContext& ctx, PackageStep& st
   for (std::string& r : step.requirements) {
     if (r != RequirementName(r)) continue;  // extras, a version or a marker: as check wrote it
     if (r == "torch") {
-      r += "==" + wheel->torch.ToString();
+      // A series as the knowledge base records it ("2.14") is every patch release of it: "==2.14" would
+      // refuse 2.14.1.
+      r += "==" + wheel->torch.ToString() + (wheel->torch.parts().size() < 3 ? ".*" : "");
     } else if (r == "torchvision" && companion) {
       r += SeriesPin(companion->torchvision);
     } else if (r == "torchaudio" && companion) {
