@@ -164,8 +164,11 @@ TEST(SetupPlan, Gtx1080GetsACu126TorchPinnedToAReleaseWithSm61) {
   EXPECT_TRUE(torch->requirements[1].ends_with(".*")) << torch->requirements[1];
   EXPECT_TRUE(torch->requirements[2].starts_with("torchaudio==2.")) << torch->requirements[2];
   // The pinned release's cu126 wheel carries sm_61 code (the knowledge base's record of it).
-  const Version pinned = *Version::Parse(torch->requirements[0].substr(7));
-  const TorchWheel* w = Db().FindTorchWheel(pinned, "cu126");
+  std::string pin = torch->requirements[0].substr(7);  // "2.14.*": the series
+  if (pin.ends_with(".*")) pin.resize(pin.size() - 2);
+  const auto pinned = Version::Parse(pin);
+  ASSERT_TRUE(pinned.has_value()) << torch->requirements[0];
+  const TorchWheel* w = Db().FindTorchWheel(*pinned, "cu126");
   ASSERT_NE(w, nullptr);
   const CcSupport s = WheelSupportsCc(*w, *Version::Parse("6.1"));
   EXPECT_TRUE(s == CcSupport::kExactCubin || s == CcSupport::kCompatibleCubin);
