@@ -54,7 +54,8 @@ std::optional<std::string> JsonTooDeep(std::string_view text, std::string_view o
     return std::string(origin) + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
   if (JsonValueCount(text) > kMaxJsonValues)
     return std::string(origin) + ": JSON holding more than " + std::to_string(kMaxJsonValues) +
-           " values (parsed, it would take more than 64 MiB of memory; gpudoctor's own documents hold a few thousand)";
+           " values (parsed, it would take more than 64 MiB of memory; gpudoctor's own documents hold a few "
+           "thousand)";
   return std::nullopt;
 }
 

@@ -38,6 +38,9 @@ TEST(CdiSpecs, TheDriverVersionComesFromTheVersionedLibraryPaths) {
   EXPECT_EQ(CdiSpecDriverVersion("kind: nvidia.com/gpu\n  - hostPath: /usr/lib/libcuda.so.1\n"), "");
   EXPECT_EQ(CdiSpecDriverVersion("kind: amd.com/gpu\n  - hostPath: /usr/lib/libcuda.so.550.54.15\n"), "");
   EXPECT_EQ(CdiSpecDriverVersion("kind: nvidia.com/gpu\nhostPath: /x/libcuda.so.550.54.15."), "550.54.15");
+  // Found by cdi_spec_fuzz: a name with an empty number is no version.
+  EXPECT_EQ(CdiSpecDriverVersion("kind: nvidia.com/gpu\nhostPath: /x/libcuda.so..55504.15\n"), "");
+  EXPECT_EQ(CdiSpecDriverVersion("kind: nvidia.com/gpu\nhostPath: /x/libcuda.so.550..54\n"), "");
 }
 
 Snapshot ProbeHost(const testing::SysrootBuilder& root, bool container) {

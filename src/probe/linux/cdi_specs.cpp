@@ -17,9 +17,10 @@ bool IsSpecFile(std::string_view name) {
   return ends(".yaml") || ends(".yml") || ends(".json");
 }
 
-// The "550.54.15" after `at` (the end of "libcuda.so."): digits and dots, two dots at least (the
-// "libcuda.so.1" link names no driver).
+// The "550.54.15" after `at` (the end of "libcuda.so."): numbers joined by single dots, two dots at least
+// (the "libcuda.so.1" link names no driver); "" for anything else ("libcuda.so..55504.15").
 std::string VersionAt(std::string_view text, size_t at) {
+  if (at >= text.size() || !std::isdigit(static_cast<unsigned char>(text[at]))) return "";
   size_t end = at;
   int dots = 0;
   while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.')) {
@@ -31,6 +32,7 @@ std::string VersionAt(std::string_view text, size_t at) {
     v.remove_suffix(1);
     --dots;
   }
+  if (v.find("..") != std::string_view::npos) return "";
   return dots >= 2 && v.size() <= 32 ? std::string(v) : "";
 }
 
