@@ -15,6 +15,7 @@
 #include "golden_test_util.h"
 #include "platform/filesystem.h"
 #include "probe/probe_inputs.h"
+#include "recorded_fixture_names.h"
 #include "report/check_text.h"
 #include "rules_test_util.h"
 #include "topo/topology_probe.h"
@@ -40,43 +41,18 @@ Snapshot ProbeRecorded(const std::string& machine) {
   return snap;
 }
 
-std::vector<std::string> Machines() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : stdfs::directory_iterator(kFixtures, ec))
-    if (e.is_directory()) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 class CheckRecordedMachine : public ::testing::TestWithParam<std::string> {};
 
-// rx6700xt-x8-slot's verdict is read through the links of its sysfs path (sys/bus/pci/devices ->
-// sys/devices): a build that cannot see links as links (the Windows build under wine) cannot follow that
-// path.
-bool ThisBuildSeesLinks() {
-  auto fs = MakeRootedFileSystem(kFixtures + "rx6700xt-x8-slot");
-  return fs->ReadLink("/sys/bus/pci/devices/0000:03:00.0").ok();
-}
-constexpr const char* kLinkSkip =
-    "this build cannot see symbolic links, which rx6700xt-x8-slot's PCIe path uses";
-
 TEST_P(CheckRecordedMachine, MatchesGoldenCheckReport) {
-  if (GetParam() == "rx6700xt-x8-slot" && !ThisBuildSeesLinks()) GTEST_SKIP() << kLinkSkip;
+  if (GetParam() == "rx6700xt-x8-slot" && !testing::ThisBuildSeesLinks()) GTEST_SKIP() << testing::kLinkSkip;
   Snapshot snap = ProbeRecorded(GetParam());
   // The shell `check` picks for that machine: bash on Linux, PowerShell for a recorded Windows machine.
   std::string got = RenderCheckText(snap, RunRules(snap), DetectShell(snap.os.family, Environment()));
   testing::CompareWithGolden(kGolden + GetParam() + ".check.txt", got);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, CheckRecordedMachine, ::testing::ValuesIn(Machines()),
-                         [](const ::testing::TestParamInfo<std::string>& p) {
-                           std::string n = p.param;
-                           std::replace_if(
-                               n.begin(), n.end(),
-                               [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Fixtures, CheckRecordedMachine, ::testing::ValuesIn(testing::RecordedMachineNames()),
+                         testing::MachineTestName);
 
 struct Verdict {
   const char* machine;
@@ -286,7 +262,7 @@ TEST(CheckRecordedFixes, VirtualMachinesAreSaidAndTheHostIsNamed) {
 
 // Issue 30 item 6: the narrowest link on the way to the CPU, not the GPU's own (the card's internal x16).
 TEST(CheckRecordedFixes, TheSlotsLinkIsTheOneThatCounts) {
-  if (!ThisBuildSeesLinks()) GTEST_SKIP() << kLinkSkip;
+  if (!testing::ThisBuildSeesLinks()) GTEST_SKIP() << testing::kLinkSkip;
   const Snapshot snap = ProbeRecorded("rx6700xt-x8-slot");
   ASSERT_EQ(snap.pci_devices.size(), 1u);
   const PcieLink& l = snap.pci_devices[0].link;

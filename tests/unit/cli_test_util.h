@@ -48,6 +48,18 @@ inline std::filesystem::path FreshTempDir(const std::string& name) {
 }
 
 // The whole of a file a command wrote ("" when it is missing), read as bytes.
+// True when a hipcc answers `hipcc --version` here (Debian's hipcc package); the tests that compile HIP skip
+// with kNoHipcc otherwise.
+inline bool HipccRuns() {
+  ProcessRequest probe;
+  probe.argv = {"hipcc", "--version"};
+  probe.timeout = std::chrono::seconds(60);
+  auto version = RunProcess(probe);
+  return version.ok() && version->exit_code && *version->exit_code == 0;
+}
+inline constexpr const char* kNoHipcc =
+    "hipcc is not installed (Debian package hipcc; ./dev.sh deps installs it)";
+
 inline std::string ReadFileText(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;

@@ -18,6 +18,8 @@ namespace {
 
 using testing::FreshTempDir;
 using testing::Gpudoctor;
+using testing::HipccRuns;
+using testing::kNoHipcc;
 using testing::ReadFileText;
 
 namespace stdfs = std::filesystem;
@@ -172,12 +174,7 @@ TEST(PortCli, AMissingInputOrAnExistingOutputIsAClearErrorAndWritesNothing) {
 // Issue 32 item 4: --check-build compiles each translated source with the hipcc it finds and says per file
 // whether it builds; a file using an API HIP lacks does not, and the exit code says so.
 TEST(PortCli, CheckBuildCompilesEachTranslatedSourceWithHipcc) {
-  ProcessRequest probe;
-  probe.argv = {"hipcc", "--version"};
-  probe.timeout = std::chrono::seconds(60);
-  auto version = RunProcess(probe);
-  if (!version.ok() || !version->exit_code || *version->exit_code != 0)
-    GTEST_SKIP() << "hipcc is not installed (Debian package hipcc; ./dev.sh deps installs it)";
+  if (!HipccRuns()) GTEST_SKIP() << kNoHipcc;
   stdfs::path dir = FreshTempDir("front_end_cli_port_build");
   stdfs::create_directories(dir / "src");
   std::ofstream(dir / "src/k.cu", std::ios::binary) << kSmallCuda;

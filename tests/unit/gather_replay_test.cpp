@@ -13,6 +13,7 @@
 #include "gather/gather.h"
 #include "knowledge/knowledge_loader.h"
 #include "probe/probe_inputs.h"
+#include "recorded_fixture_names.h"
 #include "report/check_json.h"
 #include "report/check_text.h"
 #include "report/info_text.h"
@@ -110,13 +111,7 @@ TEST_P(GatherReplayTest, RecordingReplaysTheSameInfoCheckAndTopo) {
 }
 
 INSTANTIATE_TEST_SUITE_P(LinuxFixtures, GatherReplayTest, ::testing::ValuesIn(LinuxMachines()),
-                         [](const ::testing::TestParamInfo<std::string>& p) {
-                           std::string n = p.param;
-                           std::replace_if(
-                               n.begin(), n.end(),
-                               [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-                           return n;
-                         });
+                         testing::MachineTestName);
 
 TEST(GatherReplay, CoversEveryLinuxFixture) {
   EXPECT_GE(LinuxMachines().size(), 8u);

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli_test_util.h"
 #include "platform/process.h"
 #include "port/port_map.h"
 #include "port/translator.h"
@@ -41,12 +42,7 @@ std::map<std::string, std::string> Limitations(const fs::path& dir) {
 }
 
 TEST(PortCorpus, TranslatedCorpusCompilesWithHipcc) {
-  ProcessRequest probe;
-  probe.argv = {"hipcc", "--version"};
-  probe.timeout = std::chrono::seconds(60);
-  auto version = RunProcess(probe);
-  if (!version.ok() || !version->exit_code || *version->exit_code != 0)
-    GTEST_SKIP() << "hipcc is not installed (Debian package hipcc; ./dev.sh deps installs it)";
+  if (!testing::HipccRuns()) GTEST_SKIP() << testing::kNoHipcc;
 
   auto map = EmbeddedPortMap();
   ASSERT_TRUE(map.ok()) << map.error().message;

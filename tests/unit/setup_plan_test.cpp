@@ -11,6 +11,7 @@
 #include "golden_test_util.h"
 #include "platform/filesystem.h"
 #include "probe/probe_inputs.h"
+#include "recorded_fixture_names.h"
 #include "rules/pinned_fixes.h"
 #include "rules/shell.h"
 #include "rules_test_util.h"
@@ -27,14 +28,6 @@ using testing_rules::Db;
 
 const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/";
-
-std::vector<std::string> Machines() {
-  std::vector<std::string> names;
-  for (const auto& e : stdfs::directory_iterator(kFixtures))
-    if (e.is_directory()) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 struct Machine {
   Snapshot snap;
@@ -126,20 +119,12 @@ TEST_P(SetupRecordedMachine, IsEmptyExactlyWhereNothingIsNeeded) {
 }
 
 TEST_P(SetupRecordedMachine, MatchesGoldenPlan) {
-  if (GetParam() == "rx6700xt-x8-slot" &&
-      !MakeRootedFileSystem(kFixtures + GetParam())->ReadLink("/sys/bus/pci/devices/0000:03:00.0").ok())
-    GTEST_SKIP() << "this build cannot see symbolic links, which rx6700xt-x8-slot's PCIe path uses";
+  if (GetParam() == "rx6700xt-x8-slot" && !testing::ThisBuildSeesLinks()) GTEST_SKIP() << testing::kLinkSkip;
   testing::CompareWithGolden(kGolden + GetParam() + ".setup.txt", RenderPlanText(Plan(Recorded(GetParam()))));
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, SetupRecordedMachine, ::testing::ValuesIn(Machines()),
-                         [](const ::testing::TestParamInfo<std::string>& p) {
-                           std::string n = p.param;
-                           std::replace_if(
-                               n.begin(), n.end(),
-                               [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Fixtures, SetupRecordedMachine, ::testing::ValuesIn(testing::RecordedMachineNames()),
+                         testing::MachineTestName);
 
 bool HasVariable(const SetupPlan& plan, const std::string& name) {
   return std::any_of(plan.variables.begin(), plan.variables.end(),
