@@ -322,13 +322,14 @@ cmd_compilers() {
 
 # A fuzz campaign: every target for SECONDS (default 600) on all cores, corpora kept in .fuzz/ between runs,
 # each crash minimized and saved under tests/fixtures/fuzz_regressions/<target>/, where the smoke run replays it.
-# The campaign's corpus and run totals live in .fuzz/ (git ignores it: it changes with every campaign); the
-# last campaign's are committed as fuzz/campaign-work.tar.xz so that a fresh clone or machine goes on from them
-# (issue 20's goal counts runs over every campaign). A fresh .fuzz/ starts from that file.
+# The campaign's corpus and run totals live in .fuzz/ (git ignores it: it changes with every campaign). The
+# corpus is not kept in git (35 MB that changed with every campaign; a fresh one regrows from the seeds in
+# minutes); the run totals are, as text in fuzz/totals/ (issue 20's goal counts runs over every campaign): a
+# fresh .fuzz/ starts its totals from them, and after a campaign `cp .fuzz/totals/* fuzz/totals/` records it.
 restore_fuzz_work() {
-  if [ ! -d .fuzz/corpus ] && [ -f fuzz/campaign-work.tar.xz ]; then
-    mkdir -p .fuzz && tar -C .fuzz -xJf fuzz/campaign-work.tar.xz corpus totals
-    log "started .fuzz/ from fuzz/campaign-work.tar.xz ($(find .fuzz/corpus -type f | wc -l) corpus inputs)"
+  if [ ! -d .fuzz/totals ] && [ -d fuzz/totals ]; then
+    mkdir -p .fuzz && cp -r fuzz/totals .fuzz/
+    log "started .fuzz/ with the run totals of fuzz/totals/; the corpus grows from the seeds"
   fi
 }
 
@@ -357,7 +358,7 @@ cmd_fuzz() {
 # Prunes the kept corpora of .fuzz/ with the ASan build (fuzz/prune_corpus.sh): every input runs once under
 # AddressSanitizer, those that add no coverage go, those that crash land in .fuzz/crashes/<target>/, where the next
 # `./dev.sh fuzz` replays and minimizes them. Run it after bringing back a campaign from the device machine (whose
-# binaries have no ASan), before committing fuzz/campaign-work.tar.xz.
+# binaries have no ASan), before recording its totals in fuzz/totals/.
 cmd_fuzz_prune() {
   restore_fuzz_work
   install_missing "${RUN_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"

@@ -26,8 +26,8 @@
 #   -m  replay every crash found, then minimize it (-minimize_crash=1) into <crash>.min; one that does not fail
 #       again (a timeout on a loaded machine) is renamed <crash>.unreproduced and not counted
 # The table shows this run's runs and exec/s, and the runs, hours and number of every campaign so far over
-# the same work folder (totals/<target>: "RUNS SECONDS CAMPAIGNS SINCE"; a corpus carried to another work folder
-# starts its totals again, so they never count runs that did not happen over that corpus).
+# the same work folder (totals/<target>: "RUNS SECONDS CAMPAIGNS SINCE": every run of every campaign since
+# SINCE; the repository keeps them in fuzz/totals/, while the corpus itself regrows from the seeds).
 # Exit status: 0 when no target crashed, 1 otherwise.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

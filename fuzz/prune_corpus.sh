@@ -2,7 +2,7 @@
 # Prunes the kept corpora of a campaign: every input of WORK/corpus/<target> runs once under the binaries of
 # BIN_DIR (libFuzzer's -merge=1), and only the inputs that add coverage features stay. Two uses: a corpus grown
 # over long campaigns (tens of thousands of inputs, most of them adding nothing) shrinks to the few thousand that
-# matter, which makes the next campaign and the committed fuzz/campaign-work.tar.xz lighter; and with the ASan build
+# matter, which makes the next campaign and a carried work folder lighter; and with the ASan build
 # (build/fuzz/fuzz) it replays under AddressSanitizer every input that a campaign without ASan (the fuzz-pack
 # binaries on the device machine) kept. An input that crashes, times out or runs out of memory is written to
 # WORK/crashes/<target>/ (where `./dev.sh fuzz` replays and minimizes it) and left out of the pruned corpus.

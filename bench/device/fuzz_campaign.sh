@@ -7,7 +7,7 @@
 # and UBSan runtimes, so carry Debian 12's, the same 16.0.6, from libclang-rt-16-dev:
 #   mkdir -p .device/rt16 && cp /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.{fuzzer,fuzzer_no_main,fuzzer_interceptors,ubsan_standalone,ubsan_standalone_cxx}-x86_64.a* .device/rt16/
 # with .device/ in .git/info/exclude, carry [".device", ".thirdparty"], RT=.device/rt16) and starts from the
-# committed fuzz/campaign-work.tar.xz. On 16 cores the build takes about 70 s; packing here takes
+# committed run totals (fuzz/totals/) with a corpus grown from the seeds. On 16 cores the build takes about 70 s; packing here takes
 # about 30 minutes on 2.
 # The pack's campaign.sh -g skips the targets at the goal already, measures the others for CALIBRATE s, then shares
 # the cores in proportion to the runs each still needs at its rate, and stops each at the goal or at the end.
@@ -32,7 +32,7 @@ P="$DIR/gpudoctor-fuzz"
 # Built there, the build folder and the work folder live under build/device-fuzz/ in the checkout, which a warm
 # device machine keeps between commands: a second command soon after rebuilds nothing and goes on from the first
 # one's corpus and totals. On a fresh machine the work starts from .device/fuzz-work.tar.xz when carried (the
-# last command's fuzz-work.tar.xz, put there by hand), else from the committed fuzz/campaign-work.tar.xz.
+# last command's fuzz-work.tar.xz, put there by hand), else from the committed totals (fuzz/totals/) and the seeds.
 KEEP=$PWD/build/device-fuzz
 rm -rf "$DIR" && mkdir -p "$DIR"
 if [ -f "$PACK" ]; then
@@ -50,10 +50,14 @@ elif [ -n "${RT:-}" ] && command -v clang++-16 >/dev/null; then
   if [ -d "$KEEP/work/totals" ]; then
     echo "going on from the work folder of the last command on this machine"
   else
-    from=fuzz/campaign-work.tar.xz
-    [ -f .device/fuzz-work.tar.xz ] && from=.device/fuzz-work.tar.xz
-    echo "work from $from"
-    mkdir -p "$KEEP/work" && tar -C "$KEEP/work" -xJf "$from" corpus totals || exit 3
+    mkdir -p "$KEEP/work/corpus" || exit 3
+    if [ -f .device/fuzz-work.tar.xz ]; then
+      echo "work from .device/fuzz-work.tar.xz"
+      tar -C "$KEEP/work" -xJf .device/fuzz-work.tar.xz corpus totals || exit 3
+    else
+      echo "work from fuzz/totals/ (run totals) and the seeds (corpus)"
+      cp -r fuzz/totals "$KEEP/work/" || exit 3
+    fi
   fi
   rm -rf "$KEEP/work/crashes" && ln -s "$KEEP/work" "$P/work" || exit 3
   echo "built $(ls "$P/bin" | wc -l) targets with $(clang++-16 --version | head -1) in $((SECONDS - build_start)) s"
