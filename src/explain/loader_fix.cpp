@@ -129,10 +129,40 @@ void AddCommand(std::string& commands, const std::string& line) {
   if (!line.empty()) commands += (commands.empty() ? "" : "\n") + line;
 }
 
+// What to install, said as a user would ask for it: "cuDNN 7" (the label names the component), "the CUDA
+// runtime (cudart) of CUDA 7.5".
+std::string WhatToInstall(const SharedLibrary& lib, const std::string& label) {
+  if (label.empty()) return lib.component;
+  if (label.rfind(lib.component, 0) == 0) return label;
+  return lib.component + " of " + label;
+}
+
+// The requester's part: a Python package other than torch whose import asked for a CUDA-family library was
+// built against that version; where another one is installed, the package's build for it is the fix.
+void AddRequester(LoaderFix& fix, const SharedLibrary& lib, const std::string& what, std::string& commands) {
+  const std::string& pkg = fix.requester;
+  if (pkg.empty() || lib.driver) return;
+  if (pkg == "torch") {
+    fix.advice += " torch's own import asked for it: the torch wheel ships or names its CUDA libraries, so a "
+                  "missing one is a broken or mixed install; reinstall torch from the index of its CUDA "
+                  "variant (the +cuXXX of its version).";
+    AddCommand(commands,
+               "pip install --force-reinstall torch --index-url "
+               "https://download.pytorch.org/whl/cuXXX   # XXX: torch's CUDA variant");
+    return;
+  }
+  fix.advice += " " + pkg + " asked for it (the last package in the log's traceback): the " + pkg +
+                " build installed was made for " + what + ". Install that, or reinstall " + pkg +
+                " built for the CUDA you have (most GPU packages publish one build per CUDA major).";
+  AddCommand(commands,
+             "pip install --force-reinstall " + pkg + "   # or the " + pkg + " build named for your CUDA");
+}
+
 LoaderFix MissingLibrary(const std::string& file, const std::string& route, const std::vector<LogFact>& facts,
-                         const KnowledgeDb& db) {
+                         const std::string& requester, const KnowledgeDb& db) {
   LoaderFix fix;
   fix.library = file;
+  fix.requester = requester;
   std::string version;
   const SharedLibrary* lib = db.FindSharedLibrary(file, &version);
   const std::string stem = file.substr(0, file.find('.'));
@@ -148,7 +178,11 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
   const std::string label =
       Replace(lib->version_label, "{v}", lib->family == "cuda" ? CudaVersionOfFile(file, version) : version);
   fix.component = lib->component + (label.empty() ? "" : " (" + label + ")");
+  const std::string what = WhatToInstall(*lib, label);
   fix.advice = file + " is " + fix.component + ". ";
+  if (!lib->driver)
+    fix.advice += "Install " + what + " where the loader finds it, or put the folder that holds it on the "
+                  "loader's path. ";
   if (lib->driver) {
     fix.advice +=
         route == "container"
@@ -174,7 +208,14 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
   // A soname names a CUDA major: the last release of that major serves every program built for it.
   const std::string newest =
       lib->family == "cuda" && !version.empty() ? NewestOfMajor(db, std::atoi(version.c_str())) : "";
-  const std::string conda = old_cuda ? "cudatoolkit=" + (newest.empty() ? version : newest) : lib->conda;
+  // conda's cudatoolkit packages begin with CUDA 9 (anaconda.org/anaconda/cudatoolkit, read 2026-12-06): an
+  // older runtime comes only from NVIDIA's own toolkit.
+  const bool before_conda = old_cuda && std::atoi(version.c_str()) < 9;
+  const std::string conda = before_conda ? ""
+                            : old_cuda   ? "cudatoolkit=" + (newest.empty() ? version : newest)
+                                         : lib->conda;
+  // What the file name says in full ("7.5" of libcudart.so.7.5; "11.x" of libcudart.so.11.0).
+  const std::string full = lib->family == "cuda" ? CudaVersionOfFile(file, version) : version;
   std::string log_cuda = LogCudaVersion(facts);
   if (log_cuda.empty() || std::atoi(log_cuda.c_str()) != cuda) log_cuda = std::to_string(cuda);
   if (lib->family == "cuda" && cuda > 0 && !version.empty() && std::atoi(version.c_str()) != cuda) {
@@ -210,7 +251,7 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
     fix.advice += "In this Python environment it comes from the pip package " + pip + ".";
     AddCommand(commands, "pip install " + pip);
   }
-  if (!lib->system.empty()) fix.advice += " System install: " + Replace(lib->system, "{v}", version) + ".";
+  if (!lib->system.empty()) fix.advice += " System install: " + Replace(lib->system, "{v}", full) + ".";
   if (commands.empty() && !pip.empty())
     AddCommand(commands, "pip install " + pip + "   # in a Python environment");
   // pip's nvidia-* wheels put their libraries in site-packages/nvidia/NAME/lib, which the loader searches
@@ -224,6 +265,7 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
     AddCommand(commands, "export LD_LIBRARY_PATH=\"$(python3 -c 'import nvidia." + module +
                              ".lib as m; print(m.__path__[0])'):$LD_LIBRARY_PATH\"");
   }
+  AddRequester(fix, *lib, what, commands);
   AddCommand(commands, "ldconfig -p | grep -F " + stem + "   # which copies the loader knows");
   if (route == "windows")
     fix.commands.powershell = commands.substr(0, commands.find('\n'));
@@ -427,6 +469,20 @@ LoaderFix Glibc(const std::string& version, const KnowledgeDb& db) {
   return fix;
 }
 
+// The Python package whose import failed: the package of the log's traceback frames that first appears
+// last before the failure ("tensorflow" for a frame in site-packages/tensorflow/...), "" when no frame
+// names one. Import machinery and Python's own modules are not packages.
+std::string RequesterPackage(const ExplainMatch& match, const std::vector<LogFact>& facts) {
+  const LogFact* last = nullptr;
+  for (const LogFact& f : facts)
+    if (f.kind == "package" && f.line <= match.first_line && (last == nullptr || f.line >= last->line))
+      last = &f;
+  if (last == nullptr) return "";
+  std::string name = last->value;
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return Replace(name, "_", "-");
+}
+
 }  // namespace
 
 std::string LoaderRouteOf(const ExplainMatch& match, const std::vector<LogFact>& log_facts, bool windows) {
@@ -455,7 +511,7 @@ std::optional<LoaderFix> LoaderFixFor(const ExplainMatch& match, const std::vect
   } else if (!symbol.empty()) {
     fix = UndefinedSymbol(symbol, file);
   } else if (!file.empty()) {
-    fix = MissingLibrary(FileName(file), route, log_facts, db);
+    fix = MissingLibrary(FileName(file), route, log_facts, RequesterPackage(match, log_facts), db);
   } else {
     return std::nullopt;
   }

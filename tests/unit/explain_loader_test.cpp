@@ -191,6 +191,40 @@ TEST(LoaderFixTest, CondaEnvironmentsGetTheCondaPackage) {
   EXPECT_TRUE(Has(f.commands.bash, "conda install -c conda-forge libsndfile")) << f.commands.bash;
 }
 
+// Who asked: the package of the traceback's last frame before the failure. A package other than torch was
+// built for the library's version, so its own build for the installed CUDA is the alternative; torch ships or
+// names its CUDA libraries, so a missing one is a broken torch install.
+TEST(LoaderFixTest, ThePackageWhoseImportFailedIsNamedWithItsRebuild) {
+  LoaderFix f = FixOf(
+      "Traceback (most recent call last):\n"
+      "  File \"/home/u/app.py\", line 3, in <module>\n"
+      "  File \"/usr/lib/python3/dist-packages/numpy/core/__init__.py\", line 9, in <module>\n"
+      "  File \"/usr/local/lib/python3.5/dist-packages/cupy/cuda/__init__.py\", line 3, in <module>\n"
+      "ImportError: libcudart.so.7.5: cannot open shared object file: No such file or directory\n",
+      "loader.missing_library");
+  EXPECT_EQ(f.requester, "cupy");
+  EXPECT_TRUE(Has(f.advice, "Install the CUDA runtime (cudart) of CUDA 7.5")) << f.advice;
+  EXPECT_TRUE(Has(f.advice, "reinstall cupy built for the CUDA you have")) << f.advice;
+  EXPECT_TRUE(Has(f.commands.bash, "pip install --force-reinstall cupy")) << f.commands.bash;
+  // CUDA 7.5 predates conda's cudatoolkit packages: no conda line, and the toolkit is named in full.
+  EXPECT_FALSE(Has(f.commands.bash, "conda install")) << f.commands.bash;
+  EXPECT_TRUE(Has(f.advice, "the CUDA 7.5 toolkit")) << f.advice;
+
+  LoaderFix t = FixOf(
+      "  File \"/opt/venv/lib/python3.11/site-packages/torch/__init__.py\", line 237, in <module>\n"
+      "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
+      "loader.missing_library");
+  EXPECT_EQ(t.requester, "torch");
+  EXPECT_TRUE(Has(t.advice, "Install cuDNN 9")) << t.advice;
+  EXPECT_TRUE(Has(t.commands.bash, "pip install --force-reinstall torch --index-url")) << t.commands.bash;
+
+  // No traceback: nobody is named.
+  LoaderFix n = FixOf("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
+                      "loader.missing_library");
+  EXPECT_TRUE(n.requester.empty());
+  EXPECT_FALSE(Has(n.commands.bash, "--force-reinstall")) << n.commands.bash;
+}
+
 TEST(LoaderFixTest, UnknownLibrariesGetAWayToFindTheirPackage) {
   LoaderFix f =
       FixOf("error while loading shared libraries: libfrobnicate.so.3: cannot open shared object file\n",
