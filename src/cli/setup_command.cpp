@@ -136,7 +136,24 @@ int SetupCommand::Run(const CliContext& ctx) {
     return kExitOk;
   }
   WriteAll(ctx.out, RenderPlanText(plan));
-  if (plan.Empty()) return kExitOk;
+  // After --apply, check --live and verify prove the environment, unless there is nothing here to prove.
+  auto post_check = [&](const std::string& environment) -> int {
+    if (no_post_check_) return kExitOk;
+    if (!source_.sysroot.empty() || !source_.from.empty()) {
+      WriteAll(ctx.out,
+               "post-check skipped: the plan is of a recorded machine (--sysroot or --from), and check "
+               "--live and verify would judge this one\n");
+      return kExitOk;
+    }
+    if (snap->gpus.empty()) {
+      WriteAll(ctx.out,
+               "post-check skipped: no GPU found on this machine for check --live and verify to prove\n");
+      return kExitOk;
+    }
+    return PostCheck(ctx, environment);
+  };
+  // Nothing to change in an existing environment: --apply still proves it works.
+  if (plan.Empty()) return apply_ && !env_.empty() ? post_check(env_) : kExitOk;
   if (!apply_) {
     WriteAll(ctx.out,
              "\nNothing was changed. `gpudoctor setup --apply` carries out the steps setup can do.\n");
@@ -166,19 +183,7 @@ int SetupCommand::Run(const CliContext& ctx) {
   for (const std::string& s : outcome->snippets) WriteAll(ctx.out, "wrote " + s + "\n");
   if (!plan.manual.empty())
     WriteAll(ctx.out, "Still to do by hand (setup never runs these): step 1 above.\n");
-  if (no_post_check_) return kExitOk;
-  if (!source_.sysroot.empty() || !source_.from.empty()) {
-    WriteAll(ctx.out,
-             "post-check skipped: the plan is of a recorded machine (--sysroot or --from), and check "
-             "--live and verify would judge this one\n");
-    return kExitOk;
-  }
-  if (snap->gpus.empty()) {
-    WriteAll(ctx.out,
-             "post-check skipped: no GPU found on this machine for check --live and verify to prove\n");
-    return kExitOk;
-  }
-  return PostCheck(ctx, plan.environment);
+  return post_check(plan.environment);
 }
 
 }  // namespace gpudoctor

@@ -265,6 +265,24 @@ TEST(SetupCli, PlansNothingOnAHealthyMachine) {
   EXPECT_TRUE(r.stdout_text.starts_with("Nothing to do")) << r.stdout_text;
 }
 
+// --apply on an existing environment where nothing is to be done changes nothing and goes on to the
+// post-check, which proves the environment (here skipped with its reason: the machine is a recorded one).
+TEST(SetupCli, ApplyWithNothingToDoStillReachesThePostCheck) {
+  const stdfs::path dir = FreshTempDir("setup_cli_nothing");
+  stdfs::create_directories(dir / "env");
+  auto r = testing::Gpudoctor({"setup", "--sysroot", kSource + "/tests/fixtures/sysroot/h100-sxm-server",
+                               "--apply", "--env", (dir / "env").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_TRUE(r.stdout_text.starts_with("Nothing to do")) << r.stdout_text;
+  EXPECT_NE(r.stdout_text.find("post-check skipped: the plan is of a recorded machine"), std::string::npos)
+      << r.stdout_text;
+  EXPECT_TRUE(stdfs::is_empty(dir / "env"));
+  // Without --apply the plan alone is printed: no post-check line.
+  auto plan = testing::Gpudoctor({"setup", "--sysroot", kSource + "/tests/fixtures/sysroot/h100-sxm-server",
+                                  "--env", (dir / "env").string()});
+  EXPECT_EQ(plan.stdout_text.find("post-check"), std::string::npos) << plan.stdout_text;
+}
+
 TEST(SetupCli, AppliesARecordedMachinesPlanFromALocalIndex) {
   if (!HavePython()) GTEST_SKIP() << "no Linux python3 here";
   const stdfs::path dir = FreshTempDir("setup_cli_apply");
