@@ -143,9 +143,10 @@ void AddRequester(LoaderFix& fix, const SharedLibrary& lib, const std::string& w
   const std::string& pkg = fix.requester;
   if (pkg.empty() || lib.driver) return;
   if (pkg == "torch") {
-    fix.advice += " torch's own import asked for it: the torch wheel ships or names its CUDA libraries, so a "
-                  "missing one is a broken or mixed install; reinstall torch from the index of its CUDA "
-                  "variant (the +cuXXX of its version).";
+    fix.advice +=
+        " torch's own import asked for it: the torch wheel ships or names its CUDA libraries, so a "
+        "missing one is a broken or mixed install; reinstall torch from the index of its CUDA "
+        "variant (the +cuXXX of its version).";
     AddCommand(commands,
                "pip install --force-reinstall torch --index-url "
                "https://download.pytorch.org/whl/cuXXX   # XXX: torch's CUDA variant");
@@ -181,7 +182,8 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
   const std::string what = WhatToInstall(*lib, label);
   fix.advice = file + " is " + fix.component + ". ";
   if (!lib->driver)
-    fix.advice += "Install " + what + " where the loader finds it, or put the folder that holds it on the "
+    fix.advice += "Install " + what +
+                  " where the loader finds it, or put the folder that holds it on the "
                   "loader's path. ";
   if (lib->driver) {
     fix.advice +=

@@ -219,8 +219,9 @@ TEST(LoaderFixTest, ThePackageWhoseImportFailedIsNamedWithItsRebuild) {
   EXPECT_TRUE(Has(t.commands.bash, "pip install --force-reinstall torch --index-url")) << t.commands.bash;
 
   // No traceback: nobody is named.
-  LoaderFix n = FixOf("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
-                      "loader.missing_library");
+  LoaderFix n =
+      FixOf("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
+            "loader.missing_library");
   EXPECT_TRUE(n.requester.empty());
   EXPECT_FALSE(Has(n.commands.bash, "--force-reinstall")) << n.commands.bash;
 }
