@@ -207,17 +207,19 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
   const bool old_cuda = lib->family == "cuda" && !version.empty() && std::atoi(version.c_str()) <= 11;
   const std::string pip =
       lib->pip.empty() || (old_cuda && std::atoi(version.c_str()) < 11) ? "" : PipFor(*lib, version, cuda);
-  // A soname names a CUDA major: the last release of that major serves every program built for it.
-  const std::string newest =
-      lib->family == "cuda" && !version.empty() ? NewestOfMajor(db, std::atoi(version.c_str())) : "";
+  // From CUDA 11 on a soname names a major, and the last release of that major serves every program built
+  // for it; before 11 it names the release itself (libcudart.so.9.0 is only CUDA 9.0's).
+  const std::string newest = lib->family == "cuda" && !version.empty() && std::atoi(version.c_str()) >= 11
+                                 ? NewestOfMajor(db, std::atoi(version.c_str()))
+                                 : "";
+  // What the file name says in full ("7.5" of libcudart.so.7.5; "11.x" of libcudart.so.11.0).
+  const std::string full = lib->family == "cuda" ? CudaVersionOfFile(file, version) : version;
   // conda's cudatoolkit packages begin with CUDA 9 (anaconda.org/anaconda/cudatoolkit, read 2026-12-06): an
   // older runtime comes only from NVIDIA's own toolkit.
   const bool before_conda = old_cuda && std::atoi(version.c_str()) < 9;
   const std::string conda = before_conda ? ""
-                            : old_cuda   ? "cudatoolkit=" + (newest.empty() ? version : newest)
+                            : old_cuda   ? "cudatoolkit=" + (newest.empty() ? full : newest)
                                          : lib->conda;
-  // What the file name says in full ("7.5" of libcudart.so.7.5; "11.x" of libcudart.so.11.0).
-  const std::string full = lib->family == "cuda" ? CudaVersionOfFile(file, version) : version;
   std::string log_cuda = LogCudaVersion(facts);
   if (log_cuda.empty() || std::atoi(log_cuda.c_str()) != cuda) log_cuda = std::to_string(cuda);
   if (lib->family == "cuda" && cuda > 0 && !version.empty() && std::atoi(version.c_str()) != cuda) {
@@ -357,7 +359,15 @@ std::string PackageNote(const std::string& package) {
   return "";
 }
 
-LoaderFix UndefinedSymbol(const std::string& symbol, const std::string& requester) {
+// The first value the log states for a fact kind, "" when none.
+std::string FirstFact(const std::vector<LogFact>& facts, std::string_view kind) {
+  for (const LogFact& f : facts)
+    if (f.kind == kind) return f.value;
+  return "";
+}
+
+LoaderFix UndefinedSymbol(const std::string& symbol, const std::string& requester,
+                          const std::vector<LogFact>& facts) {
   LoaderFix fix;
   fix.requester = requester;
   const std::string ns = MangledNamespace(symbol);
@@ -376,6 +386,11 @@ LoaderFix UndefinedSymbol(const std::string& symbol, const std::string& requeste
         "or build it from source against it; a torch upgraded after it was installed is the usual cause (" +
         ns + ":: names live in torch's " + (ns == "c10" ? "libc10.so" : "libtorch_cpu.so") + ")." +
         CxxAbiNote(symbol) + PackageNote(package);
+    if (const std::string torch = FirstFact(facts, "torch"); !torch.empty())
+      fix.advice +=
+          " The log states torch " + torch + ": the " + name +
+          " build to install is the one made for torch " + torch +
+          " (projects that publish one wheel per torch and CUDA name both in the wheel's version or index).";
     fix.commands.bash = "pip install --force-reinstall --no-cache-dir --no-build-isolation " +
                         (package.empty() ? std::string("PACKAGE") : package) +
                         "   # builds against the installed torch; or pick the wheel made for this torch";
@@ -465,8 +480,8 @@ LoaderFix Glibc(const std::string& version, const KnowledgeDb& db) {
   fix.advice =
       version + " is in glibc " + version.substr(version.find('_') + 1) + " and later" +
       (distros.empty() ? "" : " (" + distros + ")") +
-      "; this system's glibc is older. Use a build of the program made for this distribution, or run it "
-      "in a container of a newer one.";
+      "; this system's glibc is older. Use a build of the program made for this distribution, build it "
+      "from source on this system, or run it in a container of a newer one.";
   fix.commands.bash = "ldd --version | head -1";
   return fix;
 }
@@ -511,7 +526,7 @@ std::optional<LoaderFix> LoaderFixFor(const ExplainMatch& match, const std::vect
   } else if (version.rfind("GLIBC_", 0) == 0) {
     fix = Glibc(version, db);
   } else if (!symbol.empty()) {
-    fix = UndefinedSymbol(symbol, file);
+    fix = UndefinedSymbol(symbol, file, log_facts);
   } else if (!file.empty()) {
     fix = MissingLibrary(FileName(file), route, log_facts, RequesterPackage(match, log_facts), db);
   } else {
