@@ -12,6 +12,7 @@
 #          fitted), torch.compile (default mode);
 #   4. the ratios against the targets: tune's figure / plain (a) within 0.95..1.05; plain (a) / plain (b) at
 #      least 1.5; plain (a) / plain (c) at least 1.0 (and whether within the 3% noise); the wall times.
+# PLAIN_ARGS adds arguments to every plain run (a CPU rehearsal: "--device cpu --size tiny").
 # Every step has a time limit, and a plain run that would start after the deadline ($DEADLINE_MS, epoch ms, set
 # by bench/device/tune_on_device.sh: the device command's 10 minutes less a margin) is skipped and said so.
 # A benchmark, not a test: it prints figures; it exits 1 when a target is missed, 3 when something failed.
@@ -78,7 +79,10 @@ for model in doc.get("models", []):
         args += ["--compile", m["compile"]] if m.get("compile") else []
         print("recommended", name, *args)
     base = 32 if name == "resnet50" else 8
-    print("generic", name, "--batch", base, "--steps", 50, "--warmup", 10, "--precision", "fp32")
+    gens = [m for m in runs if m["role"] == "generic"]  # as tune timed it (full size: batch 32 / 8, 10 + 50 steps)
+    g = gens[-1] if gens else {"batch": base, "timed_steps": 50, "warmup_steps": 10}
+    print("generic", name, "--batch", g["batch"], "--steps", g["timed_steps"], "--warmup", g.get("warmup_steps") or 10,
+          "--precision", "fp32")
     large = [m for m in runs if m["role"] == "large_batch"]
     batch = large[-1]["batch"] if large else max(base, rec["batch"])
     steps = max(10, large[-1]["timed_steps"] if large else 10)
@@ -99,7 +103,7 @@ while read -r role model args; do
   t=$(( left - 15 ))
   [ "$t" -gt 180 ] && t=180
   echo "== plain PyTorch, $role settings, $model: $args ($left s left)"
-  line=$(timeout "$t" "$PY" bench/tune_plain.py --model "$model" $args 2>> "$OUT/plain.log" < /dev/null | tail -1)
+  line=$(timeout "$t" "$PY" bench/tune_plain.py --model "$model" $args ${PLAIN_ARGS:-} 2>> "$OUT/plain.log" < /dev/null | tail -1)
   [ -n "$line" ] || { echo "   failed or timed out (see plain.log)"; continue; }
   echo "$line"
   "$PY" -c 'import json,sys; d=json.loads(sys.argv[1]); d["role"]=sys.argv[2]; print(json.dumps(d))' \
