@@ -43,8 +43,11 @@ s = SHAPES[a.size]
 
 device = torch.device("cuda", 0) if a.device == "cuda" else torch.device("cpu")
 torch.backends.cudnn.benchmark = a.benchmark
-torch.backends.cuda.matmul.allow_tf32 = a.tf32
-torch.backends.cudnn.allow_tf32 = True  # torch's default
+if a.tf32:  # as tune sets it: one API (torch >= 2.9 refuses a mix of the legacy and the new flags)
+    if hasattr(torch.backends.cuda.matmul, "fp32_precision"):
+        torch.backends.cuda.matmul.fp32_precision = "tf32"
+    else:
+        torch.set_float32_matmul_precision("high")
 if a.model == "resnet50":
     import torchvision
     model = torchvision.models.resnet50(weights=None).to(device)

@@ -208,13 +208,17 @@ def extras_suffix(extras):
 
 
 def set_tf32(torch, on):
-    """TF32 on: float32 matmuls ("high" precision) and cuDNN convolutions may use TF32 tensor cores. Off is
-    torch's default: matmuls in full fp32 ("highest"), cuDNN convolutions TF32 (cudnn.allow_tf32 defaults on)."""
-    if hasattr(torch, "set_float32_matmul_precision"):
+    """TF32 on: float32 matmuls may use TF32 tensor cores; off is torch's default (full fp32 matmuls). cuDNN
+    convolutions take TF32 by default either way and are left alone. One API only: torch >= 2.9 raises a
+    RuntimeError when the legacy flags (allow_tf32, set_float32_matmul_precision) and the new fp32_precision
+    are mixed, and torch.compile reads the new one there."""
+    matmul = torch.backends.cuda.matmul
+    if hasattr(matmul, "fp32_precision"):
+        matmul.fp32_precision = "tf32" if on else "ieee"
+    elif hasattr(torch, "set_float32_matmul_precision"):
         torch.set_float32_matmul_precision("high" if on else "highest")
     else:
-        torch.backends.cuda.matmul.allow_tf32 = on
-    torch.backends.cudnn.allow_tf32 = True
+        matmul.allow_tf32 = on
 
 
 def sdpa_context(torch, backend):
@@ -484,6 +488,7 @@ class Bench:
         self.size = size
         self.gpu = device.type == "cuda"
         self.backend = "cpu" if not self.gpu else ("rocm" if getattr(torch.version, "hip", None) else "cuda")
+        self.tf32_set = False  # a run has set the TF32 flag (set_tf32): each run after it sets it again
         self.user = None  # the user's model (load_user_model), measured as model "user"
         self.plant = planted_limit("GPUDOCTOR_TUNE_PLANT_OOM_ABOVE")
         self.plant_knob = planted_limit("GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE")
@@ -581,7 +586,9 @@ class Bench:
         extras = dict(NO_EXTRAS, **(extras or {}))
         plant = self.plant_knob if role == "knob" and self.plant_knob is not None else self.plant
         torch.backends.cudnn.benchmark = benchmark
-        set_tf32(torch, extras["tf32"])
+        if extras["tf32"] or self.tf32_set:
+            set_tf32(torch, extras["tf32"])  # never touched until a TF32 run: torch's default stays as it was
+            self.tf32_set = True
         model = self.build(model_name, channels_last)
         opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9, **({"fused": True} if extras["fused"] else {}))
         forward = model
@@ -643,7 +650,8 @@ class Bench:
         self.sync()
         seconds = time.perf_counter() - start
         value = float(loss.detach().float().item())
-        set_tf32(torch, False)
+        if extras["tf32"]:
+            set_tf32(torch, False)
         if compile_mode and reset is not None:
             del forward, model, opt
             reset()  # the compiled graphs (and reduce-overhead's CUDA graph memory) go with the run

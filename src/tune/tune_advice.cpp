@@ -556,9 +556,8 @@ TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun
     std::vector<std::string> lines;
     if (a.tf32) {
       lines.push_back(
-          "torch.backends.cuda.matmul.allow_tf32 = True  # TF32 matmuls "
-          "(set_float32_matmul_precision(\"high\"))");
-      lines.push_back("torch.backends.cudnn.allow_tf32 = True  # TF32 convolutions (torch's default)");
+          "torch.backends.cuda.matmul.fp32_precision = \"tf32\"  # TF32 matmuls; before torch 2.9: "
+          "torch.set_float32_matmul_precision(\"high\")");
     }
     if (a.benchmark) lines.push_back("torch.backends.cudnn.benchmark = True");
     if (a.channels_last) {

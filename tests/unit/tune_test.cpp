@@ -601,7 +601,9 @@ TEST(TuneAdvice, OtherKnobsAreJudgedOnTopOfTheChosenSettings) {
           "steps"));
   EXPECT_TRUE(has("torch.compiler.cudagraph_mark_step_begin()  # at the start of each training step"));
   EXPECT_TRUE(has("with sdpa_kernel(SDPBackend.FLASH_ATTENTION):  # forward pass, loss and backward"));
-  EXPECT_FALSE(has("torch.backends.cudnn.allow_tf32 = True  # TF32 convolutions (torch's default)"));
+  EXPECT_FALSE(
+      std::any_of(a.python_lines.begin(), a.python_lines.end(),  // AMP was chosen: no TF32 line
+                  [](const std::string& l) { return l.find("fp32_precision") != std::string::npos; }));
 
   // The JSON keeps every run's knobs, and the advice read back is the same.
   TuneResult result;
@@ -646,8 +648,8 @@ TEST(TuneAdvice, Tf32IsRecommendedOnTopOfFp32) {
   EXPECT_TRUE(t->tf32);
   EXPECT_EQ(t->recommended_rate, 163840.0);
   EXPECT_NE(std::find(a.python_lines.begin(), a.python_lines.end(),
-                      "torch.backends.cuda.matmul.allow_tf32 = True  # TF32 matmuls "
-                      "(set_float32_matmul_precision(\"high\"))"),
+                      "torch.backends.cuda.matmul.fp32_precision = \"tf32\"  # TF32 matmuls; before torch "
+                      "2.9: torch.set_float32_matmul_precision(\"high\")"),
             a.python_lines.end());
   // ResNet-50 has no TF32 line and no row: an older child's output says nothing of it.
   EXPECT_FALSE(Knob(*Model(a, "resnet50"), "TF32"));
