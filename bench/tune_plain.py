@@ -44,7 +44,11 @@ s = SHAPES[a.size]
 device = torch.device("cuda", 0) if a.device == "cuda" else torch.device("cpu")
 torch.backends.cudnn.benchmark = a.benchmark
 if a.tf32:  # as tune sets it: one API (torch >= 2.9 refuses a mix of the legacy and the new flags)
-    if hasattr(torch.backends.cuda.matmul, "fp32_precision"):
+    try:  # the flags object raises AssertionError, not AttributeError, for a name it lacks (torch 1.13)
+        new_api = hasattr(torch.backends.cuda.matmul, "fp32_precision")
+    except Exception:  # noqa: BLE001
+        new_api = False
+    if new_api:
         torch.backends.cuda.matmul.fp32_precision = "tf32"
     else:
         torch.set_float32_matmul_precision("high")

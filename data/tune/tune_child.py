@@ -213,7 +213,11 @@ def set_tf32(torch, on):
     RuntimeError when the legacy flags (allow_tf32, set_float32_matmul_precision) and the new fp32_precision
     are mixed, and torch.compile reads the new one there."""
     matmul = torch.backends.cuda.matmul
-    if hasattr(matmul, "fp32_precision"):
+    try:  # torch's matmul flags object raises AssertionError (not AttributeError) for a name it lacks
+        new_api = hasattr(matmul, "fp32_precision")
+    except Exception:  # noqa: BLE001
+        new_api = False
+    if new_api:
         matmul.fp32_precision = "tf32" if on else "ieee"
     elif hasattr(torch, "set_float32_matmul_precision"):
         torch.set_float32_matmul_precision("high" if on else "highest")
@@ -226,7 +230,10 @@ def sdpa_context(torch, backend):
     choice): torch.nn.attention.sdpa_kernel (torch >= 2.3), else torch.backends.cuda.sdp_kernel."""
     if not backend:
         return contextlib.nullcontext
-    attention = getattr(getattr(torch, "nn", None), "attention", None)
+    try:
+        import torch.nn.attention as attention  # a submodule that `import torch` may not load
+    except ImportError:
+        attention = None
     if attention is not None and hasattr(attention, "sdpa_kernel"):
         kind = {"flash": attention.SDPBackend.FLASH_ATTENTION, "efficient": attention.SDPBackend.EFFICIENT_ATTENTION,
                 "math": attention.SDPBackend.MATH}[backend]
