@@ -235,6 +235,8 @@ void AddExtraRows(TuneModelAdvice& a, const TuneChildOutput& out, const std::str
   ExtraRow(a, out, "tunableop", "TunableOp", "off", "PYTORCH_TUNABLEOP_ENABLED=1", nullptr, nullptr, at);
   ExtraRow(a, out, "hipblaslt", "hipBLASLt", "torch's default", "TORCH_BLAS_PREFER_HIPBLASLT=1", nullptr,
            nullptr, at);
+  ExtraRow(a, out, "checkpointing", "activation checkpointing", "off", "torch.utils.checkpoint", nullptr,
+           nullptr, at);
   ExtraRow(a, out, "miopen-find-mode", "MIOPEN_FIND_MODE", "DYNAMIC_HYBRID", "FAST / NORMAL", nullptr,
            nullptr, at);
   if (!current) return;
