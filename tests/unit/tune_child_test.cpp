@@ -346,6 +346,38 @@ TEST_F(TuneChild, ChildPicksTheOtherKnobsTheKnobTableRecommends) {
   }
 }
 
+// Each skip reason of the other knobs, on planted situations the CPU run cannot reach (tests/fixtures/tune/
+// skip_driver.py: a fake torch and bench): TF32 on the CPU, ROCm, compute capability 7.0 (and none on 9.0);
+// torch.compile on torch 1.13, the CPU, --quick, without triton; the attention backends on torch 1.13 and the
+// CPU.
+TEST_F(TuneChild, EveryOtherKnobSaysWhyItIsNotMeasured) {
+  ProcessRequest req;
+  req.argv = {kPython, SourcePath("tests/fixtures/tune/skip_driver.py"),
+              SourcePath("data/tune/tune_child.py")};
+  req.timeout = std::chrono::seconds(60);
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+  const nlohmann::json got = nlohmann::json::parse(r->stdout_text);
+  auto reason = [&](const std::string& key) {
+    return got.contains(key) && got[key].is_string() ? got[key].get<std::string>() : std::string("(none)");
+  };
+  EXPECT_NE(reason("tf32 cpu").find("not on the CPU"), std::string::npos);
+  EXPECT_NE(reason("tf32 rocm").find("ROCm"), std::string::npos);
+  EXPECT_NE(reason("tf32 cc 7.0").find("compute capability 8.0 (Ampere) or later; this GPU is 7.0"),
+            std::string::npos);
+  EXPECT_TRUE(got["tf32 cc 9.0"].is_null());
+  EXPECT_NE(reason("compile torch 1.13").find("has no torch.compile"), std::string::npos);
+  EXPECT_NE(reason("compile cpu").find("not measured on the CPU"), std::string::npos);
+  EXPECT_NE(reason("compile quick").find("--quick leaves torch.compile out"), std::string::npos);
+  EXPECT_NE(reason("sdpa torch 1.13").find("has no scaled_dot_product_attention"), std::string::npos);
+  EXPECT_NE(reason("sdpa cpu").find("GPU kernels"), std::string::npos);
+  const std::string triton = reason("compile no triton");
+  EXPECT_TRUE(triton.find("triton is not importable") != std::string::npos ||
+              triton == "triton is importable here")
+      << triton;
+}
+
 // Debian 12's python3-torch (CPU only) running the real child at tiny sizes: the generic run, the search
 // (a planted limit it must find exactly), the knob runs at the batch derived from it (a planted
 // out-of-memory error there halves it for all of them, said in a skip line), and the large batch.
