@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# `gpudoctor tune` beside a plain PyTorch script, on a GPU machine (the device tool's nvidia-h200 kind; issue 17's
-# "Done when"): runs `gpudoctor tune --json` in the device image's PyTorch (--python-env /opt/torch/.venv) and
-# times it, then times bench/tune_plain_resnet.py twice in the same interpreter with exactly the batch,
-# precision, layout, benchmark flag, warm-up and steps of two of tune's ResNet-50 runs:
-#   - the large batch (role large_batch: the settings tune recommends at the batch it recommends);
-#   - the knob batch (role knob: the run with the recommended settings at the batch the knobs were timed at).
-# Both are where the GPU is the bottleneck, and each ratio's target is 0.95 to 1.05. The generic run (fp32,
-# NCHW, batch 32) is compared too, for information only: at batch 32 a big GPU waits on Python and both sides
-# moved by +-20% between runs on the H200. Also tune's wall time (target under 3 minutes) and --quick's (under 1).
-# compare.txt also prints every knob row (the expandable_segments, DataLoader workers and pin_memory rows
-# among them), the allocator's second run (the large batch timed again with the variable set) and the
-# DataLoader figures.
+# `gpudoctor tune` beside plain PyTorch scripts, on a GPU machine (the device tool's nvidia-h100/h200 kinds;
+# issue 33's "Done when"). In order:
+#   1. `gpudoctor tune --json` (timed: target under 300 s);
+#   2. per model (ResNet-50, the transformer), bench/tune_plain.py in the same interpreter with
+#      (a) tune's recommended settings: exactly the batch, precision, layout, benchmark flag, TF32, fused
+#          optimizer, attention backend, torch.compile mode, warm-up and steps of the run tune quotes;
+#      (b) the generic settings (fp32, NCHW, batch 32 images / 8 sequences, 10 + 50 steps);
+#      (c) an expert's hand-picked settings: bf16 (fp16 without it), channels_last (ResNet-50), cudnn.benchmark,
+#          a large batch (tune's recommended batch: the largest power of two within 3/4 of the largest that
+#          fitted), torch.compile (default mode);
+#   3. `gpudoctor tune --quick` (text, timed: target under 60 s), when the deadline leaves a minute for it;
+#   4. the ratios against the targets: tune's figure / plain (a) within 0.95..1.05; plain (a) / plain (b) at
+#      least 1.5; plain (a) / plain (c) at least 1.0 (and whether within the 3% noise); the wall times.
+# PLAIN_ARGS adds arguments to every plain run (a CPU rehearsal: "--device cpu --size tiny").
+# Every step has a time limit, and a plain run that would start after the deadline ($DEADLINE_MS, epoch ms, set
+# by bench/device/tune_on_device.sh: the device command's 10 minutes less a margin) is skipped and said so.
 # A benchmark, not a test: it prints figures; it exits 1 when a target is missed, 3 when something failed.
 #   bench/tune_compare.sh [GPUDOCTOR] [VENV]
-# GPUDOCTOR defaults to build/device/src/gpudoctor (bench/device/verify_on_device.sh builds it), VENV to
-# /opt/torch/.venv. Files land in $OUT (default /tmp/gpudoctor-tune-out): tune.json, tune.log (progress),
-# tune.txt (the quick level as text), compare.txt.
+# GPUDOCTOR defaults to build/device/src/gpudoctor, VENV to /opt/torch/.venv. Files land in $OUT (default
+# /tmp/gpudoctor-tune-out): tune.json, tune.log (progress and stderr of both runs), tune.txt (--quick as
+# text), plain.jsonl (one line per plain run: its role, model and figures), compare.txt (the verdict).
 set -u
 cd "$(dirname "$0")/.."
 BIN=${1:-build/device/src/gpudoctor}
@@ -27,129 +31,150 @@ mkdir -p "$OUT"
 [ -x "$PY" ] || { echo "no python at $PY" >&2; exit 3; }
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-GENERIC_ARGS="32 50 10 224 fp32 0 0"  # the generic run of the full size: batch steps warmup image precision cl benchmark
+DEADLINE_MS=${DEADLINE_MS:-$(( $(now_ms) + 540000 ))}
+left_s() { echo $(( (DEADLINE_MS - $(now_ms)) / 1000 )); }
 
-echo "== plain PyTorch, generic settings, before: $GENERIC_ARGS"
-before=$("$PY" bench/tune_plain_resnet.py $GENERIC_ARGS) || { echo "plain script failed" >&2; exit 3; }
-echo "$before"
-
-echo "== gpudoctor tune --json --python-env $VENV"
+# The full run first: it decides every plain run. It may take until 150 s before the deadline (the plain runs
+# need about that); TUNE_ARGS adds flags (e.g. "--compile default" to time one compile mode when short of time).
+echo "== gpudoctor tune --json --python-env $VENV ${TUNE_ARGS:-}, $(left_s) s left"
 start=$(now_ms)
-"$BIN" tune --json --python-env "$VENV" > "$OUT/tune.json" 2> "$OUT/tune.log"
+limit=$(( $(left_s) - 150 ))
+[ "$limit" -gt 600 ] && limit=600
+[ "$limit" -lt 60 ] && limit=60
+# tune's own --timeout ends its child cleanly and still writes the JSON (status timeout, the runs so far);
+# the outer timeout is the backstop.
+timeout $(( limit + 30 )) "$BIN" tune --json --python-env "$VENV" --timeout $(( limit - 20 )) ${TUNE_ARGS:-} \
+  > "$OUT/tune.json" 2> "$OUT/tune.log"
 code=$?
 tune_ms=$(( $(now_ms) - start ))
 echo "exit code $code, wall time $tune_ms ms"
 tail -3 "$OUT/tune.log"
+[ -s "$OUT/tune.json" ] || { echo "tune wrote no JSON" >&2; exit 3; }
 
-echo "== plain PyTorch, generic settings, after"
-after=$("$PY" bench/tune_plain_resnet.py $GENERIC_ARGS) || { echo "plain script failed" >&2; exit 3; }
-echo "$after"
-
-# The arguments of bench/tune_plain_resnet.py for one of tune's ResNet-50 runs: ROLE large_batch, or knob
-# (the knob run with the settings tune recommends, at the knob batch). Empty when tune has no such run.
-plain_args() {
-  "$PY" - "$OUT/tune.json" "$1" <<'PY'
+# The plain runs tune.json calls for: one line per run, "ROLE MODEL ARGS..." (bench/tune_plain.py's flags).
+"$PY" - "$OUT/tune.json" > "$OUT/plain_plan.txt" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
-role = sys.argv[2]
-model = next((m for m in doc.get("models", []) if m["model"] == "resnet50"), None)
-rows = [m for m in doc.get("measurements", []) if m["model"] == "resnet50" and m["role"] == role]
-if role == "knob" and model:
-    rec = model["recommended"]
-    rows = [m for m in rows if m["batch"] == model["knob_batch"] and m["precision"] == rec["precision"]
-            and m["channels_last"] == rec["channels_last"] and m["benchmark"] == rec["benchmark"]]
-if rows:
-    m = rows[-1]
-    warmup = 2 if m["batch"] > 32 else 10  # the child's warm-up above the base batch, and at it
-    print(m["batch"], m["timed_steps"], warmup, 224, m["precision"], int(m["channels_last"]), int(m["benchmark"]))
+bf16 = bool((doc.get("framework") or {}).get("bf16"))
+for model in doc.get("models", []):
+    name, rec = model["model"], model["recommended"]
+    runs = [m for m in doc.get("measurements", []) if m["model"] == name]
+    def same(m):
+        return (m["batch"] == rec["batch"] and m["precision"] == rec["precision"]
+                and m["channels_last"] == rec["channels_last"] and m["benchmark"] == rec["benchmark"]
+                and bool(m.get("tf32")) == bool(rec.get("tf32"))
+                and bool(m.get("fused")) == bool(rec.get("fused_optimizer"))
+                and (m.get("sdpa") or "") == (rec.get("sdpa") or "")
+                and (m.get("compile") or "") == (rec.get("compile") or "")
+                and m["role"] in ("knob", "large_batch"))
+    quoted = [m for m in runs if same(m)]
+    if quoted:
+        m = quoted[-1]
+        args = ["--batch", m["batch"], "--steps", m["timed_steps"], "--warmup", m.get("warmup_steps") or 2,
+                "--precision", m["precision"]]
+        args += ["--channels-last"] * m["channels_last"] + ["--benchmark"] * m["benchmark"]
+        args += ["--tf32"] * bool(m.get("tf32")) + ["--fused"] * bool(m.get("fused"))
+        args += ["--sdpa", m["sdpa"]] if m.get("sdpa") else []
+        args += ["--compile", m["compile"]] if m.get("compile") else []
+        print("recommended", name, *args)
+    base = 32 if name == "resnet50" else 8
+    gens = [m for m in runs if m["role"] == "generic"]  # as tune timed it (full size: batch 32 / 8, 10 + 50 steps)
+    g = gens[-1] if gens else {"batch": base, "timed_steps": 50, "warmup_steps": 10}
+    print("generic", name, "--batch", g["batch"], "--steps", g["timed_steps"], "--warmup", g.get("warmup_steps") or 10,
+          "--precision", "fp32")
+    large = [m for m in runs if m["role"] == "large_batch"]
+    batch = large[-1]["batch"] if large else max(base, rec["batch"])
+    steps = max(10, large[-1]["timed_steps"] if large else 10)
+    expert = ["--batch", batch, "--steps", steps, "--warmup", 3, "--precision", "bf16" if bf16 else "fp16",
+              "--benchmark", "--compile", "default"]
+    if name == "resnet50":
+        expert.append("--channels-last")
+    print("expert", name, *expert)
 PY
-}
-
-# Two plain runs with ARGS, one JSON line each (an empty object when there is nothing to run or it failed).
-plain_twice() {
-  local args=$1 first="{}" second="{}"
-  if [ -n "$args" ]; then
-    first=$("$PY" bench/tune_plain_resnet.py $args) || first="{}"
-    second=$("$PY" bench/tune_plain_resnet.py $args) || second="{}"
+cat "$OUT/plain_plan.txt"
+: > "$OUT/plain.jsonl"
+while read -r role model args; do
+  left=$(left_s)
+  if [ "$left" -lt 45 ]; then
+    echo "== skipped: plain $role $model ($left s left before the deadline)"
+    continue
   fi
-  echo "$first"
-  echo "$second"
-}
+  t=$(( left - 15 ))
+  [ "$t" -gt 180 ] && t=180
+  echo "== plain PyTorch, $role settings, $model: $args ($left s left)"
+  line=$(timeout "$t" "$PY" bench/tune_plain.py --model "$model" $args ${PLAIN_ARGS:-} 2>> "$OUT/plain.log" < /dev/null | tail -1)
+  [ -n "$line" ] || { echo "   failed or timed out (see plain.log)"; continue; }
+  echo "$line"
+  "$PY" -c 'import json,sys; d=json.loads(sys.argv[1]); d["role"]=sys.argv[2]; print(json.dumps(d))' \
+    "$line" "$role" >> "$OUT/plain.jsonl"
+done < "$OUT/plain_plan.txt"
 
-large_args=$(plain_args large_batch)
-echo "== plain PyTorch at tune's large batch: ${large_args:-none} (batch steps warmup image precision cl benchmark)"
-large_plain=$(plain_twice "$large_args")
-echo "$large_plain"
-knob_args=$(plain_args knob)
-echo "== plain PyTorch at tune's knob batch, recommended settings: ${knob_args:-none}"
-knob_plain=$(plain_twice "$knob_args")
-echo "$knob_plain"
+# --quick last: the least of the three, when the deadline leaves room for it (its target is a minute).
+quick_ms=0
+if [ "$(left_s)" -ge 80 ]; then
+  echo "== gpudoctor tune --quick (text), $(left_s) s left"
+  qstart=$(now_ms)
+  timeout $(( $(left_s) - 10 )) "$BIN" tune --quick --python-env "$VENV" > "$OUT/tune.txt" 2>> "$OUT/tune.log"
+  echo "exit code $?"
+  quick_ms=$(( $(now_ms) - qstart ))
+  cat "$OUT/tune.txt"
+else
+  echo "== skipped: gpudoctor tune --quick ($(left_s) s left before the deadline)"
+fi
 
-echo "== gpudoctor tune --quick (text)"
-qstart=$(now_ms)
-"$BIN" tune --quick --python-env "$VENV" > "$OUT/tune.txt" 2>> "$OUT/tune.log"
-quick_ms=$(( $(now_ms) - qstart ))
-cat "$OUT/tune.txt"
-
-"$PY" - "$OUT/tune.json" "$before" "$after" "$tune_ms" "$quick_ms" "$large_plain" "$knob_plain" <<'PY' | tee "$OUT/compare.txt"
+"$PY" - "$OUT/tune.json" "$OUT/plain.jsonl" "$tune_ms" "$quick_ms" <<'PY' | tee "$OUT/compare.txt"
 import json, sys
 doc = json.load(open(sys.argv[1]))
-before, after = json.loads(sys.argv[2]), json.loads(sys.argv[3])
-tune_ms, quick_ms = int(sys.argv[4]), int(sys.argv[5])
-plain = {"large_batch": [json.loads(l) for l in sys.argv[6].splitlines()],
-         "knob": [json.loads(l) for l in sys.argv[7].splitlines()]}
+plain = {}
+for line in open(sys.argv[2]):
+    d = json.loads(line)
+    plain[(d["model"], d["role"])] = d
+tune_ms, quick_ms = int(sys.argv[3]), int(sys.argv[4])
 print("status of tune: %s; problems: %s" % (doc.get("status"), [p["id"] for p in doc.get("problems", [])]))
-resnet = [m for m in doc.get("measurements", []) if m["model"] == "resnet50"]
-model = next((m for m in doc.get("models", []) if m["model"] == "resnet50"), {})
 ok = True
 
-generic = [m for m in resnet if m["role"] == "generic"]
-if generic:
-    best = max(before["images_per_s"], after["images_per_s"])
-    print("ResNet-50 generic (fp32, NCHW, batch 32): tune %.1f images/s, plain PyTorch %.1f (before %.1f, after %.1f); "
-          "ratio %.3f (for information: at batch 32 the GPU waits on the CPU)"
-          % (generic[0]["rate"], best, before["images_per_s"], after["images_per_s"], generic[0]["rate"] / best))
-else:
-    print("tune has no generic ResNet-50 figure")
-    ok = False
-
-for role, label in (("large_batch", "the large batch"), ("knob", "the knob batch")):
-    rows = [m for m in resnet if m["role"] == role]
-    if role == "knob":
-        rec = model.get("recommended", {})
-        rows = [m for m in rows if m["batch"] == model.get("knob_batch") and m["precision"] == rec.get("precision")
-                and m["channels_last"] == rec.get("channels_last") and m["benchmark"] == rec.get("benchmark")]
-    figures = [p["images_per_s"] for p in plain[role] if "images_per_s" in p]
-    if not rows or not figures:
-        print("no ResNet-50 figure at %s from tune or from the plain script" % label)
+def verdict(label, value, good, target):
+    global ok
+    if value is None:
+        print("  %-58s n/a (target %s)" % (label, target))
         ok = False
-        continue
-    m = rows[-1]
-    mean = sum(figures) / len(figures)
-    ratio = m["rate"] / mean
-    print("ResNet-50 at %s: %s, channels_last %s, benchmark %s, batch %d, %d steps: tune %.1f images/s, plain "
-          "PyTorch %.1f (runs: %s)" % (label, m["precision"], m["channels_last"], m["benchmark"], m["batch"],
-                                       m["timed_steps"], m["rate"], mean, ", ".join("%.1f" % f for f in figures)))
-    print("ratio tune/plain at %s: %.3f (target 0.95 to 1.05)" % (label, ratio))
-    ok = ok and 0.95 <= ratio <= 1.05
-print("tune wall time: %.1f s (target < 180 s); --quick: %.1f s (target < 60 s)" % (tune_ms / 1000, quick_ms / 1000))
-ok = ok and tune_ms < 180000 and quick_ms < 60000
+        return
+    print("  %-58s %.3f (target %s)%s" % (label, value, target, "" if good(value) else "  MISSED"))
+    ok = ok and good(value)
+
 for m in doc.get("models", []):
-    rec, gen = m["recommended"], m["generic"]
-    print("%s: knobs at batch %s; recommended %s cl=%s benchmark=%s batch %s: %s %s; generic fp32 batch %s: %s; "
-          "largest batch %s" % (m["model"], m.get("knob_batch"), rec["precision"], rec["channels_last"],
-                                rec["benchmark"], rec["batch"], rec["rate"], m["unit"], gen["batch"], gen["rate"],
-                                m["largest_batch"]))
+    name, rec, gen = m["model"], m["recommended"], m["generic"]
+    print("%s (%s): recommended %s batch %s tf32=%s fused=%s sdpa=%s compile=%s: %s; compile %s s, peak %s bytes; "
+          "generic %s; tune's own speed-up %s" % (
+              name, m["unit"], rec["precision"], rec["batch"], rec.get("tf32"), rec.get("fused_optimizer"),
+              rec.get("sdpa"), rec.get("compile"), rec["rate"], rec.get("compile_seconds"),
+              rec.get("peak_allocated_bytes"), gen["rate"], rec.get("speedup_vs_generic")))
     for k in m["knobs"]:
-        print("  %-30s %s" % (k["knob"], k["why"]))
+        print("    %-32s %s" % (k["knob"], k["why"]))
+    r, g, e = (plain.get((name, role)) for role in ("recommended", "generic", "expert"))
+    for role, p in (("recommended", r), ("generic", g), ("expert", e)):
+        if p:
+            print("  plain %-11s %.1f %s (batch %d, %s, compile %s: %s s)" % (
+                role, p["rate"], p["unit"], p["batch"], p["precision"], p["compile"] or "no",
+                "%.1f" % p["compile_seconds"] if p["compile_seconds"] is not None else "-"))
+    verdict("tune recommended / plain same settings", rec["rate"] / r["rate"] if r and rec["rate"] else None,
+            lambda v: 0.95 <= v <= 1.05, "0.95 to 1.05")
+    verdict("plain recommended / plain generic (fp32, batch %s)" % gen["batch"],
+            r["rate"] / g["rate"] if r and g else None, lambda v: v >= 1.5, ">= 1.5")
+    verdict("plain recommended / plain expert (bf16, cl, bench, compile)", r["rate"] / e["rate"] if r and e else None,
+            lambda v: v >= 0.97, ">= 1.0; 0.97 is within the 3% noise")
+    gens = [x for x in doc.get("measurements", []) if x["model"] == name and x["role"] == "generic"]
+    if gens and g:
+        print("  tune generic / plain generic: %.3f (for information: at the base batch the GPU waits on Python)"
+              % (gens[0]["rate"] / g["rate"]))
+print("tune wall time: %.1f s (target < 300 s); --quick: %s (target < 60 s)"
+      % (tune_ms / 1000, "%.1f s" % (quick_ms / 1000) if quick_ms else "not run (no time left)"))
+ok = ok and tune_ms < 300000 and 0 < quick_ms < 60000
 alloc = doc.get("allocator")
 if alloc:
-    print("allocator run (%s=%s): %s; %s" % (alloc["variable"], alloc["value"], alloc["status"],
-          "; ".join("%s batch %d %.1f/s reserved/allocated %s/%s" % (x["model"], x["batch"], x["rate"],
-                    x.get("peak_reserved_bytes"), x.get("peak_allocated_bytes")) for x in alloc["measurements"])))
-for l in doc.get("loader", []):
-    print("loader: %d workers, pin_memory %s: %.0f images/s (%s, %d CPUs)"
-          % (l["workers"], l["pin_memory"], l["images_per_s"], l["decode"], l["cpus"]))
+    print("allocator run (%s=%s): %s" % (alloc["variable"], alloc["value"], alloc["status"]))
+for s in doc.get("skipped", []):
+    print("not measured: %s: %s" % (s["item"], s["reason"]))
 print("targets met" if ok else "a target was missed")
 sys.exit(0 if ok else 1)
 PY

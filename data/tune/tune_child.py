@@ -24,6 +24,7 @@ import math
 import os
 import sys
 import time
+import traceback
 import warnings
 
 
@@ -44,6 +45,12 @@ def parse_args(argv):
     p.add_argument("--no-search", action="store_true")
     p.add_argument("--no-loader", action="store_true", help="leave out the DataLoader measurement")
     p.add_argument("--loader-only", action="store_true", help="test aid: the DataLoader measurement alone")
+    p.add_argument("--user-model", default="",
+                   help="MODULE:FUNCTION or PATH.py:FUNCTION returning (model, make_batch, loss_fn): model 'user'")
+    p.add_argument("--compile-modes", default="default,reduce-overhead",
+                   help="torch.compile modes to time (comma-separated; empty: none). max-autotune takes minutes")
+    p.add_argument("--no-extra-knobs", action="store_true",
+                   help="leave out TF32, the fused optimizer, the attention backends and torch.compile")
     p.add_argument("--allocator-plan", default="",
                    help="JSON: the models to search and time again under the allocator setting in the environment")
     return p.parse_args(argv)
@@ -183,6 +190,287 @@ def measure_loader(bench, size_name):
         one(best, True)
 
 
+# The knobs timed on top of the settings chosen from the knob runs (docs/tune.md, "The other knobs"): TF32
+# for fp32 matmuls and convolutions, the fused optimizer step, the attention backend of
+# scaled_dot_product_attention (the transformer), and torch.compile. NO_EXTRAS is every one off.
+NO_EXTRAS = {"tf32": False, "fused": False, "sdpa": "", "compile": ""}
+SDPA_BACKENDS = ("flash", "efficient", "math")
+
+
+def extras_suffix(extras):
+    """The part of an item that names the extra knobs of a run ("" when none): "/tf32/fused/sdpa-flash"."""
+    parts = [k for k in ("tf32", "fused") if extras.get(k)]
+    if extras.get("sdpa"):
+        parts.append("sdpa-" + extras["sdpa"])
+    if extras.get("compile"):
+        parts.append("compile-" + extras["compile"])
+    return "".join("/" + p for p in parts)
+
+
+def set_tf32(torch, on):
+    """TF32 on: float32 matmuls may use TF32 tensor cores; off is torch's default (full fp32 matmuls). cuDNN
+    convolutions take TF32 by default either way and are left alone. One API only: torch >= 2.9 raises a
+    RuntimeError when the legacy flags (allow_tf32, set_float32_matmul_precision) and the new fp32_precision
+    are mixed, and torch.compile reads the new one there."""
+    matmul = torch.backends.cuda.matmul
+    try:  # torch's matmul flags object raises AssertionError (not AttributeError) for a name it lacks
+        new_api = hasattr(matmul, "fp32_precision")
+    except Exception:  # noqa: BLE001
+        new_api = False
+    if new_api:
+        matmul.fp32_precision = "tf32" if on else "ieee"
+    elif hasattr(torch, "set_float32_matmul_precision"):
+        torch.set_float32_matmul_precision("high" if on else "highest")
+    else:
+        matmul.allow_tf32 = on
+
+
+def sdpa_context(torch, backend):
+    """A factory of the context that restricts scaled_dot_product_attention to `backend` ("" : torch's own
+    choice): torch.nn.attention.sdpa_kernel (torch >= 2.3), else torch.backends.cuda.sdp_kernel."""
+    if not backend:
+        return contextlib.nullcontext
+    try:
+        import torch.nn.attention as attention  # a submodule that `import torch` may not load
+    except ImportError:
+        attention = None
+    if attention is not None and hasattr(attention, "sdpa_kernel"):
+        kind = {"flash": attention.SDPBackend.FLASH_ATTENTION, "efficient": attention.SDPBackend.EFFICIENT_ATTENTION,
+                "math": attention.SDPBackend.MATH}[backend]
+        return lambda: attention.sdpa_kernel(kind)
+    return lambda: torch.backends.cuda.sdp_kernel(enable_flash=backend == "flash",
+                                                  enable_mem_efficient=backend == "efficient",
+                                                  enable_math=backend == "math")
+
+
+def version_tuple(text):
+    out = []
+    for part in str(text).split("+")[0].split(".")[:2]:
+        digits = "".join(c for c in part if c.isdigit())
+        out.append(int(digits) if digits else 0)
+    return tuple(out)
+
+
+def tf32_skip(bench):
+    """None when TF32 can change this device's fp32 matmuls, else the reason it is not measured."""
+    torch = bench.torch
+    if not bench.gpu:
+        return "TF32 is an NVIDIA tensor-core format (compute capability 8.0 and later): not on the CPU"
+    if bench.backend == "rocm":
+        return "ROCm: torch's allow_tf32 flags select NVIDIA's TF32 tensor cores; this ROCm build has no TF32 " \
+            "path for them (the gfx94x XF32 mode is not measured)"
+    major, minor = torch.cuda.get_device_capability(bench.device)
+    if major < 8:
+        return "TF32 needs compute capability 8.0 (Ampere) or later; this GPU is %d.%d" % (major, minor)
+    return None
+
+
+def fused_skip(bench):
+    """None when torch.optim.SGD takes fused=True on this device, else why not (the TypeError or error)."""
+    torch = bench.torch
+    try:
+        p = torch.nn.Parameter(torch.zeros(4, device=bench.device))
+        opt = torch.optim.SGD([p], lr=1e-3, momentum=0.9, fused=True)
+        p.grad = torch.ones_like(p)
+        opt.step()
+        return None
+    except Exception as e:  # noqa: BLE001 - torch 1.13's SGD: TypeError, an unexpected keyword argument
+        return "torch %s's SGD does not take fused=True here (%s)" % (torch.__version__, first_line(e))
+
+
+def sdpa_skip(bench, precision, backend):
+    """None when scaled_dot_product_attention runs forward and backward with `backend` at `precision`'s dtype
+    and the transformer's head size, else why not (flash takes no fp32)."""
+    torch = bench.torch
+    F = torch.nn.functional
+    if not hasattr(F, "scaled_dot_product_attention"):
+        return "torch %s has no scaled_dot_product_attention (torch 2.0 and later)" % torch.__version__
+    if not bench.gpu:
+        return "the attention backends are GPU kernels; the CPU has only its own"
+    s = bench.size
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision, torch.float32)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            q = torch.randn(1, s["heads"], 64, s["d_model"] // s["heads"], device=bench.device, dtype=dtype,
+                            requires_grad=True)
+            with sdpa_context(torch, backend)():
+                F.scaled_dot_product_attention(q, q, q).sum().backward()
+        return None
+    except Exception as e:  # noqa: BLE001 - "No available kernel" and its reasons
+        return "%s attention does not run %s here (%s)" % (backend, precision, first_line(e))
+
+
+def compile_skip(bench, args):
+    """None when torch.compile is timed here, else why not."""
+    torch = bench.torch
+    if not hasattr(torch, "compile"):
+        return "torch %s has no torch.compile (torch 2.0 and later)" % torch.__version__
+    if sys.platform == "win32":
+        return "torch.compile's inductor backend does not support Windows here"
+    if not bench.gpu:
+        return "not measured on the CPU: compiling takes minutes there and the tiny CPU runs are a test aid"
+    if args.size == "quick":
+        return "--quick leaves torch.compile out: compiling one model takes longer than the quick run's minute"
+    try:
+        import triton  # noqa: F401
+    except Exception as e:  # noqa: BLE001
+        return "triton is not importable (%s): torch.compile's GPU backend needs it" % first_line(e)
+    return None
+
+
+def measure_extras(bench, size, args, model, settings, rate, batch, base, compile_modes, progress):
+    """The extra knobs on top of `settings` (chosen from the knob runs) at the knob batch, each judged against
+    the settings chosen so far (chosen_extras holds the same rules, as src/tune/tune_advice.cpp): TF32 (fp32
+    only), the fused optimizer, the attention backends (transformer), torch.compile. Returns the extras chosen."""
+    precision, channels_last, benchmark = settings
+    warmup, steps = steps_at(size, base, batch, size["knob_steps"])
+
+    def timed(name, extras, runs_warmup=warmup, run_precision=precision, layout=(channels_last, benchmark)):
+        got = measure(bench, size, model, run_precision, layout[0], layout[1], batch, "knob", runs_warmup, steps,
+                      extras=extras)
+        if not got:  # the row says so (its error line is a problem; the saved JSON keeps skips, not errors)
+            emit("skip", item="%s/knob/%s" % (model, name),
+                 reason="the run failed or its loss was not finite (see the problems)")
+        progress.step(model)
+        return got
+
+    def skip(name, reason):
+        emit("skip", item="%s/knob/%s" % (model, name), reason=reason)
+        progress.step(model)
+
+    rates = {}
+    chosen = dict(NO_EXTRAS)
+    reason = tf32_skip(bench)
+    if reason:
+        skip("tf32", reason)
+    elif precision != "fp32":
+        # For fp32 training only (the row's figure): fp32 with TF32 against fp32, outside the chain.
+        timed("tf32", dict(NO_EXTRAS, tf32=True), run_precision="fp32", layout=(False, False))
+    else:
+        rates["tf32"] = timed("tf32", dict(chosen, tf32=True))
+    chosen = chosen_extras(rate, rates, ("tf32",))
+    reason = fused_skip(bench)
+    if reason:
+        skip("fused", reason)
+    else:
+        rates["fused"] = timed("fused", dict(chosen, fused=True))
+    chosen = chosen_extras(rate, rates, ("tf32", "fused"))
+    if model == "transformer":
+        for backend in SDPA_BACKENDS:
+            reason = sdpa_skip(bench, precision, backend)
+            if reason:
+                skip("sdpa-" + backend, reason)
+            else:
+                rates["sdpa-" + backend] = timed("sdpa-" + backend, dict(chosen, sdpa=backend))
+    chosen = chosen_extras(rate, rates, ("tf32", "fused", "sdpa"))
+    reason = compile_skip(bench, args) if compile_modes else "no torch.compile mode asked for"
+    for mode in compile_modes:
+        if reason:
+            skip("compile-" + mode, reason)
+        else:
+            # reduce-overhead records CUDA graphs after a warm-up run: three untimed steps at least.
+            rates["compile-" + mode] = timed("compile-" + mode, dict(chosen, compile=mode), max(warmup, 3))
+    if reason and not compile_modes:
+        skip("compile-default", reason)
+    return chosen_extras(rate, rates, ("tf32", "fused", "sdpa", "compile"))
+
+
+def chosen_extras(rate, rates, stages):
+    """The extra knobs chosen from their rates ({"tf32": units/s, "fused": ..., "sdpa-flash": ...,
+    "compile-default": ...}; a knob not measured is missing), each against the settings chosen before it
+    (`rate` is the knob run with the chosen settings): TF32, then the fused optimizer, then the fastest
+    attention backend that helps, then the fastest torch.compile mode that helps. `stages` are the stages
+    judged so far. Judged as src/tune/tune_advice.cpp judges them (tests/unit/tune_child_test.cpp)."""
+    chosen = dict(NO_EXTRAS)
+    current = rate
+    for stage in stages:
+        if stage in ("tf32", "fused"):
+            if helps(rates.get(stage), current):
+                chosen[stage] = True
+                current = rates[stage]
+            continue
+        names = SDPA_BACKENDS if stage == "sdpa" else COMPILE_MODES
+        best = None
+        for name in names:
+            got = rates.get("%s-%s" % (stage, name))
+            if helps(got, current) and (best is None or got > rates["%s-%s" % (stage, best)]):
+                best = name
+        if best is not None:
+            chosen[stage] = best
+            current = rates["%s-%s" % (stage, best)]
+    return chosen
+
+
+COMPILE_MODES = ("default", "reduce-overhead", "max-autotune")
+
+
+def rocm_knob_skips(bench, model):
+    """The ROCm library knobs (environment variables read when the libraries start, so they would be timed in
+    a second child as the allocator is): said, with the reason, where they do not apply."""
+    if bench.backend == "rocm":
+        reason = "ROCm: not measured by this version of tune (it would need a second child with the variable set)"
+    else:
+        reason = "ROCm only (this backend is %s)" % bench.backend
+    for name in ("tunableop", "hipblaslt", "miopen-find-mode"):
+        emit("skip", item="%s/knob/%s" % (model, name), reason=reason)
+    emit("skip", item="%s/knob/checkpointing" % model,
+         reason="not measured by this version of tune: activation checkpointing recomputes activations to fit a "
+         "larger batch, which pays only when the largest batch is memory-bound")
+
+
+def unpack_user_model(built):
+    """The user function's answer: a dict with model, make_batch, loss_fn (or loss), or a (model, make_batch,
+    loss_fn) tuple. A TypeError that says what is expected otherwise."""
+    if isinstance(built, dict):
+        parts = (built.get("model"), built.get("make_batch"), built.get("loss_fn", built.get("loss")))
+    elif isinstance(built, (tuple, list)) and len(built) == 3:
+        parts = tuple(built)
+    else:
+        raise TypeError("the function must return (model, make_batch, loss_fn) or a dict with those keys, not %s"
+                        % type(built).__name__)
+    model, make_batch, loss_fn = parts
+    if not hasattr(model, "parameters") or not callable(model):
+        raise TypeError("the model must be a torch.nn.Module, not %s" % type(model).__name__)
+    if not callable(make_batch) or not callable(loss_fn):
+        raise TypeError("make_batch(batch_size, device) -> (inputs, targets) and loss_fn(outputs, targets) must be "
+                        "callable")
+    return {"model": model, "make_batch": make_batch, "loss_fn": loss_fn}
+
+
+def load_user_model(bench, spec):
+    """The user's model from MODULE:FUNCTION (imported with the working directory on sys.path) or
+    PATH.py:FUNCTION: the function, called, and one batch of 2 made (are its inputs 4-D images?). None when
+    any of it raises: the traceback goes to stderr and an error line (code user_model) says what failed."""
+    import importlib
+    import importlib.util
+    target, _, function = spec.rpartition(":")
+    try:
+        if not target or not function:
+            raise ValueError("%r: give MODULE:FUNCTION or PATH.py:FUNCTION" % spec)
+        if target.endswith(".py") or "/" in target or os.sep in target:
+            path = os.path.abspath(target)
+            sys.path.insert(0, os.path.dirname(path))
+            module_spec = importlib.util.spec_from_file_location("gpudoctor_user_model", path)
+            if module_spec is None:
+                raise ImportError("cannot load %s as a Python file" % path)
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+        else:
+            sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(target)
+        build = getattr(module, function)
+        user = unpack_user_model(build())
+        user["build"] = build
+        x, _ = user["make_batch"](2, bench.device)
+        user["fourd"] = getattr(x, "dim", lambda: 0)() == 4
+        return user
+    except BaseException as e:  # noqa: BLE001 - the user's code: a finding, never a crash of the child
+        traceback.print_exc(file=sys.stderr)
+        emit("error", item="user/setup", code="user_model", message="%s: %s" % (spec, first_line(e)))
+        return None
+
+
 def is_oom(e):
     import torch
     oom_type = getattr(torch.cuda, "OutOfMemoryError", None)
@@ -209,8 +497,27 @@ class Bench:
         self.device = device
         self.size = size
         self.gpu = device.type == "cuda"
+        self.backend = "cpu" if not self.gpu else ("rocm" if getattr(torch.version, "hip", None) else "cuda")
+        self.tf32_set = False  # a run has set the TF32 flag (set_tf32): each run after it sets it again
+        self.user = None  # the user's model (load_user_model), measured as model "user"
         self.plant = planted_limit("GPUDOCTOR_TUNE_PLANT_OOM_ABOVE")
         self.plant_knob = planted_limit("GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE")
+
+    def image_like(self, model):
+        """Whether channels_last and cudnn.benchmark apply: ResNet-50, and a user model with 4-D inputs."""
+        return model == "resnet50" or (model == "user" and self.user is not None and self.user["fourd"])
+
+    def per_sample(self, model):
+        return self.size["seq"] if model == "transformer" else 1
+
+    def unit(self, model):
+        return {"resnet50": "images/s", "transformer": "tokens/s"}.get(model, "samples/s")
+
+    def base_batch(self, model):
+        return self.size["tokens_batch"] if model == "transformer" else self.size["batch"]
+
+    def cap(self, model):
+        return self.size["tokens_cap"] if model == "transformer" else self.size["cap"]
 
     def sync(self):
         if self.gpu:
@@ -235,6 +542,13 @@ class Bench:
     def build(self, model_name, channels_last):
         torch = self.torch
         s = self.size
+        if model_name == "user":
+            # The user's function again: a fresh model (and its batch maker and loss) per run.
+            self.user.update(unpack_user_model(self.user["build"]()))
+            model = self.user["model"].to(self.device)
+            if channels_last:
+                model = model.to(memory_format=torch.channels_last)
+            return model
         if model_name == "resnet50":
             import torchvision
             model = torchvision.models.resnet50(weights=None) if hasattr(torchvision.models, "ResNet50_Weights") \
@@ -259,6 +573,11 @@ class Bench:
         torch = self.torch
         s = self.size
         g = torch.Generator(device="cpu").manual_seed(batch)
+        if model_name == "user":
+            x, y = self.user["make_batch"](batch, self.device)
+            if channels_last and getattr(x, "dim", lambda: 0)() == 4:
+                x = x.contiguous(memory_format=torch.channels_last)
+            return x, y
         if model_name == "resnet50":
             x = torch.randn(batch, 3, s["image"], s["image"], generator=g).to(self.device)
             if channels_last:
@@ -269,13 +588,32 @@ class Bench:
         y = torch.randint(0, s["vocab"], (batch, s["seq"]), generator=g).to(self.device)
         return x, y
 
-    def run(self, model_name, precision, channels_last, benchmark, batch, warmup, steps, role=None):
-        """Trains `steps` timed steps after `warmup` untimed ones; returns (seconds, last loss)."""
+    def run(self, model_name, precision, channels_last, benchmark, batch, warmup, steps, role=None, extras=None):
+        """Trains `steps` timed steps after `warmup` untimed ones; returns (seconds, last loss, seconds of the
+        warm-up steps). `extras` (EXTRAS' keys) adds TF32, the fused optimizer, an attention backend and
+        torch.compile; every run sets TF32 and the attention backend, so none inherits the last one's."""
         torch = self.torch
+        extras = dict(NO_EXTRAS, **(extras or {}))
         plant = self.plant_knob if role == "knob" and self.plant_knob is not None else self.plant
         torch.backends.cudnn.benchmark = benchmark
+        if extras["tf32"] or self.tf32_set:
+            set_tf32(torch, extras["tf32"])  # never touched until a TF32 run: torch's default stays as it was
+            self.tf32_set = True
         model = self.build(model_name, channels_last)
-        opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
+        opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9, **({"fused": True} if extras["fused"] else {}))
+        forward = model
+        compile_mode = extras["compile"]
+        reset = None
+        if compile_mode:
+            # A fresh start per compiled run: each mode and batch compiles anew (and dynamo's recompile limit
+            # is not reached by the fresh models of the earlier runs).
+            reset = getattr(getattr(torch, "_dynamo", None), "reset", None)
+            if reset is not None:
+                reset()
+            forward = torch.compile(model, mode=None if compile_mode == "default" else compile_mode)
+        mark_step = getattr(getattr(torch, "compiler", None), "cudagraph_mark_step_begin", None) \
+            if compile_mode == "reduce-overhead" else None
+        attention = sdpa_context(torch, extras["sdpa"])
         x, y = self.data(model_name, batch, channels_last)
         dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(precision)
         scaler = None
@@ -288,23 +626,30 @@ class Bench:
         def step():
             if plant is not None and batch > plant:
                 raise Planted("CUDA out of memory (planted above batch %d by the test)" % plant)
+            if mark_step is not None:
+                mark_step()  # CUDA graphs: a new training step, so the last step's outputs may be overwritten
             opt.zero_grad(set_to_none=True)
             autocast = torch.autocast(device_type=self.device.type, dtype=dtype) if dtype is not None \
                 else contextlib.nullcontext()
-            with autocast:
-                out = model(x)
-                if model_name != "resnet50":
-                    out = out.reshape(-1, out.shape[-1])
-                loss = loss_fn(out, y.reshape(-1))
-            if scaler is not None:
-                scaler.scale(loss).backward()
-                scaler.step(opt)
-                scaler.update()
-            else:
-                loss.backward()
-                opt.step()
+            with autocast, attention():
+                out = forward(x)
+                if model_name == "user":
+                    loss = self.user["loss_fn"](out, y)
+                else:
+                    if model_name != "resnet50":
+                        out = out.reshape(-1, out.shape[-1])
+                    loss = loss_fn(out, y.reshape(-1))
+            with attention():  # the backward pass takes the same attention kernels
+                if scaler is not None:
+                    scaler.scale(loss).backward()
+                    scaler.step(opt)
+                    scaler.update()
+                else:
+                    loss.backward()
+                    opt.step()
             return loss
 
+        warm_start = time.perf_counter()
         for _ in range(warmup):
             step()
         self.sync()
@@ -314,13 +659,19 @@ class Bench:
             loss = step()
         self.sync()
         seconds = time.perf_counter() - start
-        return seconds, float(loss.detach().float().item())
+        value = float(loss.detach().float().item())
+        if extras["tf32"]:
+            set_tf32(torch, False)
+        if compile_mode and reset is not None:
+            del forward, model, opt
+            reset()  # the compiled graphs (and reduce-overhead's CUDA graph memory) go with the run
+        return seconds, value, start - warm_start
 
-    def fits(self, model_name, precision, channels_last, batch):
+    def fits(self, model_name, precision, channels_last, batch, extras=None):
         """One warm-up and one step at `batch`; False on an out-of-memory error, after freeing it."""
         failed = False
         try:
-            self.run(model_name, precision, channels_last, False, batch, 1, 1)
+            self.run(model_name, precision, channels_last, False, batch, 1, 1, extras=extras)
         except Exception as e:  # noqa: BLE001
             failed = True
             if not (is_oom(e) or isinstance(e, Planted)):
@@ -436,35 +787,44 @@ def chosen_settings(rates):
 
 
 def measure(bench, size, model, precision, channels_last, benchmark, batch, role, warmup=None, steps=None,
-            oom_retry=False):
+            oom_retry=False, extras=None):
     """One timed run, reported as a result line (or an error line); returns its units/s (images or tokens),
     0 when it failed or its loss is not finite. With `oom_retry` an out-of-memory error is left to the
     caller, which runs it again at a smaller batch: no error line, and None is returned."""
     warmup = size["warmup"] if warmup is None else warmup
     steps = size["steps"] if steps is None else steps
-    item = "%s/%s/%s/%s/%d" % (model, precision, "cl" if channels_last else "nchw",
-                               "benchmark" if benchmark else "default", batch)
+    extras = dict(NO_EXTRAS, **(extras or {}))
+    item = "%s/%s/%s/%s/%d%s" % (model, precision, "cl" if channels_last else "nchw",
+                                 "benchmark" if benchmark else "default", batch, extras_suffix(extras))
     emit("begin", item=item)
     rate = 0.0
     out_of_memory = False
     try:
         bench.reset_peaks()
-        seconds, loss = bench.run(model, precision, channels_last, benchmark, batch, warmup, steps, role)
+        seconds, loss, warm_seconds = bench.run(model, precision, channels_last, benchmark, batch, warmup, steps,
+                                                role, extras)
         peak_allocated, peak_reserved = bench.peaks()
-        per_sample = 1 if model == "resnet50" else size["seq"]
+        per_sample = bench.per_sample(model)
         finite = math.isfinite(loss)
         samples = batch * steps / seconds if seconds > 0 else 0.0
         emit("result", item=item, role=role, model=model, precision=precision, channels_last=channels_last,
              benchmark=benchmark, batch=batch, warmup=warmup, steps=steps, seconds=seconds,
              samples_per_s=samples, units_per_s=samples * per_sample,
-             unit="images/s" if model == "resnet50" else "tokens/s",
+             unit=bench.unit(model),
              loss=loss if finite else None, loss_finite=finite, peak_allocated_bytes=peak_allocated,
-             peak_reserved_bytes=peak_reserved)
+             peak_reserved_bytes=peak_reserved, tf32=extras["tf32"], fused=extras["fused"],
+             sdpa=extras["sdpa"] or None, compile=extras["compile"] or None,
+             # The compile time: the warm-up steps (the first compiles) less as many steady steps.
+             compile_seconds=max(0.0, warm_seconds - warmup * seconds / steps) if extras["compile"] else None)
         rate = samples * per_sample if finite else 0.0
     except Exception as e:  # noqa: BLE001 - a failed measurement is reported, the rest go on
         out_of_memory = is_oom(e)
+        user_code = model == "user" and not out_of_memory and not isinstance(e, Planted)
+        if user_code:
+            traceback.print_exc(file=sys.stderr)  # the user's traceback: the parent shows its tail
         if not (out_of_memory and oom_retry):
-            emit("error", item=item, code="oom" if out_of_memory else "failed", message=first_line(e))
+            emit("error", item=item, code="oom" if out_of_memory else ("user_model" if user_code else "failed"),
+                 message=first_line(e))
     bench.free()  # outside the except block, so the traceback's frames (and their tensors) are gone
     return None if out_of_memory and oom_retry else rate
 
@@ -481,10 +841,10 @@ class Progress:
         emit("progress", done=self.done, total=self.total, item=item)
 
 
-def knob_runs(model, precisions):
-    """Every combination of the knobs that apply to `model`, fp32 first (it needs the most memory, so an
-    out-of-memory error comes before the other runs)."""
-    convolutional = model == "resnet50"
+def knob_runs(model, precisions, convolutional):
+    """Every combination of the knobs that apply to `model` (channels_last and cudnn.benchmark when it is
+    `convolutional`), fp32 first (it needs the most memory, so an out-of-memory error comes before the other
+    runs)."""
     layouts = [False, True] if convolutional else [False]
     return [(precision, channels_last, benchmark) for precision in precisions for channels_last in layouts
             for benchmark in layouts]
@@ -514,15 +874,17 @@ def measure_knobs(bench, size, model, runs, batch, base, progress):
             return batch, rates
 
 
-def measure_large_batch(bench, size, model, settings, batch, knob, base):
+def measure_large_batch(bench, size, model, settings, batch, knob, base, extras=None):
     """The settings the knob table recommends, timed at the recommended batch. The batch fitted at the
     search's precision; a wider one (fp32 won) may not fit it: out of memory halves it while it stays above
     the knob batch, and says so."""
     precision, channels_last, benchmark = settings
     while True:
         warmup, steps = steps_at(size, base, batch, size["large_steps"])
+        if extras and extras.get("compile"):
+            warmup = max(warmup, 3)  # as the knob run was: reduce-overhead records CUDA graphs after a warm-up
         rate = measure(bench, size, model, precision, channels_last, benchmark, batch, "large_batch", warmup, steps,
-                       oom_retry=batch // 2 > knob)
+                       oom_retry=batch // 2 > knob, extras=extras)
         if rate is not None:
             return
         emit("skip", item="%s/%s/large/%d" % (model, precision, batch),
@@ -535,13 +897,13 @@ def search_largest(bench, size, args, model, precision):
     """The largest batch that fits at `precision` (a search line), or None when the search failed."""
     item = "%s/%s/search" % (model, precision)
     emit("begin", item=item)
-    cap = args.max_batch or (size["cap"] if model == "resnet50" else size["tokens_cap"])
+    cap = args.max_batch or bench.cap(model)
     largest = None
     try:
         start = time.perf_counter()
         largest, failed_at, tried = largest_batch(
-            lambda b: bench.fits(model, precision, model == "resnet50", b), cap, args.exact,
-            start=2 if model == "resnet50" else 1)  # batch norm needs two samples to train
+            lambda b: bench.fits(model, precision, bench.image_like(model), b), cap, args.exact,
+            start=1 if model == "transformer" else 2)  # batch norm needs two samples to train
         emit("search", item=item, model=model, precision=precision, largest=largest, failed_at=failed_at,
              cap=cap, tried=tried, seconds=time.perf_counter() - start)
     except Exception as e:  # noqa: BLE001
@@ -573,12 +935,12 @@ def allocator_run(bench, size, args, alloc_conf):
             model = p["model"]
             item = "%s/%s/search" % (model, p["search_precision"])
             emit("begin", item=item)
-            cap = args.max_batch or (size["cap"] if model == "resnet50" else size["tokens_cap"])
+            cap = args.max_batch or bench.cap(model)
             try:
                 start = time.perf_counter()
                 largest, failed_at, tried = largest_batch(
-                    lambda b: bench.fits(model, p["search_precision"], model == "resnet50", b), cap, args.exact,
-                    start=max(int(p["search_from"]), 2 if model == "resnet50" else 1))
+                    lambda b: bench.fits(model, p["search_precision"], bench.image_like(model), b), cap, args.exact,
+                    start=max(int(p["search_from"]), 1 if model == "transformer" else 2))
                 emit("search", item=item, model=model, precision=p["search_precision"], largest=largest,
                      failed_at=failed_at, cap=cap, tried=tried, seconds=time.perf_counter() - start)
             except Exception as e:  # noqa: BLE001
@@ -590,10 +952,13 @@ def allocator_run(bench, size, args, alloc_conf):
             # the knob table recommends (or, when nothing larger than the knob batch fitted, the fastest knob
             # run), its warm-up and timed steps from the same steps_at.
             batch, role = int(p["batch"]), p.get("role", "large_batch")
-            base = size["batch"] if model == "resnet50" else size["tokens_batch"]
+            base = bench.base_batch(model)
             warmup, steps = steps_at(size, base, batch, size["large_steps" if role == "large_batch" else "knob_steps"])
+            extras = {k: p.get(k, v) or v for k, v in NO_EXTRAS.items()}
+            if extras["compile"]:
+                warmup = max(warmup, 3)
             measure(bench, size, model, p["precision"], bool(p["channels_last"]), bool(p["benchmark"]), batch, role,
-                    warmup=warmup, steps=steps)
+                    warmup=warmup, steps=steps, extras=extras)
             done += 1
             emit("progress", done=done, total=total, item=model)
     for w in caught:
@@ -643,6 +1008,8 @@ def main(argv):
          alloc_conf=alloc_conf, mode="allocator" if args.allocator_plan else "knobs")
 
     bench = Bench(torch, device, size)
+    if args.user_model:
+        bench.user = load_user_model(bench, args.user_model)
     if args.allocator_plan:
         allocator_run(bench, size, args, alloc_conf)
         emit("end")
@@ -655,6 +1022,8 @@ def main(argv):
     for model in [m for m in args.models.split(",") if m]:
         if model == "resnet50" and vision is None:
             emit("skip", item="resnet50", reason="torchvision is not installed in this environment")
+        elif model == "user" and bench.user is None:
+            pass  # its error line said why (user_model)
         else:
             models.append(model)
     precisions = []
@@ -669,23 +1038,39 @@ def main(argv):
     # the settings they recommend at the recommended batch (the last item of a model counts with its search);
     # then the DataLoader measurement (ResNet-50's input pipeline), after every model's GPU runs.
     loader = "resnet50" in models and not args.no_loader
-    progress = Progress(sum(1 + len(knob_runs(m, precisions)) + (0 if args.no_search else 1) for m in models)
-                        + (1 if loader else 0))
+    compile_modes = [m for m in args.compile_modes.split(",") if m in COMPILE_MODES]
+
+    def extra_count(model):
+        return 0 if args.no_extra_knobs else 2 + (len(SDPA_BACKENDS) if model == "transformer" else 0) \
+            + max(1, len(compile_modes))
+
+    progress = Progress(sum(1 + len(knob_runs(m, precisions, bench.image_like(m))) + extra_count(m) + (0 if args.no_search else 1)
+                            for m in models) + (1 if loader else 0))
     # The search runs at the best mixed precision the device has (fp32 on the CPU), with channels_last.
     search_precision = "bf16" if "bf16" in precisions else ("fp16" if "fp16" in precisions else "fp32")
     for model in models:
-        base = size["batch"] if model == "resnet50" else size["tokens_batch"]
+        base = bench.base_batch(model)
         # What the guides' generic advice gives: fp32, NCHW, benchmark off, their batch.
         measure(bench, size, model, "fp32", False, False, base, "generic")
         progress.step(model)
         largest = None if args.no_search else search_largest(bench, size, args, model, search_precision)
         recommended = recommended_batch(largest or 0, base)
-        batch, rates = measure_knobs(bench, size, model, knob_runs(model, precisions), knob_batch(recommended, base),
-                                     base, progress)
+        batch, rates = measure_knobs(bench, size, model, knob_runs(model, precisions, bench.image_like(model)),
+                                     knob_batch(recommended, base), base, progress)
+        settings = chosen_settings(rates)
+        extras = dict(NO_EXTRAS)
+        if not args.no_extra_knobs:
+            rocm_knob_skips(bench, model)
+            if rates.get(settings):
+                extras = measure_extras(bench, size, args, model, settings, rates[settings], batch, base,
+                                        compile_modes, progress)
+            else:
+                emit("skip", item="%s/knob/extras" % model, reason="the knob run with the chosen settings failed: "
+                     "TF32, the fused optimizer, the attention backends and torch.compile are not measured")
+                progress.total -= extra_count(model)
         if not args.no_search:
-            settings = chosen_settings(rates)
             if largest and recommended > batch and rates.get(settings):
-                measure_large_batch(bench, size, model, settings, recommended, batch, base)
+                measure_large_batch(bench, size, model, settings, recommended, batch, base, extras)
             progress.step(model)
     if loader:
         measure_loader(bench, args.size)

@@ -70,8 +70,16 @@ std::string TuneCommand::Description() const {
          "expandable_segments (PYTORCH_CUDA_ALLOC_CONF, PYTORCH_HIP_ALLOC_CONF on ROCm; a second child run "
          "with the variable set that times ResNet-50's recommended large-batch run again, left out by "
          "--quick). "
+         "On top of the settings chosen, each at the knob batch against the settings chosen before it: TF32 "
+         "(fp32 runs on NVIDIA compute capability 8.0+), the fused optimizer step (SGD fused=True), the "
+         "transformer's attention backend (flash, efficient, math), and torch.compile (--compile; its "
+         "compile time is reported apart, with the steps after which it pays back; --quick leaves it out). "
+         "A knob the GPU, torch or backend cannot use is listed with the reason (the ROCm libraries' "
+         "TunableOp, hipBLASLt and MIOPEN_FIND_MODE: ROCm only, not measured yet). "
          "Models: ResNet-50 from torchvision (built without "
-         "weights; skipped when torchvision is missing) and a transformer block of torch.nn. Synthetic data "
+         "weights; skipped when torchvision is missing) and a transformer block of torch.nn, or your own "
+         "(--model MODULE:FUNCTION, --model-file PATH[:FUNCTION]: a function returning the model, a batch "
+         "maker and a loss; its code raising is reported with the traceback). Synthetic data "
          "only, nothing is downloaded, nothing on the machine is changed unless --apply asks.\n\n"
          "The benchmark runs as a child process with a time limit; a crash, a hang or a wrong result of it "
          "is reported with its evidence. Progress goes to stderr. Details and the JSON schema: "
@@ -81,7 +89,8 @@ std::string TuneCommand::Description() const {
          "Examples:\n"
          "  gpudoctor tune --quick                      under a minute on a GPU\n"
          "  gpudoctor tune --python-env ~/venv --json   the PyTorch in ~/venv, as JSON\n"
-         "  gpudoctor tune --apply tune.env             also write the recommended settings to tune.env";
+         "  gpudoctor tune --apply tune.env             also write the recommended settings to tune.env\n"
+         "  gpudoctor tune --model-file train.py:build  your own model (docs/tune.md, \"Your own model\")";
 }
 
 void TuneCommand::DefineFlags(FlagSet& flags) {
@@ -92,19 +101,28 @@ void TuneCommand::DefineFlags(FlagSet& flags) {
                "The GPU to measure, as torch numbers it (default 0). `cpu` measures the CPU at tiny sizes: a "
                "test aid for machines without a GPU, not advice.");
   flags.String("--timeout", &timeout_, "S",
-               "Seconds the framework child may run (default 300, 120 with --quick).");
+               "Seconds the framework child may run (default 600, 120 with --quick).");
   flags.String(
       "--apply", &apply_, "FILE",
       "Write the recommended environment lines for --shell's shell (export for bash/zsh, $env: for "
       "PowerShell, set for cmd; the Python lines as comments) to FILE, a new file; `-` prints them instead. "
       "An existing FILE is never replaced.");
-  flags.StringList("--model", &models_, "NAME",
-                   "Measure only this model: resnet50 or transformer (repeatable).");
+  flags.StringList("--model", &models_, "NAME|MODULE:FUNCTION",
+                   "Measure only this model: resnet50, transformer, or your own: MODULE:FUNCTION, a function "
+                   "(importable with the working directory on the path) returning (model, make_batch, "
+                   "loss_fn) or a dict of them, make_batch(batch_size, device) -> (inputs, targets) "
+                   "(repeatable; one model of your own).");
+  flags.String("--model-file", &model_file_, "PATH[:FUNCTION]",
+               "Your own model from a Python file: FUNCTION (default build) as for --model MODULE:FUNCTION.");
   flags.Choice("--shell", &shell_, {"auto", "bash", "powershell", "cmd"},
                "The shell the environment lines are written for (default: this machine's).");
   flags.String("--max-batch", &max_batch_, "N",
                "Cap of the largest-batch search (default 4096 images, 1024 sequences).");
   flags.Bool("--exact-search", &exact_, "Bisect the largest batch down to one sample (slower).");
+  flags.String(
+      "--compile", &compile_, "MODES",
+      "torch.compile modes to time, comma-separated: default, reduce-overhead, max-autotune (minutes "
+      "per model), or none (default: default,reduce-overhead; --quick leaves compiling out).");
   flags.Bool("--perf-level", &perf_level_,
              "With --apply: also set the AMD GPU's power_dpm_force_performance_level to high (root only), "
              "recording the previous value so that --restore puts it back.");
@@ -150,16 +168,46 @@ int TuneCommand::Run(const CliContext& ctx) {
   if (restore_) return Restore(ctx);
   if (perf_level_ && apply_.empty())
     return ReportError(ctx.err, UserError("--perf-level changes the machine only with --apply FILE"));
-  for (const auto& m : models_)
-    if (m != "resnet50" && m != "transformer")
-      return ReportError(ctx.err,
-                         UserError("--model " + m + ": unknown model", "use resnet50 or transformer"));
+  std::vector<std::string> models;
+  std::string user_model;
+  for (const auto& m : models_) {
+    if (m == "resnet50" || m == "transformer") {
+      models.push_back(m);
+    } else if (m.find(':') != std::string::npos && m.front() != ':' && m.back() != ':') {
+      if (!user_model.empty())
+        return ReportError(ctx.err, UserError("--model " + m + ": one model of your own per run"));
+      user_model = m;
+    } else {
+      return ReportError(ctx.err, UserError("--model " + m + ": unknown model",
+                                            "use resnet50, transformer, or MODULE:FUNCTION for your own"));
+    }
+  }
+  if (!model_file_.empty()) {
+    if (!user_model.empty())
+      return ReportError(ctx.err, UserError("--model-file: one model of your own per run (--model " +
+                                            user_model + " is one)"));
+    // PATH or PATH:FUNCTION: a colon after the file's last separator names the function (a Windows drive's
+    // colon does not).
+    const size_t sep = model_file_.find_last_of("/\\");
+    const size_t colon = model_file_.rfind(':');
+    const bool has_function =
+        colon != std::string::npos && (sep == std::string::npos || colon > sep) && colon > 0;
+    std::string path = has_function ? model_file_.substr(0, colon) : model_file_;
+    const std::string function = has_function ? model_file_.substr(colon + 1) : "build";
+    std::error_code ec;
+    if (path.empty() || function.empty() || !std::filesystem::is_regular_file(path, ec))
+      return ReportError(ctx.err, UserError("--model-file " + model_file_ + ": no such Python file",
+                                            "e.g. --model-file train.py:build"));
+    user_model = std::filesystem::absolute(path, ec).string() + ":" + function;
+  }
+  if (!user_model.empty()) models.push_back("user");
   TuneOptions options;
   options.device = device_;
   if (device_ != "cpu" && !ParseU64(device_))
     return ReportError(ctx.err, UserError("--device " + device_ + ": not a GPU number", "e.g. --device 0"));
   options.size = device_ == "cpu" ? "tiny" : (quick_ ? "quick" : "full");
-  options.models = models_;
+  options.models = models;
+  options.user_model = user_model;
   options.exact_search = exact_;
   options.allocator = !quick_;  // a second child run: more than --quick's minute allows
   if (!max_batch_.empty()) {
@@ -169,7 +217,19 @@ int TuneCommand::Run(const CliContext& ctx) {
                          UserError("--max-batch " + max_batch_ + ": give a number from 1 to 1000000"));
     options.max_batch = static_cast<uint32_t>(*cap);
   }
-  options.timeout = std::chrono::seconds(quick_ ? 120 : 300);
+  if (compile_ != "none") {
+    for (const auto& mode : Split(compile_, ','))
+      if (mode != "default" && mode != "reduce-overhead" && mode != "max-autotune")
+        return ReportError(ctx.err,
+                           UserError("--compile " + compile_ + ": unknown mode \"" + std::string(mode) + "\"",
+                                     "give default, reduce-overhead, max-autotune (comma-separated) or "
+                                     "none"));
+    options.compile_modes = compile_;
+  } else {
+    options.compile_modes = "";
+  }
+  // torch.compile's runs compile each model two or three times: the full run's limit has room for it.
+  options.timeout = std::chrono::seconds(quick_ ? 120 : 600);
   if (!timeout_.empty()) {
     auto s = ParseU64(timeout_);
     if (!s || *s < 1 || *s > 86400)

@@ -27,9 +27,11 @@ class TuneCommand final : public Command {
   std::string timeout_;
   std::string apply_;
   std::vector<std::string> models_;
+  std::string model_file_;
   std::string shell_ = "auto";
   std::string max_batch_;
   bool exact_ = false;
+  std::string compile_ = "default,reduce-overhead";
   bool perf_level_ = false;
   bool restore_ = false;
   std::string root_ = "/";  // hidden --root: where /sys and the state file are (tests)

@@ -53,6 +53,10 @@ std::string RenderTuneSection(const TuneResult& t, const std::string& origin) {
     std::string rec = m.precision;
     if (m.channels_last) rec += ", channels_last";
     if (m.benchmark) rec += ", cudnn.benchmark";
+    if (m.tf32) rec += ", TF32";
+    if (m.fused) rec += ", fused SGD";
+    if (!m.sdpa.empty()) rec += ", " + m.sdpa + " attention";
+    if (!m.compile.empty()) rec += ", torch.compile" + (m.compile == "default" ? "" : " " + m.compile);
     rec += ", batch " + std::to_string(m.batch) + ": " + Figure(m.recommended_rate) + " " + m.unit;
     std::string generic = m.generic_batch ? "fp32, batch " + std::to_string(m.generic_batch) + ": " +
                                                 Figure(m.generic_rate) + " " + m.unit
@@ -65,6 +69,7 @@ std::string RenderTuneSection(const TuneResult& t, const std::string& origin) {
         {"Recommended", rec}, {"Generic advice", generic}, {"Largest batch", Figure(largest)}};
     // The knob rows' batch: a quarter of the recommended one, where the GPU rather than Python is the
     // bottleneck.
+    if (const std::string cost = TuneCostLabel(m); !cost.empty()) model_facts.push_back({"It costs", cost});
     if (m.knob_batch)
       model_facts.insert(model_facts.begin(), {"Knobs timed at", "batch " + std::to_string(m.knob_batch)});
     out += FactList(model_facts);

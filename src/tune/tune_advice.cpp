@@ -23,12 +23,46 @@ std::string PrecisionLabel(const std::string& p) {
   return "fp32";
 }
 
+// The other knobs of a run (docs/tune.md, "The other knobs"): all off in the knob table's own runs.
+struct Extras {
+  bool tf32 = false;
+  bool fused = false;
+  std::string sdpa;
+  std::string compile;
+};
+
+bool SameExtras(const TuneMeasurement& m, const Extras& e) {
+  return m.tf32 == e.tf32 && m.fused == e.fused && m.sdpa == e.sdpa && m.compile == e.compile;
+}
+
+std::string CompileLabel(const std::string& mode) {
+  return mode == "default" ? "torch.compile" : "torch.compile " + mode;
+}
+
 // "bf16 autocast, channels_last, cudnn.benchmark": the settings of one run, for a label.
 std::string SettingsLabel(const TuneMeasurement& m) {
   std::string label = PrecisionLabel(m.precision);
   if (m.channels_last) label += ", channels_last";
   if (m.benchmark) label += ", cudnn.benchmark";
+  if (m.tf32) label += ", TF32";
+  if (m.fused) label += ", fused SGD";
+  if (!m.sdpa.empty()) label += ", " + m.sdpa + " attention";
+  if (!m.compile.empty()) label += ", " + CompileLabel(m.compile);
   return label;
+}
+
+std::string Seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, s >= 10 ? "%.0f s" : "%.1f s", s);
+  return buf;
+}
+
+// The reason the child gave for not measuring `name` ("tf32", "compile-default", ...) for `model`.
+std::optional<std::string> KnobSkip(const TuneChildOutput& out, const std::string& model,
+                                    const std::string& name) {
+  for (const auto& s : out.skips)
+    if (s.item == model + "/knob/" + name) return s.reason;
+  return std::nullopt;
 }
 
 TuneKnobRow Row(std::string knob, std::string without, std::string with, std::optional<double> without_rate,
@@ -72,6 +106,149 @@ void Judge(TuneKnobRow& row, const std::string& unit, const std::string& where) 
   }
 }
 
+// The knob run at the knob batch with these settings and `e`, or null.
+const TuneMeasurement* ExtraRun(const TuneModelAdvice& a, const TuneChildOutput& out,
+                                const std::string& precision, bool channels_last, bool benchmark,
+                                const Extras& e) {
+  for (const auto& m : out.measurements)
+    if (m.model == a.model && m.role == "knob" && m.batch == a.knob_batch && m.loss_finite &&
+        m.units_per_s > 0 && m.precision == precision && m.channels_last == channels_last &&
+        m.benchmark == benchmark && SameExtras(m, e))
+      return &m;
+  return nullptr;
+}
+
+// The knob run at the knob batch with the table's chosen settings and `e`, or null.
+const TuneMeasurement* ExtraRun(const TuneModelAdvice& a, const TuneChildOutput& out, const Extras& e) {
+  return ExtraRun(a, out, a.precision, a.channels_last, a.benchmark, e);
+}
+
+// A row of the other knobs: `with` against `base` (the settings chosen before it), or, when the child did not
+// measure it, its reason. No row when there is neither (an older child's output).
+TuneKnobRow* ExtraRow(TuneModelAdvice& a, const TuneChildOutput& out, const std::string& name,
+                      std::string label, std::string without, std::string with_label,
+                      const TuneMeasurement* base, const TuneMeasurement* with, const std::string& at) {
+  if (!with) {
+    std::optional<std::string> reason = KnobSkip(out, a.model, name);
+    if (!reason) return nullptr;
+    TuneKnobRow row = Row(std::move(label), std::move(without), std::move(with_label),
+                          base ? std::optional<double>(base->units_per_s) : std::nullopt, std::nullopt);
+    row.why = "not measured: " + *reason;
+    a.knobs.push_back(row);
+    return nullptr;
+  }
+  TuneKnobRow row = Row(std::move(label), std::move(without), std::move(with_label),
+                        base ? std::optional<double>(base->units_per_s) : std::nullopt, with->units_per_s);
+  Judge(row, a.unit, at);
+  a.knobs.push_back(row);
+  return &a.knobs.back();
+}
+
+// Of the rows a.knobs[first..] (one choice among several: the attention backends, the compile modes), the
+// fastest recommended one stays recommended; returns its index, or -1.
+int KeepFastest(TuneModelAdvice& a, size_t first) {
+  int best = -1;
+  for (size_t i = first; i < a.knobs.size(); ++i)
+    if (a.knobs[i].recommended && (best < 0 || *a.knobs[i].with_rate > *a.knobs[best].with_rate))
+      best = static_cast<int>(i);
+  for (size_t i = first; i < a.knobs.size(); ++i)
+    if (a.knobs[i].recommended && static_cast<int>(i) != best) {
+      a.knobs[i].recommended = false;
+      a.knobs[i].why += "; " + a.knobs[best].knob + " is faster";
+    }
+  return best;
+}
+
+// The other knobs, on top of the settings chosen from the knob runs, each against the settings chosen before
+// it (the child's chosen_extras picks by the same rules, so the run to compare with is the one it timed):
+// TF32 (fp32 only), the fused optimizer, the attention backend (the transformer), torch.compile; then the
+// ROCm libraries' rows (skipped, with the reason). The recommendation takes the chosen ones.
+void AddExtraRows(TuneModelAdvice& a, const TuneChildOutput& out, const std::string& at) {
+  Extras chosen;
+  const TuneMeasurement* current = ExtraRun(a, out, chosen);
+  auto next = [&](Extras e) { return current ? ExtraRun(a, out, e) : nullptr; };
+  Extras e = chosen;
+  e.tf32 = true;
+  if (a.precision != "fp32") {
+    // A mixed precision was chosen: the child timed TF32 at fp32 (NCHW, benchmark off) for this row only.
+    const TuneMeasurement* fp32 = ExtraRun(a, out, "fp32", false, false, Extras{});
+    if (TuneKnobRow* row = ExtraRow(a, out, "tf32", "TF32", "fp32 matmuls (torch's default)",
+                                    "TF32 matmuls and convolutions", fp32,
+                                    fp32 ? ExtraRun(a, out, "fp32", false, false, e) : nullptr, at);
+        row && row->change_percent) {
+      row->recommended = false;
+      row->why += "; for fp32 training: AMP " + a.precision + " is the precision recommended here";
+    }
+  } else if (TuneKnobRow* row = ExtraRow(a, out, "tf32", "TF32", "fp32 matmuls (torch's default)",
+                                         "TF32 matmuls and convolutions", current, next(e), at);
+             row && row->recommended) {
+    chosen = e;
+    current = next(e);
+  }
+  e = chosen;
+  e.fused = true;
+  if (TuneKnobRow* row = ExtraRow(a, out, "fused", "fused optimizer", "SGD (foreach)", "SGD(fused=True)",
+                                  current, next(e), at);
+      row && row->recommended) {
+    chosen = e;
+    current = next(e);
+  }
+  size_t first = a.knobs.size();
+  for (const std::string backend : {"flash", "efficient", "math"}) {
+    e = chosen;
+    e.sdpa = backend;
+    ExtraRow(a, out, "sdpa-" + backend, "attention: " + backend, "torch's choice",
+             backend + " attention only", current, next(e), at);
+  }
+  if (int best = KeepFastest(a, first); best >= 0) {
+    chosen.sdpa = a.knobs[best].knob.substr(std::string("attention: ").size());
+    current = next(chosen);
+  }
+  first = a.knobs.size();
+  const TuneMeasurement* eager = current;
+  for (const std::string mode : {"default", "reduce-overhead", "max-autotune"}) {
+    e = chosen;
+    e.compile = mode;
+    const TuneMeasurement* with = next(e);
+    TuneKnobRow* row = ExtraRow(
+        a, out, "compile-" + mode, CompileLabel(mode), "eager",
+        "torch.compile(model" + (mode == "default" ? "" : ", mode=\"" + mode + "\"") + ")", eager, with, at);
+    if (!row || !with || !with->compile_seconds || !eager || eager->timed_steps == 0 ||
+        with->timed_steps == 0)
+      continue;
+    // Compiling costs once; each step then saves the difference: the steps after which it has paid back.
+    const double saved = eager->seconds / eager->timed_steps - with->seconds / with->timed_steps;
+    const double compile = *with->compile_seconds;
+    if (!std::isfinite(compile) || compile < 0 || !std::isfinite(saved)) continue;  // not a time: no claim
+    row->why += "; compiling took " + Seconds(compile);
+    const double steps = saved > 0 ? std::ceil(compile / saved) : -1;
+    if (steps >= 0 && steps < 1e15)
+      row->why += ", paid back after " + std::to_string(static_cast<uint64_t>(steps)) + " steps";
+    else
+      row->why += ", never paid back";
+  }
+  if (int best = KeepFastest(a, first); best >= 0) {
+    for (const std::string mode : {"default", "reduce-overhead", "max-autotune"})
+      if (a.knobs[best].knob == CompileLabel(mode)) chosen.compile = mode;
+    current = next(chosen);
+  }
+  ExtraRow(a, out, "tunableop", "TunableOp", "off", "PYTORCH_TUNABLEOP_ENABLED=1", nullptr, nullptr, at);
+  ExtraRow(a, out, "hipblaslt", "hipBLASLt", "torch's default", "TORCH_BLAS_PREFER_HIPBLASLT=1", nullptr,
+           nullptr, at);
+  ExtraRow(a, out, "checkpointing", "activation checkpointing", "off", "torch.utils.checkpoint", nullptr,
+           nullptr, at);
+  ExtraRow(a, out, "miopen-find-mode", "MIOPEN_FIND_MODE", "DYNAMIC_HYBRID", "FAST / NORMAL", nullptr,
+           nullptr, at);
+  if (!current) return;
+  a.tf32 = chosen.tf32;
+  a.fused = chosen.fused;
+  a.sdpa = chosen.sdpa;
+  a.compile = chosen.compile;
+  a.recommended_rate = current->units_per_s;
+  a.compile_seconds = current->compile_seconds;
+  a.peak_allocated_bytes = current->peak_allocated_bytes;
+}
+
 TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out, bool rocm) {
   TuneModelAdvice a;
   a.model = model;
@@ -90,7 +267,8 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
     if (m.model != model || !m.loss_finite || !(m.units_per_s > 0)) continue;
     if (m.role == "large_batch") large = &m;
     if (m.role == "generic") a.generic_rate = m.units_per_s;
-    if (m.role == "knob" && m.batch == a.knob_batch) knob[{m.precision, m.channels_last, m.benchmark}] = &m;
+    if (m.role == "knob" && m.batch == a.knob_batch && SameExtras(m, Extras{}))
+      knob[{m.precision, m.channels_last, m.benchmark}] = &m;
   }
   auto rate = [&](const std::string& p, bool cl, bool bench) -> std::optional<double> {
     auto it = knob.find({p, cl, bench});
@@ -142,6 +320,7 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
   // The recommendation so far: the knob run with the chosen settings, its figure and its batch.
   a.recommended_rate = rate(a.precision, a.channels_last, a.benchmark);
   a.batch = a.knob_batch ? a.knob_batch : a.generic_batch;
+  AddExtraRows(a, out, at);
 
   for (const auto& s : out.searches) {
     if (s.model != model) continue;
@@ -152,7 +331,8 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
     // The child times the large batch with the settings chosen above; should they differ, the row says
     // so and the recommendation takes the settings of the figure it quotes.
     const bool same = large->precision == a.precision && large->channels_last == a.channels_last &&
-                      large->benchmark == a.benchmark;
+                      large->benchmark == a.benchmark &&
+                      SameExtras(*large, Extras{a.tf32, a.fused, a.sdpa, a.compile});
     TuneKnobRow row =
         Row("batch size", "batch " + std::to_string(a.batch),
             "batch " + std::to_string(large->batch) + (same ? "" : " with " + SettingsLabel(*large)),
@@ -164,6 +344,12 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
       a.precision = large->precision;
       a.channels_last = large->channels_last;
       a.benchmark = large->benchmark;
+      a.tf32 = large->tf32;
+      a.fused = large->fused;
+      a.sdpa = large->sdpa;
+      a.compile = large->compile;
+      a.compile_seconds = large->compile_seconds;
+      a.peak_allocated_bytes = large->peak_allocated_bytes;
       if (!same) row.why += " (measured with " + SettingsLabel(*large) + ")";
     }
     a.knobs.push_back(row);
@@ -298,6 +484,28 @@ void AddLoaderRows(TuneModelAdvice& a, const std::vector<TuneLoaderRate>& loader
 
 }  // namespace
 
+std::string TuneSettingsLabel(const TuneModelAdvice& m) {
+  std::string settings = m.precision == "fp32" ? "fp32" : "AMP " + m.precision;
+  if (m.tf32) settings += ", TF32";
+  if (m.channels_last) settings += ", channels_last";
+  if (m.benchmark) settings += ", cudnn.benchmark";
+  if (m.fused) settings += ", fused SGD";
+  if (!m.sdpa.empty()) settings += ", " + m.sdpa + " attention";
+  if (!m.compile.empty()) settings += ", " + CompileLabel(m.compile);
+  return settings + ", batch " + std::to_string(m.batch);
+}
+
+std::string TuneCostLabel(const TuneModelAdvice& m) {
+  std::string out;
+  if (m.compile_seconds) out = "compiling once: " + Seconds(*m.compile_seconds);
+  if (m.peak_allocated_bytes) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "peak memory: %.1f GiB", *m.peak_allocated_bytes / (1024.0 * 1024 * 1024));
+    out += (out.empty() ? "" : "; ") + std::string(buf);
+  }
+  return out;
+}
+
 std::string FormatChange(double percent) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%+.1f%%", percent);
@@ -348,6 +556,11 @@ TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun
   // The lines to paste, per model (a script trains one of them; the settings may differ).
   for (const auto& a : advice.models) {
     std::vector<std::string> lines;
+    if (a.tf32) {
+      lines.push_back(
+          "torch.backends.cuda.matmul.fp32_precision = \"tf32\"  # TF32 matmuls; before torch 2.9: "
+          "torch.set_float32_matmul_precision(\"high\")");
+    }
     if (a.benchmark) lines.push_back("torch.backends.cudnn.benchmark = True");
     if (a.channels_last) {
       lines.push_back("model = model.to(memory_format=torch.channels_last)");
@@ -359,6 +572,26 @@ TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun
       lines.push_back("scaler = torch.amp.GradScaler(\"cuda\")");
       lines.push_back("with torch.autocast(\"cuda\", dtype=torch.float16):  # forward pass and loss");
       lines.push_back("scaler.scale(loss).backward(); scaler.step(optimizer); scaler.update()");
+    }
+    if (a.fused)
+      lines.push_back(
+          "optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, fused=True)  # Adam, AdamW: "
+          "fused=True too");
+    if (!a.sdpa.empty()) {
+      const std::string kind = a.sdpa == "flash"       ? "FLASH_ATTENTION"
+                               : a.sdpa == "efficient" ? "EFFICIENT_ATTENTION"
+                                                       : "MATH";
+      lines.push_back("from torch.nn.attention import sdpa_kernel, SDPBackend");
+      lines.push_back("with sdpa_kernel(SDPBackend." + kind + "):  # forward pass, loss and backward");
+    }
+    if (!a.compile.empty()) {
+      lines.push_back("model = torch.compile(model" +
+                      (a.compile == "default" ? std::string() : ", mode=\"" + a.compile + "\"") + ")" +
+                      (a.compile_seconds
+                           ? "  # compiles in about " + Seconds(*a.compile_seconds) + " on the first steps"
+                           : std::string()));
+      if (a.compile == "reduce-overhead")
+        lines.push_back("torch.compiler.cudagraph_mark_step_begin()  # at the start of each training step");
     }
     if (a.loader_workers) {
       std::string args = "num_workers=" + std::to_string(*a.loader_workers);

@@ -21,8 +21,10 @@ namespace gpudoctor {
 inline constexpr double kTuneNoisePercent = 3.0;
 
 struct TuneKnobRow {
-  std::string knob;     // "AMP fp16", "AMP bf16", "channels_last", "cudnn.benchmark", "batch size",
-                        // "expandable_segments", "DataLoader workers", "pin_memory"
+  std::string knob;     // "AMP fp16", "AMP bf16", "channels_last", "cudnn.benchmark", "TF32",
+                        // "fused optimizer", "attention: flash" (efficient, math), "torch.compile"
+                        // ("torch.compile reduce-overhead", ...), the ROCm libraries' rows (skipped),
+                        // "batch size", "expandable_segments", "DataLoader workers", "pin_memory"
   std::string without;  // the setting compared against ("fp32", "NCHW", "off", "batch 32")
   std::string with;     // the setting measured ("fp16 autocast + GradScaler", "batch 256", ...)
   std::optional<double> without_rate;
@@ -47,7 +49,14 @@ struct TuneModelAdvice {
   std::optional<double> generic_rate;      // the "generic" run: fp32, NCHW, no benchmark, the base batch
   uint32_t generic_batch = 0;              // 0: no generic run came
   std::optional<double> recommended_rate;  // the recommended settings, measured
-  bool expandable_segments = false;        // the allocator setting helped this model
+  // The other knobs of the recommended run (docs/tune.md, "The other knobs").
+  bool tf32 = false;
+  bool fused = false;
+  std::string sdpa;                            // "" : torch's own choice of attention backend
+  std::string compile;                         // "" : eager
+  std::optional<double> compile_seconds;       // what compiling the recommended run cost, once
+  std::optional<double> peak_allocated_bytes;  // torch.cuda.max_memory_allocated of the recommended run
+  bool expandable_segments = false;            // the allocator setting helped this model
   // The input pipeline (ResNet-50 only): the DataLoader workers that keep this GPU fed, and pin_memory.
   std::optional<uint32_t> loader_workers;
   bool pin_memory = false;
@@ -66,6 +75,13 @@ struct TuneAdvice {
 // "expandable_segments", "DataLoader workers", "pin_memory" row per model it measured, and the variable to
 // `env` when it helps.
 TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun* allocator = nullptr);
+
+// "AMP bf16, channels_last, cudnn.benchmark, torch.compile, batch 256": the recommended settings, for people.
+std::string TuneSettingsLabel(const TuneModelAdvice& m);
+
+// What the recommendation costs besides its speed: "compiling once: 41 s; peak memory: 12.3 GiB" ("" when
+// neither was measured).
+std::string TuneCostLabel(const TuneModelAdvice& m);
 
 // "+12.5%" / "-3.0%".
 std::string FormatChange(double percent);

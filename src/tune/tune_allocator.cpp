@@ -63,6 +63,10 @@ std::optional<std::string> AllocatorPlan(const TuneChildOutput& first) {
                     {"channels_last", base->channels_last},
                     {"benchmark", base->benchmark},
                     {"batch", base->batch},
+                    {"tf32", base->tf32},
+                    {"fused", base->fused},
+                    {"sdpa", base->sdpa},
+                    {"compile", base->compile},
                     {"search_precision", search->precision},
                     {"search_from", search->largest}});
   }

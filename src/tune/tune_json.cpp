@@ -30,6 +30,7 @@ Json MeasurementsJson(const std::vector<TuneMeasurement>& list) {
                    {"channels_last", m.channels_last},
                    {"benchmark", m.benchmark},
                    {"batch", m.batch},
+                   {"warmup_steps", m.warmup_steps},
                    {"timed_steps", m.timed_steps},
                    {"seconds", m.seconds},
                    {"samples_per_s", m.samples_per_s},
@@ -38,7 +39,12 @@ Json MeasurementsJson(const std::vector<TuneMeasurement>& list) {
                    {"loss", OptionalNumber(m.loss)},
                    {"loss_finite", m.loss_finite},
                    {"peak_allocated_bytes", OptionalNumber(m.peak_allocated_bytes)},
-                   {"peak_reserved_bytes", OptionalNumber(m.peak_reserved_bytes)}});
+                   {"peak_reserved_bytes", OptionalNumber(m.peak_reserved_bytes)},
+                   {"tf32", m.tf32},
+                   {"fused", m.fused},
+                   {"sdpa", m.sdpa.empty() ? Json(nullptr) : Json(m.sdpa)},
+                   {"compile", m.compile.empty() ? Json(nullptr) : Json(m.compile)},
+                   {"compile_seconds", OptionalNumber(m.compile_seconds)}});
   return out;
 }
 
@@ -128,7 +134,16 @@ Json ModelsJson(const std::vector<TuneModelAdvice>& list) {
            {"channels_last", m.channels_last},
            {"benchmark", m.benchmark},
            {"batch", m.batch},
-           {"rate", OptionalNumber(m.recommended_rate)}}},
+           {"rate", OptionalNumber(m.recommended_rate)},
+           {"tf32", m.tf32},
+           {"fused_optimizer", m.fused},
+           {"sdpa", m.sdpa.empty() ? Json(nullptr) : Json(m.sdpa)},
+           {"compile", m.compile.empty() ? Json(nullptr) : Json(m.compile)},
+           {"compile_seconds", OptionalNumber(m.compile_seconds)},
+           {"peak_allocated_bytes", OptionalNumber(m.peak_allocated_bytes)},
+           {"speedup_vs_generic", m.generic_rate && m.recommended_rate && *m.generic_rate > 0
+                                      ? Json(*m.recommended_rate / *m.generic_rate)
+                                      : Json(nullptr)}}},
          {"generic",
           {{"precision", "fp32"}, {"batch", m.generic_batch}, {"rate", OptionalNumber(m.generic_rate)}}},
          {"largest_batch", OptionalCount(m.largest_batch)},
@@ -147,6 +162,7 @@ TuneMeasurement ReadMeasurement(const JsonReader& r) {
   r.Bool("channels_last", m.channels_last);
   r.Bool("benchmark", m.benchmark);
   r.IntegerAs("batch", m.batch);
+  r.IntegerAs("warmup_steps", m.warmup_steps);
   r.IntegerAs("timed_steps", m.timed_steps);
   r.Number("seconds", m.seconds);
   r.Number("samples_per_s", m.samples_per_s);
@@ -157,6 +173,11 @@ TuneMeasurement ReadMeasurement(const JsonReader& r) {
   r.Bool("loss_finite", m.loss_finite);
   r.Number("peak_allocated_bytes", m.peak_allocated_bytes);
   r.Number("peak_reserved_bytes", m.peak_reserved_bytes);
+  r.Bool("tf32", m.tf32);
+  r.Bool("fused", m.fused);
+  r.String("sdpa", m.sdpa);
+  r.String("compile", m.compile);
+  r.Number("compile_seconds", m.compile_seconds);
   m.item = m.model + "/" + m.precision + "/" + (m.channels_last ? "cl" : "nchw") + "/" +
            (m.benchmark ? "benchmark" : "default") + "/" + std::to_string(m.batch);
   return m;

@@ -293,6 +293,11 @@ TuneMeasurement ReadMeasurement(const LineFields& j) {
   m.loss_finite = Flag(j, "loss_finite", m.loss.has_value());
   m.peak_allocated_bytes = Number(j, "peak_allocated_bytes");
   m.peak_reserved_bytes = Number(j, "peak_reserved_bytes");
+  m.tf32 = Flag(j, "tf32");
+  m.fused = Flag(j, "fused");
+  m.sdpa = Text(j, "sdpa");
+  m.compile = Text(j, "compile");
+  m.compile_seconds = Number(j, "compile_seconds");
   return m;
 }
 

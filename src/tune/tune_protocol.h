@@ -51,6 +51,12 @@ struct TuneMeasurement {
   // allocated is memory the caching allocator holds but cannot use (fragmentation).
   std::optional<double> peak_allocated_bytes;
   std::optional<double> peak_reserved_bytes;
+  // The other knobs (docs/tune.md, "The other knobs"), all off in the runs of older children:
+  bool tf32 = false;    // TF32 for fp32 matmuls (set_float32_matmul_precision("high")) and convolutions
+  bool fused = false;   // torch.optim.SGD(..., fused=True)
+  std::string sdpa;     // the attention backend forced: "flash", "efficient", "math"; "": torch's own choice
+  std::string compile;  // torch.compile's mode: "default", "reduce-overhead", "max-autotune"; "": eager
+  std::optional<double> compile_seconds;  // the warm-up's time less as many steady steps (compiled runs)
 };
 
 // "search": the largest batch that fits, by doubling then bisection.

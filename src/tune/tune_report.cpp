@@ -59,11 +59,8 @@ std::string RenderTuneText(const TuneRun& run, const TuneAdvice& advice, const T
                     k.change_percent ? FormatChange(*k.change_percent) : "n/a", k.recommended ? "yes" : "no",
                     k.why});
     out += table.Render();
-    std::string settings = m.precision == "fp32" ? "fp32" : "AMP " + m.precision;
-    if (m.channels_last) settings += ", channels_last";
-    if (m.benchmark) settings += ", cudnn.benchmark";
-    settings += ", batch " + std::to_string(m.batch);
-    out += "  recommended: " + settings + ": " + Rate(m.recommended_rate) + " " + m.unit + "\n";
+    out += "  recommended: " + TuneSettingsLabel(m) + ": " + Rate(m.recommended_rate) + " " + m.unit + "\n";
+    if (const std::string cost = TuneCostLabel(m); !cost.empty()) out += "  it costs: " + cost + "\n";
     out += m.generic_batch ? "  generic advice (fp32, batch " + std::to_string(m.generic_batch) +
                                  "): " + Rate(m.generic_rate) + " " + m.unit
                            : "  generic advice (fp32): not measured";

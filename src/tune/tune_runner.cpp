@@ -69,6 +69,17 @@ void JudgeResults(TuneRun& run) {
   }
   for (const auto& e : run.output.errors) {
     if (e.item == "setup") continue;
+    if (e.code == "user_model") {
+      // The user's own code raised: a finding with its traceback (the child printed it on stderr).
+      std::vector<std::string> evidence = {e.message};
+      for (const auto& line : run.stderr_tail) evidence.push_back("stderr: " + line);
+      run.problems.push_back({"error", "tune.user_model_failed",
+                              (e.item == "user/setup" ? std::string("loading your model failed")
+                                                      : "your model failed in " + e.item) +
+                                  ": " + e.message,
+                              evidence});
+      continue;
+    }
     run.problems.push_back({"warning",
                             e.code == "oom" ? "tune.measurement_oom" : "tune.measurement_failed",
                             e.item + " failed",
@@ -90,6 +101,11 @@ ProcessRequest BuildTuneRequest(const TuneOptions& options) {
     req.argv.push_back(std::to_string(options.max_batch));
   }
   if (options.exact_search) req.argv.push_back("--exact");
+  req.argv.push_back("--compile-modes=" + options.compile_modes);
+  if (!options.user_model.empty()) {
+    req.argv.push_back("--user-model");
+    req.argv.push_back(options.user_model);
+  }
   if (!options.allocator_plan.empty()) {
     req.argv.push_back("--allocator-plan");
     req.argv.push_back(options.allocator_plan);

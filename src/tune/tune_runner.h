@@ -26,6 +26,11 @@ struct TuneOptions {
   std::vector<std::string> models;  // empty: resnet50 and transformer
   uint32_t max_batch = 0;           // cap of the batch search; 0: the size's own
   bool exact_search = false;        // bisect down to one sample (tests)
+  // The user's model, "MODULE:FUNCTION" or "PATH.py:FUNCTION" (the child's --user-model), measured as model
+  // "user" (name it in `models`); "": none.
+  std::string user_model;
+  // torch.compile's modes to time, comma-separated ("default", "reduce-overhead", "max-autotune"); "": none.
+  std::string compile_modes = "default,reduce-overhead";
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   std::map<std::string, std::string> extra_env;
   std::string script;  // the child's text; empty: the embedded data/tune/tune_child.py

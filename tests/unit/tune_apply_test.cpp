@@ -169,6 +169,28 @@ TEST(TuneCli, ReportShowsTheLastReleasesTuneFile) {
   EXPECT_EQ(wrong->exit_code, 3) << wrong->stderr_text;
 }
 
+// The new flags are checked before anything runs: a bad compile mode, an unknown model, two models of the
+// user's own, a model file that is not there are exit 3 with what to give instead.
+TEST(TuneCli, CompileModesAndTheUsersModelAreCheckedFirst) {
+  testing::SysrootBuilder root;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--compile", "default,fast"}, "unknown mode \"fast\""},
+      {{"--model", "resnet"}, "use resnet50, transformer, or MODULE:FUNCTION"},
+      {{"--model", "a.b:build", "--model", "c:build"}, "one model of your own per run"},
+      {{"--model", "a.b:build", "--model-file", root.root() + "/m.py"}, "one model of your own per run"},
+      {{"--model-file", root.root() + "/missing.py:build"}, "no such Python file"},
+  };
+  for (const auto& [flags, message] : cases) {
+    ProcessRequest req;
+    req.argv = {GPUDOCTOR_BINARY_PATH, "tune", "--python-env", root.root() + "/no-env"};
+    req.argv.insert(req.argv.end(), flags.begin(), flags.end());
+    auto r = RunProcess(req);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->exit_code, 3) << flags[0] << ": " << r->stderr_text;
+    EXPECT_NE(r->stderr_text.find(message), std::string::npos) << r->stderr_text;
+  }
+}
+
 TEST(TuneCli, NamedEnvironmentWithoutInterpreterIsExitTwo) {
   testing::SysrootBuilder root;
   root.Mkdir("/empty-env");

@@ -4,6 +4,7 @@
 // exactly). Skipped where python3 (or python3-torch) is missing, as under wine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -282,6 +283,101 @@ TEST_F(TuneChild, ChildPicksTheSettingsTheKnobTableRecommends) {
   EXPECT_EQ(i, tables.size());
 }
 
+// The child times each other knob (TF32, fused, attention backend, torch.compile) on top of the ones it chose
+// before it, and times the large batch with its choice (measure_extras, chosen_extras); the knob table must
+// find each of those runs and choose the same, or the figure quoted would be of other settings.
+TEST_F(TuneChild, ChildPicksTheOtherKnobsTheKnobTableRecommends) {
+  const std::vector<std::string> tables = {
+      // Every knob helps; efficient attention beats flash, default compile beats reduce-overhead.
+      R"({"model": "transformer", "precision": "fp32", "rate": 100, "rates": {"tf32": 150, "fused": 160,
+          "sdpa-flash": 170, "sdpa-efficient": 175, "sdpa-math": 90, "compile-default": 200,
+          "compile-reduce-overhead": 190}, "skip": []})",
+      // TF32 within the noise, fused slower, no attention backend here, only reduce-overhead helps.
+      R"({"model": "transformer", "precision": "fp32", "rate": 100, "rates": {"tf32": 102, "fused": 95,
+          "compile-default": 101, "compile-reduce-overhead": 110}, "skip": ["sdpa-flash", "sdpa-efficient",
+          "sdpa-math"]})",
+      // bf16 chosen: TF32 timed at fp32 for its row, not chosen; fused helps, flash within the noise of it,
+      // compile cannot run.
+      R"({"model": "transformer", "precision": "bf16", "rate": 100, "rates": {"tf32": 80, "fused": 104, "sdpa-flash": 104.5,
+          "sdpa-efficient": 80, "sdpa-math": 60}, "skip": ["compile"]})",
+      // ResNet-50 (no attention): TF32, no fused SGD in this torch, default compile slower than TF32 eager.
+      R"({"model": "resnet50", "precision": "fp32", "rate": 100, "rates": {"tf32": 130, "compile-default": 125,
+          "compile-reduce-overhead": 140}, "skip": ["fused"]})",
+  };
+  const std::vector<nlohmann::json> expected = {
+      {true, true, "efficient", "default"},
+      {false, false, "", "reduce-overhead"},
+      {false, true, "", ""},
+      {true, false, "", "reduce-overhead"},
+  };
+  for (size_t i = 0; i < tables.size(); ++i) {
+    std::string table = tables[i];
+    std::replace(table.begin(), table.end(), '\n', ' ');
+    ProcessRequest req;
+    req.argv = {kPython, SourcePath("tests/fixtures/tune/extras_driver.py"),
+                SourcePath("data/tune/tune_child.py")};
+    req.stdin_text = table + "\n";
+    req.timeout = std::chrono::seconds(60);
+    auto r = RunProcess(req);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+    nlohmann::json chosen;
+    std::istringstream lines(r->stdout_text);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("\"type\": \"chosen\"") != std::string::npos) chosen = nlohmann::json::parse(line);
+    ASSERT_TRUE(chosen.is_object()) << r->stdout_text;
+    TuneChildOutput out = ParseTuneOutput(r->stdout_text);
+    ASSERT_TRUE(out.ended);
+    TuneAdvice advice = BuildTuneAdvice(out);
+    ASSERT_EQ(advice.models.size(), 1u);
+    const TuneModelAdvice& a = advice.models[0];
+    EXPECT_EQ(a.tf32, chosen["tf32"].get<bool>()) << "table " << i;
+    EXPECT_EQ(a.fused, chosen["fused"].get<bool>()) << "table " << i;
+    EXPECT_EQ(a.sdpa, chosen["sdpa"].get<std::string>()) << "table " << i;
+    EXPECT_EQ(a.compile, chosen["compile"].get<std::string>()) << "table " << i;
+    // Every run the child timed is a row with its figure: the knob table found each against its baseline.
+    const nlohmann::json t = nlohmann::json::parse(table);
+    size_t measured = 0;
+    for (const auto& k : a.knobs)
+      if (k.with_rate && k.change_percent && k.knob.rfind("AMP ", 0) != 0) ++measured;
+    EXPECT_EQ(measured, t["rates"].size()) << "table " << i;
+    // The choices themselves, as planted.
+    EXPECT_EQ(nlohmann::json({a.tf32, a.fused, a.sdpa, a.compile}), expected[i]) << "table " << i;
+  }
+}
+
+// Each skip reason of the other knobs, on planted situations the CPU run cannot reach (tests/fixtures/tune/
+// skip_driver.py: a fake torch and bench): TF32 on the CPU, ROCm, compute capability 7.0 (and none on 9.0);
+// torch.compile on torch 1.13, the CPU, --quick, without triton; the attention backends on torch 1.13 and the
+// CPU.
+TEST_F(TuneChild, EveryOtherKnobSaysWhyItIsNotMeasured) {
+  ProcessRequest req;
+  req.argv = {kPython, SourcePath("tests/fixtures/tune/skip_driver.py"),
+              SourcePath("data/tune/tune_child.py")};
+  req.timeout = std::chrono::seconds(60);
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+  const nlohmann::json got = nlohmann::json::parse(r->stdout_text);
+  auto reason = [&](const std::string& key) {
+    return got.contains(key) && got[key].is_string() ? got[key].get<std::string>() : std::string("(none)");
+  };
+  EXPECT_NE(reason("tf32 cpu").find("not on the CPU"), std::string::npos);
+  EXPECT_NE(reason("tf32 rocm").find("ROCm"), std::string::npos);
+  EXPECT_NE(reason("tf32 cc 7.0").find("compute capability 8.0 (Ampere) or later; this GPU is 7.0"),
+            std::string::npos);
+  EXPECT_TRUE(got["tf32 cc 9.0"].is_null());
+  EXPECT_NE(reason("compile torch 1.13").find("has no torch.compile"), std::string::npos);
+  EXPECT_NE(reason("compile cpu").find("not measured on the CPU"), std::string::npos);
+  EXPECT_NE(reason("compile quick").find("--quick leaves torch.compile out"), std::string::npos);
+  EXPECT_NE(reason("sdpa torch 1.13").find("has no scaled_dot_product_attention"), std::string::npos);
+  EXPECT_NE(reason("sdpa cpu").find("GPU kernels"), std::string::npos);
+  const std::string triton = reason("compile no triton");
+  EXPECT_TRUE(triton.find("triton is not importable") != std::string::npos ||
+              triton == "triton is importable here")
+      << triton;
+}
+
 // Debian 12's python3-torch (CPU only) running the real child at tiny sizes: the generic run, the search
 // (a planted limit it must find exactly), the knob runs at the batch derived from it (a planted
 // out-of-memory error there halves it for all of them, said in a skip line), and the large batch.
@@ -305,11 +401,32 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   EXPECT_TRUE(run.problems.empty()) << run.problems[0].title;
   ASSERT_TRUE(run.output.hello);
   EXPECT_EQ(run.output.hello->backend, "cpu");
-  ASSERT_EQ(run.output.skips.size(), 3u);  // fp16 and bf16 are GPU measurements; the knob batch halved
+  // fp16 and bf16 are GPU measurements; the knob batch halved; then the other knobs, each with its reason.
+  auto skip = [&](const std::string& item) -> std::string {
+    for (const auto& s : run.output.skips)
+      if (s.item == item) return s.reason;
+    return "(no skip line for " + item + ")";
+  };
+  EXPECT_EQ(run.output.skips.size(), 14u);
   EXPECT_EQ(run.output.skips[2].item, "transformer/fp32/nchw/default/4");
-  EXPECT_NE(run.output.skips[2].reason.find("every knob run of transformer is timed at batch 2"),
+  EXPECT_NE(skip("transformer/fp32/nchw/default/4").find("every knob run of transformer is timed at batch 2"),
+            std::string::npos);
+  EXPECT_EQ(skip("transformer/knob/tunableop"), "ROCm only (this backend is cpu)");
+  EXPECT_EQ(skip("transformer/knob/hipblaslt"), "ROCm only (this backend is cpu)");
+  EXPECT_EQ(skip("transformer/knob/miopen-find-mode"), "ROCm only (this backend is cpu)");
+  EXPECT_NE(skip("transformer/knob/tf32").find("not on the CPU"), std::string::npos);
+  EXPECT_NE(skip("transformer/knob/checkpointing").find("not measured by this version"), std::string::npos);
+  // Debian's torch 1.13: SGD has no fused argument, no scaled_dot_product_attention, no torch.compile.
+  EXPECT_NE(skip("transformer/knob/fused").find("does not take fused=True here (TypeError"),
             std::string::npos)
-      << run.output.skips[2].reason;
+      << skip("transformer/knob/fused");
+  for (const std::string backend : {"flash", "efficient", "math"})
+    EXPECT_NE(skip("transformer/knob/sdpa-" + backend).find("has no scaled_dot_product_attention (torch 2.0"),
+              std::string::npos);
+  for (const std::string mode : {"default", "reduce-overhead"})
+    EXPECT_NE(skip("transformer/knob/compile-" + mode).find("has no torch.compile (torch 2.0"),
+              std::string::npos)
+        << skip("transformer/knob/compile-" + mode);
   ASSERT_EQ(run.output.measurements.size(), 3u);
   const TuneMeasurement& generic = run.output.measurements[0];
   EXPECT_EQ(generic.role, "generic");
@@ -341,6 +458,15 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   const TuneMeasurement& quoted = a.batch == 16 ? large : run.output.measurements[1];
   EXPECT_EQ(a.batch, quoted.batch);
   EXPECT_EQ(a.recommended_rate, quoted.units_per_s);
+  // Each knob the child could not measure is a row with its reason, and none is recommended.
+  const TuneKnobRow* compiled = nullptr;
+  for (const auto& k : a.knobs)
+    if (k.knob == "torch.compile") compiled = &k;
+  ASSERT_TRUE(compiled);
+  EXPECT_FALSE(compiled->recommended);
+  EXPECT_NE(compiled->why.find("not measured: torch 1.13"), std::string::npos) << compiled->why;
+  EXPECT_TRUE(a.compile.empty());
+  EXPECT_FALSE(a.fused);
 
   ASSERT_TRUE(run.allocator);
   EXPECT_EQ(run.allocator->status, "ok");
@@ -353,6 +479,79 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   EXPECT_FALSE(row->with_rate);
   EXPECT_FALSE(row->recommended);
   EXPECT_TRUE(advice.env.empty());
+}
+
+// The user's own model (--model-file tests/fixtures/tune/user_model.py:build) on Debian's CPU torch: the
+// generic, search, knob (channels_last and cudnn.benchmark too: its inputs are 4-D) and large-batch runs, as
+// model "user" in samples/s; its function returning a dict works too.
+TEST_F(TuneChild, RealChildMeasuresTheUsersModel) {
+  if (!std::filesystem::exists("/usr/lib/python3/dist-packages/torch/version.py"))
+    GTEST_SKIP() << "Debian's python3-torch is not installed (apt-get install python3-torch)";
+  for (const std::string function : {"build", "build_dict"}) {
+    TuneOptions o;
+    o.interpreter = kPython;
+    o.device = "cpu";
+    o.size = "tiny";
+    o.models = {"user"};
+    o.user_model = SourcePath("tests/fixtures/tune/user_model.py") + ":" + function;
+    o.max_batch = 16;
+    o.timeout = std::chrono::seconds(120);
+    TuneRun run = RunTune(o, nullptr);
+    ASSERT_EQ(run.status, "ok") << (run.problems.empty() ? "" : run.problems[0].title);
+    EXPECT_TRUE(run.problems.empty()) << run.problems[0].title;
+    ASSERT_EQ(run.output.measurements.size(), 6u) << function;  // generic, 4 knob runs, large batch
+    EXPECT_EQ(run.output.measurements[0].role, "generic");
+    EXPECT_EQ(run.output.measurements[0].model, "user");
+    EXPECT_EQ(run.output.measurements[0].unit, "samples/s");
+    EXPECT_EQ(run.output.measurements.back().role, "large_batch");
+    ASSERT_EQ(run.output.searches.size(), 1u);
+    EXPECT_EQ(run.output.searches[0].largest, 16u);  // the cap
+    TuneAdvice advice = BuildTuneAdvice(run.output);
+    ASSERT_EQ(advice.models.size(), 1u);
+    bool channels_last_row = false;
+    for (const auto& k : advice.models[0].knobs)
+      channels_last_row = channels_last_row || k.knob == "channels_last";
+    EXPECT_TRUE(channels_last_row);
+  }
+}
+
+// The user's code raising is a finding with its traceback, never a crash: in its function (the error names
+// the file and the exception), and in its forward pass (each run that failed).
+TEST_F(TuneChild, UsersModelThatRaisesIsAProblemWithItsTraceback) {
+  if (!std::filesystem::exists("/usr/lib/python3/dist-packages/torch/version.py"))
+    GTEST_SKIP() << "Debian's python3-torch is not installed (apt-get install python3-torch)";
+  TuneOptions o;
+  o.interpreter = kPython;
+  o.device = "cpu";
+  o.size = "tiny";
+  o.models = {"user"};
+  o.user_model = SourcePath("tests/fixtures/tune/user_model_raises.py") + ":build";
+  o.timeout = std::chrono::seconds(120);
+  TuneRun run = RunTune(o, nullptr);
+  EXPECT_EQ(run.status, "ok");
+  EXPECT_TRUE(run.output.measurements.empty());
+  ASSERT_EQ(run.problems.size(), 1u);
+  const TuneProblem& p = run.problems[0];
+  EXPECT_EQ(p.id, "tune.user_model_failed");
+  EXPECT_EQ(p.severity, "error");
+  EXPECT_NE(p.title.find("loading your model failed"), std::string::npos) << p.title;
+  EXPECT_NE(p.title.find("ValueError: planted: the user's build function failed"), std::string::npos)
+      << p.title;
+  bool frame = false;
+  for (const auto& e : p.evidence)
+    frame = frame || e.find("user_model_raises.py\", line 6, in helper") != std::string::npos;
+  EXPECT_TRUE(frame) << "the traceback's frame in the user's file is evidence";
+  EXPECT_EQ(TuneExitCode(run), 2);
+
+  o.user_model = SourcePath("tests/fixtures/tune/user_model.py") + ":build_broken_forward";
+  o.max_batch = 4;
+  run = RunTune(o, nullptr);
+  EXPECT_EQ(run.status, "ok");
+  ASSERT_FALSE(run.problems.empty());
+  EXPECT_EQ(run.problems[0].id, "tune.user_model_failed");
+  EXPECT_NE(run.problems[0].title.find("your model failed in user/fp32/nchw/default/2"), std::string::npos)
+      << run.problems[0].title;
+  EXPECT_NE(run.problems[0].title.find("planted: the user's forward pass failed"), std::string::npos);
 }
 
 // The real child's input pipeline on Debian's CPU torch: DataLoader with 0 and 2 worker processes over the

@@ -2,6 +2,7 @@
 // garbage, no GPU, a search that contradicts itself), the knob table on planted figures, and the JSON.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -333,12 +334,21 @@ TEST(TuneAdvice, RecommendationAndLinesMatchTheWinningRun) {
   run.output = out;
   const std::string written = TuneResultToJson(TuneResult{"", "0", false, run, a});
   auto j = nlohmann::json::parse(written);
-  const auto& rec = j["models"][0]["recommended"];
+  auto rec = j["models"][0]["recommended"];
+  ASSERT_TRUE(rec["speedup_vs_generic"].is_number());  // against the generic run, which the test planted
+  EXPECT_NEAR(rec["speedup_vs_generic"].get<double>(), 5024.0 / *m.generic_rate, 1e-9);
+  rec.erase("speedup_vs_generic");
   EXPECT_EQ(rec, nlohmann::json({{"precision", "bf16"},
                                  {"channels_last", true},
                                  {"benchmark", true},
                                  {"batch", 2048},
-                                 {"rate", 5024.0}}));
+                                 {"rate", 5024.0},
+                                 {"tf32", false},
+                                 {"fused_optimizer", false},
+                                 {"sdpa", nullptr},
+                                 {"compile", nullptr},
+                                 {"compile_seconds", nullptr},
+                                 {"peak_allocated_bytes", nullptr}}));
   EXPECT_EQ(j["models"][0]["knob_batch"], 512);
   auto back = TuneResultFromJson(written, "tune.json");  // the report reads the knob batch back
   ASSERT_TRUE(back.ok()) << back.error().message;
@@ -507,6 +517,144 @@ TEST(TuneAdvice, LargeBatchRecommendationKeepsTheSettingsItWasMeasuredWith) {
 // The allocator's second run repeats the large batch (the settings the knob table recommends, at the
 // recommended batch) with its role, so the child times it with the same steps; without one, the fastest knob
 // run at the knob batch, never a run at a batch an out-of-memory error made the knob runs give up.
+// The other knobs on planted figures (tests/fixtures/tune/planted_extras.jsonl): each judged against the
+// settings chosen before it, one of several (attention backends, compile modes) kept, the compile time and
+// the steps it pays back after in the why, skips as rows with their reason, the recommendation and its lines.
+TEST(TuneAdvice, OtherKnobsAreJudgedOnTopOfTheChosenSettings) {
+  TuneChildOutput out = ParseTuneOutput(Fixture("planted_gpu.jsonl") + Fixture("planted_extras.jsonl"));
+  TuneAdvice a = BuildTuneAdvice(out);
+  const TuneModelAdvice* r = Model(a, "resnet50");
+  ASSERT_TRUE(r);
+  const TuneKnobRow* tf32 = Knob(*r, "TF32");
+  ASSERT_TRUE(tf32);
+  EXPECT_FALSE(tf32->recommended);  // +10% at fp32, but AMP fp16 was chosen
+  EXPECT_EQ(tf32->without_rate, 400.0);
+  EXPECT_EQ(tf32->with_rate, 440.0);
+  EXPECT_NE(tf32->why.find("for fp32 training: AMP fp16 is the precision recommended here"),
+            std::string::npos)
+      << tf32->why;
+  const TuneKnobRow* fused = Knob(*r, "fused optimizer");
+  ASSERT_TRUE(fused);
+  EXPECT_TRUE(fused->recommended);
+  EXPECT_NEAR(*fused->change_percent, 5.0, 1e-6);
+  EXPECT_EQ(fused->without_rate, 1200.0);  // fp16 + channels_last, the knob table's choice
+  const TuneKnobRow* compiled = Knob(*r, "torch.compile");
+  const TuneKnobRow* graphs = Knob(*r, "torch.compile reduce-overhead");
+  ASSERT_TRUE(compiled && graphs);
+  EXPECT_EQ(compiled->without_rate, 1260.0);  // on top of the fused optimizer it chose
+  EXPECT_FALSE(compiled->recommended);        // faster than eager, but reduce-overhead is faster still
+  EXPECT_NE(compiled->why.find("torch.compile reduce-overhead is faster"), std::string::npos)
+      << compiled->why;
+  EXPECT_NE(compiled->why.find("compiling took 40 s, paid back after 4922 steps"), std::string::npos)
+      << compiled->why;
+  EXPECT_TRUE(graphs->recommended);
+  EXPECT_NE(graphs->why.find("compiling took 30 s, paid back after 3072 steps"), std::string::npos)
+      << graphs->why;
+  EXPECT_FALSE(Knob(*r, "attention: flash"));  // no attention in ResNet-50: no row
+  const TuneKnobRow* tunableop = Knob(*r, "TunableOp");
+  ASSERT_TRUE(tunableop);
+  EXPECT_EQ(tunableop->why, "not measured: ROCm only (this backend is cuda)");
+  ASSERT_TRUE(Knob(*r, "hipBLASLt"));
+  ASSERT_TRUE(Knob(*r, "MIOPEN_FIND_MODE"));
+  // The large batch was timed without the other knobs (planted_gpu.jsonl): slower than them, not taken.
+  const TuneKnobRow* batch = Knob(*r, "batch size");
+  ASSERT_TRUE(batch);
+  EXPECT_FALSE(batch->recommended);
+  EXPECT_EQ(r->precision, "fp16");
+  EXPECT_TRUE(r->channels_last);
+  EXPECT_TRUE(r->fused);
+  EXPECT_EQ(r->compile, "reduce-overhead");
+  EXPECT_EQ(r->batch, 64u);
+  EXPECT_EQ(r->recommended_rate, 1560.0);
+  EXPECT_EQ(r->compile_seconds, 30.0);
+  EXPECT_EQ(TuneSettingsLabel(*r),
+            "AMP fp16, channels_last, fused SGD, torch.compile reduce-overhead, batch 64");
+  EXPECT_EQ(TuneCostLabel(*r), "compiling once: 30 s; peak memory: 8.0 GiB");
+
+  const TuneModelAdvice* t = Model(a, "transformer");
+  ASSERT_TRUE(t);
+  ASSERT_TRUE(Knob(*t, "TF32"));
+  EXPECT_EQ(Knob(*t, "TF32")->why,
+            "not measured: the run failed or its loss was not finite (see the problems)");
+  EXPECT_FALSE(Knob(*t, "fused optimizer")->recommended);  // -5%
+  EXPECT_TRUE(Knob(*t, "attention: flash")->recommended);
+  EXPECT_FALSE(Knob(*t, "attention: efficient")->recommended);  // within the noise
+  EXPECT_FALSE(Knob(*t, "attention: math")->recommended);
+  const TuneKnobRow* tc = Knob(*t, "torch.compile");
+  ASSERT_TRUE(tc);
+  EXPECT_EQ(tc->without_rate, 170000.0);  // on top of flash attention
+  EXPECT_FALSE(tc->recommended);
+  EXPECT_NE(tc->why.find("never paid back"), std::string::npos) << tc->why;
+  const TuneKnobRow* tro = Knob(*t, "torch.compile reduce-overhead");
+  ASSERT_TRUE(tro);
+  EXPECT_EQ(tro->why, "not measured: planted: reduce-overhead failed to compile");
+  EXPECT_EQ(t->sdpa, "flash");
+  EXPECT_EQ(t->compile, "");
+  EXPECT_EQ(t->recommended_rate, 170000.0);
+  EXPECT_FALSE(t->compile_seconds);
+
+  auto has = [&](const std::string& line) {
+    return std::find(a.python_lines.begin(), a.python_lines.end(), line) != a.python_lines.end();
+  };
+  EXPECT_TRUE(
+      has("model = torch.compile(model, mode=\"reduce-overhead\")  # compiles in about 30 s on the first "
+          "steps"));
+  EXPECT_TRUE(has("torch.compiler.cudagraph_mark_step_begin()  # at the start of each training step"));
+  EXPECT_TRUE(has("with sdpa_kernel(SDPBackend.FLASH_ATTENTION):  # forward pass, loss and backward"));
+  EXPECT_FALSE(
+      std::any_of(a.python_lines.begin(), a.python_lines.end(),  // AMP was chosen: no TF32 line
+                  [](const std::string& l) { return l.find("fp32_precision") != std::string::npos; }));
+
+  // The JSON keeps every run's knobs, and the advice read back is the same.
+  TuneResult result;
+  result.run = InterpretTuneRun("/v/bin/python",
+                                Exited(0, Fixture("planted_gpu.jsonl") + Fixture("planted_extras.jsonl")),
+                                std::chrono::seconds(300));
+  result.advice = AdviseRun(result.run);
+  const std::string json = TuneResultToJson(result);
+  EXPECT_NE(json.find("\"speedup_vs_generic\""), std::string::npos);
+  auto back = TuneResultFromJson(json, "tune.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  const TuneModelAdvice* rb = Model(back->advice, "resnet50");
+  ASSERT_TRUE(rb);
+  EXPECT_EQ(rb->compile, "reduce-overhead");
+  EXPECT_TRUE(rb->fused);
+  EXPECT_EQ(rb->compile_seconds, 30.0);
+  EXPECT_EQ(TuneResultToJson(*back), json);
+}
+
+// TF32 on top of fp32: recommended when fp32 won, and its lines are given.
+TEST(TuneAdvice, Tf32IsRecommendedOnTopOfFp32) {
+  std::string text = Fixture("planted_gpu.jsonl");
+  // Only fp32 knob runs: drop the fp16/bf16 ones so fp32 is the precision chosen.
+  std::string kept;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.find("\"role\": \"knob\"") == std::string::npos ||
+        line.find("\"precision\": \"fp32\"") != std::string::npos)
+      kept += line + "\n";
+  kept +=
+      "{\"type\": \"result\", \"role\": \"knob\", \"model\": \"transformer\", \"precision\": \"fp32\", "
+      "\"batch\": 8, \"steps\": 20, \"seconds\": 0.5, \"samples_per_s\": 320.0, \"units_per_s\": 163840.0, "
+      "\"unit\": \"tokens/s\", \"loss\": 9.2, \"loss_finite\": true, \"tf32\": true}\n";
+  TuneAdvice a = BuildTuneAdvice(ParseTuneOutput(kept));
+  const TuneModelAdvice* t = Model(a, "transformer");
+  ASSERT_TRUE(t);
+  const TuneKnobRow* tf32 = Knob(*t, "TF32");
+  ASSERT_TRUE(tf32);
+  EXPECT_TRUE(tf32->recommended);
+  EXPECT_NEAR(*tf32->change_percent, 100.0, 1e-6);
+  EXPECT_EQ(t->precision, "fp32");
+  EXPECT_TRUE(t->tf32);
+  EXPECT_EQ(t->recommended_rate, 163840.0);
+  EXPECT_NE(std::find(a.python_lines.begin(), a.python_lines.end(),
+                      "torch.backends.cuda.matmul.fp32_precision = \"tf32\"  # TF32 matmuls; before torch "
+                      "2.9: torch.set_float32_matmul_precision(\"high\")"),
+            a.python_lines.end());
+  // ResNet-50 has no TF32 line and no row: an older child's output says nothing of it.
+  EXPECT_FALSE(Knob(*Model(a, "resnet50"), "TF32"));
+}
+
 TEST(TuneAllocator, PlanRepeatsTheLargeBatchElseTheFastestKnobRunAtTheKnobBatch) {
   const std::string search =
       "{\"type\": \"search\", \"model\": \"resnet50\", \"precision\": \"bf16\", \"largest\": 600, "
@@ -701,7 +849,8 @@ TEST(TuneRequest, ArgumentsAndScriptOnStdin) {
   o.exact_search = true;
   ProcessRequest r = BuildTuneRequest(o);
   EXPECT_EQ(r.argv, (std::vector<std::string>{"/v/bin/python", "-", "--device", "1", "--size", "quick",
-                                              "--models", "transformer", "--max-batch", "64", "--exact"}));
+                                              "--models", "transformer", "--max-batch", "64", "--exact",
+                                              "--compile-modes=default,reduce-overhead"}));
   EXPECT_EQ(r.stdin_text, std::string(TuneChildScript()));
   EXPECT_EQ(r.extra_env.at("PYTHONUNBUFFERED"), "1");
 }
