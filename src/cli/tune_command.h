@@ -31,7 +31,7 @@ class TuneCommand final : public Command {
   std::string shell_ = "auto";
   std::string max_batch_;
   bool exact_ = false;
-  std::string compile_ = "default,reduce-overhead";
+  std::string compile_ = "default";
   bool perf_level_ = false;
   bool restore_ = false;
   std::string root_ = "/";  // hidden --root: where /sys and the state file are (tests)

@@ -30,7 +30,7 @@ struct TuneOptions {
   // "user" (name it in `models`); "": none.
   std::string user_model;
   // torch.compile's modes to time, comma-separated ("default", "reduce-overhead", "max-autotune"); "": none.
-  std::string compile_modes = "default,reduce-overhead";
+  std::string compile_modes = "default";
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   std::map<std::string, std::string> extra_env;
   std::string script;  // the child's text; empty: the embedded data/tune/tune_child.py

@@ -395,6 +395,7 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   o.extra_env["GPUDOCTOR_TUNE_PLANT_OOM_ABOVE"] = "40";      // largest 40: recommended 16, knob batch 4
   o.extra_env["GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE"] = "2";  // knob runs above 2 fail: halved to 2
   o.allocator = true;  // on the CPU the second child must say "not applicable", not invent a figure
+  o.compile_modes = "default,reduce-overhead";  // both named: each gets its own skip line
   std::vector<TuneProgress> progress;
   TuneRun run = RunTune(o, [&](const TuneProgress& p) { progress.push_back(p); });
   ASSERT_EQ(run.status, "ok") << (run.problems.empty() ? "" : run.problems[0].title);
