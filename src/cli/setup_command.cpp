@@ -3,6 +3,7 @@
 // verify --level quick on the result.
 #include "cli/setup_command.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "cli/output.h"
@@ -36,6 +37,40 @@ std::string FindOnPath(const Environment& env, const std::string& name) {
     start = end + 1;
   }
   return "";
+}
+
+// --device's GPU: a number of `gpudoctor info`'s list (the snapshot's order) or a PCI address.
+Result<Gpu> OneGpu(const Snapshot& snap, const std::string& selector) {
+  std::string listed;
+  for (size_t i = 0; i < snap.gpus.size(); ++i) {
+    const Gpu& g = snap.gpus[i];
+    if (selector == std::to_string(i) || selector == g.pci_address ||
+        (g.pci_address.starts_with("0000:") && selector == g.pci_address.substr(5)))
+      return g;
+    listed += (listed.empty() ? "" : ", ") + std::to_string(i) + " " + g.pci_address +
+              (g.architecture.empty() ? "" : " (" + g.architecture + ")");
+  }
+  return UserError("--device " + selector + ": no such GPU here",
+                   listed.empty() ? "no GPU was found on this machine"
+                                  : "give a number or PCI address of `gpudoctor info`'s list: " + listed);
+}
+
+// The variables that make the runtime see `gpu` alone when the machine has other GPUs of its vendor: its
+// number among them in PCI order (HIP_VISIBLE_DEVICES, ROCm's enumeration order; CUDA_VISIBLE_DEVICES with
+// CUDA_DEVICE_ORDER=PCI_BUS_ID, since CUDA numbers the fastest first by default).
+std::vector<VariableStep> VisibleDeviceVariables(const Snapshot& snap, const Gpu& gpu) {
+  std::vector<std::string> same_vendor;
+  for (const Gpu& g : snap.gpus)
+    if (g.vendor == gpu.vendor) same_vendor.push_back(g.pci_address);
+  if (same_vendor.size() < 2) return {};
+  std::sort(same_vendor.begin(), same_vendor.end());
+  const auto at = std::find(same_vendor.begin(), same_vendor.end(), gpu.pci_address);
+  const std::string index = std::to_string(at - same_vendor.begin());
+  if (gpu.vendor == GpuVendor::kNvidia)
+    return {{"setup.device", "CUDA_DEVICE_ORDER", "PCI_BUS_ID", false},
+            {"setup.device", "CUDA_VISIBLE_DEVICES", index, false}};
+  if (gpu.vendor == GpuVendor::kAmd) return {{"setup.device", "HIP_VISIBLE_DEVICES", index, false}};
+  return {};
 }
 
 // The post-check: check --live on the new environment, then verify --level quick.
@@ -96,6 +131,9 @@ void SetupCommand::DefineFlags(FlagSet& flags) {
   flags.Bool("--repair", &repair_,
              "Plan the fix of an existing environment in place (the one check judged, or --env DIR).");
   flags.String("--env", &env_, "DIR", "Install into this existing virtual environment instead of a new one.");
+  flags.String("--device", &device_, "N|PCI",
+               "Plan for this GPU alone: its number in `gpudoctor info`'s list or its PCI address (default: "
+               "check's choice, the first discrete GPU).");
   flags.Choice("--installer", &installer_, {"auto", "pip", "uv"},
                "Installer (default auto: uv when it is on PATH, else pip in a venv).");
   flags.String(
@@ -121,6 +159,13 @@ int SetupCommand::Run(const CliContext& ctx) {
   if (!db.ok()) return ReportError(ctx.err, db.error().With("loading the knowledge base"));
   auto snap = source_.Acquire(ctx);
   if (!snap.ok()) return ReportError(ctx.err, snap.error());
+  std::vector<VariableStep> device_variables;
+  if (!device_.empty()) {
+    auto chosen = OneGpu(*snap, device_);
+    if (!chosen.ok()) return ReportError(ctx.err, chosen.error());
+    device_variables = VisibleDeviceVariables(*snap, *chosen);
+    snap->gpus = {*chosen};
+  }
   const std::string uv = installer_ == "pip" ? "" : FindOnPath(ctx.env, "uv");
   if (installer_ == "uv" && uv.empty())
     return ReportError(ctx.err, UserError("--installer uv: no uv on PATH",
@@ -130,7 +175,12 @@ int SetupCommand::Run(const CliContext& ctx) {
   request.environment = env_.empty() ? dir_ : env_;
   request.shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
   request.installer = uv.empty() ? "pip" : "uv";
-  const SetupPlan plan = PlanSetup(*snap, *db, request);
+  SetupPlan plan = PlanSetup(*snap, *db, request);
+  // --device on a machine with other GPUs of the vendor: the environment sees the chosen one alone.
+  for (VariableStep& v : device_variables)
+    if (std::none_of(plan.variables.begin(), plan.variables.end(),
+                     [&v](const VariableStep& p) { return p.name == v.name; }))
+      plan.variables.push_back(std::move(v));
   if (json_) {
     WriteAll(ctx.out, RenderPlanJson(plan));
     return kExitOk;

@@ -23,6 +23,7 @@ class SetupCommand final : public Command {
   bool apply_ = false;
   bool repair_ = false;
   std::string env_;
+  std::string device_;
   std::string installer_ = "auto";
   std::string local_index_;
   bool allow_foreign_ = false;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "cli_test_util.h"
 #include "probe/probe_inputs.h"
@@ -281,6 +282,41 @@ TEST(SetupCli, ApplyWithNothingToDoStillReachesThePostCheck) {
   auto plan = testing::Gpudoctor({"setup", "--sysroot", kSource + "/tests/fixtures/sysroot/h100-sxm-server",
                                   "--env", (dir / "env").string()});
   EXPECT_EQ(plan.stdout_text.find("post-check"), std::string::npos) << plan.stdout_text;
+}
+
+// --device plans for one GPU of several: its own wheel, and the variable that makes the runtime see it
+// alone (its number among the vendor's GPUs in PCI order); a machine with one GPU needs no variable.
+TEST(SetupCli, DeviceChoosesTheGpuAndHidesTheOthers) {
+  auto igpu = testing::Gpudoctor({"setup", "--sysroot", kRaphael, "--device", "1"});
+  EXPECT_EQ(igpu.exit_code, 0) << igpu.stderr_text;
+  EXPECT_TRUE(igpu.stdout_text.starts_with("Plan for 0000:13:00.0")) << igpu.stdout_text;
+  EXPECT_NE(igpu.stdout_text.find("device-gfx1036"), std::string::npos) << igpu.stdout_text;
+  EXPECT_NE(igpu.stdout_text.find("HIP_VISIBLE_DEVICES=1   (setup.device)"), std::string::npos)
+      << igpu.stdout_text;
+  auto dgpu = testing::Gpudoctor({"setup", "--sysroot", kRaphael, "--device", "0000:03:00.0", "--json"});
+  EXPECT_EQ(dgpu.exit_code, 0) << dgpu.stderr_text;
+  const nlohmann::json doc = nlohmann::json::parse(dgpu.stdout_text, nullptr, false);
+  ASSERT_TRUE(doc.is_object()) << dgpu.stdout_text;
+  ASSERT_EQ(doc["variables"].size(), 1u) << dgpu.stdout_text;
+  EXPECT_EQ(doc["variables"][0]["name"], "HIP_VISIBLE_DEVICES");
+  EXPECT_EQ(doc["variables"][0]["value"], "0");
+  EXPECT_EQ(dgpu.stdout_text.find("gfx1036"), std::string::npos) << dgpu.stdout_text;
+  auto none = testing::Gpudoctor({"setup", "--sysroot", kRaphael, "--device", "7"});
+  EXPECT_NE(none.exit_code, 0);
+  EXPECT_NE(none.stderr_text.find("--device 7: no such GPU here"), std::string::npos) << none.stderr_text;
+  EXPECT_NE(none.stderr_text.find("1 0000:13:00.0 (gfx1036)"), std::string::npos) << none.stderr_text;
+  // NVIDIA: CUDA numbers the fastest GPU first unless told to follow the PCI order.
+  auto third = testing::Gpudoctor(
+      {"setup", "--sysroot", kSource + "/tests/fixtures/sysroot/h100-sxm-server", "--device", "2"});
+  EXPECT_EQ(third.exit_code, 0);
+  EXPECT_NE(third.stdout_text.find("CUDA_DEVICE_ORDER=PCI_BUS_ID"), std::string::npos) << third.stdout_text;
+  EXPECT_NE(third.stdout_text.find("CUDA_VISIBLE_DEVICES=2"), std::string::npos) << third.stdout_text;
+  // One GPU: the same plan as without --device, and no variable.
+  const std::string desktop = kSource + "/tests/fixtures/sysroot/rtx3060-desktop";
+  auto single = testing::Gpudoctor({"setup", "--sysroot", desktop, "--device", "0"});
+  EXPECT_EQ(single.exit_code, 0);
+  EXPECT_EQ(single.stdout_text, testing::Gpudoctor({"setup", "--sysroot", desktop}).stdout_text);
+  EXPECT_EQ(single.stdout_text.find("VISIBLE_DEVICES"), std::string::npos) << single.stdout_text;
 }
 
 TEST(SetupCli, AppliesARecordedMachinesPlanFromALocalIndex) {
