@@ -326,12 +326,13 @@ def measure_extras(bench, size, args, model, settings, rate, batch, base, compil
     precision, channels_last, benchmark = settings
     warmup, steps = steps_at(size, base, batch, size["knob_steps"])
 
-    def timed(name, extras, runs_warmup=warmup, run_precision=precision, layout=(channels_last, benchmark)):
+    def timed(name, extras, runs_warmup=warmup, run_precision=precision, layout=(channels_last, benchmark),
+              known_cause=""):
         got = measure(bench, size, model, run_precision, layout[0], layout[1], batch, "knob", runs_warmup, steps,
                       extras=extras)
         if not got:  # the row says so (its error line is a problem; the saved JSON keeps skips, not errors)
             emit("skip", item="%s/knob/%s" % (model, name),
-                 reason="the run failed or its loss was not finite (see the problems)")
+                 reason="the run failed or its loss was not finite (see the problems)" + known_cause)
         progress.step(model)
         return got
 
@@ -354,7 +355,12 @@ def measure_extras(bench, size, args, model, settings, rate, batch, base, compil
     if reason:
         skip("fused", reason)
     else:
-        rates["fused"] = timed("fused", dict(chosen, fused=True))
+        # Seen on an H100 with torch 2.11 (ResNet-50, fp16): fused SGD advances its momentum on the steps
+        # GradScaler must skip, and the first overflow poisons it (github.com/LibreYOLO/libreyolo/pull/771).
+        fp16_cause = ("; under fp16's GradScaler, SGD(fused=True) of some torch releases does not skip the steps "
+                      "the scaler finds overflowing (its momentum takes the inf): keep the default SGD with fp16, "
+                      "or train in bf16") if precision == "fp16" else ""
+        rates["fused"] = timed("fused", dict(chosen, fused=True), known_cause=fp16_cause)
     chosen = chosen_extras(rate, rates, ("tf32", "fused"))
     if model == "transformer":
         for backend in SDPA_BACKENDS:

@@ -372,6 +372,12 @@ TEST_F(TuneChild, EveryOtherKnobSaysWhyItIsNotMeasured) {
   EXPECT_NE(reason("compile quick").find("--quick leaves torch.compile out"), std::string::npos);
   EXPECT_NE(reason("sdpa torch 1.13").find("has no scaled_dot_product_attention"), std::string::npos);
   EXPECT_NE(reason("sdpa cpu").find("GPU kernels"), std::string::npos);
+  // A fused SGD run that trained to NaN: under fp16 the row names GradScaler's overflow steps.
+  EXPECT_NE(reason("fused nan fp16").find("does not skip the steps the scaler finds overflowing"),
+            std::string::npos)
+      << reason("fused nan fp16");
+  EXPECT_NE(reason("fused nan bf16").find("loss was not finite"), std::string::npos);
+  EXPECT_EQ(reason("fused nan bf16").find("GradScaler"), std::string::npos);
   const std::string triton = reason("compile no triton");
   EXPECT_TRUE(triton.find("triton is not importable") != std::string::npos ||
               triton == "triton is importable here")
