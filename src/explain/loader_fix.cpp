@@ -359,13 +359,6 @@ std::string PackageNote(const std::string& package) {
   return "";
 }
 
-// The first value the log states for a fact kind, "" when none.
-std::string FirstFact(const std::vector<LogFact>& facts, std::string_view kind) {
-  for (const LogFact& f : facts)
-    if (f.kind == kind) return f.value;
-  return "";
-}
-
 LoaderFix UndefinedSymbol(const std::string& symbol, const std::string& requester,
                           const std::vector<LogFact>& facts) {
   LoaderFix fix;
@@ -386,7 +379,7 @@ LoaderFix UndefinedSymbol(const std::string& symbol, const std::string& requeste
         "or build it from source against it; a torch upgraded after it was installed is the usual cause (" +
         ns + ":: names live in torch's " + (ns == "c10" ? "libc10.so" : "libtorch_cpu.so") + ")." +
         CxxAbiNote(symbol) + PackageNote(package);
-    if (const std::string torch = FirstFact(facts, "torch"); !torch.empty())
+    if (const std::string torch = LogFactValue(facts, "torch"); !torch.empty())
       fix.advice +=
           " The log states torch " + torch + ": the " + name +
           " build to install is the one made for torch " + torch +

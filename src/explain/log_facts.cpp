@@ -155,6 +155,12 @@ const std::vector<LogFactPattern>& LogFactPatterns() {
   return table;
 }
 
+std::string LogFactValue(const std::vector<LogFact>& facts, std::string_view kind) {
+  for (const LogFact& f : facts)
+    if (f.kind == kind) return f.value;
+  return "";
+}
+
 size_t LogFactRowCount() {
   return sizeof(kRows) / sizeof(kRows[0]);
 }

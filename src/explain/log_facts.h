@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "explain/explain_catalog.h"
@@ -33,6 +34,9 @@ struct LogFactPattern {
 // every row compiled).
 const std::vector<LogFactPattern>& LogFactPatterns();
 size_t LogFactRowCount();
+
+// The first value the log states for a fact kind ("torch" -> "2.7.1+cu128"), "" when it states none.
+std::string LogFactValue(const std::vector<LogFact>& facts, std::string_view kind);
 
 // At most this many distinct values per kind are kept (a log of a 64-GPU job names many GPUs).
 inline constexpr size_t kMaxLogFactValuesPerKind = 8;

@@ -221,12 +221,6 @@ std::string EntryCapture(const ExplainMatch& m, const std::vector<ExplainMatch>&
   return value;
 }
 
-std::string LogFactValue(const std::vector<LogFact>& facts, std::string_view kind) {
-  for (const LogFact& f : facts)
-    if (f.kind == kind) return f.value;
-  return "";
-}
-
 // "form:rest" split at its first colon; form empty when `field` names no derivation.
 std::pair<std::string_view, std::string_view> SplitForm(std::string_view field) {
   const size_t colon = field.find(':');
