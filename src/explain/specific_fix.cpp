@@ -4,6 +4,7 @@
 #include "explain/specific_fix.h"
 
 #include <cctype>
+#include <cstdio>
 #include <optional>
 
 #include "core/strings.h"
@@ -235,6 +236,26 @@ bool TakesAddon(std::string_view form) {
   return form == "release" || form == "release_series" || form == "torch_for_addon" || form == "addon_cuda";
 }
 
+// Forms whose first argument is a key (an add-on, an API) rather than a value.
+bool TakesKey(std::string_view form) {
+  return TakesAddon(form) || form == "status";
+}
+
+// "VK_ERROR_DEVICE_LOST (-4): the GPU stopped answering ..."; an HRESULT's number in hex.
+std::string StatusMeaning(std::string_view api, std::string_view text, const KnowledgeDb& db,
+                          const Provenance** from) {
+  const StatusCode* s = db.FindStatusCode(api, text);
+  if (s == nullptr) return "";
+  *from = &s->provenance;
+  std::string number;
+  if (s->value) {
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "0x%llX", static_cast<unsigned long long>(*s->value));
+    number = " (" + (*s->value > 0xFFFF ? std::string(hex) : std::to_string(*s->value)) + ")";
+  }
+  return s->code + number + ": " + s->meaning;
+}
+
 // The driver a CUDA version the log requires needs (an image's cuda>=X): the toolkit's own driver where the
 // knowledge base records it, else the oldest driver that runs that CUDA at all.
 std::string DriverForCuda(const ExplainMatch& m, const std::vector<ExplainMatch>& all,
@@ -293,8 +314,8 @@ std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
   if (StartsWith(field, "log:")) return LogFactValue(log_facts, field.substr(4));
   auto [form, rest] = SplitForm(field);
   if (form.empty()) return EntryCapture(m, all, field);
-  std::string_view addon;
-  if (TakesAddon(form)) {
+  std::string_view addon;  // or the API of {status:API:arg}
+  if (TakesKey(form)) {
     const size_t colon = rest.find(':');
     if (colon == std::string_view::npos) return "";
     addon = rest.substr(0, colon);
@@ -314,6 +335,7 @@ std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
   if (form == "addon_cuda") return read(AddonCuda(addon, arg, db, &from));
   if (form == "torch_for_addon") return read(TorchForAddonRelease(addon, arg, db, &from));
   if (form == "lib_version") return read(LibraryVersion(arg, db, &from));
+  if (form == "status") return read(StatusMeaning(addon, arg, db, &from));
   if (form == "cuda_of_driver") return read(CudaOfDriver(arg, db, &from));
   if (form == "driver_after") return read(DriverAfter(arg, db, &from));
   if (form == "cuda_api") return CudaOfApiVersion(arg);
@@ -351,7 +373,14 @@ PlaceholderReads PlaceholderArguments(std::string_view field, const KnowledgeDb&
       out.names.emplace_back(field);
       return out;
     }
-    if (TakesAddon(form)) {
+    if (form == "status") {
+      const size_t colon = rest.find(':');
+      if (colon == std::string_view::npos || !db.HasStatusApi(rest.substr(0, colon))) {
+        out.error = "{status:API:argument} needs an API of status_codes.toml, got " + std::string(rest);
+        return out;
+      }
+      rest = rest.substr(colon + 1);
+    } else if (TakesAddon(form)) {
       const size_t colon = rest.find(':');
       if (colon == std::string_view::npos || db.FindAddon(rest.substr(0, colon)) == nullptr) {
         out.error =

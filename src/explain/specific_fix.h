@@ -14,7 +14,7 @@ namespace gpudoctor {
 
 // The derivations a placeholder may name, `{form:argument}`; the argument is a capture name, `log:KIND` or
 // another derivation. `{release:ADDON:arg}`, `{release_series:ADDON:arg}`, `{torch_for_addon:ADDON:arg}` and
-// `{addon_cuda:ADDON:arg}` name an add-on first.
+// `{addon_cuda:ADDON:arg}` name an add-on first, `{status:API:arg}` an API of status_codes.toml.
 inline constexpr std::string_view kSpecificFixDerivations[] = {
     "cu",               // a CUDA version's wheel index tag: 11.8 -> cu118
     "cuda_of_index",    // the reverse: cu121, +cu121 or 2.1.0+cu121 -> 12.1
@@ -34,6 +34,7 @@ inline constexpr std::string_view kSpecificFixDerivations[] = {
                      // -> 11.8
     "driver_after_cuda",  // the driver floor of the first CUDA past that reach: 11.4 -> 525.60.13 (CUDA 12.0)
     "major",              // a version's first number: 12.1 -> 12
+    "status",  // what an API's status code means: {status:vulkan:code} -> "VK_ERROR_DEVICE_LOST (-4): ..."
 };
 
 // The value of one placeholder body ("rows", "cu:found", "log:torch", "wheel_for_arch:sm"); "" when a

@@ -248,6 +248,7 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("shared_library", shared_libraries);
   each("cxx_runtime_version", cxx_runtime_versions);
   each("glibc_release", glibc_releases);
+  each("status_code", status_codes);
   each("addon_library", addon_libraries);
   each("addon_gpu_floor", addon_gpu_floors);
   each("addon_torch_build", addon_torch_builds);

@@ -78,6 +78,7 @@ struct KnowledgeDb {
   std::vector<SharedLibrary> shared_libraries;
   std::vector<CxxRuntimeVersion> cxx_runtime_versions;
   std::vector<GlibcRelease> glibc_releases;
+  std::vector<StatusCode> status_codes;
 
   bool operator==(const KnowledgeDb&) const = default;
 
@@ -129,6 +130,12 @@ struct KnowledgeDb {
   const CxxRuntimeVersion* FindCxxRuntimeVersion(std::string_view symbol_version) const;
   // The distributions whose glibc is at least `glibc` (the oldest first), from the rows recorded.
   std::vector<const GlibcRelease*> GlibcAtLeast(const Version& glibc) const;
+
+  // The status code of `api` that `text` names: its full name ("VK_ERROR_DEVICE_LOST"), the name without the
+  // API's prefix as some bindings print it ("ERROR_DEVICE_LOST"), or its number ("-5", "0x887A0005",
+  // "887A0005"); case ignored. nullptr when the API has no such row.
+  const StatusCode* FindStatusCode(std::string_view api, std::string_view text) const;
+  bool HasStatusApi(std::string_view api) const;
 
   // Calls `fn` with the section name ("amd_device") and provenance of every entry.
   void VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const;

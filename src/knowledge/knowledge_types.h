@@ -472,6 +472,19 @@ struct SharedLibrary {
   bool operator==(const SharedLibrary&) const = default;
 };
 
+// ---- Status codes (status_codes.toml) -----------------------------------------------------------
+
+// What a status code of a GPU API means (VK_ERROR_INCOMPATIBLE_DRIVER, CL_OUT_OF_RESOURCES, CUFFT_*, NVML_*,
+// DXGI_ERROR_*), whichever program printed it: the status-code model `explain` reads a quoted code with.
+struct StatusCode {
+  std::string api;               // "vulkan", "opencl", "level_zero", "sycl", "cufft", "nvml", "dxgi", ...
+  std::string code;              // the name as the API's header spells it: "VK_ERROR_INCOMPATIBLE_DRIVER"
+  std::optional<int64_t> value;  // its number (-9; 0x887A0005 for an HRESULT); none when not recorded
+  std::string meaning;           // what it means for someone setting up a GPU, and what to check first
+  Provenance provenance;
+  bool operator==(const StatusCode&) const = default;
+};
+
 // The newest libstdc++ symbol version (GLIBCXX_3.4.N, CXXABI_1.3.N) each GCC release adds: a binary that
 // asks for one needs a libstdc++ at least as new as that GCC's.
 struct CxxRuntimeVersion {

@@ -1,0 +1,60 @@
+// KnowledgeDb's lookup of status_codes.toml: a code's name, its name without the API's prefix, or its
+// number, to the row that says what it means.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include "knowledge/knowledge_db.h"
+
+namespace gpudoctor {
+namespace {
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
+  return out;
+}
+
+// A number as a log prints a status: "-5", "5", "0x887A0005", or an HRESULT's eight hex digits alone.
+std::optional<int64_t> StatusNumber(std::string_view text) {
+  bool negative = !text.empty() && text.front() == '-';
+  if (negative) text.remove_prefix(1);
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  } else if (text.size() == 8 &&
+             std::any_of(text.begin(), text.end(), [](char c) { return std::isalpha(c); })) {
+    base = 16;
+  }
+  int64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return negative ? -value : value;
+}
+
+}  // namespace
+
+const StatusCode* KnowledgeDb::FindStatusCode(std::string_view api, std::string_view text) const {
+  const std::string name = Upper(text);
+  const std::optional<int64_t> number = StatusNumber(text);
+  const StatusCode* by_tail = nullptr;
+  for (const StatusCode& s : status_codes) {
+    if (s.api != api) continue;
+    const std::string code = Upper(s.code);
+    if (code == name) return &s;
+    if (number && s.value == number) return &s;
+    // "ERROR_DEVICE_LOST" for VK_ERROR_DEVICE_LOST: the name minus a prefix ending in '_'.
+    if (by_tail == nullptr && name.size() + 1 < code.size() && code.ends_with(name) &&
+        code[code.size() - name.size() - 1] == '_')
+      by_tail = &s;
+  }
+  return by_tail;
+}
+
+bool KnowledgeDb::HasStatusApi(std::string_view api) const {
+  return std::any_of(status_codes.begin(), status_codes.end(),
+                     [&](const StatusCode& s) { return s.api == api; });
+}
+
+}  // namespace gpudoctor

@@ -1,0 +1,125 @@
+// The status-code model (data/status_codes.toml, knowledge/status_code_lookup.cpp) and its use in explain
+// (data/explain/status.toml through `{status:API:capture}`): a code quoted by a program no entry knows still
+// gets the API's meaning of it, whether the log prints its full name, the name without the API's prefix or
+// its number. Meanings are the model's own rows, looked up here, never restated.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain/explain_catalog.h"
+#include "explain/explain_report.h"
+#include "explain/log_scanner.h"
+#include "knowledge/knowledge_loader.h"
+
+namespace gpudoctor {
+namespace {
+
+const ExplainCatalog& Catalog() {
+  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
+  return catalog;
+}
+
+const KnowledgeDb& Db() {
+  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
+  return db;
+}
+
+ExplainReport Report(const std::string& log) {
+  LogScanner scanner(Catalog());
+  scanner.Feed(log);
+  scanner.Finish();
+  Snapshot linux_machine;
+  linux_machine.os.family = OsFamily::kLinux;
+  return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, Db(), scanner.facts());
+}
+
+TEST(StatusCodeModel, NamesPrefixlessNamesAndNumbersFindTheSameRow) {
+  const StatusCode* full = Db().FindStatusCode("vulkan", "VK_ERROR_INCOMPATIBLE_DRIVER");
+  ASSERT_NE(full, nullptr);
+  EXPECT_EQ(Db().FindStatusCode("vulkan", "ERROR_INCOMPATIBLE_DRIVER"), full);  // ash, gfx-rs, vulkaninfo
+  EXPECT_EQ(Db().FindStatusCode("vulkan", "vk_error_incompatible_driver"), full);
+  EXPECT_EQ(Db().FindStatusCode("vulkan", "-9"), full);
+
+  const StatusCode* platform = Db().FindStatusCode("opencl", "-1001");
+  ASSERT_NE(platform, nullptr);
+  EXPECT_EQ(platform->code, "CL_PLATFORM_NOT_FOUND_KHR");
+
+  const StatusCode* hung = Db().FindStatusCode("dxgi", "887A0006");  // an HRESULT's hex digits alone
+  ASSERT_NE(hung, nullptr);
+  EXPECT_EQ(hung->code, "DXGI_ERROR_DEVICE_HUNG");
+  EXPECT_EQ(Db().FindStatusCode("dxgi", "0x887A0006"), hung);
+}
+
+TEST(StatusCodeModel, ACodeIsLookedUpOnlyInItsOwnApi) {
+  // CL_OUT_OF_RESOURCES and PI_ERROR_OUT_OF_RESOURCES share the number -5; each API answers for its own.
+  const StatusCode* cl = Db().FindStatusCode("opencl", "-5");
+  const StatusCode* pi = Db().FindStatusCode("sycl", "-5");
+  ASSERT_NE(cl, nullptr);
+  ASSERT_NE(pi, nullptr);
+  EXPECT_EQ(cl->api, "opencl");
+  EXPECT_EQ(pi->api, "sycl");
+  EXPECT_EQ(Db().FindStatusCode("vulkan", "CL_OUT_OF_RESOURCES"), nullptr);
+  EXPECT_EQ(Db().FindStatusCode("vulkan", "VK_ERROR_NOT_A_CODE"), nullptr);
+  EXPECT_TRUE(Db().HasStatusApi("nvml"));
+  EXPECT_FALSE(Db().HasStatusApi("glide"));
+}
+
+TEST(StatusCodeModel, BadRowsAreRefused) {
+  const char* bad[] = {
+      // an API name in capitals
+      "[[status_code]]\napi = \"Vulkan\"\ncode = \"VK_ERROR_X\"\nmeaning = \"m\"\nchecked = 2026-12-06\n"
+      "source = \"https://example.com/a\"\n",
+      // a code with a space
+      "[[status_code]]\napi = \"vulkan\"\ncode = \"VK ERROR\"\nmeaning = \"m\"\nchecked = 2026-12-06\n"
+      "source = \"https://example.com/a\"\n",
+      // no meaning
+      "[[status_code]]\napi = \"vulkan\"\ncode = \"VK_ERROR_X\"\nchecked = 2026-12-06\n"
+      "source = \"https://example.com/a\"\n",
+      // the same code twice
+      "[[status_code]]\napi = \"vulkan\"\ncode = \"VK_ERROR_X\"\nmeaning = \"m\"\nchecked = 2026-12-06\n"
+      "source = \"https://example.com/a\"\n"
+      "[[status_code]]\napi = \"vulkan\"\ncode = \"VK_ERROR_X\"\nmeaning = \"n\"\nchecked = 2026-12-06\n"
+      "source = \"https://example.com/a\"\n",
+  };
+  for (const char* text : bad) EXPECT_FALSE(ParseKnowledgeFile({"codes.toml", text}).errors.empty()) << text;
+}
+
+// A Rust program's panic with a prefixless Vulkan code: the finding names the loader's driver problem and
+// the report adds the code's meaning from the model.
+TEST(StatusCodeExplain, AVulkanPanicGetsTheCodesMeaning) {
+  const ExplainReport r = Report(
+      "thread 'main' panicked at 'Unable to create Vulkan instance: VkError(ERROR_INCOMPATIBLE_DRIVER)', "
+      "src/libcore/result.rs:1165:5\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches[0].match.entry->id, "vulkan.error");
+  const StatusCode* row = Db().FindStatusCode("vulkan", "VK_ERROR_INCOMPATIBLE_DRIVER");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NE(r.matches[0].specific_fix.find(row->code + " (-9): " + row->meaning), std::string::npos)
+      << r.matches[0].specific_fix;
+}
+
+TEST(StatusCodeExplain, SyclReturnsAreReadByNameAndAnUnknownCodeAddsNothing) {
+  const ExplainReport known = Report(
+      "Native API failed. Native API returns: -30 (PI_ERROR_INVALID_VALUE) -30 (PI_ERROR_INVALID_VALUE)\n");
+  ASSERT_FALSE(known.matches.empty());
+  EXPECT_EQ(known.matches[0].match.entry->id, "oneapi.error");
+  EXPECT_NE(known.matches[0].specific_fix.find("PI_ERROR_INVALID_VALUE (-30): "), std::string::npos);
+
+  const ExplainReport unknown =
+      Report("Native API failed. Native API returns: -999 (Unknown PI error) -999 (Unknown PI error)\n");
+  ASSERT_FALSE(unknown.matches.empty());
+  EXPECT_EQ(unknown.matches[0].match.entry->id, "oneapi.error");
+  EXPECT_EQ(unknown.matches[0].specific_fix, "");  // the model has no row: no invented meaning
+}
+
+// A status entry is the generic reading of a code: an entry that knows the situation wins.
+TEST(StatusCodeExplain, ASpecificEntryOutranksTheStatusEntry) {
+  const ExplainReport r = Report(
+      "DirectML: The GPU device instance has been suspended. Use GetDeviceRemovedReason to determine the "
+      "appropriate action. DXGI_ERROR_DEVICE_REMOVED\n");
+  ASSERT_FALSE(r.matches.empty());
+  EXPECT_EQ(r.matches[0].match.entry->id, "windows.tdr");
+}
+
+}  // namespace
+}  // namespace gpudoctor
