@@ -1066,6 +1066,65 @@ def allocator_run(bench, size, args, alloc_conf):
             return
 
 
+def measure_model(bench, size, args, model, precisions, search_precision, compile_modes, extra_count, progress):
+    """One model's runs: the generic run, the largest batch, the knob runs at the knob batch derived from it,
+    the other knobs (`extra_count` runs counted in `progress`), and the settings they recommend at the
+    recommended batch (with the other mixed precision there too, when both beat fp32)."""
+    base = bench.base_batch(model)
+    # What the guides' generic advice gives: fp32, NCHW, benchmark off, their batch.
+    measure(bench, size, model, "fp32", False, False, base, "generic")
+    progress.step(model)
+    largest = None if args.no_search else search_largest(bench, size, args, model, search_precision)
+    recommended = recommended_batch(largest or 0, base)
+    batch, rates = measure_knobs(bench, size, model, precisions, bench.image_like(model),
+                                 knob_batch(recommended, base), base, progress)
+    settings = chosen_settings(rates)
+    extras = dict(NO_EXTRAS)
+    knob_rate = rates.get(settings)
+    if not args.no_extra_knobs:
+        rocm_knob_skips(bench, model)
+        if rates.get(settings):
+            extras, extra_rates = time_extras(bench, size, args, model, settings, rates[settings], batch, base,
+                                              compile_modes, progress)
+            knob_rate = chosen_rate(rates[settings], extra_rates, extras)
+        else:
+            emit("skip", item="%s/knob/extras" % model, reason="the knob run with the chosen settings failed: "
+                 "TF32, the fused optimizer, the attention backends and torch.compile are not measured")
+            progress.total -= extra_count
+    if args.no_search:
+        return
+    if largest and recommended > batch and rates.get(settings):
+        large, large_rate = measure_large_batch(bench, size, model, settings, recommended, batch, base, extras)
+        # The two mixed precisions again at the large batch, when it is the batch recommended.
+        other = runner_up_precision(rates, settings[0])
+        if other and helps(large_rate, knob_rate):
+            progress.total += 1
+            measure_large_precision(bench, size, model, settings, other, large, base, extras)
+            progress.step(model)
+    progress.step(model)
+
+
+def runnable(args, bench, vision, bf16):
+    """(the models, the precisions) asked for that can run here; a skip line for each that cannot."""
+    models = []
+    for model in [m for m in args.models.split(",") if m]:
+        if model == "resnet50" and vision is None:
+            emit("skip", item="resnet50", reason="torchvision is not installed in this environment")
+        elif model == "user" and bench.user is None:
+            pass  # its error line said why (user_model)
+        else:
+            models.append(model)
+    precisions = []
+    for precision in [p for p in args.precisions.split(",") if p]:
+        if precision == "fp16" and not bench.gpu:
+            emit("skip", item="fp16", reason="fp16 autocast is measured on a GPU only")
+        elif precision == "bf16" and not bf16:
+            emit("skip", item="bf16", reason="bf16 is not supported by this device (or it is the CPU)")
+        else:
+            precisions.append(precision)
+    return models, precisions
+
+
 def main(argv):
     args = parse_args(argv)
     size = SIZES[args.size]
@@ -1116,22 +1175,7 @@ def main(argv):
         measure_loader(bench, args.size)
         emit("end")
         return 0
-    models = []
-    for model in [m for m in args.models.split(",") if m]:
-        if model == "resnet50" and vision is None:
-            emit("skip", item="resnet50", reason="torchvision is not installed in this environment")
-        elif model == "user" and bench.user is None:
-            pass  # its error line said why (user_model)
-        else:
-            models.append(model)
-    precisions = []
-    for precision in [p for p in args.precisions.split(",") if p]:
-        if precision == "fp16" and not bench.gpu:
-            emit("skip", item="fp16", reason="fp16 autocast is measured on a GPU only")
-        elif precision == "bf16" and not bf16:
-            emit("skip", item="bf16", reason="bf16 is not supported by this device (or it is the CPU)")
-        else:
-            precisions.append(precision)
+    models, precisions = runnable(args, bench, vision, bf16)
     # Per model: the generic run, the largest batch, every knob run at the knob batch derived from it, and
     # the settings they recommend at the recommended batch (the last item of a model counts with its search);
     # then the DataLoader measurement (ResNet-50's input pipeline), after every model's GPU runs.
@@ -1147,38 +1191,8 @@ def main(argv):
     # The search runs at the best mixed precision the device has (fp32 on the CPU), with channels_last.
     search_precision = "bf16" if "bf16" in precisions else ("fp16" if "fp16" in precisions else "fp32")
     for model in models:
-        base = bench.base_batch(model)
-        # What the guides' generic advice gives: fp32, NCHW, benchmark off, their batch.
-        measure(bench, size, model, "fp32", False, False, base, "generic")
-        progress.step(model)
-        largest = None if args.no_search else search_largest(bench, size, args, model, search_precision)
-        recommended = recommended_batch(largest or 0, base)
-        batch, rates = measure_knobs(bench, size, model, precisions, bench.image_like(model),
-                                     knob_batch(recommended, base), base, progress)
-        settings = chosen_settings(rates)
-        extras = dict(NO_EXTRAS)
-        knob_rate = rates.get(settings)
-        if not args.no_extra_knobs:
-            rocm_knob_skips(bench, model)
-            if rates.get(settings):
-                extras, extra_rates = time_extras(bench, size, args, model, settings, rates[settings], batch, base,
-                                                  compile_modes, progress)
-                knob_rate = chosen_rate(rates[settings], extra_rates, extras)
-            else:
-                emit("skip", item="%s/knob/extras" % model, reason="the knob run with the chosen settings failed: "
-                     "TF32, the fused optimizer, the attention backends and torch.compile are not measured")
-                progress.total -= extra_count(model)
-        if not args.no_search:
-            if largest and recommended > batch and rates.get(settings):
-                large, large_rate = measure_large_batch(bench, size, model, settings, recommended, batch, base,
-                                                        extras)
-                # The two mixed precisions again at the large batch, when it is the batch recommended.
-                other = runner_up_precision(rates, settings[0])
-                if other and helps(large_rate, knob_rate):
-                    progress.total += 1
-                    measure_large_precision(bench, size, model, settings, other, large, base, extras)
-                    progress.step(model)
-            progress.step(model)
+        measure_model(bench, size, args, model, precisions, search_precision, compile_modes, extra_count(model),
+                      progress)
     if loader:
         measure_loader(bench, args.size)
         progress.step("loader")

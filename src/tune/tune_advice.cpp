@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace gpudoctor {
@@ -402,11 +403,8 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
   a.batch = a.knob_batch ? a.knob_batch : a.generic_batch;
   AddExtraRows(a, out, at);
 
-  for (const auto& s : out.searches) {
-    if (s.model != model) continue;
-    a.largest_batch = s.largest;
-    a.failed_batch = s.failed_at;
-  }
+  for (const auto& s : out.searches)
+    if (s.model == model) std::tie(a.largest_batch, a.failed_batch) = std::pair(s.largest, s.failed_at);
   AddLargeBatchRows(a, large);
   return a;
 }
