@@ -2,24 +2,29 @@
 # `gpudoctor tune` beside plain PyTorch scripts, on a GPU machine (the device tool's nvidia-h100/h200 kinds;
 # issue 33's "Done when"). In order:
 #   1. `gpudoctor tune --json` (timed: target under 300 s);
-#   2. per model (ResNet-50, the transformer), bench/tune_plain.py in the same interpreter with
+#   2. `gpudoctor tune --quick` (text, timed: target under 60 s), when the deadline leaves 80 s for it;
+#   3. per model (ResNet-50, the transformer), bench/tune_plain.py in the same interpreter with
 #      (a) tune's recommended settings: exactly the batch, precision, layout, benchmark flag, TF32, fused
 #          optimizer, attention backend, torch.compile mode, warm-up and steps of the run tune quotes;
 #      (b) the generic settings (fp32, NCHW, batch 32 images / 8 sequences, 10 + 50 steps);
 #      (c) an expert's hand-picked settings: bf16 (fp16 without it), channels_last (ResNet-50), cudnn.benchmark,
 #          a large batch (tune's recommended batch: the largest power of two within 3/4 of the largest that
 #          fitted), torch.compile (default mode);
-#   3. `gpudoctor tune --quick` (text, timed: target under 60 s), when the deadline leaves a minute for it;
 #   4. the ratios against the targets: tune's figure / plain (a) within 0.95..1.05; plain (a) / plain (b) at
 #      least 1.5; plain (a) / plain (c) at least 1.0 (and whether within the 3% noise); the wall times.
 # PLAIN_ARGS adds arguments to every plain run (a CPU rehearsal: "--device cpu --size tiny").
 # Every step has a time limit, and a plain run that would start after the deadline ($DEADLINE_MS, epoch ms, set
 # by bench/device/tune_on_device.sh: the device command's 10 minutes less a margin) is skipped and said so.
+# The six plain runs and the two tune runs do not all fit one device command (10 minutes) with the build:
+# TUNE_JSON=FILE (a tune.json of an earlier call) runs only the plain runs that FILE calls for and the
+# comparison, no tune run and no binary needed (TUNE_MS and QUICK_MS, the earlier call's wall times in ms,
+# go into the verdict when given).
 # A benchmark, not a test: it prints figures; it exits 1 when a target is missed, 3 when something failed.
 #   bench/tune_compare.sh [GPUDOCTOR] [VENV]
 # GPUDOCTOR defaults to build/device/src/gpudoctor, VENV to /opt/torch/.venv. Files land in $OUT (default
-# /tmp/gpudoctor-tune-out): tune.json, tune.log (progress and stderr of both runs), tune.txt (--quick as
-# text), plain.jsonl (one line per plain run: its role, model and figures), compare.txt (the verdict).
+# /tmp/gpudoctor-tune-out): tune.json, tune.log (the progress and stderr of the full run, then of the quick
+# run, each line with its seconds since that run's start), tune.txt (--quick as text), plain.jsonl (one
+# line per plain run: its role, model and figures), compare.txt (the verdict).
 set -u
 cd "$(dirname "$0")/.."
 BIN=${1:-build/device/src/gpudoctor}
@@ -27,15 +32,30 @@ VENV=${2:-/opt/torch/.venv}
 PY="$VENV/bin/python"
 OUT=${OUT:-/tmp/gpudoctor-tune-out}
 mkdir -p "$OUT"
-[ -x "$BIN" ] || { echo "no gpudoctor binary at $BIN" >&2; exit 3; }
+[ -n "${TUNE_JSON:-}" ] || [ -x "$BIN" ] || { echo "no gpudoctor binary at $BIN" >&2; exit 3; }
 [ -x "$PY" ] || { echo "no python at $PY" >&2; exit 3; }
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+# Each stderr line of a tune run with the seconds since $1 (epoch ms): where the time went, item by item.
+stamp() {
+  local line d
+  while IFS= read -r line; do
+    d=$(( ($(now_ms) - $1) / 100 ))
+    echo "$(( d / 10 )).$(( d % 10 )) s  $line"
+  done
+}
 DEADLINE_MS=${DEADLINE_MS:-$(( $(now_ms) + 540000 ))}
 left_s() { echo $(( (DEADLINE_MS - $(now_ms)) / 1000 )); }
 
-# The full run first: it decides every plain run. It may take until 150 s before the deadline (the plain runs
-# need about that); TUNE_ARGS adds flags (e.g. "--compile default" to time one compile mode when short of time).
+tune_ms=${TUNE_MS:-0}
+quick_ms=${QUICK_MS:-0}
+if [ -n "${TUNE_JSON:-}" ]; then
+  echo "== the plain runs of $TUNE_JSON (an earlier call's tune.json), $(left_s) s left"
+  cp "$TUNE_JSON" "$OUT/tune.json" 2>/dev/null || [ "$TUNE_JSON" -ef "$OUT/tune.json" ] || exit 3
+else
+# The full run first: it decides every plain run. It may take until 150 s before the deadline (the quick run
+# and the plain runs need about that); TUNE_ARGS adds flags (e.g. "--compile default" to time one compile mode
+# when short of time).
 echo "== gpudoctor tune --json --python-env $VENV ${TUNE_ARGS:-}, $(left_s) s left"
 start=$(now_ms)
 limit=$(( $(left_s) - 150 ))
@@ -44,12 +64,29 @@ limit=$(( $(left_s) - 150 ))
 # tune's own --timeout ends its child cleanly and still writes the JSON (status timeout, the runs so far);
 # the outer timeout is the backstop.
 timeout $(( limit + 30 )) "$BIN" tune --json --python-env "$VENV" --timeout $(( limit - 20 )) ${TUNE_ARGS:-} \
-  > "$OUT/tune.json" 2> "$OUT/tune.log"
-code=$?
+  2>&1 > "$OUT/tune.json" | stamp "$start" > "$OUT/tune.log"
+code=${PIPESTATUS[0]}
 tune_ms=$(( $(now_ms) - start ))
 echo "exit code $code, wall time $tune_ms ms"
 tail -3 "$OUT/tune.log"
 [ -s "$OUT/tune.json" ] || { echo "tune wrote no JSON" >&2; exit 3; }
+
+# --quick next, timed on its own (its target is a minute); the plain runs left out for time can be run by a
+# second call with TUNE_JSON.
+if [ "$(left_s)" -ge 80 ]; then
+  echo "== gpudoctor tune --quick (text), $(left_s) s left"
+  qstart=$(now_ms)
+  echo "== tune --quick" >> "$OUT/tune.log"
+  timeout $(( $(left_s) - 10 )) "$BIN" tune --quick --python-env "$VENV" 2>&1 > "$OUT/tune.txt" \
+    | stamp "$qstart" >> "$OUT/tune.log"
+  echo "exit code ${PIPESTATUS[0]}"
+  sed -n '/^== tune --quick/,$p' "$OUT/tune.log"
+  quick_ms=$(( $(now_ms) - qstart ))
+  cat "$OUT/tune.txt"
+else
+  echo "== skipped: gpudoctor tune --quick ($(left_s) s left before the deadline)"
+fi
+fi
 
 # The plain runs tune.json calls for: one line per run, "ROLE MODEL ARGS..." (bench/tune_plain.py's flags).
 "$PY" - "$OUT/tune.json" > "$OUT/plain_plan.txt" <<'PY'
@@ -109,19 +146,6 @@ while read -r role model args; do
     "$line" "$role" >> "$OUT/plain.jsonl"
 done < "$OUT/plain_plan.txt"
 
-# --quick last: the least of the three, when the deadline leaves room for it (its target is a minute).
-quick_ms=0
-if [ "$(left_s)" -ge 80 ]; then
-  echo "== gpudoctor tune --quick (text), $(left_s) s left"
-  qstart=$(now_ms)
-  timeout $(( $(left_s) - 10 )) "$BIN" tune --quick --python-env "$VENV" > "$OUT/tune.txt" 2>> "$OUT/tune.log"
-  echo "exit code $?"
-  quick_ms=$(( $(now_ms) - qstart ))
-  cat "$OUT/tune.txt"
-else
-  echo "== skipped: gpudoctor tune --quick ($(left_s) s left before the deadline)"
-fi
-
 "$PY" - "$OUT/tune.json" "$OUT/plain.jsonl" "$tune_ms" "$quick_ms" <<'PY' | tee "$OUT/compare.txt"
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -167,9 +191,10 @@ for m in doc.get("models", []):
     if gens and g:
         print("  tune generic / plain generic: %.3f (for information: at the base batch the GPU waits on Python)"
               % (gens[0]["rate"] / g["rate"]))
-print("tune wall time: %.1f s (target < 300 s); --quick: %s (target < 60 s)"
-      % (tune_ms / 1000, "%.1f s" % (quick_ms / 1000) if quick_ms else "not run (no time left)"))
-ok = ok and tune_ms < 300000 and 0 < quick_ms < 60000
+print("tune wall time: %s (target < 300 s); --quick: %s (target < 60 s)"
+      % ("%.1f s" % (tune_ms / 1000) if tune_ms else "not timed in this call",
+         "%.1f s" % (quick_ms / 1000) if quick_ms else "not timed in this call"))
+ok = ok and 0 < tune_ms < 300000 and 0 < quick_ms < 60000
 alloc = doc.get("allocator")
 if alloc:
     print("allocator run (%s=%s): %s" % (alloc["variable"], alloc["value"], alloc["status"]))

@@ -320,9 +320,15 @@ def compile_skip(bench, args):
 
 
 def measure_extras(bench, size, args, model, settings, rate, batch, base, compile_modes, progress):
+    """The extras chosen (time_extras)."""
+    return time_extras(bench, size, args, model, settings, rate, batch, base, compile_modes, progress)[0]
+
+
+def time_extras(bench, size, args, model, settings, rate, batch, base, compile_modes, progress):
     """The extra knobs on top of `settings` (chosen from the knob runs) at the knob batch, each judged against
     the settings chosen so far (chosen_extras holds the same rules, as src/tune/tune_advice.cpp): TF32 (fp32
-    only), the fused optimizer, the attention backends (transformer), torch.compile. Returns the extras chosen."""
+    only), the fused optimizer, the attention backends (transformer), torch.compile. Returns (the extras
+    chosen, their rates as chosen_extras takes them)."""
     precision, channels_last, benchmark = settings
     warmup, steps = steps_at(size, base, batch, size["knob_steps"])
 
@@ -379,7 +385,19 @@ def measure_extras(bench, size, args, model, settings, rate, batch, base, compil
             rates["compile-" + mode] = timed("compile-" + mode, dict(chosen, compile=mode), max(warmup, 3))
     if reason and not compile_modes:
         skip("compile-default", reason)
-    return chosen_extras(rate, rates, ("tf32", "fused", "sdpa", "compile"))
+    return chosen_extras(rate, rates, ("tf32", "fused", "sdpa", "compile")), rates
+
+
+def chosen_rate(rate, rates, chosen):
+    """The units/s of the knob run with the extras `chosen` (chosen_extras' answer from `rate` and `rates`):
+    the run of the last stage chosen, else `rate`."""
+    current = rate
+    for stage in ("tf32", "fused", "sdpa", "compile"):
+        if chosen.get(stage) is True:
+            current = rates[stage]
+        elif chosen.get(stage):
+            current = rates["%s-%s" % (stage, chosen[stage])]
+    return current
 
 
 def chosen_extras(rate, rates, stages):
@@ -557,23 +575,31 @@ class Bench:
             return model
         if model_name == "resnet50":
             import torchvision
-            model = torchvision.models.resnet50(weights=None) if hasattr(torchvision.models, "ResNet50_Weights") \
-                else torchvision.models.resnet50(pretrained=False)
+            with self.building():
+                model = torchvision.models.resnet50(weights=None) \
+                    if hasattr(torchvision.models, "ResNet50_Weights") else torchvision.models.resnet50(pretrained=False)
             model = model.to(self.device)
             if channels_last:
                 model = model.to(memory_format=torch.channels_last)
             return model
-        layer = torch.nn.TransformerEncoderLayer(s["d_model"], s["heads"], s["ff"], dropout=0.0,
-                                                 batch_first=True, norm_first=True)
-        try:  # pre-norm layers cannot take the nested-tensor fast path; saying so keeps a warning away
-            blocks = torch.nn.TransformerEncoder(layer, s["layers"], enable_nested_tensor=False)
-        except TypeError:
-            blocks = torch.nn.TransformerEncoder(layer, s["layers"])
-        model = torch.nn.Sequential()
-        model.add_module("embed", torch.nn.Embedding(s["vocab"], s["d_model"]))
-        model.add_module("blocks", blocks)
-        model.add_module("head", torch.nn.Linear(s["d_model"], s["vocab"]))
+        with self.building():
+            layer = torch.nn.TransformerEncoderLayer(s["d_model"], s["heads"], s["ff"], dropout=0.0,
+                                                     batch_first=True, norm_first=True)
+            try:  # pre-norm layers cannot take the nested-tensor fast path; saying so keeps a warning away
+                blocks = torch.nn.TransformerEncoder(layer, s["layers"], enable_nested_tensor=False)
+            except TypeError:
+                blocks = torch.nn.TransformerEncoder(layer, s["layers"])
+            model = torch.nn.Sequential()
+            model.add_module("embed", torch.nn.Embedding(s["vocab"], s["d_model"]))
+            model.add_module("blocks", blocks)
+            model.add_module("head", torch.nn.Linear(s["d_model"], s["vocab"]))
         return model.to(self.device)
+
+    def building(self):
+        """The context a built-in model is built in: on the device itself where torch.device is a context
+        manager (torch >= 2.0), so the random initialization of ResNet-50's 25M weights runs on the GPU
+        rather than the CPU (each run and each batch-search try builds a fresh model); else nothing."""
+        return self.device if self.gpu and hasattr(self.device, "__enter__") else contextlib.nullcontext()
 
     def data(self, model_name, batch, channels_last):
         torch = self.torch
@@ -690,10 +716,13 @@ class Bench:
         return not failed
 
 
-def largest_batch(fits, cap, exact, start=1):
-    """Doubling from `start` until a batch fails or the cap is reached, then bisection between the last
-    batch that fitted and the first that failed. Returns (largest fitting, smallest failing or None,
-    [(batch, fitted)...])."""
+def largest_batch(fits, cap, exact, start=1, first=None, decided=None):
+    """Doubling from `first` (default `start`: the smallest batch the model trains at) until a batch fails or
+    the cap is reached, then bisection between the last batch that fitted and the first that failed; when
+    `first` does not fit, bisection between `start` and it. Bisection stops at 1/16 of the batch (one sample
+    when `exact`); given `decided`, as soon as `decided(lo, hi)` says every batch from lo to hi - 1 gives the
+    same answer (at one sample at the latest).
+    Returns (largest fitting, smallest failing or None, [(batch, fitted)...])."""
     tried = []
 
     def probe(b):
@@ -702,9 +731,15 @@ def largest_batch(fits, cap, exact, start=1):
         return ok
 
     cap = max(cap, start)
-    if not probe(start):
-        return 0, start, tried
+    first = min(max(first or start, start), cap)
     lo, hi = start, None
+    if first > start and probe(first):
+        lo = first
+    else:
+        if first > start:
+            hi = first
+        if not probe(start):
+            return 0, start, tried
     while hi is None:
         b = min(lo * 2, cap)
         if b == lo:
@@ -713,8 +748,8 @@ def largest_batch(fits, cap, exact, start=1):
             lo = b
         else:
             hi = b
-    resolution = 1 if exact else max(1, lo // 16)
-    while hi - lo > resolution:
+    resolution = 1 if exact or decided is not None else max(1, lo // 16)
+    while hi - lo > resolution and not (decided is not None and decided(lo, hi)):
         mid = (lo + hi) // 2
         if probe(mid):
             lo = mid
@@ -735,6 +770,12 @@ def recommended_batch(largest, base):
     while batch * 2 <= largest * 3 // 4:
         batch *= 2
     return batch
+
+
+def recommended_decided(base):
+    """For largest_batch's `decided`: True when every largest batch from lo to hi - 1 gives the same
+    recommended batch, so no further probe can change it (nor the knob batch, which follows from it)."""
+    return lambda lo, hi: recommended_batch(lo, base) == recommended_batch(hi - 1, base)
 
 
 def knob_batch(recommended, base):
@@ -847,43 +888,61 @@ class Progress:
         emit("progress", done=self.done, total=self.total, item=item)
 
 
-def knob_runs(model, precisions, convolutional):
-    """Every combination of the knobs that apply to `model` (channels_last and cudnn.benchmark when it is
-    `convolutional`), fp32 first (it needs the most memory, so an out-of-memory error comes before the other
-    runs)."""
-    layouts = [False, True] if convolutional else [False]
-    return [(precision, channels_last, benchmark) for precision in precisions for channels_last in layouts
-            for benchmark in layouts]
+def knob_run_count(precisions, convolutional):
+    """How many knob runs next_knob_run asks for: each precision, then channels_last and cudnn.benchmark at
+    the chosen precision when they apply."""
+    return len(precisions) + (2 if convolutional else 0)
 
 
-def measure_knobs(bench, size, model, runs, batch, base, progress):
-    """Times every knob run at `batch`. An out-of-memory error halves the batch for all of them (the table
-    compares runs at one batch), says so, and starts them over. Returns (batch, {run: units/s})."""
+def next_knob_run(rates, precisions, convolutional):
+    """The next knob run the knob table needs ((precision, channels_last, benchmark)), or None when it has
+    them all. The table judges each mixed precision against fp32 at NCHW with benchmark off, channels_last
+    at the chosen precision, and cudnn.benchmark at the chosen precision and layout (chosen_settings); only
+    those are timed, in that order, fp32 first (it needs the most memory, so an out-of-memory error comes
+    before the other runs)."""
+    for precision in precisions:
+        if (precision, False, False) not in rates:
+            return precision, False, False
+    if not convolutional:
+        return None
+    precision, channels_last, _ = chosen_settings(rates)
+    for run in ((precision, True, False), (precision, channels_last, True)):
+        if run not in rates:
+            return run
+    return None
+
+
+def measure_knobs(bench, size, model, precisions, convolutional, batch, base, progress):
+    """Times the knob runs the table needs (next_knob_run) at `batch`. An out-of-memory error halves the batch
+    for all of them (the table compares runs at one batch), says so, and starts them over. Returns (batch,
+    {run: units/s})."""
+    rates = {}
     while True:
-        rates = {}
-        for precision, channels_last, benchmark in runs:
-            warmup, steps = steps_at(size, base, batch, size["knob_steps"])
-            rate = measure(bench, size, model, precision, channels_last, benchmark, batch, "knob", warmup, steps,
-                           oom_retry=batch > base)
-            if rate is None:
-                smaller = max(base, batch // 2)
-                emit("skip", item="%s/%s/%s/%s/%d" % (model, precision, "cl" if channels_last else "nchw",
-                                                      "benchmark" if benchmark else "default", batch),
-                     reason="out of memory at the knob batch %d: every knob run of %s is timed at batch %d"
-                     % (batch, model, smaller))
-                progress.total += len(rates)  # the runs done at the larger batch are done again
-                batch = smaller
-                break
-            rates[(precision, channels_last, benchmark)] = rate
-            progress.step(model)
-        else:
+        run = next_knob_run(rates, precisions, convolutional)
+        if run is None:
             return batch, rates
+        precision, channels_last, benchmark = run
+        warmup, steps = steps_at(size, base, batch, size["knob_steps"])
+        rate = measure(bench, size, model, precision, channels_last, benchmark, batch, "knob", warmup, steps,
+                       oom_retry=batch > base)
+        if rate is None:
+            smaller = max(base, batch // 2)
+            emit("skip", item="%s/%s/%s/%s/%d" % (model, precision, "cl" if channels_last else "nchw",
+                                                  "benchmark" if benchmark else "default", batch),
+                 reason="out of memory at the knob batch %d: every knob run of %s is timed at batch %d"
+                 % (batch, model, smaller))
+            progress.total += len(rates)  # the runs done at the larger batch are done again
+            batch = smaller
+            rates = {}
+            continue
+        rates[run] = rate
+        progress.step(model)
 
 
 def measure_large_batch(bench, size, model, settings, batch, knob, base, extras=None):
     """The settings the knob table recommends, timed at the recommended batch. The batch fitted at the
     search's precision; a wider one (fp32 won) may not fit it: out of memory halves it while it stays above
-    the knob batch, and says so."""
+    the knob batch, and says so. Returns (the batch timed, its units/s: 0 when it failed)."""
     precision, channels_last, benchmark = settings
     while True:
         warmup, steps = steps_at(size, base, batch, size["large_steps"])
@@ -892,11 +951,37 @@ def measure_large_batch(bench, size, model, settings, batch, knob, base, extras=
         rate = measure(bench, size, model, precision, channels_last, benchmark, batch, "large_batch", warmup, steps,
                        oom_retry=batch // 2 > knob, extras=extras)
         if rate is not None:
-            return
+            return batch, rate
         emit("skip", item="%s/%s/large/%d" % (model, precision, batch),
              reason="out of memory at batch %d with %s: the large batch is timed at %d"
              % (batch, precision, batch // 2))
         batch //= 2
+
+
+def runner_up_precision(rates, precision):
+    """The other mixed precision when `precision` (the knob table's) is one and the other also beat fp32 by
+    the noise floor at the knob batch, else None."""
+    if precision not in ("fp16", "bf16"):
+        return None
+    other = "bf16" if precision == "fp16" else "fp16"
+    return other if helps(rates.get((other, False, False)), rates.get(("fp32", False, False))) else None
+
+
+def measure_large_precision(bench, size, model, settings, other, batch, base, extras):
+    """The large batch again with the runner-up precision `other` and every other setting the same. The knob
+    table picks the precision at the knob batch, eager, without the other knobs: on an H100 (torch 2.11,
+    ResNet-50) fp16 was 19% faster than bf16 there, and bf16 3% faster at batch 1024 with torch.compile. The
+    knob table keeps the faster of the two at the large batch (src/tune/tune_advice.cpp)."""
+    _, channels_last, benchmark = settings
+    warmup, steps = steps_at(size, base, batch, size["large_steps"])
+    if extras and extras.get("compile"):
+        warmup = max(warmup, 3)
+    rate = measure(bench, size, model, other, channels_last, benchmark, batch, "large_batch", warmup, steps,
+                   oom_retry=True, extras=extras)
+    if rate is None:
+        emit("skip", item="%s/%s/large/%d" % (model, other, batch),
+             reason="out of memory at batch %d with %s: the precision at the large batch is the knob table's"
+             % (batch, other))
 
 
 def search_largest(bench, size, args, model, precision):
@@ -907,9 +992,16 @@ def search_largest(bench, size, args, model, precision):
     largest = None
     try:
         start = time.perf_counter()
+        # From the base batch (the small batches below it decide nothing: the recommended batch is never
+        # below it), down to the smallest only when it does not fit. --quick stops bisecting once the
+        # recommended batch is decided (its knob batch follows from it); the full run narrows the largest
+        # batch to 1/16, which the allocator's second run compares against.
+        base = bench.base_batch(model)
+        decided = recommended_decided(base) if args.size == "quick" and not args.exact else None
         largest, failed_at, tried = largest_batch(
             lambda b: bench.fits(model, precision, bench.image_like(model), b), cap, args.exact,
-            start=1 if model == "transformer" else 2)  # batch norm needs two samples to train
+            start=1 if model == "transformer" else 2,  # batch norm needs two samples to train
+            first=base, decided=decided)
         emit("search", item=item, model=model, precision=precision, largest=largest, failed_at=failed_at,
              cap=cap, tried=tried, seconds=time.perf_counter() - start)
     except Exception as e:  # noqa: BLE001
@@ -974,6 +1066,65 @@ def allocator_run(bench, size, args, alloc_conf):
             return
 
 
+def measure_model(bench, size, args, model, precisions, search_precision, compile_modes, extra_count, progress):
+    """One model's runs: the generic run, the largest batch, the knob runs at the knob batch derived from it,
+    the other knobs (`extra_count` runs counted in `progress`), and the settings they recommend at the
+    recommended batch (with the other mixed precision there too, when both beat fp32)."""
+    base = bench.base_batch(model)
+    # What the guides' generic advice gives: fp32, NCHW, benchmark off, their batch.
+    measure(bench, size, model, "fp32", False, False, base, "generic")
+    progress.step(model)
+    largest = None if args.no_search else search_largest(bench, size, args, model, search_precision)
+    recommended = recommended_batch(largest or 0, base)
+    batch, rates = measure_knobs(bench, size, model, precisions, bench.image_like(model),
+                                 knob_batch(recommended, base), base, progress)
+    settings = chosen_settings(rates)
+    extras = dict(NO_EXTRAS)
+    knob_rate = rates.get(settings)
+    if not args.no_extra_knobs:
+        rocm_knob_skips(bench, model)
+        if rates.get(settings):
+            extras, extra_rates = time_extras(bench, size, args, model, settings, rates[settings], batch, base,
+                                              compile_modes, progress)
+            knob_rate = chosen_rate(rates[settings], extra_rates, extras)
+        else:
+            emit("skip", item="%s/knob/extras" % model, reason="the knob run with the chosen settings failed: "
+                 "TF32, the fused optimizer, the attention backends and torch.compile are not measured")
+            progress.total -= extra_count
+    if args.no_search:
+        return
+    if largest and recommended > batch and rates.get(settings):
+        large, large_rate = measure_large_batch(bench, size, model, settings, recommended, batch, base, extras)
+        # The two mixed precisions again at the large batch, when it is the batch recommended.
+        other = runner_up_precision(rates, settings[0])
+        if other and helps(large_rate, knob_rate):
+            progress.total += 1
+            measure_large_precision(bench, size, model, settings, other, large, base, extras)
+            progress.step(model)
+    progress.step(model)
+
+
+def runnable(args, bench, vision, bf16):
+    """(the models, the precisions) asked for that can run here; a skip line for each that cannot."""
+    models = []
+    for model in [m for m in args.models.split(",") if m]:
+        if model == "resnet50" and vision is None:
+            emit("skip", item="resnet50", reason="torchvision is not installed in this environment")
+        elif model == "user" and bench.user is None:
+            pass  # its error line said why (user_model)
+        else:
+            models.append(model)
+    precisions = []
+    for precision in [p for p in args.precisions.split(",") if p]:
+        if precision == "fp16" and not bench.gpu:
+            emit("skip", item="fp16", reason="fp16 autocast is measured on a GPU only")
+        elif precision == "bf16" and not bf16:
+            emit("skip", item="bf16", reason="bf16 is not supported by this device (or it is the CPU)")
+        else:
+            precisions.append(precision)
+    return models, precisions
+
+
 def main(argv):
     args = parse_args(argv)
     size = SIZES[args.size]
@@ -1024,22 +1175,7 @@ def main(argv):
         measure_loader(bench, args.size)
         emit("end")
         return 0
-    models = []
-    for model in [m for m in args.models.split(",") if m]:
-        if model == "resnet50" and vision is None:
-            emit("skip", item="resnet50", reason="torchvision is not installed in this environment")
-        elif model == "user" and bench.user is None:
-            pass  # its error line said why (user_model)
-        else:
-            models.append(model)
-    precisions = []
-    for precision in [p for p in args.precisions.split(",") if p]:
-        if precision == "fp16" and not bench.gpu:
-            emit("skip", item="fp16", reason="fp16 autocast is measured on a GPU only")
-        elif precision == "bf16" and not bf16:
-            emit("skip", item="bf16", reason="bf16 is not supported by this device (or it is the CPU)")
-        else:
-            precisions.append(precision)
+    models, precisions = runnable(args, bench, vision, bf16)
     # Per model: the generic run, the largest batch, every knob run at the knob batch derived from it, and
     # the settings they recommend at the recommended batch (the last item of a model counts with its search);
     # then the DataLoader measurement (ResNet-50's input pipeline), after every model's GPU runs.
@@ -1050,34 +1186,13 @@ def main(argv):
         return 0 if args.no_extra_knobs else 2 + (len(SDPA_BACKENDS) if model == "transformer" else 0) \
             + max(1, len(compile_modes))
 
-    progress = Progress(sum(1 + len(knob_runs(m, precisions, bench.image_like(m))) + extra_count(m) + (0 if args.no_search else 1)
-                            for m in models) + (1 if loader else 0))
+    progress = Progress(sum(1 + knob_run_count(precisions, bench.image_like(m)) + extra_count(m)
+                            + (0 if args.no_search else 1) for m in models) + (1 if loader else 0))
     # The search runs at the best mixed precision the device has (fp32 on the CPU), with channels_last.
     search_precision = "bf16" if "bf16" in precisions else ("fp16" if "fp16" in precisions else "fp32")
     for model in models:
-        base = bench.base_batch(model)
-        # What the guides' generic advice gives: fp32, NCHW, benchmark off, their batch.
-        measure(bench, size, model, "fp32", False, False, base, "generic")
-        progress.step(model)
-        largest = None if args.no_search else search_largest(bench, size, args, model, search_precision)
-        recommended = recommended_batch(largest or 0, base)
-        batch, rates = measure_knobs(bench, size, model, knob_runs(model, precisions, bench.image_like(model)),
-                                     knob_batch(recommended, base), base, progress)
-        settings = chosen_settings(rates)
-        extras = dict(NO_EXTRAS)
-        if not args.no_extra_knobs:
-            rocm_knob_skips(bench, model)
-            if rates.get(settings):
-                extras = measure_extras(bench, size, args, model, settings, rates[settings], batch, base,
-                                        compile_modes, progress)
-            else:
-                emit("skip", item="%s/knob/extras" % model, reason="the knob run with the chosen settings failed: "
-                     "TF32, the fused optimizer, the attention backends and torch.compile are not measured")
-                progress.total -= extra_count(model)
-        if not args.no_search:
-            if largest and recommended > batch and rates.get(settings):
-                measure_large_batch(bench, size, model, settings, recommended, batch, base, extras)
-            progress.step(model)
+        measure_model(bench, size, args, model, precisions, search_precision, compile_modes, extra_count(model),
+                      progress)
     if loader:
         measure_loader(bench, args.size)
         progress.step("loader")

@@ -63,12 +63,16 @@ std::string TuneCommand::Description() const {
          "mixed precision (fp16 with a GradScaler, bf16 where the GPU has it), channels_last, "
          "cudnn.benchmark (MIOpen find on ROCm), and the largest batch that fits (doubling, then bisection, "
          "recovering from each out-of-memory error). The knobs are timed at a quarter of the recommended "
-         "batch, where the GPU rather than Python is the bottleneck; the recommended settings are those of "
-         "the measured run they quote, and batch 32 at fp32 (the guides' generic advice) is timed beside "
-         "them. After those runs: the DataLoader workers that keep the GPU fed (a synthetic JPEG pipeline "
+         "batch, where the GPU rather than Python is the bottleneck (only the runs the table judges: each "
+         "precision, then channels_last and cudnn.benchmark at the one chosen); the recommended settings are "
+         "those of the measured run they quote, and batch 32 at fp32 (the guides' generic advice) is timed "
+         "beside them. When both mixed precisions beat fp32 and the large batch is faster, the other one is "
+         "timed at the large batch too and the faster kept (bf16 unless fp16 is measurably faster). After "
+         "those runs: the DataLoader workers that keep the GPU fed (a synthetic JPEG pipeline "
          "decoded on the CPU, pin_memory on and off; left out by --quick), and the allocator's "
          "expandable_segments (PYTORCH_CUDA_ALLOC_CONF, PYTORCH_HIP_ALLOC_CONF on ROCm; a second child run "
-         "with the variable set that times ResNet-50's recommended large-batch run again, left out by "
+         "with the variable set that times one model's large-batch run again (the one that compiles "
+         "fastest), left out by "
          "--quick). "
          "On top of the settings chosen, each at the knob batch against the settings chosen before it: TF32 "
          "(fp32 runs on NVIDIA compute capability 8.0+), the fused optimizer step (SGD fused=True), the "
@@ -95,7 +99,9 @@ std::string TuneCommand::Description() const {
 
 void TuneCommand::DefineFlags(FlagSet& flags) {
   snapshot_.DefinePythonEnvs(flags);
-  flags.Bool("--quick", &quick_, "Small images and few steps: the whole run in under a minute on a GPU.");
+  flags.Bool("--quick", &quick_,
+             "A smaller transformer, few steps, and a batch search that stops once the recommended batch is "
+             "decided; no torch.compile, DataLoader or allocator runs: under a minute on a GPU.");
   flags.Bool("--json", &json_, "Print the result as JSON (schema: docs/tune.md).");
   flags.String("--device", &device_, "N",
                "The GPU to measure, as torch numbers it (default 0). `cpu` measures the CPU at tiny sizes: a "

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <map>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace gpudoctor {
 namespace {
@@ -249,6 +251,85 @@ void AddExtraRows(TuneModelAdvice& a, const TuneChildOutput& out, const std::str
   a.peak_allocated_bytes = current->peak_allocated_bytes;
 }
 
+// The large-batch run the batch size row judges. The child times the table's settings at the large batch
+// first, then, when the other mixed precision also beat fp32 at the knob batch and the large batch was
+// faster, that precision with every other setting the same. The knob batch's precision was judged eager and
+// at a quarter of the work per step; at the batch recommended the knob table's rule decides again: bf16
+// unless fp16 is measurably faster (bf16 needs no GradScaler). The row says which and why. Null without
+// a large batch.
+const TuneMeasurement* LargeBatchRun(TuneModelAdvice& a, const std::vector<const TuneMeasurement*>& large,
+                                     std::optional<TuneKnobRow>& precision_row) {
+  if (large.empty()) return nullptr;
+  const TuneMeasurement* first = large.front();
+  const TuneMeasurement* other = nullptr;
+  for (const TuneMeasurement* m : large)
+    if (m->batch == first->batch && m->channels_last == first->channels_last &&
+        m->benchmark == first->benchmark &&
+        SameExtras(*m, Extras{first->tf32, first->fused, first->sdpa, first->compile}) &&
+        ((m->precision == "fp16" && first->precision == "bf16") ||
+         (m->precision == "bf16" && first->precision == "fp16")))
+      other = m;
+  if (!other) return large.back();
+  const TuneMeasurement* fp16 = first->precision == "fp16" ? first : other;
+  const TuneMeasurement* bf16 = fp16 == first ? other : first;
+  const bool fp16_faster = *Change(bf16->units_per_s, fp16->units_per_s) >= kTuneNoisePercent;
+  const TuneMeasurement* pick = fp16_faster ? fp16 : bf16;
+  const std::string at = "at batch " + std::to_string(first->batch);
+  TuneKnobRow row = Row("precision at the large batch", "AMP " + first->precision + " (the knob table's)",
+                        "AMP " + other->precision, first->units_per_s, other->units_per_s);
+  Judge(row, a.unit, at);
+  row.recommended = pick == other;
+  if (pick == bf16 && !row.recommended && *Change(bf16->units_per_s, fp16->units_per_s) > 0)
+    row.why += "; AMP bf16 needs no GradScaler";
+  if (pick == bf16 && row.recommended && *row.change_percent < kTuneNoisePercent)
+    row.why = "no measurable difference " + at + "; AMP bf16 needs no GradScaler";
+  if (row.recommended)
+    row.why += "; the knob table chose AMP " + first->precision + " at batch " +
+               std::to_string(a.knob_batch) + " (eager, without the other knobs)";
+  precision_row = row;
+  return pick;
+}
+
+// The batch size row: the large-batch run (LargeBatchRun: the precision row before it, when the child timed
+// both mixed precisions there) against the recommendation so far, which follows it when it is faster.
+void AddLargeBatchRows(TuneModelAdvice& a, const std::vector<const TuneMeasurement*>& runs) {
+  std::optional<TuneKnobRow> precision_row;
+  const TuneMeasurement* large = LargeBatchRun(a, runs, precision_row);
+  if (!large) return;
+  // The child times the large batch with the settings chosen above; should they differ, the row says
+  // so and the recommendation takes the settings of the figure it quotes.
+  const bool same = large->precision == a.precision && large->channels_last == a.channels_last &&
+                    large->benchmark == a.benchmark &&
+                    SameExtras(*large, Extras{a.tf32, a.fused, a.sdpa, a.compile});
+  TuneKnobRow row =
+      Row("batch size", "batch " + std::to_string(a.batch),
+          "batch " + std::to_string(large->batch) + (same ? "" : " with " + SettingsLabel(*large)),
+          a.recommended_rate, large->units_per_s);
+  Judge(row, a.unit, "");
+  if (row.recommended) {
+    a.batch = large->batch;
+    a.recommended_rate = large->units_per_s;
+    a.precision = large->precision;
+    a.channels_last = large->channels_last;
+    a.benchmark = large->benchmark;
+    a.tf32 = large->tf32;
+    a.fused = large->fused;
+    a.sdpa = large->sdpa;
+    a.compile = large->compile;
+    a.compile_seconds = large->compile_seconds;
+    a.peak_allocated_bytes = large->peak_allocated_bytes;
+    if (!same) row.why += " (measured with " + SettingsLabel(*large) + ")";
+  }
+  if (precision_row) {
+    if (precision_row->recommended && !row.recommended) {
+      precision_row->recommended = false;
+      precision_row->why += "; but the large batch is not recommended, so the knob table's precision stands";
+    }
+    a.knobs.push_back(*precision_row);
+  }
+  a.knobs.push_back(row);
+}
+
 TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out, bool rocm) {
   TuneModelAdvice a;
   a.model = model;
@@ -262,10 +343,10 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
     if (m.role == "generic") a.generic_batch = m.batch;
   }
   std::map<Key, const TuneMeasurement*> knob;
-  const TuneMeasurement* large = nullptr;
+  std::vector<const TuneMeasurement*> large;
   for (const auto& m : out.measurements) {
     if (m.model != model || !m.loss_finite || !(m.units_per_s > 0)) continue;
-    if (m.role == "large_batch") large = &m;
+    if (m.role == "large_batch") large.push_back(&m);
     if (m.role == "generic") a.generic_rate = m.units_per_s;
     if (m.role == "knob" && m.batch == a.knob_batch && SameExtras(m, Extras{}))
       knob[{m.precision, m.channels_last, m.benchmark}] = &m;
@@ -322,38 +403,9 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
   a.batch = a.knob_batch ? a.knob_batch : a.generic_batch;
   AddExtraRows(a, out, at);
 
-  for (const auto& s : out.searches) {
-    if (s.model != model) continue;
-    a.largest_batch = s.largest;
-    a.failed_batch = s.failed_at;
-  }
-  if (large) {
-    // The child times the large batch with the settings chosen above; should they differ, the row says
-    // so and the recommendation takes the settings of the figure it quotes.
-    const bool same = large->precision == a.precision && large->channels_last == a.channels_last &&
-                      large->benchmark == a.benchmark &&
-                      SameExtras(*large, Extras{a.tf32, a.fused, a.sdpa, a.compile});
-    TuneKnobRow row =
-        Row("batch size", "batch " + std::to_string(a.batch),
-            "batch " + std::to_string(large->batch) + (same ? "" : " with " + SettingsLabel(*large)),
-            a.recommended_rate, large->units_per_s);
-    Judge(row, a.unit, "");
-    if (row.recommended) {
-      a.batch = large->batch;
-      a.recommended_rate = large->units_per_s;
-      a.precision = large->precision;
-      a.channels_last = large->channels_last;
-      a.benchmark = large->benchmark;
-      a.tf32 = large->tf32;
-      a.fused = large->fused;
-      a.sdpa = large->sdpa;
-      a.compile = large->compile;
-      a.compile_seconds = large->compile_seconds;
-      a.peak_allocated_bytes = large->peak_allocated_bytes;
-      if (!same) row.why += " (measured with " + SettingsLabel(*large) + ")";
-    }
-    a.knobs.push_back(row);
-  }
+  for (const auto& s : out.searches)
+    if (s.model == model) std::tie(a.largest_batch, a.failed_batch) = std::pair(s.largest, s.failed_at);
+  AddLargeBatchRows(a, large);
   return a;
 }
 

@@ -429,6 +429,62 @@ TEST(TuneAdvice, RocmNamesMiopenAndSlowerKnobsAreNotRecommended) {
   EXPECT_NE(a.notes[1].find("Conv_miopen.cpp"), std::string::npos);
 }
 
+// A second large-batch run of the planted ResNet-50 (fp16, channels_last at batch 256: 1312 images/s), with
+// bf16 and every other setting the same, as the child times it when both mixed precisions beat fp32.
+std::string LargeBf16Line(double rate) {
+  return R"({"type": "result", "item": "resnet50/bf16/cl/default/256", "role": "large_batch", "model": )"
+         R"("resnet50", "precision": "bf16", "channels_last": true, "benchmark": false, "batch": 256, )"
+         R"("warmup": 2, "steps": 10, "seconds": 2.0, "samples_per_s": )" +
+         std::to_string(rate) + R"(, "units_per_s": )" + std::to_string(rate) +
+         R"(, "unit": "images/s", "loss": 6.9, "loss_finite": true})" + "\n";
+}
+
+// The knob table chose fp16 at batch 64 (4% above bf16); at the large batch the same rule decides again:
+// bf16 unless fp16 is measurably faster there. The row says which and why, and the recommendation follows.
+TEST(TuneAdvice, LargeBatchKeepsTheFasterMixedPrecision) {
+  auto advise = [](double bf16_rate) {
+    return BuildTuneAdvice(ParseTuneOutput(Fixture("planted_gpu.jsonl") + LargeBf16Line(bf16_rate)));
+  };
+  TuneAdvice faster = advise(1360);  // bf16 +3.7% over fp16's 1312
+  const TuneModelAdvice* r = Model(faster, "resnet50");
+  ASSERT_TRUE(r);
+  const TuneKnobRow* row = Knob(*r, "precision at the large batch");
+  ASSERT_TRUE(row);
+  EXPECT_TRUE(row->recommended);
+  EXPECT_EQ(row->without, "AMP fp16 (the knob table's)");
+  EXPECT_EQ(row->with, "AMP bf16");
+  EXPECT_NE(row->why.find("at batch 256"), std::string::npos) << row->why;
+  EXPECT_NE(row->why.find("the knob table chose AMP fp16 at batch 64"), std::string::npos) << row->why;
+  EXPECT_EQ(r->precision, "bf16");
+  EXPECT_EQ(r->batch, 256u);
+  EXPECT_DOUBLE_EQ(*r->recommended_rate, 1360.0);
+  EXPECT_NE(Knob(*r, "batch size")->with.find("bf16"), std::string::npos) << Knob(*r, "batch size")->with;
+  EXPECT_LT(row - &r->knobs[0], Knob(*r, "batch size") - &r->knobs[0]);  // the precision row comes first
+
+  TuneAdvice level = advise(1300);  // bf16 1% below fp16: within the noise, and bf16 needs no GradScaler
+  r = Model(level, "resnet50");
+  row = Knob(*r, "precision at the large batch");
+  ASSERT_TRUE(row);
+  EXPECT_TRUE(row->recommended);
+  EXPECT_EQ(row->why.rfind("no measurable difference at batch 256; AMP bf16 needs no GradScaler", 0), 0u)
+      << row->why;
+  EXPECT_EQ(r->precision, "bf16");
+  EXPECT_DOUBLE_EQ(*r->recommended_rate, 1300.0);
+
+  TuneAdvice slower = advise(1250);  // fp16 5% faster: it stays
+  r = Model(slower, "resnet50");
+  row = Knob(*r, "precision at the large batch");
+  ASSERT_TRUE(row);
+  EXPECT_FALSE(row->recommended);
+  EXPECT_NE(row->why.find("slower here"), std::string::npos) << row->why;
+  EXPECT_EQ(r->precision, "fp16");
+  EXPECT_DOUBLE_EQ(*r->recommended_rate, 1312.0);
+
+  // Without the second run there is no such row (the planted GPU alone).
+  TuneAdvice plain = BuildTuneAdvice(ParseTuneOutput(Fixture("planted_gpu.jsonl")));
+  EXPECT_FALSE(Knob(*Model(plain, "resnet50"), "precision at the large batch"));
+}
+
 std::string LoaderLine(int workers, bool pin, double rate) {
   return "{\"type\": \"loader\", \"workers\": " + std::to_string(workers) +
          ", \"pin_memory\": " + (pin ? "true" : "false") +
