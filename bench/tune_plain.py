@@ -75,8 +75,11 @@ else:
 optimizer = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9, **({"fused": True} if a.fused else {}))
 forward = torch.compile(model, mode=None if a.compile == "default" else a.compile) if a.compile else model
 dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(a.precision)
-scaler = torch.amp.GradScaler(device.type, enabled=a.precision == "fp16") if hasattr(torch.amp, "GradScaler") \
-    else torch.cuda.amp.GradScaler(enabled=a.precision == "fp16")  # torch < 2.3
+# A GradScaler only for fp16, as one writes it by hand (bf16 and fp32 step the optimizer directly).
+scaler = None
+if a.precision == "fp16":
+    scaler = torch.amp.GradScaler(device.type) if hasattr(torch.amp, "GradScaler") \
+        else torch.cuda.amp.GradScaler()  # torch < 2.3
 criterion = torch.nn.CrossEntropyLoss()
 if a.sdpa:
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -98,9 +101,13 @@ def train_step():
             out = out.reshape(-1, out.shape[-1])
         loss = criterion(out, y.reshape(-1))
     with attention():
-        scaler.scale(loss).backward()
-        scaler.step(optimizer)
-        scaler.update()
+        if scaler is not None:
+            scaler.scale(loss).backward()
+            scaler.step(optimizer)
+            scaler.update()
+        else:
+            loss.backward()
+            optimizer.step()
     return loss
 
 
