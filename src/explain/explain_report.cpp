@@ -60,15 +60,29 @@ std::vector<ExplainMatch> WithoutRedundantFallbacks(const std::vector<ExplainMat
   return out;
 }
 
-// What can be said of a failure no entry knows: the packages in its traceback and the log's versions.
-std::string FallbackAdvice(const std::vector<LogFact>& log_facts) {
+// The parts of the GPU stack the failing line names (components.toml, two at most), and how to see their
+// state: where to look next when no entry knows the failure.
+std::string ComponentAdvice(std::string_view failing_line, const KnowledgeDb& db) {
+  std::string out;
+  size_t named = 0;
+  for (const StackComponent* c : db.ComponentsNamedIn(failing_line)) {
+    if (named++ == 2) break;
+    out += "The failing line names " + c->name + " (" + c->what + "): " + c->state + " shows its state. ";
+  }
+  return out;
+}
+
+// What can be said of a failure no entry knows: the components its failing line names, the packages in its
+// traceback and the log's versions.
+std::string FallbackAdvice(const std::vector<LogFact>& log_facts, std::string_view failing_line,
+                           const KnowledgeDb& db) {
   std::string packages, versions;
   for (const LogFact& f : log_facts) {
     if (f.kind == "package") packages += (packages.empty() ? "" : ", ") + f.value;
     if (f.kind == "torch" || f.kind == "cuda" || f.kind == "rocm" || f.kind == "driver" || f.kind == "python")
       versions += (versions.empty() ? "" : ", ") + f.kind + " " + f.value;
   }
-  std::string out;
+  std::string out = ComponentAdvice(failing_line, db);
   if (!packages.empty()) out += "Packages in the failing lines: " + packages + ". ";
   if (!versions.empty()) out += "Versions the log states: " + versions + ". ";
   if (out.empty())
@@ -125,7 +139,7 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
       em.wheel_fix = WheelFixFor(m, log_facts, snap, use, FixPlatform{r.windows, r.windows && portable},
                                  m.entry->wheel_fix == ExplainEntry::WheelFixKind::kReinstall, db);
     if (m.entry->loader_fix) em.loader_fix = LoaderFixFor(m, log_facts, r.windows, db);
-    if (m.entry->fallback) em.fallback_advice = FallbackAdvice(log_facts);
+    if (m.entry->fallback) em.fallback_advice = FallbackAdvice(log_facts, m.excerpt, db);
     em.specific_fix = SpecificFix(m, ranked, log_facts, db);
     r.matches.push_back(std::move(em));
   }

@@ -249,6 +249,7 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("cxx_runtime_version", cxx_runtime_versions);
   each("glibc_release", glibc_releases);
   each("status_code", status_codes);
+  each("component", components);
   each("addon_library", addon_libraries);
   each("addon_gpu_floor", addon_gpu_floors);
   each("addon_torch_build", addon_torch_builds);

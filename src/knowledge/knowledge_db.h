@@ -79,6 +79,7 @@ struct KnowledgeDb {
   std::vector<CxxRuntimeVersion> cxx_runtime_versions;
   std::vector<GlibcRelease> glibc_releases;
   std::vector<StatusCode> status_codes;
+  std::vector<StackComponent> components;
 
   bool operator==(const KnowledgeDb&) const = default;
 
@@ -136,6 +137,8 @@ struct KnowledgeDb {
   // "887A0005"); case ignored. nullptr when the API has no such row.
   const StatusCode* FindStatusCode(std::string_view api, std::string_view text) const;
   bool HasStatusApi(std::string_view api) const;
+  // The components whose tokens `text` names as whole words (case ignored), in the order of the rows.
+  std::vector<const StackComponent*> ComponentsNamedIn(std::string_view text) const;
 
   // Calls `fn` with the section name ("amd_device") and provenance of every entry.
   void VisitProvenance(const std::function<void(std::string_view, const Provenance&)>& fn) const;

@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 35> kSections{{
+constexpr std::array<SectionSpec, 36> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -54,6 +54,7 @@ constexpr std::array<SectionSpec, 35> kSections{{
     {"cxx_runtime_version", "symbol_version", ParseCxxRuntimeVersion},
     {"glibc_release", "glibc", ParseGlibcRelease},
     {"status_code", "code", ParseStatusCode},
+    {"component", "name", ParseStackComponent},
     {"addon_library", "name", ParseAddonLibrary},
     {"addon_gpu_floor", "addon", ParseAddonGpuFloor},
     {"addon_torch_build", "version", ParseAddonTorchBuild},

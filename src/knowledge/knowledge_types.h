@@ -485,6 +485,17 @@ struct StatusCode {
   bool operator==(const StatusCode&) const = default;
 };
 
+// A component of the GPU stack that a failing line may name ("vulkan", "cudnn", "nccl"): what it is and the
+// command that shows its state, for a failure no catalog entry knows (components.toml).
+struct StackComponent {
+  std::string name;                 // "Vulkan"
+  std::vector<std::string> tokens;  // words that name it in a log, matched whole and case-insensitively
+  std::string what;                 // "the Vulkan loader and the GPU's Vulkan driver (ICD)"
+  std::string state;                // the command that shows its state: "vulkaninfo --summary"
+  Provenance provenance;
+  bool operator==(const StackComponent&) const = default;
+};
+
 // The newest libstdc++ symbol version (GLIBCXX_3.4.N, CXXABI_1.3.N) each GCC release adds: a binary that
 // asks for one needs a libstdc++ at least as new as that GCC's.
 struct CxxRuntimeVersion {

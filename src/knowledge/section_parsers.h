@@ -56,6 +56,7 @@ void ParseSharedLibrary(EntryReader& r, KnowledgeDb& db);
 void ParseCxxRuntimeVersion(EntryReader& r, KnowledgeDb& db);
 void ParseGlibcRelease(EntryReader& r, KnowledgeDb& db);
 void ParseStatusCode(EntryReader& r, KnowledgeDb& db);
+void ParseStackComponent(EntryReader& r, KnowledgeDb& db);
 void ParseAddonLibrary(EntryReader& r, KnowledgeDb& db);
 void ParseAddonGpuFloor(EntryReader& r, KnowledgeDb& db);
 void ParseAddonTorchBuild(EntryReader& r, KnowledgeDb& db);

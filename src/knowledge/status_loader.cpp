@@ -1,4 +1,5 @@
-// Reader of status_codes.toml: [[status_code]] (what a status code of a GPU API means).
+// Readers of status_codes.toml ([[status_code]]: what a status code of a GPU API means) and components.toml
+// ([[component]]: a part of the GPU stack a failing line may name, and how to see its state).
 #include <algorithm>
 #include <cctype>
 
@@ -37,6 +38,21 @@ void ParseStatusCode(EntryReader& r, KnowledgeDb& db) {
   for (const StatusCode& other : db.status_codes)
     if (other.api == s.api && other.code == s.code) r.Error(0, "code '" + s.code + "' is listed twice");
   if (!s.api.empty() && !s.code.empty() && !s.meaning.empty()) db.status_codes.push_back(std::move(s));
+}
+
+void ParseStackComponent(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "name");
+  StackComponent c;
+  c.name = r.Text("name", Need::kRequired).value_or("");
+  c.tokens = r.TextList("tokens", Need::kRequired);
+  c.what = r.Text("what", Need::kRequired).value_or("");
+  c.state = r.Text("state", Need::kRequired).value_or("");
+  c.provenance = r.ReadProvenance();
+  r.Finish();
+  for (const std::string& t : c.tokens)
+    if (t.size() < 3 || std::any_of(t.begin(), t.end(), [](unsigned char ch) { return std::isupper(ch); }))
+      r.Error(0, "token '" + t + "' must be lower case and at least 3 characters");
+  if (!c.name.empty() && !c.tokens.empty()) db.components.push_back(std::move(c));
 }
 
 }  // namespace gpudoctor

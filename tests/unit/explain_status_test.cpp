@@ -121,5 +121,51 @@ TEST(StatusCodeExplain, ASpecificEntryOutranksTheStatusEntry) {
   EXPECT_EQ(r.matches[0].match.entry->id, "windows.tdr");
 }
 
+// The component model (data/components.toml): a failure no entry knows still says which part of the stack its
+// failing line names and the command that shows that part's state.
+TEST(ComponentModel, WholeWordsNameAComponentAndIdentifiersDoNot) {
+  const auto named = Db().ComponentsNamedIn("RuntimeError: Failed to create a Vulkan instance");
+  ASSERT_FALSE(named.empty());
+  EXPECT_EQ(named[0]->name, "Vulkan");
+  // "hip" inside "relationship" and "mps" inside "timestamps" are not the components.
+  EXPECT_TRUE(Db().ComponentsNamedIn("ValueError: bad relationship between timestamps").empty());
+}
+
+TEST(ComponentModel, AnUnknownFailureGetsTheComponentAndItsStateCommand) {
+  const ExplainReport r = Report("RuntimeError: OpenCL platform query returned nothing useful\n");
+  ASSERT_EQ(r.matches.size(), 1u);
+  EXPECT_EQ(r.matches[0].match.entry->id, "unrecognized.error");
+  const auto named = Db().ComponentsNamedIn("OpenCL");
+  ASSERT_EQ(named.size(), 1u);
+  EXPECT_NE(r.matches[0].fallback_advice.find("names OpenCL"), std::string::npos)
+      << r.matches[0].fallback_advice;
+  EXPECT_NE(r.matches[0].fallback_advice.find(named[0]->state), std::string::npos)
+      << r.matches[0].fallback_advice;
+}
+
+TEST(ComponentModel, ARustPanicIsAFailureLine) {
+  const ExplainReport r = Report(
+      "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: NoAdapter', "
+      "src/main.rs:12:5\n");
+  ASSERT_EQ(r.matches.size(), 1u);
+  EXPECT_EQ(r.matches[0].match.entry->id, "unrecognized.error");
+}
+
+TEST(ComponentModel, BadRowsAreRefused) {
+  const char* bad[] = {
+      // a token in capitals
+      "[[component]]\nname = \"X\"\ntokens = [\"Vulkan\"]\nwhat = \"w\"\nstate = \"s\"\nchecked = "
+      "2026-12-06\n"
+      "source = \"https://example.com/a\"\n",
+      // a token too short to be a word of its own
+      "[[component]]\nname = \"X\"\ntokens = [\"cl\"]\nwhat = \"w\"\nstate = \"s\"\nchecked = 2026-12-06\n"
+      "source = \"https://example.com/a\"\n",
+      // no state command
+      "[[component]]\nname = \"X\"\ntokens = [\"vulkan\"]\nwhat = \"w\"\nchecked = 2026-12-06\n"
+      "source = \"https://example.com/a\"\n",
+  };
+  for (const char* text : bad) EXPECT_FALSE(ParseKnowledgeFile({"parts.toml", text}).errors.empty()) << text;
+}
+
 }  // namespace
 }  // namespace gpudoctor
