@@ -2,9 +2,18 @@
 // exclusively, so a link planted at its name is never written through (issue 35, attempt 95).
 #include <gtest/gtest.h>
 
+#ifndef _WIN32
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli/output.h"
 #include "cli_test_util.h"
@@ -47,6 +56,31 @@ TEST(OutputFile, PlantedDanglingTemporaryLinkCreatesNothingAtItsTarget) {
   EXPECT_FALSE(fs::exists(dir / "elsewhere.txt"));
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(Slurp(dir / "r.html"), "<p>page</p>");
+  fs::remove_all(dir);
+}
+
+// A run killed while it writes (Ctrl-C during a large `report -o`; issue 35, attempt 118) leaves no
+// half-written FILE.tmp-gpudoctor behind. The kill comes from RLIMIT_FSIZE: the child's write past 4 KiB
+// raises SIGXFSZ, whose default action ends it in the middle of the write, as a signal would.
+TEST(OutputFile, KilledInTheMiddleOfTheWriteLeavesNoFileBehind) {
+  const fs::path dir = testing::FreshTempDir("output_file_killed_mid_write");
+  const std::string target = (dir / "r.html").string();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_DFL);
+    const struct rlimit limit = {4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    (void)WriteFileAtomically(target, std::string(1 << 20, 'x'), /*overwrite=*/false);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the write was not interrupted; status " << status;
+  EXPECT_EQ(WTERMSIG(status), SIGXFSZ);
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir)) left.push_back(entry.path().filename().string());
+  EXPECT_TRUE(left.empty()) << "left behind: " << left.front();
   fs::remove_all(dir);
 }
 #endif
