@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/strings.h"
 #include "knowledge/knowledge_db.h"
 
 namespace gpudoctor {
@@ -24,8 +25,7 @@ bool NamesWord(std::string_view lower, std::string_view token) {
 }  // namespace
 
 std::vector<const StackComponent*> KnowledgeDb::ComponentsNamedIn(std::string_view text) const {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string lower = ToLower(text);
   std::vector<const StackComponent*> out;
   for (const StackComponent& c : components)
     if (std::any_of(c.tokens.begin(), c.tokens.end(),

@@ -3,20 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/strings.h"
 #include "knowledge/knowledge_db.h"
 
 namespace gpudoctor {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
-bool EndsWith(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
 
 // The major version the digits of a file name stand for. Sonames write it first ("11.0", "8.9.2");
 // CUDA's Windows DLLs write major and minor together ("cudart64_110.dll" is CUDA 11.0, "cudart64_90.dll"
@@ -31,7 +22,7 @@ std::string MajorOf(std::string_view digits, bool dll) {
 
 // Whether `file` (lower case) is what `pattern` names; `digits` gets what its '*' stands for.
 bool NameMatches(std::string_view pattern, std::string_view file, std::string& digits) {
-  const std::string p = Lower(pattern);
+  const std::string p = ToLower(pattern);
   const size_t star = p.find('*');
   if (star == std::string::npos) return p == file;
   const std::string_view head = std::string_view(p).substr(0, star),
@@ -51,7 +42,7 @@ bool NameMatches(std::string_view pattern, std::string_view file, std::string& d
 
 const SharedLibrary* KnowledgeDb::FindSharedLibrary(std::string_view file, std::string* version) const {
   const size_t slash = file.find_last_of("/\\");
-  const std::string name = Lower(slash == std::string_view::npos ? file : file.substr(slash + 1));
+  const std::string name = ToLower(slash == std::string_view::npos ? file : file.substr(slash + 1));
   if (name.empty()) return nullptr;
   for (const SharedLibrary& l : shared_libraries) {
     for (const std::string& pattern : l.names) {

@@ -4,16 +4,11 @@
 #include <cctype>
 #include <charconv>
 
+#include "core/strings.h"
 #include "knowledge/knowledge_db.h"
 
 namespace gpudoctor {
 namespace {
-
-std::string Upper(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::toupper(c); });
-  return out;
-}
 
 // A number as a log prints a status: "-5", "5", "0x887A0005", or an HRESULT's eight hex digits alone.
 std::optional<int64_t> StatusNumber(std::string_view text) {
@@ -36,12 +31,12 @@ std::optional<int64_t> StatusNumber(std::string_view text) {
 }  // namespace
 
 const StatusCode* KnowledgeDb::FindStatusCode(std::string_view api, std::string_view text) const {
-  const std::string name = Upper(text);
+  const std::string name = ToLower(text);
   const std::optional<int64_t> number = StatusNumber(text);
   const StatusCode* by_tail = nullptr;
   for (const StatusCode& s : status_codes) {
     if (s.api != api) continue;
-    const std::string code = Upper(s.code);
+    const std::string code = ToLower(s.code);
     if (code == name) return &s;
     if (number && s.value == number) return &s;
     // "ERROR_DEVICE_LOST" for VK_ERROR_DEVICE_LOST: the name minus a prefix ending in '_'.
