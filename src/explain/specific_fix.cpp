@@ -241,6 +241,12 @@ bool TakesKey(std::string_view form) {
   return TakesAddon(form) || form == "status";
 }
 
+// Whether a key form's key names what the form looks up: an API of status_codes.toml, or an add-on.
+bool KeyIsKnown(std::string_view form, std::string_view key, const KnowledgeDb& db) {
+  if (key.empty()) return false;
+  return form == "status" ? db.HasStatusApi(key) : db.FindAddon(key) != nullptr;
+}
+
 // "VK_ERROR_DEVICE_LOST (-4): the GPU stopped answering ..."; an HRESULT's number in hex.
 std::string StatusMeaning(std::string_view api, std::string_view text, const KnowledgeDb& db,
                           const Provenance** from) {
@@ -373,18 +379,14 @@ PlaceholderReads PlaceholderArguments(std::string_view field, const KnowledgeDb&
       out.names.emplace_back(field);
       return out;
     }
-    if (form == "status") {
+    if (TakesKey(form)) {
       const size_t colon = rest.find(':');
-      if (colon == std::string_view::npos || !db.HasStatusApi(rest.substr(0, colon))) {
-        out.error = "{status:API:argument} needs an API of status_codes.toml, got " + std::string(rest);
-        return out;
-      }
-      rest = rest.substr(colon + 1);
-    } else if (TakesAddon(form)) {
-      const size_t colon = rest.find(':');
-      if (colon == std::string_view::npos || db.FindAddon(rest.substr(0, colon)) == nullptr) {
+      const std::string_view key = colon == std::string_view::npos ? "" : rest.substr(0, colon);
+      if (!KeyIsKnown(form, key, db)) {
         out.error =
-            "{" + std::string(form) + ":ADDON:argument} needs a known add-on, got " + std::string(rest);
+            form == "status"
+                ? "{status:API:argument} needs an API of status_codes.toml, got " + std::string(rest)
+                : "{" + std::string(form) + ":ADDON:argument} needs a known add-on, got " + std::string(rest);
         return out;
       }
       rest = rest.substr(colon + 1);
