@@ -9,6 +9,7 @@
 #include "explain/explain_facts.h"
 #include "explain/explain_report.h"
 #include "explain/log_scanner.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
 #include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
@@ -18,26 +19,18 @@ namespace {
 
 const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
-  return catalog;
-}
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
-  return db;
-}
-
 Snapshot Machine(const std::string& name) {
-  return ProbeWithInputs(MakeRecordedInputs(kFixtures + name, &Db()));
+  return ProbeWithInputs(MakeRecordedInputs(kFixtures + name, &EmbeddedDb()));
 }
 
 std::string AllFacts(const std::string& message, const Snapshot& snap, std::string* id = nullptr) {
-  auto matches = ScanText(Catalog(), message);
+  auto matches = ScanText(EmbeddedCatalog(), message);
   EXPECT_EQ(matches.size(), 1u) << message;
   if (matches.empty()) return {};
   if (id != nullptr) *id = matches[0].entry->id;
   std::string out;
-  for (const FactLine& f : FactsForMatch(matches[0], snap, Db())) out += f.fact + ": " + f.text + "\n";
+  for (const FactLine& f : FactsForMatch(matches[0], snap, EmbeddedDb()))
+    out += f.fact + ": " + f.text + "\n";
   return out;
 }
 
@@ -115,10 +108,10 @@ TEST(ExplainFacts, KfdPermissionShowsDeviceNodes) {
 
 TEST(ExplainReport, NothingMatchedGivesTheHelpSummaryAndExitZero) {
   Snapshot snap = Machine("rx6700xt-desktop");
-  LogScanner s(Catalog());
+  LogScanner s(EmbeddedCatalog());
   s.Feed("my model does not converge\n");
   s.Finish();
-  ExplainReport r = BuildExplainReport(s.matches(), s.stats(), snap, Db());
+  ExplainReport r = BuildExplainReport(s.matches(), s.stats(), snap, EmbeddedDb());
   r.input_name = "the message";
   r.machine = "the test machine";
   EXPECT_EQ(ExplainExitCode(r), 0);
@@ -132,8 +125,8 @@ TEST(ExplainReport, NothingMatchedGivesTheHelpSummaryAndExitZero) {
 TEST(ExplainReport, ExitCodesFollowTheWorstSeverity) {
   Snapshot snap;
   auto code_for = [&](const std::string& text) {
-    auto m = ScanText(Catalog(), text);
-    return ExplainExitCode(BuildExplainReport(m, ScanStats{}, snap, Db()));
+    auto m = ScanText(EmbeddedCatalog(), text);
+    return ExplainExitCode(BuildExplainReport(m, ScanStats{}, snap, EmbeddedDb()));
   };
   EXPECT_EQ(code_for("hipErrorNotReady"), 0);  // info only
   EXPECT_EQ(code_for("hipErrorPeerAccessUnsupported"), 1);
@@ -142,10 +135,11 @@ TEST(ExplainReport, ExitCodesFollowTheWorstSeverity) {
 
 TEST(ExplainReport, JsonIsValidEvenForBinaryCaptures) {
   Snapshot snap = Machine("rx6700xt-desktop");
-  auto m = ScanText(Catalog(), std::string("Cannot read /x/") + "\xff\xfe" +
-                                   "/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n");
+  auto m = ScanText(EmbeddedCatalog(),
+                    std::string("Cannot read /x/") + "\xff\xfe" +
+                        "/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n");
   ASSERT_EQ(m.size(), 1u);
-  ExplainReport r = BuildExplainReport(m, ScanStats{}, snap, Db());
+  ExplainReport r = BuildExplainReport(m, ScanStats{}, snap, EmbeddedDb());
   auto doc = nlohmann::json::parse(RenderExplainJson(r));
   EXPECT_EQ(doc["schema_version"], 1);
   EXPECT_EQ(doc["exit_code"], 2);

@@ -9,33 +9,15 @@
 #include "explain/explain_catalog.h"
 #include "explain/explain_report.h"
 #include "explain/log_scanner.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
 namespace {
 
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
-  return catalog;
-}
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
-  return db;
-}
-
-ExplainReport Report(const std::string& log) {
-  LogScanner scanner(Catalog());
-  scanner.Feed(log);
-  scanner.Finish();
-  Snapshot linux_machine;
-  linux_machine.os.family = OsFamily::kLinux;
-  return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, Db(), scanner.facts());
-}
-
 // The loader fix of the report's first finding, which must be `id`.
 LoaderFix FixOf(const std::string& log, const std::string& id) {
-  ExplainReport r = Report(log);
+  ExplainReport r = ReportOnLinux(log);
   EXPECT_FALSE(r.matches.empty()) << log;
   if (r.matches.empty()) return {};
   EXPECT_EQ(r.matches.front().match.entry->id, id) << log;
@@ -61,14 +43,14 @@ TEST(LoaderModel, FileNamesResolveToTheirComponentAndMajor) {
                         Case{"C:\\AI\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll", "torch", ""},
                         Case{"/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "cxx", "6"}}) {
     std::string version = "unset";
-    const SharedLibrary* lib = Db().FindSharedLibrary(c.file, &version);
+    const SharedLibrary* lib = EmbeddedDb().FindSharedLibrary(c.file, &version);
     ASSERT_NE(lib, nullptr) << c.file;
     EXPECT_EQ(lib->family, c.family) << c.file;
     EXPECT_EQ(version, c.version) << c.file;
   }
-  EXPECT_EQ(Db().FindSharedLibrary("libfrobnicate.so.3"), nullptr);
-  EXPECT_EQ(Db().FindSharedLibrary("libcudart.so.x1"), nullptr);  // '*' stands for digits only
-  EXPECT_EQ(Db().FindSharedLibrary(""), nullptr);
+  EXPECT_EQ(EmbeddedDb().FindSharedLibrary("libfrobnicate.so.3"), nullptr);
+  EXPECT_EQ(EmbeddedDb().FindSharedLibrary("libcudart.so.x1"), nullptr);  // '*' stands for digits only
+  EXPECT_EQ(EmbeddedDb().FindSharedLibrary(""), nullptr);
 }
 
 TEST(LoaderModel, BadRowsAreRefused) {
@@ -102,7 +84,7 @@ TEST(LoaderFixTest, MissingCudaLibraryOfAnotherMajorNamesBothAndThePipPackage) {
       "object file: No such file or directory\n",
       "loader.missing_library");
   std::string version;
-  const SharedLibrary* lib = Db().FindSharedLibrary("libcublasLt.so.11", &version);
+  const SharedLibrary* lib = EmbeddedDb().FindSharedLibrary("libcublasLt.so.11", &version);
   ASSERT_NE(lib, nullptr);
   EXPECT_TRUE(Has(f.component, lib->component)) << f.component;
   EXPECT_EQ(f.route, "pip");
@@ -123,7 +105,7 @@ TEST(LoaderFixTest, PipNvidiaLibrariesGetTheirFolderOnTheLoaderPath) {
   EXPECT_TRUE(Has(f.commands.bash, "import nvidia.cublas.lib as m")) << f.commands.bash;
   EXPECT_TRUE(Has(f.commands.bash, "export LD_LIBRARY_PATH=")) << f.commands.bash;
   // A Windows log gets no LD_LIBRARY_PATH line.
-  ExplainReport windows = Report(
+  ExplainReport windows = ReportOnLinux(
       "C:\\Users\\u\\venv\\Lib\\site-packages\\ctranslate2\\__init__.py\n"
       "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded\n");
   bool had_loader_fix = false;
@@ -262,7 +244,7 @@ TEST(LoaderFixTest, SymbolVersionsNameTheGccAndTheDistributions) {
       "ImportError: /home/u/miniconda3/envs/a/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.30' "
       "not found (required by /lib/x86_64-linux-gnu/libLLVM-15.so.1)\n",
       "loader.cxx_runtime_too_old");
-  const CxxRuntimeVersion* gcc = Db().FindCxxRuntimeVersion("GLIBCXX_3.4.30");
+  const CxxRuntimeVersion* gcc = EmbeddedDb().FindCxxRuntimeVersion("GLIBCXX_3.4.30");
   ASSERT_NE(gcc, nullptr);
   EXPECT_TRUE(Has(cxx.advice, "GCC " + gcc->gcc)) << cxx.advice;
   EXPECT_TRUE(Has(cxx.commands.bash, "libstdcxx-ng>=" + gcc->gcc.substr(0, gcc->gcc.find('.'))))
@@ -273,7 +255,7 @@ TEST(LoaderFixTest, SymbolVersionsNameTheGccAndTheDistributions) {
       "./llama-server: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found "
       "(required by ./llama-server)\n",
       "loader.glibc_too_old");
-  for (const GlibcRelease* g : Db().GlibcAtLeast(*Version::Parse("2.34")))
+  for (const GlibcRelease* g : EmbeddedDb().GlibcAtLeast(*Version::Parse("2.34")))
     for (const std::string& d : g->distributions)
       EXPECT_TRUE(Has(glibc.advice, d)) << d << ": " << glibc.advice;
   EXPECT_FALSE(Has(glibc.advice, "Ubuntu 20.04")) << glibc.advice;  // 2.31 is older than asked

@@ -11,23 +11,14 @@
 #include "explain/explain_report.h"
 #include "explain/log_facts.h"
 #include "explain/log_scanner.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
 namespace {
 
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
-  return catalog;
-}
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
-  return db;
-}
-
 std::vector<LogFact> FactsOf(const std::string& log) {
-  LogScanner scanner(Catalog());
+  LogScanner scanner(EmbeddedCatalog());
   scanner.Feed(log);
   scanner.Finish();
   return scanner.facts();
@@ -150,11 +141,11 @@ TEST(ExplainLogFacts, ReportUsesTheLogsFactsForAnotherMachineUnlessHere) {
   const Snapshot here = MachineWith("Radeon RX 7900 XTX", "gfx1100");
   const std::string log =
       "device gfx1032\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n";
-  LogScanner scanner(Catalog());
+  LogScanner scanner(EmbeddedCatalog());
   scanner.Feed(log);
   scanner.Finish();
   ExplainReport other =
-      BuildExplainReport(scanner.matches(), scanner.stats(), here, Db(), scanner.facts(), false);
+      BuildExplainReport(scanner.matches(), scanner.stats(), here, EmbeddedDb(), scanner.facts(), false);
   ASSERT_EQ(other.matches.size(), 1u);
   EXPECT_TRUE(other.log_machine.other_machine);
   EXPECT_TRUE(other.matches[0].facts.empty());
@@ -169,7 +160,7 @@ TEST(ExplainLogFacts, ReportUsesTheLogsFactsForAnotherMachineUnlessHere) {
   EXPECT_NE(RenderExplainText(other, false).find("The log is from another machine"), std::string::npos);
 
   ExplainReport forced =
-      BuildExplainReport(scanner.matches(), scanner.stats(), here, Db(), scanner.facts(), true);
+      BuildExplainReport(scanner.matches(), scanner.stats(), here, EmbeddedDb(), scanner.facts(), true);
   EXPECT_FALSE(forced.log_machine.other_machine);
   EXPECT_FALSE(forced.matches[0].facts.empty());  // this machine's gpu_arch, override, ... lines
 }
@@ -179,11 +170,11 @@ TEST(ExplainLogFacts, AWindowsLogOnALinuxMachineGetsPowerShellFixes) {
   const std::string log =
       "C:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py\n"
       "AssertionError: Torch not compiled with CUDA enabled\n";
-  LogScanner scanner(Catalog());
+  LogScanner scanner(EmbeddedCatalog());
   scanner.Feed(log);
   scanner.Finish();
   ExplainReport r =
-      BuildExplainReport(scanner.matches(), scanner.stats(), here, Db(), scanner.facts(), false);
+      BuildExplainReport(scanner.matches(), scanner.stats(), here, EmbeddedDb(), scanner.facts(), false);
   EXPECT_TRUE(r.log_machine.other_machine);
   EXPECT_NE(r.log_machine.reason.find("windows"), std::string::npos) << r.log_machine.reason;
   EXPECT_TRUE(r.windows);

@@ -10,20 +10,11 @@
 #include "explain/explain_report.h"
 #include "explain/log_normalizer.h"
 #include "explain/log_scanner.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
 namespace {
-
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
-  return catalog;
-}
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
-  return db;
-}
 
 std::string Normalize(const std::string& text, size_t chunk = 0) {
   LogNormalizer n;
@@ -38,7 +29,7 @@ std::string Normalize(const std::string& text, size_t chunk = 0) {
 }
 
 ExplainReport Report(const std::string& log, size_t chunk = 0) {
-  LogScanner scanner(Catalog());
+  LogScanner scanner(EmbeddedCatalog());
   if (chunk == 0) {
     scanner.Feed(log);
   } else {
@@ -47,7 +38,7 @@ ExplainReport Report(const std::string& log, size_t chunk = 0) {
   scanner.Finish();
   Snapshot linux_machine;
   linux_machine.os.family = OsFamily::kLinux;
-  return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, Db(), scanner.facts());
+  return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, EmbeddedDb(), scanner.facts());
 }
 
 std::string FirstId(const ExplainReport& r) {

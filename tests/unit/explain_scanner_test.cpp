@@ -11,14 +11,10 @@
 #include "explain/explain_pattern.h"
 #include "explain/literal_automaton.h"
 #include "explain/log_scanner.h"
+#include "explain_test_util.h"
 
 namespace gpudoctor {
 namespace {
-
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
-  return catalog;
-}
 
 TEST(ExplainPattern, NamedGroupsBecomePlainGroups) {
   auto r = RewriteNamedGroups(R"(a(?<gfx>gfx\d+)(b)(?:c)[(?<x>)](?<n>\)))");
@@ -85,7 +81,7 @@ TEST(LogScanner, MatchesAcrossEveryChunkBoundary) {
       "step 3\nrocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
       "directory for GPU arch : gfx1031\r\nend";
   for (size_t chunk = 1; chunk <= log.size(); chunk += (chunk < 40 ? 1 : 17)) {
-    LogScanner s(Catalog());
+    LogScanner s(EmbeddedCatalog());
     for (size_t i = 0; i < log.size(); i += chunk) s.Feed(std::string_view(log).substr(i, chunk));
     s.Finish();
     ASSERT_EQ(s.matches().size(), 2u) << "chunk " << chunk;
@@ -106,7 +102,7 @@ TEST(LogScanner, DeduplicatesByEntryAndCapturesAndCounts) {
       "rocBLAS error: Cannot read a/TensileLibrary.dat: No such file or directory for GPU arch : gfx1032\n";
   log +=
       "rocBLAS error: Cannot read a/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n";
-  LogScanner s(Catalog());
+  LogScanner s(EmbeddedCatalog());
   s.Feed(log);
   s.Finish();
   ASSERT_EQ(s.matches().size(), 3u);
@@ -125,7 +121,7 @@ TEST(LogScanner, TenMegabyteLinesAreBoundedWork) {
   middle += " hipErrorNoBinaryForGpu: Unable to find code object for all current devices! ";
   middle.append(5u << 20, 'b');
   auto start = std::chrono::steady_clock::now();
-  LogScanner s(Catalog());
+  LogScanner s(EmbeddedCatalog());
   s.Feed(repeated);
   s.Feed("\n");
   for (size_t i = 0; i < middle.size(); i += 1u << 20) s.Feed(std::string_view(middle).substr(i, 1u << 20));
@@ -142,7 +138,7 @@ TEST(LogScanner, GarbageNulAndInvalidUtf8NeverCrash) {
   std::string junk(4u << 20, '\0');
   for (char& c : junk) c = static_cast<char>(rng());
   junk += std::string("\0\xff\xfe hipErrorOutOfMemory \xc3\x28 \xed\xa0\x80\n", 32);
-  LogScanner s(Catalog());
+  LogScanner s(EmbeddedCatalog());
   for (size_t i = 0; i < junk.size(); i += 65521) s.Feed(std::string_view(junk).substr(i, 65521));
   s.Finish();
   bool found = false;
@@ -154,10 +150,11 @@ TEST(LogScanner, GarbageNulAndInvalidUtf8NeverCrash) {
 }
 
 TEST(LogScanner, EmptyAndUnknownInputMatchNothing) {
-  EXPECT_TRUE(ScanText(Catalog(), "").empty());
-  EXPECT_TRUE(ScanText(Catalog(), "my model did not converge\nloss went up").empty());
+  EXPECT_TRUE(ScanText(EmbeddedCatalog(), "").empty());
+  EXPECT_TRUE(ScanText(EmbeddedCatalog(), "my model did not converge\nloss went up").empty());
   // A crash no entry knows is left to the fallback (unrecognized.toml), never to a real diagnosis.
-  const auto crash = ScanText(Catalog(), "Segmentation fault (core dumped)\nmy model did not converge");
+  const auto crash =
+      ScanText(EmbeddedCatalog(), "Segmentation fault (core dumped)\nmy model did not converge");
   ASSERT_EQ(crash.size(), 1u);
   EXPECT_TRUE(crash.front().entry->fallback) << crash.front().entry->id;
 }

@@ -9,59 +9,42 @@
 #include "explain/explain_catalog.h"
 #include "explain/explain_report.h"
 #include "explain/log_scanner.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
 namespace {
 
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
-  return catalog;
-}
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
-  return db;
-}
-
-ExplainReport Report(const std::string& log) {
-  LogScanner scanner(Catalog());
-  scanner.Feed(log);
-  scanner.Finish();
-  Snapshot linux_machine;
-  linux_machine.os.family = OsFamily::kLinux;
-  return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, Db(), scanner.facts());
-}
-
 TEST(StatusCodeModel, NamesPrefixlessNamesAndNumbersFindTheSameRow) {
-  const StatusCode* full = Db().FindStatusCode("vulkan", "VK_ERROR_INCOMPATIBLE_DRIVER");
+  const StatusCode* full = EmbeddedDb().FindStatusCode("vulkan", "VK_ERROR_INCOMPATIBLE_DRIVER");
   ASSERT_NE(full, nullptr);
-  EXPECT_EQ(Db().FindStatusCode("vulkan", "ERROR_INCOMPATIBLE_DRIVER"), full);  // ash, gfx-rs, vulkaninfo
-  EXPECT_EQ(Db().FindStatusCode("vulkan", "vk_error_incompatible_driver"), full);
-  EXPECT_EQ(Db().FindStatusCode("vulkan", "-9"), full);
+  // Without the prefix, as ash, gfx-rs and vulkaninfo print it.
+  EXPECT_EQ(EmbeddedDb().FindStatusCode("vulkan", "ERROR_INCOMPATIBLE_DRIVER"), full);
+  EXPECT_EQ(EmbeddedDb().FindStatusCode("vulkan", "vk_error_incompatible_driver"), full);
+  EXPECT_EQ(EmbeddedDb().FindStatusCode("vulkan", "-9"), full);
 
-  const StatusCode* platform = Db().FindStatusCode("opencl", "-1001");
+  const StatusCode* platform = EmbeddedDb().FindStatusCode("opencl", "-1001");
   ASSERT_NE(platform, nullptr);
   EXPECT_EQ(platform->code, "CL_PLATFORM_NOT_FOUND_KHR");
 
-  const StatusCode* hung = Db().FindStatusCode("dxgi", "887A0006");  // an HRESULT's hex digits alone
+  const StatusCode* hung = EmbeddedDb().FindStatusCode("dxgi", "887A0006");  // an HRESULT's hex digits alone
   ASSERT_NE(hung, nullptr);
   EXPECT_EQ(hung->code, "DXGI_ERROR_DEVICE_HUNG");
-  EXPECT_EQ(Db().FindStatusCode("dxgi", "0x887A0006"), hung);
+  EXPECT_EQ(EmbeddedDb().FindStatusCode("dxgi", "0x887A0006"), hung);
 }
 
 TEST(StatusCodeModel, ACodeIsLookedUpOnlyInItsOwnApi) {
   // CL_OUT_OF_RESOURCES and PI_ERROR_OUT_OF_RESOURCES share the number -5; each API answers for its own.
-  const StatusCode* cl = Db().FindStatusCode("opencl", "-5");
-  const StatusCode* pi = Db().FindStatusCode("sycl", "-5");
+  const StatusCode* cl = EmbeddedDb().FindStatusCode("opencl", "-5");
+  const StatusCode* pi = EmbeddedDb().FindStatusCode("sycl", "-5");
   ASSERT_NE(cl, nullptr);
   ASSERT_NE(pi, nullptr);
   EXPECT_EQ(cl->api, "opencl");
   EXPECT_EQ(pi->api, "sycl");
-  EXPECT_EQ(Db().FindStatusCode("vulkan", "CL_OUT_OF_RESOURCES"), nullptr);
-  EXPECT_EQ(Db().FindStatusCode("vulkan", "VK_ERROR_NOT_A_CODE"), nullptr);
-  EXPECT_TRUE(Db().HasStatusApi("nvml"));
-  EXPECT_FALSE(Db().HasStatusApi("glide"));
+  EXPECT_EQ(EmbeddedDb().FindStatusCode("vulkan", "CL_OUT_OF_RESOURCES"), nullptr);
+  EXPECT_EQ(EmbeddedDb().FindStatusCode("vulkan", "VK_ERROR_NOT_A_CODE"), nullptr);
+  EXPECT_TRUE(EmbeddedDb().HasStatusApi("nvml"));
+  EXPECT_FALSE(EmbeddedDb().HasStatusApi("glide"));
 }
 
 TEST(StatusCodeModel, BadRowsAreRefused) {
@@ -87,26 +70,26 @@ TEST(StatusCodeModel, BadRowsAreRefused) {
 // A Rust program's panic with a prefixless Vulkan code: the finding names the loader's driver problem and
 // the report adds the code's meaning from the model.
 TEST(StatusCodeExplain, AVulkanPanicGetsTheCodesMeaning) {
-  const ExplainReport r = Report(
+  const ExplainReport r = ReportOnLinux(
       "thread 'main' panicked at 'Unable to create Vulkan instance: VkError(ERROR_INCOMPATIBLE_DRIVER)', "
       "src/libcore/result.rs:1165:5\n");
   ASSERT_FALSE(r.matches.empty());
   EXPECT_EQ(r.matches[0].match.entry->id, "vulkan.error");
-  const StatusCode* row = Db().FindStatusCode("vulkan", "VK_ERROR_INCOMPATIBLE_DRIVER");
+  const StatusCode* row = EmbeddedDb().FindStatusCode("vulkan", "VK_ERROR_INCOMPATIBLE_DRIVER");
   ASSERT_NE(row, nullptr);
   EXPECT_NE(r.matches[0].specific_fix.find(row->code + " (-9): " + row->meaning), std::string::npos)
       << r.matches[0].specific_fix;
 }
 
 TEST(StatusCodeExplain, SyclReturnsAreReadByNameAndAnUnknownCodeAddsNothing) {
-  const ExplainReport known = Report(
+  const ExplainReport known = ReportOnLinux(
       "Native API failed. Native API returns: -30 (PI_ERROR_INVALID_VALUE) -30 (PI_ERROR_INVALID_VALUE)\n");
   ASSERT_FALSE(known.matches.empty());
   EXPECT_EQ(known.matches[0].match.entry->id, "oneapi.error");
   EXPECT_NE(known.matches[0].specific_fix.find("PI_ERROR_INVALID_VALUE (-30): "), std::string::npos);
 
-  const ExplainReport unknown =
-      Report("Native API failed. Native API returns: -999 (Unknown PI error) -999 (Unknown PI error)\n");
+  const ExplainReport unknown = ReportOnLinux(
+      "Native API failed. Native API returns: -999 (Unknown PI error) -999 (Unknown PI error)\n");
   ASSERT_FALSE(unknown.matches.empty());
   EXPECT_EQ(unknown.matches[0].match.entry->id, "oneapi.error");
   EXPECT_EQ(unknown.matches[0].specific_fix, "");  // the model has no row: no invented meaning
@@ -114,7 +97,7 @@ TEST(StatusCodeExplain, SyclReturnsAreReadByNameAndAnUnknownCodeAddsNothing) {
 
 // A status entry is the generic reading of a code: an entry that knows the situation wins.
 TEST(StatusCodeExplain, ASpecificEntryOutranksTheStatusEntry) {
-  const ExplainReport r = Report(
+  const ExplainReport r = ReportOnLinux(
       "DirectML: The GPU device instance has been suspended. Use GetDeviceRemovedReason to determine the "
       "appropriate action. DXGI_ERROR_DEVICE_REMOVED\n");
   ASSERT_FALSE(r.matches.empty());
@@ -124,18 +107,18 @@ TEST(StatusCodeExplain, ASpecificEntryOutranksTheStatusEntry) {
 // The component model (data/components.toml): a failure no entry knows still says which part of the stack its
 // failing line names and the command that shows that part's state.
 TEST(ComponentModel, WholeWordsNameAComponentAndIdentifiersDoNot) {
-  const auto named = Db().ComponentsNamedIn("RuntimeError: Failed to create a Vulkan instance");
+  const auto named = EmbeddedDb().ComponentsNamedIn("RuntimeError: Failed to create a Vulkan instance");
   ASSERT_FALSE(named.empty());
   EXPECT_EQ(named[0]->name, "Vulkan");
   // "hip" inside "relationship" and "mps" inside "timestamps" are not the components.
-  EXPECT_TRUE(Db().ComponentsNamedIn("ValueError: bad relationship between timestamps").empty());
+  EXPECT_TRUE(EmbeddedDb().ComponentsNamedIn("ValueError: bad relationship between timestamps").empty());
 }
 
 TEST(ComponentModel, AnUnknownFailureGetsTheComponentAndItsStateCommand) {
-  const ExplainReport r = Report("RuntimeError: OpenCL platform query returned nothing useful\n");
+  const ExplainReport r = ReportOnLinux("RuntimeError: OpenCL platform query returned nothing useful\n");
   ASSERT_EQ(r.matches.size(), 1u);
   EXPECT_EQ(r.matches[0].match.entry->id, "unrecognized.error");
-  const auto named = Db().ComponentsNamedIn("OpenCL");
+  const auto named = EmbeddedDb().ComponentsNamedIn("OpenCL");
   ASSERT_EQ(named.size(), 1u);
   EXPECT_NE(r.matches[0].fallback_advice.find("names OpenCL"), std::string::npos)
       << r.matches[0].fallback_advice;
@@ -144,7 +127,7 @@ TEST(ComponentModel, AnUnknownFailureGetsTheComponentAndItsStateCommand) {
 }
 
 TEST(ComponentModel, ARustPanicIsAFailureLine) {
-  const ExplainReport r = Report(
+  const ExplainReport r = ReportOnLinux(
       "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: NoAdapter', "
       "src/main.rs:12:5\n");
   ASSERT_EQ(r.matches.size(), 1u);

@@ -12,20 +12,11 @@
 #include "explain/explain_report.h"
 #include "explain/log_scanner.h"
 #include "explain/target_fix.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
 namespace {
-
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
-  return catalog;
-}
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
-  return db;
-}
 
 Snapshot LinuxMachine(const std::string& arch = "") {
   Snapshot snap;
@@ -43,11 +34,11 @@ Snapshot LinuxMachine(const std::string& arch = "") {
 
 // The report's first finding for `log` explained on `machine`.
 ExplainedMatch Explain(const std::string& log, const Snapshot& machine, bool here = false) {
-  LogScanner scanner(Catalog());
+  LogScanner scanner(EmbeddedCatalog());
   scanner.Feed(log);
   scanner.Finish();
   ExplainReport r =
-      BuildExplainReport(scanner.matches(), scanner.stats(), machine, Db(), scanner.facts(), here);
+      BuildExplainReport(scanner.matches(), scanner.stats(), machine, EmbeddedDb(), scanner.facts(), here);
   EXPECT_FALSE(r.matches.empty()) << log;
   return r.matches.empty() ? ExplainedMatch{} : r.matches.front();
 }
@@ -81,7 +72,7 @@ TEST(ExplainTargetFix, Gfx1103PrefersTheWheelThatCarriesIt) {
   const TargetFix& f = m.target_fixes[0];
   EXPECT_EQ(f.gfx, "gfx1103");
   const TorchWheel* native = nullptr;
-  for (const TorchWheel& w : Db().torch_wheels)
+  for (const TorchWheel& w : EmbeddedDb().torch_wheels)
     if (w.rocm && WheelHasGfx(w, "gfx1103") && (!native || w.torch > native->torch)) native = &w;
   ASSERT_NE(native, nullptr);
   EXPECT_NE(f.advice.find("carry gfx1103 itself"), std::string::npos) << f.advice;
@@ -96,14 +87,14 @@ TEST(ExplainTargetFix, Gfx1103PrefersTheWheelThatCarriesIt) {
 // the entry; a confirmed entry is named plainly. gfx1035's 10.3.0 rule is confirmed = false, gfx1031's is
 // not.
 TEST(ExplainTargetFix, AdviceOnUnconfirmedDataSaysSo) {
-  const OverrideRule* risky = Db().FindOverrideRule("gfx1035");
-  const OverrideRule* known = Db().FindOverrideRule("gfx1031");
+  const OverrideRule* risky = EmbeddedDb().FindOverrideRule("gfx1035");
+  const OverrideRule* known = EmbeddedDb().FindOverrideRule("gfx1031");
   ASSERT_TRUE(risky != nullptr && known != nullptr);
   ASSERT_FALSE(risky->provenance.confirmed);
   ASSERT_TRUE(known->provenance.confirmed);
   const std::string risky_at = "overrides.toml:" + std::to_string(risky->provenance.origin.line);
   const std::string known_at = "overrides.toml:" + std::to_string(known->provenance.origin.line);
-  TargetFix f = FixForTarget(FixTarget{"gfx1035", "test"}, false, Db());
+  TargetFix f = FixForTarget(FixTarget{"gfx1035", "test"}, false, EmbeddedDb());
   EXPECT_NE(f.advice.find(risky_at + ", unconfirmed"), std::string::npos) << f.advice;
   // Issue 30 item 4: the risky override ranks after a build made for gfx1035 ([[fix_ranking]]): the build's
   // command is live, the override only a comment.
@@ -111,7 +102,7 @@ TEST(ExplainTargetFix, AdviceOnUnconfirmedDataSaysSo) {
   EXPECT_NE(f.commands.bash.find("pip install"), std::string::npos) << f.commands.bash;
   EXPECT_NE(f.commands.bash.find("# export HSA_OVERRIDE_GFX_VERSION=10.3.0"), std::string::npos)
       << f.commands.bash;
-  f = FixForTarget(FixTarget{"gfx1031", "test"}, false, Db());
+  f = FixForTarget(FixTarget{"gfx1031", "test"}, false, EmbeddedDb());
   EXPECT_NE(f.advice.find(known_at + ")"), std::string::npos) << f.advice;
   EXPECT_EQ(f.advice.find("unconfirmed"), std::string::npos) << f.advice;
 }
@@ -202,11 +193,11 @@ TEST(ExplainTargetFix, WindowsLogGetsABuildInPowerShellAndNoOverride) {
 }
 
 TEST(ExplainTargetFix, TextAndJsonShowTheTargetFix) {
-  LogScanner scanner(Catalog());
+  LogScanner scanner(EmbeddedCatalog());
   scanner.Feed("Name: gfx1031\nhipErrorNoBinaryForGpu\n");
   scanner.Finish();
   ExplainReport r =
-      BuildExplainReport(scanner.matches(), scanner.stats(), LinuxMachine(), Db(), scanner.facts());
+      BuildExplainReport(scanner.matches(), scanner.stats(), LinuxMachine(), EmbeddedDb(), scanner.facts());
   r.machine = "this machine";
   const std::string text = RenderExplainText(r, false);
   EXPECT_NE(text.find("For gfx1031 (from the log, line 1)"), std::string::npos) << text;

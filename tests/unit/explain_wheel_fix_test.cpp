@@ -12,30 +12,12 @@
 #include "explain/explain_report.h"
 #include "explain/log_scanner.h"
 #include "explain/target_fix.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
 #include "knowledge/torch_wheel_lookup.h"
 
 namespace gpudoctor {
 namespace {
-
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
-  return catalog;
-}
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
-  return db;
-}
-
-ExplainReport Report(const std::string& log) {
-  LogScanner scanner(Catalog());
-  scanner.Feed(log);
-  scanner.Finish();
-  Snapshot linux_machine;
-  linux_machine.os.family = OsFamily::kLinux;
-  return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, Db(), scanner.facts());
-}
 
 const ExplainedMatch& First(const ExplainReport& r) {
   static const ExplainedMatch none;
@@ -45,7 +27,7 @@ const ExplainedMatch& First(const ExplainReport& r) {
 
 const TorchWheel* Chosen(const WheelFix& f) {
   auto torch = Version::Parse(f.torch);
-  return torch ? Db().FindTorchWheel(*torch, f.variant) : nullptr;
+  return torch ? EmbeddedDb().FindTorchWheel(*torch, f.variant) : nullptr;
 }
 
 bool RunsAsCubin(const TorchWheel& w, const std::string& cc) {
@@ -54,7 +36,7 @@ bool RunsAsCubin(const TorchWheel& w, const std::string& cc) {
 }
 
 TEST(ExplainWheelFix, PascalGetsAWheelThatStillHasItsCode) {
-  ExplainReport r = Report(
+  ExplainReport r = ReportOnLinux(
       "Device: cuda:0 NVIDIA GeForce GTX 1080\n"
       "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
   const ExplainedMatch& m = First(r);
@@ -63,7 +45,7 @@ TEST(ExplainWheelFix, PascalGetsAWheelThatStillHasItsCode) {
   const TorchWheel* w = Chosen(*m.wheel_fix);
   ASSERT_NE(w, nullptr) << m.wheel_fix->torch << " " << m.wheel_fix->variant;
   EXPECT_TRUE(RunsAsCubin(*w, "6.1")) << w->variant;
-  EXPECT_EQ(w, BestCudaWheel(Db(), *Version::Parse("6.1"), std::nullopt, std::nullopt, false));
+  EXPECT_EQ(w, BestCudaWheel(EmbeddedDb(), *Version::Parse("6.1"), std::nullopt, std::nullopt, false));
   EXPECT_NE(m.wheel_fix->commands.bash.find("--force-reinstall"), std::string::npos);
   EXPECT_NE(m.wheel_fix->commands.bash.find(w->index_url.empty() ? w->variant : w->variant),
             std::string::npos)
@@ -71,7 +53,7 @@ TEST(ExplainWheelFix, PascalGetsAWheelThatStillHasItsCode) {
 }
 
 TEST(ExplainWheelFix, Rtx50GetsAVariantWithSm120NotTheListOfTheOldWheel) {
-  ExplainReport r = Report(
+  ExplainReport r = ReportOnLinux(
       "UserWarning: NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
       "PyTorch installation.\nThe current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 "
       "sm_80 sm_86 sm_90.\n");
@@ -84,7 +66,7 @@ TEST(ExplainWheelFix, Rtx50GetsAVariantWithSm120NotTheListOfTheOldWheel) {
 }
 
 TEST(ExplainWheelFix, ThePythonOfTheLogPinsAReleaseThatHasItsWheels) {
-  ExplainReport r = Report(
+  ExplainReport r = ReportOnLinux(
       "Python version: 3.8.10 (default, Nov 22 2023, 10:22:35)  [GCC 9.4.0] (64-bit runtime)\n"
       "GPU 0: NVIDIA GeForce GTX 1080\n"
       "AssertionError: Torch not compiled with CUDA enabled\n");
@@ -101,7 +83,7 @@ TEST(ExplainWheelFix, ThePythonOfTheLogPinsAReleaseThatHasItsWheels) {
 }
 
 TEST(ExplainWheelFix, PortableWindowsInstallGetsItsOwnPythonInPowerShell) {
-  ExplainReport r = Report(
+  ExplainReport r = ReportOnLinux(
       "C:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py "
       "--windows-standalone-build\n"
       "Total VRAM 12288 MB, NVIDIA GeForce RTX 3060\n"
@@ -119,11 +101,11 @@ TEST(ExplainWheelFix, PortableWindowsInstallGetsItsOwnPythonInPowerShell) {
 }
 
 TEST(ExplainWheelFix, AmdTargetGetsTheRocmBuildThatCarriesIt) {
-  ExplainReport r =
-      Report("  Name:                    gfx1100\nAssertionError: Torch not compiled with CUDA enabled\n");
+  ExplainReport r = ReportOnLinux(
+      "  Name:                    gfx1100\nAssertionError: Torch not compiled with CUDA enabled\n");
   const ExplainedMatch& m = First(r);
   ASSERT_TRUE(m.wheel_fix.has_value());
-  const TorchWheel* newest = NewestRocmWheelWithGfx(Db(), "gfx1100");
+  const TorchWheel* newest = NewestRocmWheelWithGfx(EmbeddedDb(), "gfx1100");
   ASSERT_NE(newest, nullptr);
   EXPECT_EQ(m.wheel_fix->variant, newest->variant);
   EXPECT_NE(m.wheel_fix->commands.bash.find("whl/" + newest->variant), std::string::npos)
@@ -132,22 +114,22 @@ TEST(ExplainWheelFix, AmdTargetGetsTheRocmBuildThatCarriesIt) {
 
 TEST(ExplainWheelFix, PipFailureSaysWhichPythonsTheWheelsHave) {
   const TorchRelease* newest = nullptr;
-  for (const TorchRelease& t : Db().torch_releases)
+  for (const TorchRelease& t : EmbeddedDb().torch_releases)
     if (newest == nullptr || t.version > newest->version) newest = &t;
   ASSERT_NE(newest, nullptr);
   // A Python one minor past the newest the newest release has.
   const Version last = *Version::Parse(newest->python.back());
   const std::string next = "3." + std::to_string(last.minor() + 1);
-  ExplainReport r = Report("Python " + next + ".0\nERROR: No matching distribution found for torch\n");
+  ExplainReport r = ReportOnLinux("Python " + next + ".0\nERROR: No matching distribution found for torch\n");
   const ExplainedMatch& m = First(r);
   ASSERT_TRUE(m.wheel_fix.has_value());
   EXPECT_NE(m.wheel_fix->advice.find("not " + next), std::string::npos) << m.wheel_fix->advice;
   EXPECT_NE(m.wheel_fix->advice.find(newest->python.front()), std::string::npos) << m.wheel_fix->advice;
   EXPECT_NE(m.wheel_fix->commands.bash.find("venv"), std::string::npos);
 
-  const TorchRelease* pinned = Db().FindTorchRelease(*Version::Parse("2.1"));
+  const TorchRelease* pinned = EmbeddedDb().FindTorchRelease(*Version::Parse("2.1"));
   ASSERT_NE(pinned, nullptr);
-  ExplainReport p = Report(
+  ExplainReport p = ReportOnLinux(
       "Python version: 3.12.3\nERROR: Could not find a version that satisfies the requirement "
       "torch==2.1.0+cu118 "
       "(from versions: 2.2.0, 2.2.1)\n");
@@ -159,7 +141,7 @@ TEST(ExplainWheelFix, PipFailureSaysWhichPythonsTheWheelsHave) {
 
 TEST(ExplainWheelFix, NoGpuNoPythonMeansNoGuess) {
   ExplainReport r =
-      Report("RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+      ReportOnLinux("RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
   const ExplainedMatch& m = First(r);
   EXPECT_FALSE(m.wheel_fix.has_value());
   EXPECT_NE(m.match.entry->commands.bash.find("compute_cap"), std::string::npos);
@@ -168,7 +150,7 @@ TEST(ExplainWheelFix, NoGpuNoPythonMeansNoGuess) {
 
 TEST(ExplainWheelFix, JsonCarriesTheFilledCommand) {
   ExplainReport r =
-      Report("GPU 0: NVIDIA GeForce RTX 3060\nAssertionError: Torch not compiled with CUDA enabled\n");
+      ReportOnLinux("GPU 0: NVIDIA GeForce RTX 3060\nAssertionError: Torch not compiled with CUDA enabled\n");
   r.machine = "this machine";
   auto doc = nlohmann::json::parse(RenderExplainJson(r));
   const auto& fix = doc["matches"][0]["wheel_fix"];
@@ -182,23 +164,23 @@ TEST(ExplainWheelFix, JsonCarriesTheFilledCommand) {
 // DirectML on an AMD GPU: AMD's Windows wheels where the knowledge base says they carry the target, and
 // no such claim where they do not (RDNA2).
 TEST(ExplainWheelFix, DirectMlOnAGpuAmdsWindowsWheelsCarry) {
-  ExplainReport r = Report(
+  ExplainReport r = ReportOnLinux(
       "C:\\Users\\me\\sd>python launch.py --use-directml\nDevice: AMD Radeon RX 7900 XTX\n"
       "RuntimeError: Device type privateuseone is not supported for torch.Generator() api.\n");
   const ExplainedMatch& m = First(r);
   EXPECT_EQ(m.match.entry->id, "torch.directml_unsupported");
   ASSERT_TRUE(m.wheel_fix.has_value());
-  std::vector<const TorchRoute*> routes = AmdRoutesCarrying(Db(), "gfx1100", Platform::kWindows);
+  std::vector<const TorchRoute*> routes = AmdRoutesCarrying(EmbeddedDb(), "gfx1100", Platform::kWindows);
   ASSERT_FALSE(routes.empty());
   EXPECT_NE(m.wheel_fix->advice.find(routes.front()->name), std::string::npos) << m.wheel_fix->advice;
   EXPECT_NE(m.wheel_fix->commands.powershell.find("gfx1100"), std::string::npos)
       << m.wheel_fix->commands.powershell;
 
-  ExplainReport rdna2 = Report(
+  ExplainReport rdna2 = ReportOnLinux(
       "C:\\Users\\me\\sd>python launch.py --use-directml\nDevice: AMD Radeon RX 6700 XT\n"
       "RuntimeError: Device type privateuseone is not supported for torch.Generator() api.\n");
   ASSERT_TRUE(First(rdna2).wheel_fix.has_value());
-  EXPECT_EQ(AmdRoutesCarrying(Db(), "gfx1031", Platform::kWindows).empty(),
+  EXPECT_EQ(AmdRoutesCarrying(EmbeddedDb(), "gfx1031", Platform::kWindows).empty(),
             First(rdna2).wheel_fix->commands.powershell.empty());
   if (First(rdna2).wheel_fix->commands.powershell.empty()) {
     EXPECT_NE(First(rdna2).wheel_fix->advice.find("No recorded PyTorch build carries gfx1031 on Windows"),
