@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -37,6 +38,29 @@ class TuneChild : public ::testing::Test {
   void SetUp() override {
     if (std::filesystem::path::preferred_separator == '\\' || !std::filesystem::exists(kPython))
       GTEST_SKIP() << "no Linux python3 here";
+  }
+  // Runs a driver of tests/fixtures/tune/ (it loads the child script given after it) with `args` and
+  // `stdin_text`: its standard output, or nullopt after recording why it failed.
+  static std::optional<std::string> RunDriver(const std::string& driver,
+                                              const std::vector<std::string>& args = {},
+                                              const std::string& stdin_text = "") {
+    ProcessRequest req;
+    req.argv = {kPython, SourcePath("tests/fixtures/tune/" + driver), SourcePath("data/tune/tune_child.py")};
+    req.argv.insert(req.argv.end(), args.begin(), args.end());
+    req.stdin_text = stdin_text;
+    req.timeout = std::chrono::seconds(60);
+    auto r = RunProcess(req);
+    if (!r.ok()) {
+      ADD_FAILURE() << driver << " did not run: " << r.error().message;
+      return std::nullopt;
+    }
+    if (r->exit_code != 0) {
+      ADD_FAILURE() << driver << " exited with "
+                    << (r->exit_code ? std::to_string(*r->exit_code) : std::string("no exit code")) << ": "
+                    << r->stderr_text;
+      return std::nullopt;
+    }
+    return r->stdout_text;
   }
   static TuneOptions Fake(const std::string& fixture, std::chrono::milliseconds timeout) {
     TuneOptions o;
@@ -166,22 +190,10 @@ TEST_F(TuneChild, AllocatorLeftOutSaysSo) {
 
 // The child's largest_batch, driven by a planted limit for every limit up to each cap.
 TEST_F(TuneChild, SearchFindsEveryPlantedLimitExactly) {
-  TuneOptions o;
-  ProcessRequest req;
-  req.argv = {kPython,
-              SourcePath("tests/fixtures/tune/search_driver.py"),
-              SourcePath("data/tune/tune_child.py"),
-              "exact",
-              "2",
-              "7",
-              "64",
-              "100"};
-  req.timeout = std::chrono::seconds(60);
-  auto r = RunProcess(req);
-  ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+  const auto printed = RunDriver("search_driver.py", {"exact", "2", "7", "64", "100"});
+  ASSERT_TRUE(printed);
   size_t checked = 0;
-  std::istringstream lines(r->stdout_text);
+  std::istringstream lines(*printed);
   for (std::string line; std::getline(lines, line);) {
     auto j = nlohmann::json::parse(line);
     int cap = j["cap"], limit = j["limit"], start = j["start"];
@@ -204,21 +216,11 @@ TEST_F(TuneChild, SearchFindsEveryPlantedLimitExactly) {
 // every planted limit it must recommend what the exact search recommends, and its answer must hold (the
 // largest batch fitted, the failed one did not).
 TEST_F(TuneChild, QuickSearchRecommendsWhatTheExactSearchRecommends) {
-  ProcessRequest req;
-  req.argv = {kPython,
-              SourcePath("tests/fixtures/tune/search_driver.py"),
-              SourcePath("data/tune/tune_child.py"),
-              "quick",
-              "7",
-              "100",
-              "2048"};
-  req.timeout = std::chrono::seconds(60);
-  auto r = RunProcess(req);
-  ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+  const auto printed = RunDriver("search_driver.py", {"quick", "7", "100", "2048"});
+  ASSERT_TRUE(printed);
   size_t checked = 0;
   int fewer = 0;
-  std::istringstream lines(r->stdout_text);
+  std::istringstream lines(*printed);
   for (std::string line; std::getline(lines, line);) {
     auto j = nlohmann::json::parse(line);
     const int limit = j["limit"], largest = j["largest"];
@@ -284,15 +286,9 @@ TEST_F(TuneChild, ChildPicksTheSettingsTheKnobTableRecommends) {
     for (const auto& [p, cl, bench, rate] : table) t.push_back({p, cl, bench, rate});
     input.push_back(t);
   }
-  ProcessRequest req;
-  req.argv = {kPython, SourcePath("tests/fixtures/tune/choice_driver.py"),
-              SourcePath("data/tune/tune_child.py")};
-  req.stdin_text = input.dump();
-  req.timeout = std::chrono::seconds(60);
-  auto r = RunProcess(req);
-  ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
-  std::istringstream lines(r->stdout_text);
+  const auto printed = RunDriver("choice_driver.py", {}, input.dump());
+  ASSERT_TRUE(printed);
+  std::istringstream lines(*printed);
   size_t i = 0;
   for (std::string line; std::getline(lines, line); ++i) {
     ASSERT_LT(i, tables.size());
@@ -352,20 +348,14 @@ TEST_F(TuneChild, ChildPicksTheOtherKnobsTheKnobTableRecommends) {
   for (size_t i = 0; i < tables.size(); ++i) {
     std::string table = tables[i];
     std::replace(table.begin(), table.end(), '\n', ' ');
-    ProcessRequest req;
-    req.argv = {kPython, SourcePath("tests/fixtures/tune/extras_driver.py"),
-                SourcePath("data/tune/tune_child.py")};
-    req.stdin_text = table + "\n";
-    req.timeout = std::chrono::seconds(60);
-    auto r = RunProcess(req);
-    ASSERT_TRUE(r.ok());
-    ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+    const auto printed = RunDriver("extras_driver.py", {}, table + "\n");
+    ASSERT_TRUE(printed);
     nlohmann::json chosen;
-    std::istringstream lines(r->stdout_text);
+    std::istringstream lines(*printed);
     for (std::string line; std::getline(lines, line);)
       if (line.find("\"type\": \"chosen\"") != std::string::npos) chosen = nlohmann::json::parse(line);
-    ASSERT_TRUE(chosen.is_object()) << r->stdout_text;
-    TuneChildOutput out = ParseTuneOutput(r->stdout_text);
+    ASSERT_TRUE(chosen.is_object()) << *printed;
+    TuneChildOutput out = ParseTuneOutput(*printed);
     ASSERT_TRUE(out.ended);
     TuneAdvice advice = BuildTuneAdvice(out);
     ASSERT_EQ(advice.models.size(), 1u);
@@ -390,14 +380,9 @@ TEST_F(TuneChild, ChildPicksTheOtherKnobsTheKnobTableRecommends) {
 // torch.compile on torch 1.13, the CPU, --quick, without triton; the attention backends on torch 1.13 and the
 // CPU.
 TEST_F(TuneChild, EveryOtherKnobSaysWhyItIsNotMeasured) {
-  ProcessRequest req;
-  req.argv = {kPython, SourcePath("tests/fixtures/tune/skip_driver.py"),
-              SourcePath("data/tune/tune_child.py")};
-  req.timeout = std::chrono::seconds(60);
-  auto r = RunProcess(req);
-  ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
-  const nlohmann::json got = nlohmann::json::parse(r->stdout_text);
+  const auto printed = RunDriver("skip_driver.py");
+  ASSERT_TRUE(printed);
+  const nlohmann::json got = nlohmann::json::parse(*printed);
   auto reason = [&](const std::string& key) {
     return got.contains(key) && got[key].is_string() ? got[key].get<std::string>() : std::string("(none)");
   };
