@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <map>
 #include <tuple>
-#include <utility>
 #include <vector>
 
 namespace gpudoctor {
@@ -35,6 +34,11 @@ struct Extras {
 
 bool SameExtras(const TuneMeasurement& m, const Extras& e) {
   return m.tf32 == e.tf32 && m.fused == e.fused && m.sdpa == e.sdpa && m.compile == e.compile;
+}
+
+// Whether `m` ran with that layout, cudnn.benchmark and extras (its precision and batch aside).
+bool SameSettingsButPrecision(const TuneMeasurement& m, bool channels_last, bool benchmark, const Extras& e) {
+  return m.channels_last == channels_last && m.benchmark == benchmark && SameExtras(m, e);
 }
 
 std::string CompileLabel(const std::string& mode) {
@@ -257,15 +261,16 @@ void AddExtraRows(TuneModelAdvice& a, const TuneChildOutput& out, const std::str
 // at a quarter of the work per step; at the batch recommended the knob table's rule decides again: bf16
 // unless fp16 is measurably faster (bf16 needs no GradScaler). The row says which and why. Null without
 // a large batch.
-const TuneMeasurement* LargeBatchRun(TuneModelAdvice& a, const std::vector<const TuneMeasurement*>& large,
+const TuneMeasurement* LargeBatchRun(const TuneModelAdvice& a,
+                                     const std::vector<const TuneMeasurement*>& large,
                                      std::optional<TuneKnobRow>& precision_row) {
   if (large.empty()) return nullptr;
   const TuneMeasurement* first = large.front();
   const TuneMeasurement* other = nullptr;
   for (const TuneMeasurement* m : large)
-    if (m->batch == first->batch && m->channels_last == first->channels_last &&
-        m->benchmark == first->benchmark &&
-        SameExtras(*m, Extras{first->tf32, first->fused, first->sdpa, first->compile}) &&
+    if (m->batch == first->batch &&
+        SameSettingsButPrecision(*m, first->channels_last, first->benchmark,
+                                 Extras{first->tf32, first->fused, first->sdpa, first->compile}) &&
         ((m->precision == "fp16" && first->precision == "bf16") ||
          (m->precision == "bf16" && first->precision == "fp16")))
       other = m;
@@ -298,9 +303,9 @@ void AddLargeBatchRows(TuneModelAdvice& a, const std::vector<const TuneMeasureme
   if (!large) return;
   // The child times the large batch with the settings chosen above; should they differ, the row says
   // so and the recommendation takes the settings of the figure it quotes.
-  const bool same = large->precision == a.precision && large->channels_last == a.channels_last &&
-                    large->benchmark == a.benchmark &&
-                    SameExtras(*large, Extras{a.tf32, a.fused, a.sdpa, a.compile});
+  const bool same =
+      large->precision == a.precision && SameSettingsButPrecision(*large, a.channels_last, a.benchmark,
+                                                                  Extras{a.tf32, a.fused, a.sdpa, a.compile});
   TuneKnobRow row =
       Row("batch size", "batch " + std::to_string(a.batch),
           "batch " + std::to_string(large->batch) + (same ? "" : " with " + SettingsLabel(*large)),
@@ -403,8 +408,11 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
   a.batch = a.knob_batch ? a.knob_batch : a.generic_batch;
   AddExtraRows(a, out, at);
 
-  for (const auto& s : out.searches)
-    if (s.model == model) std::tie(a.largest_batch, a.failed_batch) = std::pair(s.largest, s.failed_at);
+  for (const auto& s : out.searches) {
+    if (s.model != model) continue;
+    a.largest_batch = s.largest;
+    a.failed_batch = s.failed_at;
+  }
   AddLargeBatchRows(a, large);
   return a;
 }
