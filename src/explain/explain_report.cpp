@@ -45,6 +45,19 @@ void AppendCommands(const ExplainCommands& c, bool windows, std::string& out) {
   }
 }
 
+// A harmless entry that names a traceback frame (`File "...", line N, in f`) marks a traceback the library
+// caught and logged itself (xFormers prints its failed `import triton`): the exception line that ends it, a
+// few lines below, is not the program's failure.
+constexpr uint64_t kCaughtTracebackLines = 40;
+
+bool EndsACaughtTraceback(const ExplainMatch& fallback, const std::vector<ExplainMatch>& matches) {
+  return std::any_of(matches.begin(), matches.end(), [&](const ExplainMatch& h) {
+    return h.entry->harmless && h.excerpt.find("File \"") != std::string::npos &&
+           h.excerpt.find(", in ") != std::string::npos && fallback.first_line > h.first_line &&
+           fallback.first_line - h.first_line <= kCaughtTracebackLines;
+  });
+}
+
 // Fallback matches (generic failure shapes) only speak when nothing else found a problem, and then only
 // the last one: a traceback's final exception line is the failure, the earlier ones its context.
 std::vector<ExplainMatch> WithoutRedundantFallbacks(const std::vector<ExplainMatch>& matches) {
@@ -54,9 +67,10 @@ std::vector<ExplainMatch> WithoutRedundantFallbacks(const std::vector<ExplainMat
   const ExplainMatch* last = nullptr;
   for (const ExplainMatch& m : matches)
     if (m.entry->fallback && (last == nullptr || m.first_line > last->first_line)) last = &m;
+  const bool last_was_caught = last != nullptr && EndsACaughtTraceback(*last, matches);
   std::vector<ExplainMatch> out;
   for (const ExplainMatch& m : matches)
-    if (!m.entry->fallback || (!real_problem && &m == last)) out.push_back(m);
+    if (!m.entry->fallback || (!real_problem && !last_was_caught && &m == last)) out.push_back(m);
   return out;
 }
 

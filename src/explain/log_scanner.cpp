@@ -110,6 +110,7 @@ void LogScanner::Finish() {
   CountNewlinesUpTo(buf_end);
   stats_.lines = newlines_ + ((!buf_.empty() && buf_.back() != '\n') ? 1 : 0);
   ApplyRefinements();
+  ReadCudaNamesAsHipOnAmdLogs();
   finished_ = true;
 }
 
@@ -325,6 +326,43 @@ void LogScanner::ApplyRefinements() {
     return m.context.refined == nullptr && m.count == 1 &&
            std::find(absorbed.begin(), absorbed.end(), m.first_line) != absorbed.end();
   });
+}
+
+namespace {
+
+bool NamesAnAmdGpu(const LogFact& f) {
+  return f.kind == "gfx" || f.kind == "rocm" ||
+         (f.kind == "gpu" &&
+          (f.value.find("Radeon") != std::string::npos || f.value.find("Instinct") != std::string::npos));
+}
+
+// rocminfo's "Marketing Name:" also names CPUs, so a GPU fact counts as NVIDIA's only by its words.
+bool NamesAnNvidiaGpu(const LogFact& f) {
+  if (f.kind == "sm" || f.kind == "cuda" || f.kind == "zluda") return true;
+  if (f.kind != "gpu") return false;
+  for (std::string_view word : {"NVIDIA", "GeForce", "Tesla", "Quadro", "RTX", "A100", "H100", "H200", "B200",
+                                "L40", "A6000", "V100", "T4", "P40", "A800", "H800"})
+    if (f.value.find(word) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+// HIP ports of CUDA programs (ggml's llama.cpp, whisper.cpp and stable-diffusion.cpp, koboldcpp) keep
+// CUDA's words in their messages: "CUDA error: invalid device function" on a Radeon. When the log's facts
+// name AMD GPUs or ROCm and nothing of NVIDIA's (no NVIDIA GPU, CUDA target or version, no ZLUDA, which
+// runs CUDA programs on AMD with their own fixes), a cuda.X match is read as its HIP twin hip.X, where the
+// catalog has one: its fix is the AMD one.
+void LogScanner::ReadCudaNamesAsHipOnAmdLogs() {
+  const bool amd = std::any_of(facts_.begin(), facts_.end(), NamesAnAmdGpu);
+  const bool nvidia = std::any_of(facts_.begin(), facts_.end(), NamesAnNvidiaGpu);
+  if (!amd || nvidia) return;
+  for (ExplainMatch& m : matches_) {
+    if (!m.entry->id.starts_with("cuda.")) continue;
+    const std::string twin = "hip." + m.entry->id.substr(5);
+    for (const ExplainEntry& e : catalog_.entries)
+      if (e.id == twin && e.refines.empty()) m.entry = &e;
+  }
 }
 
 void RankExplainMatches(std::vector<ExplainMatch>& matches) {

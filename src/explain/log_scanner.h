@@ -137,6 +137,7 @@ class LogScanner {
   bool EvaluatePattern(size_t pattern_index, std::string_view window);
   void FlushLine();
   void ApplyRefinements();
+  void ReadCudaNamesAsHipOnAmdLogs();
   void RecordFact(const LogFactPattern& p, const std::vector<std::pair<std::string, std::string>>& captures,
                   std::string_view window);
   void Trim();

@@ -28,10 +28,26 @@ std::optional<int64_t> StatusNumber(std::string_view text) {
   return negative ? -value : value;
 }
 
+// A name as bindings print it in CamelCase ("ErrorOutOfDeviceMemory" of Vulkan-Hpp, "PlatformNotFoundKhr"),
+// in the C header's words: an underscore before each capital that follows a small letter or a digit,
+// then lower case ("error_out_of_device_memory"). A name with an underscore or in one case is kept as it is.
+std::string SnakeName(std::string_view text) {
+  const bool has_upper = std::any_of(text.begin(), text.end(), [](char c) { return std::isupper(c); });
+  const bool has_lower = std::any_of(text.begin(), text.end(), [](char c) { return std::islower(c); });
+  if (text.find('_') != std::string_view::npos || !has_upper || !has_lower) return ToLower(text);
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (i > 0 && std::isupper(c) && (std::islower(text[i - 1]) || std::isdigit(text[i - 1]))) out += '_';
+    out += c;
+  }
+  return ToLower(out);
+}
+
 }  // namespace
 
 const StatusCode* KnowledgeDb::FindStatusCode(std::string_view api, std::string_view text) const {
-  const std::string name = ToLower(text);
+  const std::string name = SnakeName(text);
   const std::optional<int64_t> number = StatusNumber(text);
   const StatusCode* by_tail = nullptr;
   for (const StatusCode& s : status_codes) {

@@ -33,6 +33,17 @@ TEST(StatusCodeModel, NamesPrefixlessNamesAndNumbersFindTheSameRow) {
   EXPECT_EQ(EmbeddedDb().FindStatusCode("dxgi", "0x887A0006"), hung);
 }
 
+TEST(StatusCodeModel, CamelCaseNamesOfBindingsFindTheCHeadersRow) {
+  // Vulkan-Hpp's exceptions and Rust/Go bindings print the names in CamelCase.
+  const StatusCode* oom = EmbeddedDb().FindStatusCode("vulkan", "ErrorOutOfDeviceMemory");
+  ASSERT_NE(oom, nullptr);
+  EXPECT_EQ(oom->code, "VK_ERROR_OUT_OF_DEVICE_MEMORY");
+  const StatusCode* platform = EmbeddedDb().FindStatusCode("opencl", "PlatformNotFoundKhr");
+  ASSERT_NE(platform, nullptr);
+  EXPECT_EQ(platform->code, "CL_PLATFORM_NOT_FOUND_KHR");
+  EXPECT_EQ(EmbeddedDb().FindStatusCode("vulkan", "ErrorNotACode"), nullptr);
+}
+
 TEST(StatusCodeModel, ACodeIsLookedUpOnlyInItsOwnApi) {
   // CL_OUT_OF_RESOURCES and PI_ERROR_OUT_OF_RESOURCES share the number -5; each API answers for its own.
   const StatusCode* cl = EmbeddedDb().FindStatusCode("opencl", "-5");
@@ -79,6 +90,24 @@ TEST(StatusCodeExplain, AVulkanPanicGetsTheCodesMeaning) {
   ASSERT_NE(row, nullptr);
   EXPECT_NE(r.matches[0].specific_fix.find(row->code + " (-9): " + row->meaning), std::string::npos)
       << r.matches[0].specific_fix;
+}
+
+// The forms a Vulkan program prints beside VK_ERROR_*: a bare number after the call (ncnn and the
+// *-ncnn-vulkan upscalers) and Vulkan-Hpp's CamelCase exception text (llama.cpp's ggml_vulkan).
+TEST(StatusCodeExplain, VulkanNumbersAndCamelCaseCodesGetTheirMeaning) {
+  const ExplainReport number = ReportOnLinux("vkCreateInstance failed -9\ninvalid gpu device\n");
+  ASSERT_FALSE(number.matches.empty());
+  EXPECT_EQ(number.matches[0].match.entry->id, "vulkan.error");
+  EXPECT_NE(number.matches[0].specific_fix.find("VK_ERROR_INCOMPATIBLE_DRIVER (-9): "), std::string::npos)
+      << number.matches[0].specific_fix;
+
+  const ExplainReport camel = ReportOnLinux(
+      "ggml_vulkan: Device memory allocation of size 118497280 failed.\n"
+      "ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory\n");
+  ASSERT_FALSE(camel.matches.empty());
+  EXPECT_EQ(camel.matches[0].match.entry->id, "vulkan.error");
+  EXPECT_NE(camel.matches[0].specific_fix.find("VK_ERROR_OUT_OF_DEVICE_MEMORY (-2): "), std::string::npos)
+      << camel.matches[0].specific_fix;
 }
 
 TEST(StatusCodeExplain, SyclReturnsAreReadByNameAndAnUnknownCodeAddsNothing) {
