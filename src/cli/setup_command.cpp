@@ -102,11 +102,14 @@ int PostCheck(const CliContext& ctx, const std::string& environment) {
 
 std::string SetupCommand::Description() const {
   return "Plan the Python environment this machine's GPU needs, from the same findings `gpudoctor check` "
-         "gives: which Python, which installer (uv when it is on PATH, else pip in a venv), which index and "
+         "gives: which Python, which installer (uv when it is on PATH, else pip in a venv; conda only with "
+         "--installer conda), which index and "
          "which pinned torch, torchvision and torchaudio, the variables the fix needs (an override only "
          "where "
          "the knowledge base says the GPU needs one) and what a driver or system step an administrator must "
-         "do first (named, never run). The plan is printed; nothing changes without --apply.\n\n"
+         "do first (named, never run). For a CUDA wheel the plan checks the NVIDIA driver against the "
+         "oldest driver that CUDA version loads on (Linux and Windows numbers differ) and names the driver "
+         "upgrade when it is due. The plan is printed; nothing changes without --apply.\n\n"
          "--apply creates the environment (DIR, default ./.venv), installs step by step, writes activation "
          "snippets (gpudoctor-activate.sh for bash and zsh, .fish, .ps1) with the variables, then runs "
          "`check --live` and `verify --level quick` on it. A failed step stops with the error, what was "
@@ -121,6 +124,7 @@ std::string SetupCommand::Description() const {
          "  gpudoctor setup --json                   the plan as JSON (schema gpudoctor.setup/1)\n"
          "  gpudoctor setup --apply ~/venvs/gpu      make it in ~/venvs/gpu\n"
          "  gpudoctor setup --repair                 fix the environment check judged, in place\n"
+         "  gpudoctor setup --installer conda        the plan in a conda environment (pip inside it)\n"
          "  gpudoctor setup --sysroot ./machine      the plan for a machine recorded with `gather`";
 }
 
@@ -134,8 +138,10 @@ void SetupCommand::DefineFlags(FlagSet& flags) {
   flags.String("--device", &device_, "N|PCI",
                "Plan for this GPU alone: its number in `gpudoctor info`'s list or its PCI address (default: "
                "check's choice, the first discrete GPU).");
-  flags.Choice("--installer", &installer_, {"auto", "pip", "uv"},
-               "Installer (default auto: uv when it is on PATH, else pip in a venv).");
+  flags.Choice("--installer", &installer_, {"auto", "pip", "uv", "conda"},
+               "Installer (default auto: uv when it is on PATH, else pip in a venv). conda plans a conda "
+               "environment (default ./.conda) with pip inside it, since PyTorch's conda channel is "
+               "deprecated; --apply does not carry a conda plan out yet.");
   flags.String(
       "--local-index", &local_index_, "DIR",
       "Install from a folder of wheels (pip --no-index --find-links DIR) instead of the plan's index.");
@@ -166,7 +172,8 @@ int SetupCommand::Run(const CliContext& ctx) {
     device_variables = VisibleDeviceVariables(*snap, *chosen);
     snap->gpus = {*chosen};
   }
-  const std::string uv = installer_ == "pip" ? "" : FindOnPath(ctx.env, "uv");
+  const bool conda = installer_ == "conda";
+  const std::string uv = installer_ == "pip" || conda ? "" : FindOnPath(ctx.env, "uv");
   if (installer_ == "uv" && uv.empty())
     return ReportError(ctx.err, UserError("--installer uv: no uv on PATH",
                                           "install it (https://docs.astral.sh/uv/) or use --installer pip"));
@@ -174,7 +181,7 @@ int SetupCommand::Run(const CliContext& ctx) {
   request.mode = repair_ ? PlanMode::kRepair : PlanMode::kNewEnvironment;
   request.environment = env_.empty() ? dir_ : env_;
   request.shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
-  request.installer = uv.empty() ? "pip" : "uv";
+  request.installer = conda ? "conda" : uv.empty() ? "pip" : "uv";
   SetupPlan plan = PlanSetup(*snap, *db, request);
   // --device on a machine with other GPUs of the vendor: the environment sees the chosen one alone.
   for (VariableStep& v : device_variables)
@@ -204,6 +211,12 @@ int SetupCommand::Run(const CliContext& ctx) {
   };
   // Nothing to change in an existing environment: --apply still proves it works.
   if (plan.Empty()) return apply_ && !env_.empty() ? post_check(env_) : kExitOk;
+  if (apply_ && conda)
+    return ReportError(ctx.err,
+                       UserError("setup --apply --installer conda is not implemented: setup plans a conda "
+                                 "environment but does not create one",
+                                 "run the plan's conda and pip commands above by hand, or apply with "
+                                 "--installer pip or --installer uv"));
   if (!apply_) {
     WriteAll(ctx.out,
              "\nNothing was changed. `gpudoctor setup --apply` carries out the steps setup can do.\n");

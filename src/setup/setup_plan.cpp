@@ -5,6 +5,8 @@
 
 #include "rules/rule_context.h"
 #include "rules/rules.h"
+#include "setup/conda_commands.h"
+#include "setup/driver_floor.h"
 #include "setup/pip_line.h"
 #include "setup/wheel_pins.h"
 
@@ -80,8 +82,16 @@ class Planner {
       plan_.environment = request_.environment;
       if (plan_.environment.empty() && request_.mode == PlanMode::kRepair && ctx_.torch)
         plan_.environment = ctx_.torch->env->path;
-      if (plan_.environment.empty()) plan_.environment = ".venv";
-      if (plan_.python.empty()) plan_.python = ctx_.platform == Platform::kWindows ? "py" : "python3";
+      const bool conda = request_.installer == "conda";
+      if (plan_.environment.empty()) plan_.environment = conda ? ".conda" : ".venv";
+      if (conda) {
+        // conda installs the Python itself: the version the Windows launcher named, else one the wheels
+        // are built for.
+        plan_.python =
+            plan_.python.starts_with("py -") ? plan_.python.substr(4) : CondaPython(plan_.python_versions);
+      } else if (plan_.python.empty()) {
+        plan_.python = ctx_.platform == Platform::kWindows ? "py" : "python3";
+      }
     }
     return std::move(plan_);
   }
@@ -107,11 +117,23 @@ class Planner {
     if (InstallsTorch(pip)) {
       has_torch_ = true;
       plan_.python_versions = PinTorchRelease(ctx_, step);
+      CheckDriver(step);
       // The Windows launcher with a version ("py -3.12") says which Python the wheels need.
       if (pip.python.starts_with("py ") && request_.mode == PlanMode::kNewEnvironment)
         plan_.python = pip.python;
     }
     plan_.packages.push_back(std::move(step));
+  }
+
+  // A CUDA wheel on an NVIDIA GPU: the driver's verdict on the step, and its upgrade where one is due (a
+  // driver too old for the wheel first of all manual steps; a recommended one after check's own).
+  void CheckDriver(PackageStep& step) {
+    if (step.variant.empty()) return;
+    DriverFloorOutcome outcome = CheckDriverFloor(ctx_, step, PinnedWheel(ctx_, step.variant));
+    step.driver = std::move(outcome.check);
+    if (!outcome.upgrade) return;
+    const bool first = step.driver && step.driver->verdict == DriverFloorCheck::Verdict::kTooOld;
+    plan_.manual.insert(first ? plan_.manual.begin() : plan_.manual.end(), std::move(*outcome.upgrade));
   }
 
   const RuleContext& ctx_;
@@ -124,6 +146,18 @@ class Planner {
 
 const char* ToString(PlanMode m) {
   return m == PlanMode::kRepair ? "repair" : "new";
+}
+
+const char* ToString(DriverFloorCheck::Verdict v) {
+  switch (v) {
+    case DriverFloorCheck::Verdict::kRuns:
+      return "runs";
+    case DriverFloorCheck::Verdict::kTooOld:
+      return "too_old";
+    case DriverFloorCheck::Verdict::kUnknown:
+      break;
+  }
+  return "unknown";
 }
 
 SetupPlan PlanFromFindings(const Snapshot& snap, const KnowledgeDb& db, std::vector<Finding> findings,

@@ -6,6 +6,8 @@
 #include "core/json_reader.h"
 #include "core/printable.h"
 #include "rules/rule_context.h"
+#include "setup/conda_commands.h"
+#include "setup/driver_floor.h"
 
 namespace gpudoctor {
 namespace {
@@ -22,8 +24,45 @@ std::string ManualText(const SetupPlan& plan) {
   return out;
 }
 
+// The conda commands of a conda plan (null for pip and uv, and for a plan that installs nothing).
+Json CondaJson(const SetupPlan& plan) {
+  if (plan.installer != "conda" || plan.packages.empty()) return nullptr;
+  Json out{{"pip", CondaPipCommand(plan)}};
+  out["create"] = plan.mode == PlanMode::kNewEnvironment ? Json(CondaCreateCommand(plan)) : Json(nullptr);
+  return out;
+}
+
+Json DriverJson(const std::optional<DriverFloorCheck>& d) {
+  if (!d) return nullptr;
+  return {{"verdict", ToString(d->verdict)},
+          {"cuda", d->cuda},
+          {"needs", d->needs},
+          {"installed", d->installed},
+          {"os", d->os},
+          {"note", d->note},
+          {"source", d->source}};
+}
+
 std::string VariableLine(const VariableStep& v) {
   return v.unset ? "unset " + v.name : v.name + "=" + Printable(v.value);
+}
+
+// The step that creates (or names) the environment, and what installs into it.
+std::string EnvironmentText(const SetupPlan& plan) {
+  const bool fresh = plan.mode == PlanMode::kNewEnvironment;
+  const std::string built_for = plan.python_versions.empty() ? ""
+                                                             : " (the wheels are built for Python " +
+                                                                   JoinList(plan.python_versions, ", ") + ")";
+  if (plan.installer == "conda") {
+    std::string out = fresh ? "Create the environment " + Printable(plan.environment) +
+                                  " with conda: " + Printable(CondaCreateCommand(plan)) + built_for + "\n"
+                            : "Use the conda environment " + Printable(plan.environment) + "\n";
+    return out + "     packages through pip inside it (" + Printable(CondaPipCommand(plan)) +
+           "): PyTorch's conda channel is deprecated, so the wheels come from the same index as in a venv\n";
+  }
+  return std::string(fresh ? "Create" : "Use") + " the environment " + Printable(plan.environment) +
+         (fresh ? " with " + Printable(plan.python) : std::string()) + ", packages through " +
+         plan.installer + built_for + "\n";
 }
 
 }  // namespace
@@ -49,21 +88,14 @@ std::string RenderPlanText(const SetupPlan& plan) {
   if (!plan.manual.empty())
     out += std::to_string(++n) + ". First, by you or an administrator (setup never runs these):\n" +
            ManualText(plan);
-  if (!plan.packages.empty()) {
-    const bool fresh = plan.mode == PlanMode::kNewEnvironment;
-    out += std::to_string(++n) + ". " + (fresh ? "Create" : "Use") + " the environment " +
-           Printable(plan.environment) + (fresh ? " with " + Printable(plan.python) : std::string()) +
-           ", packages through " + plan.installer;
-    if (!plan.python_versions.empty())
-      out += " (the wheels are built for Python " + JoinList(plan.python_versions, ", ") + ")";
-    out += "\n";
-  }
+  if (!plan.packages.empty()) out += std::to_string(++n) + ". " + EnvironmentText(plan);
   for (const PackageStep& p : plan.packages) {
     if (!p.uninstall.empty())
       out += std::to_string(++n) + ". Uninstall " + JoinList(p.uninstall, " ") + "   (" + p.finding + ")\n";
     out += std::to_string(++n) + ". Install " + Printable(PipArguments(p)) + "   (" + p.finding + ")\n";
     if (!p.variant.empty())
       out += "     the " + p.variant + " build, check's fix: " + Printable(p.check_command) + "\n";
+    if (p.driver) out += "     " + Printable(p.driver->note) + "\n";
   }
   if (!plan.variables.empty()) {
     out += std::to_string(++n) + ". Set in the environment's activation snippet:\n";
@@ -87,7 +119,8 @@ std::string RenderPlanJson(const SetupPlan& plan) {
                         {"find_links", p.find_links},
                         {"variant", p.variant},
                         {"options", p.options},
-                        {"check_command", p.check_command}});
+                        {"check_command", p.check_command},
+                        {"driver", DriverJson(p.driver)}});
   Json variables = Json::array();
   for (const VariableStep& v : plan.variables)
     variables.push_back({{"finding", v.finding}, {"name", v.name}, {"value", v.value}, {"unset", v.unset}});
@@ -99,6 +132,7 @@ std::string RenderPlanJson(const SetupPlan& plan) {
            {"environment", plan.environment},
            {"python", plan.python},
            {"installer", plan.installer},
+           {"conda", CondaJson(plan)},
            {"python_versions", plan.python_versions},
            {"manual", std::move(manual)},
            {"packages", std::move(packages)},

@@ -19,17 +19,6 @@ bool CarriesGpuCode(const TorchWheel& w, const GpuView* gpu) {
   return true;
 }
 
-// The newest recorded wheel of `variant` that carries the GPU's code.
-const TorchWheel* RecordedWheel(const RuleContext& ctx, const std::string& variant) {
-  const GpuView* gpu = ctx.gpus.empty() ? nullptr : &ctx.gpus.front();
-  const TorchWheel* best = nullptr;
-  for (const TorchWheel& w : ctx.db.torch_wheels) {
-    if (w.variant != variant || !CarriesGpuCode(w, gpu)) continue;
-    if (!best || w.torch > best->torch) best = &w;
-  }
-  return best;
-}
-
 std::string SeriesPin(const std::vector<Version>& series) {
   return series.empty() ? std::string() : "==" + series.front().ToString() + ".*";
 }
@@ -43,9 +32,19 @@ std::string PytorchIndexVariant(const std::string& index_url) {
   return IsPytorchIndexVariant(variant) ? variant : "";
 }
 
+const TorchWheel* PinnedWheel(const RuleContext& ctx, const std::string& variant) {
+  const GpuView* gpu = ctx.gpus.empty() ? nullptr : &ctx.gpus.front();
+  const TorchWheel* best = nullptr;
+  for (const TorchWheel& w : ctx.db.torch_wheels) {
+    if (w.variant != variant || !CarriesGpuCode(w, gpu)) continue;
+    if (!best || w.torch > best->torch) best = &w;
+  }
+  return best;
+}
+
 std::vector<std::string> PinTorchRelease(const RuleContext& ctx, PackageStep& step) {
   if (step.variant.empty()) return {};
-  const TorchWheel* wheel = RecordedWheel(ctx, step.variant);
+  const TorchWheel* wheel = PinnedWheel(ctx, step.variant);
   if (!wheel) return {};
   const TorchCompanion* companion = ctx.db.FindTorchCompanion(wheel->torch);
   for (std::string& r : step.requirements) {

@@ -16,6 +16,10 @@ namespace gpudoctor {
 // "" for any other URL.
 std::string PytorchIndexVariant(const std::string& index_url);
 
+// The newest recorded wheel of `variant` that carries the GPU's code: what the pins come from (nullptr
+// when none is recorded).
+const TorchWheel* PinnedWheel(const RuleContext& ctx, const std::string& variant);
+
 // Pins torch, torchvision and torchaudio where `step` names them bare; returns the Python versions the
 // pinned wheel is built for (empty when unknown).
 std::vector<std::string> PinTorchRelease(const RuleContext& ctx, PackageStep& step);

@@ -1,0 +1,26 @@
+// `setup --installer conda`: the commands of a plan in a conda environment. PyTorch's own conda channel
+// is deprecated, so conda makes the environment (a prefix folder with the plan's Python and pip) and the
+// wheels come from the same pip index as in a venv, through that environment's pip. Planned only: apply
+// refuses conda (setup_command.cpp says why).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "setup/setup_plan.h"
+
+namespace gpudoctor {
+
+// The Python conda installs for `python_versions` (what the pinned wheels are built for, oldest first):
+// the newest but one, since the newest Python's wheels of other packages (add-ons, the project's own
+// dependencies) often lag behind torch's; the only one when there is one; "" when none is known (conda's
+// default Python).
+std::string CondaPython(const std::vector<std::string>& python_versions);
+
+// "conda create -y -p .conda python=3.13 pip".
+std::string CondaCreateCommand(const SetupPlan& plan);
+
+// "conda run -p .conda python -m pip": what runs pip in the plan's environment.
+std::string CondaPipCommand(const SetupPlan& plan);
+
+}  // namespace gpudoctor
