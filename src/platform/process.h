@@ -40,9 +40,11 @@ struct ProcessResult {
   bool interrupted = false;
 };
 
-// Error only when the child could not be started at all. The child dies with this process: Ctrl-C and
-// SIGTERM are passed on to it (POSIX: its process group; Windows: its Job object, ended when this
-// process ends), and it holds its own limit a little past `timeout` should this process be gone.
+// Error only when the child could not be started at all. The child, and what it started, die with this
+// process: Ctrl-C and SIGTERM are passed on to it (POSIX: its process group; Windows: its Job object,
+// ended when this process ends), a SIGKILL of this process ends its group (POSIX: a reaper process
+// waits in the group for this one to end), and it holds its own limit a little past `timeout` should
+// this process be gone.
 Result<ProcessResult> RunProcess(const ProcessRequest& request);
 
 // The path of the running executable (to re-execute it in a worker mode).

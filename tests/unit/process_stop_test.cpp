@@ -1,7 +1,9 @@
 // Children die with their parent (issue 35 item 3): RunProcess passes Ctrl-C and SIGTERM on to the
 // child's process group and waits for it, then raises the signal again in this process; a parent
-// that is killed or stuck leaves no child running past its limit. POSIX only: on Windows the child
-// lives in a Job object that ends with the parent (platform/windows/windows_process.cpp).
+// that is killed or stuck leaves no child running past its limit, and a killed parent leaves none of
+// the child's own children either (issue 35, grandchildren: platform/posix/group_reaper.h). POSIX
+// only: on Windows the child lives in a Job object that ends with the parent
+// (platform/windows/windows_process.cpp).
 #ifndef _WIN32
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -10,10 +12,12 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "platform/process.h"
 
@@ -40,9 +44,9 @@ bool GroupHasLiveMembers(pid_t pgid) {
   return false;
 }
 
-// Waits (a generous bound, not a timing assertion) for the group to end; true when it did.
-bool GroupEnds(pid_t pgid) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+// Waits (a generous bound unless told, not a timing assertion) for the group to end; true when it did.
+bool GroupEnds(pid_t pgid, std::chrono::milliseconds bound = std::chrono::seconds(30)) {
+  const auto give_up = std::chrono::steady_clock::now() + bound;
   while (GroupHasLiveMembers(pgid)) {
     if (std::chrono::steady_clock::now() > give_up) return false;
     std::this_thread::sleep_for(milliseconds(20));
@@ -50,11 +54,49 @@ bool GroupEnds(pid_t pgid) {
   return true;
 }
 
+// Whether process `pid` runs (a zombie waiting for its reaper does not).
+bool IsRunning(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos || close + 2 >= stat.size()) return false;
+  const char state = stat[close + 2];
+  return state != 'Z' && state != 'X';
+}
+
+// Waits up to `bound` for process `pid` to stop running; true when it did.
+bool EndsWithin(pid_t pid, std::chrono::milliseconds bound) {
+  const auto give_up = std::chrono::steady_clock::now() + bound;
+  while (IsRunning(pid)) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  return true;
+}
+
+// The processes (zombies included) whose parent is this process.
+std::vector<pid_t> ChildrenOfThisProcess() {
+  std::vector<pid_t> children;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t close = stat.rfind(')');
+    char state = 0;
+    long ppid = 0;
+    if (close == std::string::npos || std::sscanf(stat.c_str() + close + 1, " %c %ld", &state, &ppid) != 2)
+      continue;
+    if (ppid == ::getpid()) children.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return children;
+}
+
 // A shell that leads the child's group, starts a grandchild in it, prints its own id (the group's)
-// and waits. `prelude` runs first (a trap).
+// and the grandchild's, and waits. `prelude` runs first (a trap).
 ProcessRequest ShellWithGrandchild(const std::string& prelude) {
   ProcessRequest request;
-  request.argv = {"/bin/sh", "-c", prelude + "sleep 300 & echo $$; wait; sleep 300"};
+  request.argv = {"/bin/sh", "-c", prelude + "sleep 300 & echo $$ $!; wait; sleep 300"};
   request.timeout = std::chrono::seconds(300);
   return request;
 }
@@ -138,17 +180,22 @@ pid_t StartParent(int report_fd, std::chrono::milliseconds timeout) {
   ::_exit(0);
 }
 
-pid_t ReadGroup(int fd) {
-  std::string text;
-  char c = 0;
-  while (text.find('\n') == std::string::npos && ::read(fd, &c, 1) == 1) text += c;
-  return text.empty() ? 0 : static_cast<pid_t>(std::stol(text));
-}
-
 struct ParentRun {
   pid_t parent = 0;
   pid_t group = 0;
+  pid_t grandchild = 0;
 };
+
+// Reads the shell's line "GROUP GRANDCHILD" as the parent passed it on.
+void ReadIds(int fd, ParentRun& run) {
+  std::string text;
+  char c = 0;
+  while (text.find('\n') == std::string::npos && ::read(fd, &c, 1) == 1) text += c;
+  long group = 0, grandchild = 0;
+  if (std::sscanf(text.c_str(), "%ld %ld", &group, &grandchild) != 2) return;
+  run.group = static_cast<pid_t>(group);
+  run.grandchild = static_cast<pid_t>(grandchild);
+}
 
 ParentRun StartParentAndChild(std::chrono::milliseconds timeout) {
   int fds[2];
@@ -156,7 +203,7 @@ ParentRun StartParentAndChild(std::chrono::milliseconds timeout) {
   ParentRun run;
   run.parent = StartParent(fds[1], timeout);
   ::close(fds[1]);
-  run.group = ReadGroup(fds[0]);
+  ReadIds(fds[0], run);
   ::close(fds[0]);
   return run;
 }
@@ -173,27 +220,58 @@ TEST(ChildStop, ParentSentSigtermEndsAsTheSignalWouldAndLeavesNoChild) {
   EXPECT_TRUE(GroupEnds(run.group));
 }
 
-#ifdef __linux__
-TEST(ChildStop, ChildOfAKilledParentDiesWithIt) {
+// Issue 35, grandchildren: gpudoctor killed by SIGKILL (no handler runs) while its child has children
+// of its own, as Python's multiprocessing or compile workers. The kernel ends the child
+// (PR_SET_PDEATHSIG) but not the grandchild; the group reaper RunProcess starts beside the child ends
+// the whole group, itself included. Before the reaper the grandchild ran on with PPID 1.
+TEST(ChildStop, ChildAndGrandchildOfAKilledParentDieWithIt) {
   ParentRun run = StartParentAndChild(std::chrono::seconds(300));
   ASSERT_GT(run.group, 0);
-  ASSERT_EQ(::kill(run.parent, SIGKILL), 0);  // no handler runs: the kernel ends the child
+  ASSERT_GT(run.grandchild, 0);
+  ASSERT_TRUE(IsRunning(run.grandchild));
+  ASSERT_EQ(::kill(run.parent, SIGKILL), 0);
   int status = 0;
   ASSERT_EQ(::waitpid(run.parent, &status, 0), run.parent);
-  // The shell (the group's leader) dies; its grandchild is not the kernel's to end.
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (::kill(run.group, 0) == 0 && std::chrono::steady_clock::now() < give_up) {
-    std::ifstream in("/proc/" + std::to_string(run.group) + "/stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (stat.empty() || stat.find(") Z") != std::string::npos) break;
-    std::this_thread::sleep_for(milliseconds(20));
-  }
-  std::ifstream in("/proc/" + std::to_string(run.group) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_TRUE(stat.empty() || stat.find(") Z") != std::string::npos) << stat;
-  ::kill(-run.group, SIGKILL);  // the grandchild
+  const bool grandchild_ended = EndsWithin(run.grandchild, milliseconds(1500));
+  const bool group_ended = GroupEnds(run.group, milliseconds(500));
+  ::kill(-run.group, SIGKILL);  // what a failure left behind
+  EXPECT_TRUE(grandchild_ended) << "the grandchild outlived the killed parent";
+  EXPECT_TRUE(group_ended) << "the child or the reaper outlived the killed parent";
 }
-#endif
+
+// A child that ends normally: the reaper is dismissed and reaped, and nothing else in the child's
+// group is killed (a grandchild that let go of the output lives on, as before the reaper).
+TEST(ChildStop, ChildThatEndsNormallyLeavesNoReaperAndKillsNothingElse) {
+  ProcessRequest request;
+  request.argv = {"/bin/sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"};
+  const std::vector<pid_t> children_before = ChildrenOfThisProcess();
+  auto r = RunProcess(request);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->exit_code, 0) << r->stderr_text;
+  const pid_t grandchild = static_cast<pid_t>(std::stol(r->stdout_text));
+  EXPECT_EQ(ChildrenOfThisProcess(), children_before) << "a reaper or a child was left behind";
+  EXPECT_FALSE(EndsWithin(grandchild, milliseconds(200))) << "the grandchild was killed";
+  ::kill(grandchild, SIGKILL);
+}
+
+// A child past its limit: its group is killed, the reaper with it, and none is left unreaped.
+TEST(ChildStop, ChildPastItsLimitLeavesNoReaperAndNoGrandchild) {
+  ProcessRequest request = ShellWithGrandchild("");
+  request.timeout = milliseconds(300);
+  pid_t grandchild = 0;
+  request.on_stdout = [&](std::string_view piece) {
+    long group = 0, second = 0;
+    if (std::sscanf(std::string(piece).c_str(), "%ld %ld", &group, &second) == 2)
+      grandchild = static_cast<pid_t>(second);
+  };
+  const std::vector<pid_t> children_before = ChildrenOfThisProcess();
+  auto r = RunProcess(request);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->timed_out);
+  ASSERT_GT(grandchild, 0);
+  EXPECT_TRUE(EndsWithin(grandchild, milliseconds(1000)));
+  EXPECT_EQ(ChildrenOfThisProcess(), children_before) << "a reaper or a child was left behind";
+}
 
 TEST(ChildStop, ChildHoldsItsOwnLimitWhenTheParentIsStuck) {
   // The parent's limit is 1 s, but the parent is stopped: the child's own alarm ends it.

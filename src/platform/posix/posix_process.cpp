@@ -8,7 +8,9 @@
 // in this process, so the parent ends as it would have (a shell's 130 or 143), or the handler
 // installed before runs. Each child also holds its own limit: an alarm() armed before execve
 // (kept across it) ends it a little after the parent's timeout, and on Linux the kernel kills it
-// when the thread that started it dies (PR_SET_PDEATHSIG), even by SIGKILL.
+// when the thread that started it dies (PR_SET_PDEATHSIG), even by SIGKILL. That reaches the child
+// only: a reaper process in the child's group (group_reaper.h) kills the rest of the group, the
+// child's own children, when this process ends before the child's run does.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,6 +30,7 @@
 #include <thread>
 
 #include "core/strings.h"
+#include "platform/posix/group_reaper.h"
 #include "platform/process.h"
 
 extern char** environ;
@@ -321,6 +324,16 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
   out.write.Close();
   err.write.Close();
   report.write.Close();
+  // Dismissed when this function returns, after the child is reaped; ends the group if this process
+  // dies first.
+  GroupReaper reaper;
+  if (auto started = reaper.Start(pid); !started) {
+    ::kill(-pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return started.error();
+  }
 
   // The exec report pipe closes on a successful execve; an errno arrives otherwise.
   int exec_errno = 0;
