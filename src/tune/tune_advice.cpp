@@ -36,6 +36,18 @@ bool SameExtras(const TuneMeasurement& m, const Extras& e) {
   return m.tf32 == e.tf32 && m.fused == e.fused && m.sdpa == e.sdpa && m.compile == e.compile;
 }
 
+// The recommendation takes a timed run's extras (TF32, fused optimizer, attention backend, compile mode) and
+// its figures: rate, compile time, memory peak.
+void AdoptExtrasAndFigures(TuneModelAdvice& a, const TuneMeasurement& m) {
+  a.tf32 = m.tf32;
+  a.fused = m.fused;
+  a.sdpa = m.sdpa;
+  a.compile = m.compile;
+  a.recommended_rate = m.units_per_s;
+  a.compile_seconds = m.compile_seconds;
+  a.peak_allocated_bytes = m.peak_allocated_bytes;
+}
+
 // Whether `m` ran with that layout, cudnn.benchmark and extras (its precision and batch aside).
 bool SameSettingsButPrecision(const TuneMeasurement& m, bool channels_last, bool benchmark, const Extras& e) {
   return m.channels_last == channels_last && m.benchmark == benchmark && SameExtras(m, e);
@@ -245,14 +257,7 @@ void AddExtraRows(TuneModelAdvice& a, const TuneChildOutput& out, const std::str
            nullptr, at);
   ExtraRow(a, out, "miopen-find-mode", "MIOPEN_FIND_MODE", "DYNAMIC_HYBRID", "FAST / NORMAL", nullptr,
            nullptr, at);
-  if (!current) return;
-  a.tf32 = chosen.tf32;
-  a.fused = chosen.fused;
-  a.sdpa = chosen.sdpa;
-  a.compile = chosen.compile;
-  a.recommended_rate = current->units_per_s;
-  a.compile_seconds = current->compile_seconds;
-  a.peak_allocated_bytes = current->peak_allocated_bytes;
+  if (current) AdoptExtrasAndFigures(a, *current);  // `current` ran with `chosen` (SameExtras)
 }
 
 // The large-batch run the batch size row judges. The child times the table's settings at the large batch
@@ -313,16 +318,10 @@ void AddLargeBatchRows(TuneModelAdvice& a, const std::vector<const TuneMeasureme
   Judge(row, a.unit, "");
   if (row.recommended) {
     a.batch = large->batch;
-    a.recommended_rate = large->units_per_s;
     a.precision = large->precision;
     a.channels_last = large->channels_last;
     a.benchmark = large->benchmark;
-    a.tf32 = large->tf32;
-    a.fused = large->fused;
-    a.sdpa = large->sdpa;
-    a.compile = large->compile;
-    a.compile_seconds = large->compile_seconds;
-    a.peak_allocated_bytes = large->peak_allocated_bytes;
+    AdoptExtrasAndFigures(a, *large);
     if (!same) row.why += " (measured with " + SettingsLabel(*large) + ")";
   }
   if (precision_row) {
