@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,68 +28,81 @@ namespace {
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 
-// Whether a process of group `pgid` is still alive (a zombie waiting for its reaper is not).
-bool GroupHasLiveMembers(pid_t pgid) {
+// The fields of /proc/PID/stat these tests read.
+struct ProcStat {
+  pid_t pid = 0;
+  char state = 0;
+  long ppid = 0;
+  long group = 0;
+};
+
+std::optional<ProcStat> ReadProcStat(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close = stat.rfind(')');  // the name before it may hold spaces and parentheses
+  ProcStat s;
+  s.pid = pid;
+  if (close == std::string::npos ||
+      std::sscanf(stat.c_str() + close + 1, " %c %ld %ld", &s.state, &s.ppid, &s.group) != 3)
+    return std::nullopt;
+  return s;
+}
+
+// Every process /proc lists now (one that ends while it is read is left out).
+std::vector<ProcStat> EveryProcess() {
+  std::vector<ProcStat> all;
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string name = entry.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    char state = 0;
-    long ppid = 0, group = 0;
-    if (std::sscanf(stat.c_str() + close + 1, " %c %ld %ld", &state, &ppid, &group) != 3) continue;
-    if (group == pgid && state != 'Z' && state != 'X') return true;
+    if (auto s = ReadProcStat(static_cast<pid_t>(std::stol(name)))) all.push_back(*s);
   }
+  return all;
+}
+
+// A zombie waiting for its reaper does not run.
+bool Runs(const ProcStat& s) {
+  return s.state != 'Z' && s.state != 'X';
+}
+
+// Polls `done` every `step` until it holds or `bound` passes; true when it held.
+template <typename Done>
+bool WaitUntil(Done done, milliseconds bound, milliseconds step) {
+  const auto give_up = std::chrono::steady_clock::now() + bound;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(step);
+  }
+  return true;
+}
+
+// Whether a process of group `pgid` still runs.
+bool GroupHasLiveMembers(pid_t pgid) {
+  for (const ProcStat& s : EveryProcess())
+    if (s.group == pgid && Runs(s)) return true;
   return false;
 }
 
 // Waits (a generous bound unless told, not a timing assertion) for the group to end; true when it did.
-bool GroupEnds(pid_t pgid, std::chrono::milliseconds bound = std::chrono::seconds(30)) {
-  const auto give_up = std::chrono::steady_clock::now() + bound;
-  while (GroupHasLiveMembers(pgid)) {
-    if (std::chrono::steady_clock::now() > give_up) return false;
-    std::this_thread::sleep_for(milliseconds(20));
-  }
-  return true;
+bool GroupEnds(pid_t pgid, milliseconds bound = std::chrono::seconds(30)) {
+  return WaitUntil([&] { return !GroupHasLiveMembers(pgid); }, bound, milliseconds(20));
 }
 
-// Whether process `pid` runs (a zombie waiting for its reaper does not).
+// Whether process `pid` runs.
 bool IsRunning(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t close = stat.rfind(')');
-  if (close == std::string::npos || close + 2 >= stat.size()) return false;
-  const char state = stat[close + 2];
-  return state != 'Z' && state != 'X';
+  const std::optional<ProcStat> s = ReadProcStat(pid);
+  return s && Runs(*s);
 }
 
 // Waits up to `bound` for process `pid` to stop running; true when it did.
-bool EndsWithin(pid_t pid, std::chrono::milliseconds bound) {
-  const auto give_up = std::chrono::steady_clock::now() + bound;
-  while (IsRunning(pid)) {
-    if (std::chrono::steady_clock::now() > give_up) return false;
-    std::this_thread::sleep_for(milliseconds(10));
-  }
-  return true;
+bool EndsWithin(pid_t pid, milliseconds bound) {
+  return WaitUntil([&] { return !IsRunning(pid); }, bound, milliseconds(10));
 }
 
 // The processes (zombies included) whose parent is this process.
 std::vector<pid_t> ChildrenOfThisProcess() {
   std::vector<pid_t> children;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t close = stat.rfind(')');
-    char state = 0;
-    long ppid = 0;
-    if (close == std::string::npos || std::sscanf(stat.c_str() + close + 1, " %c %ld", &state, &ppid) != 2)
-      continue;
-    if (ppid == ::getpid()) children.push_back(static_cast<pid_t>(std::stol(name)));
-  }
+  for (const ProcStat& s : EveryProcess())
+    if (s.ppid == ::getpid()) children.push_back(s.pid);
   return children;
 }
 
@@ -278,15 +292,7 @@ TEST(ChildStop, ChildHoldsItsOwnLimitWhenTheParentIsStuck) {
   ParentRun run = StartParentAndChild(milliseconds(1000));
   ASSERT_GT(run.group, 0);
   ASSERT_EQ(::kill(run.parent, SIGSTOP), 0);
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  bool leader_gone = false;
-  while (!leader_gone && std::chrono::steady_clock::now() < give_up) {
-    std::ifstream in("/proc/" + std::to_string(run.group) + "/stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    leader_gone = stat.empty() || stat.find(") Z") != std::string::npos;
-    if (!leader_gone) std::this_thread::sleep_for(milliseconds(50));
-  }
-  EXPECT_TRUE(leader_gone) << "the child outlived its own limit";
+  EXPECT_TRUE(EndsWithin(run.group, std::chrono::seconds(60))) << "the child outlived its own limit";
   ::kill(-run.group, SIGKILL);
   ::kill(run.parent, SIGKILL);
   ::kill(run.parent, SIGCONT);
