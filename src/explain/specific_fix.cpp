@@ -213,6 +213,17 @@ std::string DriverAfter(std::string_view driver_text, const KnowledgeDb& db, con
   return next->linux_driver.ToString() + " (CUDA " + next->cuda.ToString() + ")";
 }
 
+// The CUDA toolkits whose nvcc compiles for a capability, from its [[cuda_arch]] row: "CUDA 11.8 or newer",
+// "CUDA 9.0 to 12.9" (dropped later), "CUDA 12.9 or older"; "" when the row records neither.
+std::string CudaForCapability(const Version& cc, const KnowledgeDb& db, const Provenance** from) {
+  const CudaArch* arch = db.FindCudaArch(cc);
+  if (arch == nullptr || (!arch->first_cuda && !arch->last_cuda)) return "";
+  *from = &arch->provenance;
+  if (!arch->last_cuda) return "CUDA " + arch->first_cuda->ToString() + " or newer";
+  if (!arch->first_cuda) return "CUDA " + arch->last_cuda->ToString() + " or older";
+  return "CUDA " + arch->first_cuda->ToString() + " to " + arch->last_cuda->ToString();
+}
+
 // The capture `name` of `m`, or else of another match of the same entry (an entry often matches a header line
 // and, further down, the line that carries the values); "" when none has it.
 std::string EntryCapture(const ExplainMatch& m, const std::vector<ExplainMatch>& all, std::string_view name) {
@@ -355,6 +366,7 @@ std::string ResolvePlaceholder(std::string_view field, const ExplainMatch& m,
     return v && !v->parts().empty() ? std::to_string(v->parts()[0]) : "";
   }
   const auto cc = Capability(arg);
+  if (form == "cuda_for_arch") return cc ? read(CudaForCapability(*cc, db, &from)) : "";
   const bool last = form == "last_wheel_for_arch" || form == "last_torch_for_arch";
   const TorchWheel* wheel = !cc    ? nullptr
                             : last ? LastWheelForCapability(*cc, db)

@@ -34,6 +34,7 @@ inline constexpr std::string_view kSpecificFixDerivations[] = {
                      // -> 11.8
     "driver_after_cuda",  // the driver floor of the first CUDA past that reach: 11.4 -> 525.60.13 (CUDA 12.0)
     "major",              // a version's first number: 12.1 -> 12
+    "cuda_for_arch",      // the CUDA toolkits whose nvcc compiles for it: compute_89 -> "CUDA 11.8 or newer"
     "status",  // what an API's status code means: {status:vulkan:code} -> "VK_ERROR_DEVICE_LOST (-4): ..."
 };
 

@@ -108,6 +108,8 @@ struct CudaArch {
   Version cc;  // 8.9
   std::string architecture;
   std::string examples;
+  std::optional<Version> first_cuda;  // the first CUDA toolkit whose nvcc compiles for it (11.8 for 8.9)
+  std::optional<Version> last_cuda;   // the last one, where a later toolkit dropped it (12.9 for 6.1)
   Provenance provenance;
   bool operator==(const CudaArch&) const = default;
 };

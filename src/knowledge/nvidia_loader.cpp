@@ -58,6 +58,8 @@ void ParseCudaArch(EntryReader& r, KnowledgeDb& db) {
   auto cc = ReadCc(r, "cc");
   a.architecture = r.Text("architecture", Need::kRequired).value_or("");
   a.examples = r.Text("examples", Need::kOptional).value_or("");
+  a.first_cuda = r.VersionText("first_cuda", Need::kOptional);
+  a.last_cuda = r.VersionText("last_cuda", Need::kOptional);
   a.provenance = r.ReadProvenance();
   r.Finish();
   if (!cc) return;

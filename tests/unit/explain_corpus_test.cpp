@@ -440,6 +440,18 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   EXPECT_EQ(ResolvePlaceholder("cuda_of_index:log:cuda", none, all, {{"cuda", "+cu121", 1, ""}}, Db()),
             "12.1");
   EXPECT_EQ(ResolvePlaceholder("major:log:nvcc", none, all, {{"nvcc", "10.1", 1, ""}}, Db()), "10");
+  // The toolkits whose nvcc compiles for a capability ([[cuda_arch]] first_cuda / last_cuda), as a log writes
+  // it.
+  auto toolkits = [&](std::string arch) {
+    return ResolvePlaceholder("cuda_for_arch:log:arch", none, all, {{"arch", arch, 1, ""}}, Db());
+  };
+  EXPECT_EQ(toolkits("compute_89"), "CUDA 11.8 or newer");
+  EXPECT_EQ(toolkits("sm_120"), "CUDA 12.8 or newer");
+  EXPECT_EQ(toolkits("sm_90a"), "CUDA 11.8 or newer");
+  EXPECT_EQ(toolkits("sm_61"), "CUDA 8.0 to 12.9");  // CUDA 13.0 dropped Pascal
+  EXPECT_EQ(toolkits("7.2"), "CUDA 12.9 or older");  // Xavier: its first toolkit is not recorded
+  EXPECT_EQ(toolkits("compute_35"), "");             // no [[cuda_arch]] row: nothing is said
+  EXPECT_EQ(toolkits("gfx1030"), "");
   EXPECT_EQ(ResolvePlaceholder("cuda_of_index:log:torch", none, all, {{"torch", "2.1.0+cu118", 1, ""}}, Db()),
             "11.8");
   // Driver arithmetic (cuda_drivers.toml): 470.82 meets 11.x's minor-version floor (450.80.02), so any 11.x
