@@ -9,6 +9,7 @@
 
 #include "core/strings.h"
 #include "explain/explain_facts.h"
+#include "knowledge/wheel_variant.h"
 
 namespace gpudoctor {
 namespace {
@@ -24,10 +25,8 @@ std::string CudaIndexTag(std::string_view cuda) {
 // otherwise.
 std::string CudaOfIndexTag(std::string_view tag) {
   if (const size_t cu = tag.rfind("cu"); cu != std::string_view::npos) tag = tag.substr(cu + 2);
-  if (tag.size() < 2 || tag.size() > 3) return "";
-  for (char c : tag)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return "";
-  return std::string(tag.substr(0, tag.size() - 1)) + "." + std::string(tag.substr(tag.size() - 1));
+  const auto cuda = CudaOfWheelVariant("cu" + std::string(tag));
+  return cuda ? cuda->ToString() : "";
 }
 
 // A compute capability as a log writes it: "sm_120", "sm_86", "8.6", "compute_90a" -> 12.0, 8.6, 9.0.
