@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "fleet/fleet_analysis.h"
 #include "fleet/fleet_report.h"
+#include "platform/user_file.h"
 
 namespace gpudoctor {
 

@@ -16,10 +16,6 @@ bool WriteAll(std::FILE* stream, const std::string& text);
 // replace an existing file unless `overwrite` is set.
 Status WriteFileAtomically(const std::string& path, const std::string& text, bool overwrite);
 
-// Reads a whole file given by the user (a host path, not a sysroot path). FIFOs, devices and sockets
-// are refused before they are opened (a FIFO with no writer would block for ever).
-Result<std::string> ReadUserFile(const std::string& path, size_t max_bytes = 256u << 20);
-
 // "error: <message>" and "hint: <hint>" lines on stderr; returns kExitToolFailed.
 int ReportError(std::FILE* err, const Error& error);
 

@@ -7,6 +7,7 @@
 #include "cli/output.h"
 #include "core/strings.h"
 #include "platform/process.h"
+#include "platform/user_file.h"
 #include "port/cuda_lexer.h"
 #include "port/hipcc_check.h"
 #include "port/port_map.h"

@@ -14,6 +14,7 @@
 #include "core/json_reader.h"
 #include "gates/verify_json.h"
 #include "knowledge/knowledge_loader.h"
+#include "platform/user_file.h"
 #include "report/html_report.h"
 #include "rules/rules.h"
 #include "rules/shell.h"

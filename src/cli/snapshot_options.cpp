@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "cli/output.h"
+#include "platform/user_file.h"
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
 #include "topo/topology_probe.h"

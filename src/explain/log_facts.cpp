@@ -1,10 +1,9 @@
 // The table of fact patterns (see log_facts.h) and the check of a log against a machine.
 #include "explain/log_facts.h"
 
-#include <algorithm>
-#include <cctype>
 #include <regex>
 
+#include "core/strings.h"
 #include "explain/explain_pattern.h"
 
 namespace gpudoctor {
@@ -16,6 +15,7 @@ struct Row {
   const char* literal;  // lower-case text every match contains (the prefilter key)
   bool icase;
   const char* value;
+  GpuVendor vendor = GpuVendor::kUnknown;  // of a "gpu" row that names one maker's GPUs only
 };
 
 // Literals are chosen so that nearly every hit is a match: a fact pattern costs a regex run per hit.
@@ -23,14 +23,14 @@ const Row kRows[] = {
     // GPUs as rocminfo, deviceQuery, nvidia-smi, torch and the applications name them.
     {"gpu", R"(Marketing Name:\s+(?<v>[^\n]{3,80}?)\s*$)", "marketing name:", false, ""},
     {"gpu", R"((?<v>(?:NVIDIA )?GeForce (?:RTX|GTX|GT) ?[0-9]{3,4}(?: Ti| SUPER| Laptop GPU)*))", "geforce ",
-     false, ""},
+     false, "", GpuVendor::kNvidia},
     {"gpu",
      R"((?<v>(?:NVIDIA )?(?:Tesla |RTX )?(?:A100|H100|H200|B200|L40S?|A6000|V100|T4|P40|A800|H800)\b[^\s,)]{0,12}))",
-     "nvidia ", false, ""},
+     "nvidia ", false, "", GpuVendor::kNvidia},
     {"gpu",
      R"((?<v>(?:AMD )?Radeon (?:RX |Pro |PRO |AI PRO )?[A-Z]?[0-9]{3,4}[A-Z]{0,2}(?: XTX| XT| GRE| XT)?))",
-     "radeon ", false, ""},
-    {"gpu", R"((?<v>(?:AMD )?Instinct MI[0-9]{2,3}[A-Z]?))", "instinct mi", false, ""},
+     "radeon ", false, "", GpuVendor::kAmd},
+    {"gpu", R"((?<v>(?:AMD )?Instinct MI[0-9]{2,3}[A-Z]?))", "instinct mi", false, "", GpuVendor::kAmd},
     // Targets.
     {"gfx", R"((?<v>gfx[0-9]{2,4}[a-f]?)(?![0-9a-z]))", "gfx", false, ""},
     {"sm", R"(\b(?<v>sm_[0-9]{2,3}a?)\b)", "sm_", false, ""},
@@ -122,13 +122,8 @@ const Row kRows[] = {
     {"app", R"(\b(?<v>all_reduce_perf)\b)", "all_reduce_perf", false, ""},
 };
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 bool Contains(const std::string& hay, const std::string& needle) {
-  return !needle.empty() && Lower(hay).find(Lower(needle)) != std::string::npos;
+  return !needle.empty() && ToLower(hay).find(ToLower(needle)) != std::string::npos;
 }
 
 }  // namespace
@@ -142,6 +137,7 @@ const std::vector<LogFactPattern>& LogFactPatterns() {
       LogFactPattern p;
       p.kind = row.kind;
       p.value = row.value;
+      p.vendor = row.vendor;
       p.pattern.text = row.regex;
       p.pattern.literal = row.literal;
       p.pattern.group_names = named->group_names;
@@ -153,6 +149,17 @@ const std::vector<LogFactPattern>& LogFactPatterns() {
     return out;
   }();
   return table;
+}
+
+GpuVendor LogGpuVendor(const LogFactPattern& p, std::string_view value) {
+  if (p.kind != "gpu" || p.vendor != GpuVendor::kUnknown) return p.vendor;
+  const std::string lower = ToLower(value);
+  for (const LogFactPattern& named : LogFactPatterns()) {
+    if (named.kind != "gpu" || named.vendor == GpuVendor::kUnknown) continue;
+    const std::string_view word = Trim(named.pattern.literal);  // "radeon ": also "Radeon(TM)"
+    if (lower.find(word) != std::string::npos) return named.vendor;
+  }
+  return GpuVendor::kUnknown;
 }
 
 std::string LogFactValue(const std::vector<LogFact>& facts, std::string_view kind) {
@@ -198,7 +205,8 @@ LogMachineCheck CompareLogWithMachine(const std::vector<LogFact>& facts, const S
   for (const LogFact* f : identity) {
     for (const Gpu& g : snap.gpus) {
       if (f->kind == "gpu" && (Contains(g.name, f->value) || Contains(f->value, g.name))) return {};
-      if (f->kind != "gpu" && !g.architecture.empty() && Lower(g.architecture) == Lower(f->value)) return {};
+      if (f->kind != "gpu" && !g.architecture.empty() && ToLower(g.architecture) == ToLower(f->value))
+        return {};
     }
   }
   LogMachineCheck out;

@@ -21,6 +21,7 @@ struct LogFact {
   std::string value;    // "Radeon RX 6600", "gfx1032", "2.7.1+cu128", "yes"
   uint64_t line = 0;    // 1-based line that first states it
   std::string excerpt;  // that line (window), printable
+  GpuVendor vendor = GpuVendor::kUnknown;  // a "gpu" fact's maker, when its pattern or its words say
 };
 
 // One way a fact is written: the regex's `v` capture is the value, or `value` when it is fixed.
@@ -28,12 +29,19 @@ struct LogFactPattern {
   std::string kind;
   ExplainPattern pattern;
   std::string value;
+  GpuVendor vendor = GpuVendor::kUnknown;  // the maker of every GPU it names; kUnknown for a pattern naming
+                                           // any device (rocminfo's "Marketing Name:" also names CPUs)
 };
 
 // The built-in table, compiled once; LogFactRowCount() is the number of rows written (tests check that
 // every row compiled).
 const std::vector<LogFactPattern>& LogFactPatterns();
 size_t LogFactRowCount();
+
+// The maker of the GPU `value`, found by `p`: the pattern's own, or for a pattern naming any device, that
+// of the GPU patterns whose prefilter word the value holds ("Navi 10 [Radeon RX 5600]" -> AMD, "AMD Ryzen 9
+// 7950X" -> kUnknown). kUnknown for the facts of other kinds.
+GpuVendor LogGpuVendor(const LogFactPattern& p, std::string_view value);
 
 // The first value the log states for a fact kind ("torch" -> "2.7.1+cu128"), "" when it states none.
 std::string LogFactValue(const std::vector<LogFact>& facts, std::string_view kind);

@@ -287,7 +287,8 @@ void LogScanner::RecordFact(const LogFactPattern& p,
     ++of_kind;
   }
   if (of_kind < kMaxLogFactValuesPerKind)
-    facts_.push_back(LogFact{p.kind, value, current_line_, Printable(window, kMaxExcerptBytes)});
+    facts_.push_back(
+        LogFact{p.kind, value, current_line_, Printable(window, kMaxExcerptBytes), LogGpuVendor(p, value)});
 }
 
 // A refinement takes over each match of the entry it refines that has evidence close enough; among
@@ -331,19 +332,12 @@ void LogScanner::ApplyRefinements() {
 namespace {
 
 bool NamesAnAmdGpu(const LogFact& f) {
-  return f.kind == "gfx" || f.kind == "rocm" ||
-         (f.kind == "gpu" &&
-          (f.value.find("Radeon") != std::string::npos || f.value.find("Instinct") != std::string::npos));
+  return f.kind == "gfx" || f.kind == "rocm" || (f.kind == "gpu" && f.vendor == GpuVendor::kAmd);
 }
 
-// rocminfo's "Marketing Name:" also names CPUs, so a GPU fact counts as NVIDIA's only by its words.
 bool NamesAnNvidiaGpu(const LogFact& f) {
-  if (f.kind == "sm" || f.kind == "cuda" || f.kind == "zluda") return true;
-  if (f.kind != "gpu") return false;
-  for (std::string_view word : {"NVIDIA", "GeForce", "Tesla", "Quadro", "RTX", "A100", "H100", "H200", "B200",
-                                "L40", "A6000", "V100", "T4", "P40", "A800", "H800"})
-    if (f.value.find(word) != std::string::npos) return true;
-  return false;
+  return f.kind == "sm" || f.kind == "cuda" || f.kind == "zluda" ||
+         (f.kind == "gpu" && f.vendor == GpuVendor::kNvidia);
 }
 
 }  // namespace

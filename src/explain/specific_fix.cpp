@@ -9,6 +9,7 @@
 
 #include "core/strings.h"
 #include "explain/explain_facts.h"
+#include "knowledge/wheel_variant.h"
 
 namespace gpudoctor {
 namespace {
@@ -24,10 +25,8 @@ std::string CudaIndexTag(std::string_view cuda) {
 // otherwise.
 std::string CudaOfIndexTag(std::string_view tag) {
   if (const size_t cu = tag.rfind("cu"); cu != std::string_view::npos) tag = tag.substr(cu + 2);
-  if (tag.size() < 2 || tag.size() > 3) return "";
-  for (char c : tag)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return "";
-  return std::string(tag.substr(0, tag.size() - 1)) + "." + std::string(tag.substr(tag.size() - 1));
+  const auto cuda = CudaOfWheelVariant("cu" + std::string(tag));
+  return cuda ? cuda->ToString() : "";
 }
 
 // A compute capability as a log writes it: "sm_120", "sm_86", "8.6", "compute_90a" -> 12.0, 8.6, 9.0.
@@ -150,16 +149,23 @@ Version NewestOfRow(const CudaMinorCompat& row, const KnowledgeDb& db) {
   return newest;
 }
 
+// The oldest row (by CUDA) that `beyond` accepts, as "525.60.13 (CUDA 12.0)": its Linux driver floor and
+// its CUDA; "" when none does. What {driver_after:X} and {driver_after_cuda:X} both name.
+template <typename Beyond>
+std::string FirstFloorBeyond(const KnowledgeDb& db, const Provenance** from, Beyond beyond) {
+  const CudaMinorCompat* next = nullptr;
+  for (const CudaMinorCompat& row : db.cuda_minor_compat)
+    if (beyond(row) && (next == nullptr || row.cuda < next->cuda)) next = &row;
+  if (next == nullptr) return "";
+  *from = &next->provenance;
+  return next->linux_driver.ToString() + " (CUDA " + next->cuda.ToString() + ")";
+}
+
 // The first row past `cuda`'s own, as "525.60.13 (CUDA 12.0)"; "" past the newest.
 std::string FloorAfter(const Version& cuda, const KnowledgeDb& db, const Provenance** from) {
   const CudaMinorCompat* own = CompatRowOf(cuda, db);
   const Version& past = own != nullptr ? own->cuda_max : cuda;
-  const CudaMinorCompat* next = nullptr;
-  for (const CudaMinorCompat& row : db.cuda_minor_compat)
-    if (past < row.cuda && (next == nullptr || row.cuda < next->cuda)) next = &row;
-  if (next == nullptr) return "";
-  *from = &next->provenance;
-  return next->linux_driver.ToString() + " (CUDA " + next->cuda.ToString() + ")";
+  return FirstFloorBeyond(db, from, [&](const CudaMinorCompat& row) { return past < row.cuda; });
 }
 
 // "11040" -> "11.4", "12020" -> "12.2" (cudaDriverGetVersion's 1000 * major + 10 * minor); "" otherwise.
@@ -205,12 +211,7 @@ std::string CudaOfDriver(std::string_view driver_text, const KnowledgeDb& db, co
 std::string DriverAfter(std::string_view driver_text, const KnowledgeDb& db, const Provenance** from) {
   const auto driver = Version::ParseLeading(driver_text);
   if (!driver || driver->Part(0) < 100) return "";
-  const CudaMinorCompat* next = nullptr;
-  for (const CudaMinorCompat& row : db.cuda_minor_compat)
-    if (*driver < row.linux_driver && (next == nullptr || row.cuda < next->cuda)) next = &row;
-  if (next == nullptr) return "";
-  *from = &next->provenance;
-  return next->linux_driver.ToString() + " (CUDA " + next->cuda.ToString() + ")";
+  return FirstFloorBeyond(db, from, [&](const CudaMinorCompat& row) { return *driver < row.linux_driver; });
 }
 
 // The CUDA toolkits whose nvcc compiles for a capability, from its [[cuda_arch]] row: "CUDA 11.8 or newer",

@@ -6,6 +6,7 @@
 
 #include "core/strings.h"
 #include "knowledge/section_parsers.h"
+#include "knowledge/wheel_variant.h"
 
 namespace gpudoctor {
 namespace {
@@ -24,14 +25,6 @@ std::optional<CompiledCudaArch> ParseArch(std::string_view text) {
   if (!cc || cc->parts().size() != 2) return std::nullopt;
   a.cc = *cc;
   return a;
-}
-
-// "cu128" -> 12.8; "cu92" -> 9.2.
-std::optional<Version> CudaFromVariant(std::string_view variant) {
-  if (!StartsWith(variant, "cu") || variant.size() < 4) return std::nullopt;
-  std::string_view digits = variant.substr(2);
-  return Version::Parse(std::string(digits.substr(0, digits.size() - 1)) + "." +
-                        std::string(digits.substr(digits.size() - 1)));
 }
 
 const std::vector<std::string_view> kVendors = {"amd", "nvidia", "any"};
@@ -82,7 +75,7 @@ void ParseTorchWheel(EntryReader& r, KnowledgeDb& db) {
   if (w.cuda.has_value() == w.rocm.has_value()) r.Error(0, "needs exactly one of cuda and rocm");
   if (w.cuda && w.cuda_archs.empty()) r.Error(0, "a CUDA wheel needs cuda_archs");
   if (w.rocm && w.gfx.empty()) r.Error(0, "a ROCm wheel needs gfx");
-  if (w.cuda && CudaFromVariant(w.variant) != w.cuda)
+  if (w.cuda && CudaOfWheelVariant(w.variant) != w.cuda)
     r.Error(0, "variant does not match cuda " + w.cuda->ToString());
   if (w.rocm && w.variant != "rocm" + w.rocm->ToString())
     r.Error(0, "variant does not match rocm " + w.rocm->ToString());

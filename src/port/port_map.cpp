@@ -4,13 +4,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <span>
-#include <sstream>
 
 #include "knowledge/embedded_files.h"
 #include "knowledge/toml_tree.h"
+#include "platform/user_file.h"
 
 namespace gpudoctor {
 
@@ -252,11 +251,9 @@ Result<PortMap> LoadPortMapFromDir(const std::string& dir) {
   std::vector<std::string> texts;
   texts.reserve(paths.size());
   for (const std::string& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (!in && !in.eof()) return UserError("cannot read " + p);
-    texts.push_back(ss.str());
+    auto text = ReadUserFile(p);
+    if (!text) return text.error();
+    texts.push_back(std::move(*text));
   }
   std::vector<PortDataFile> files;
   for (size_t i = 0; i < paths.size(); ++i) files.push_back({paths[i], texts[i]});

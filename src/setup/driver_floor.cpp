@@ -1,7 +1,7 @@
 // The NVIDIA driver floor of a plan's CUDA wheel (see driver_floor.h).
 #include "setup/driver_floor.h"
 
-#include <cctype>
+#include "knowledge/wheel_variant.h"
 
 namespace gpudoctor {
 namespace {
@@ -81,20 +81,13 @@ ManualStep TooOldStep(const RuleContext& ctx, const PackageStep& step, const Gpu
 
 }  // namespace
 
-std::optional<Version> CudaOfVariant(const std::string& variant) {
-  if (!variant.starts_with("cu") || variant.size() < 4) return std::nullopt;
-  const std::string digits = variant.substr(2);
-  for (char ch : digits)
-    if (!std::isdigit(static_cast<unsigned char>(ch))) return std::nullopt;
-  return Version::Parse(digits.substr(0, digits.size() - 1) + "." + digits.back());
-}
-
 DriverFloorOutcome CheckDriverFloor(const RuleContext& ctx, const PackageStep& step,
                                     const TorchWheel* pinned) {
   DriverFloorOutcome out;
   if (ctx.gpus.empty() || ctx.gpus.front().vendor != GpuVendor::kNvidia) return out;
   const GpuView& gpu = ctx.gpus.front();
-  const std::optional<Version> cuda = pinned && pinned->cuda ? pinned->cuda : CudaOfVariant(step.variant);
+  const std::optional<Version> cuda =
+      pinned && pinned->cuda ? pinned->cuda : CudaOfWheelVariant(step.variant);
   if (!cuda) return out;
   const Version* floor = FloorOf(ctx, *cuda);
   if (!floor) return out;

@@ -32,7 +32,4 @@ struct DriverFloorOutcome {
 DriverFloorOutcome CheckDriverFloor(const RuleContext& ctx, const PackageStep& step,
                                     const TorchWheel* pinned);
 
-// "cu126" -> 12.6, "cu118" -> 11.8, "cu92" -> 9.2; nullopt for anything else.
-std::optional<Version> CudaOfVariant(const std::string& variant);
-
 }  // namespace gpudoctor

@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <system_error>
 
 #include "core/json_depth.h"
 #include "core/strings.h"
+#include "platform/user_file.h"
 
 namespace gpudoctor {
 namespace {
@@ -21,12 +21,11 @@ std::string Under(const std::string& root, const std::string& machine_path) {
   return r == "/" ? machine_path : r + machine_path;
 }
 
+// A sysfs value or the record, trimmed; the callers say what a missing one means.
 Result<std::string> ReadSmall(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return EnvError("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return std::string(Trim(ss.str()));
+  auto text = ReadUserFile(path, 1u << 20);
+  if (!text) return text.error();
+  return std::string(Trim(*text));
 }
 
 Status WriteValue(const std::string& path, const std::string& value) {

@@ -1,24 +1,10 @@
 // MakeWorkerBackend (see worker_backend.h).
 #include "worker/worker_backend.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "gpu/backend_inputs.h"
+#include "platform/user_file.h"
 
 namespace gpudoctor {
-namespace {
-
-Result<std::string> ReadScript(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return UserError("cannot read the fake backend's script " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
-
 Result<WorkerBackend> MakeWorkerBackend(const WorkerRequest& request, const Environment& env,
                                         FakeKernelTable fake_kernels) {
   WorkerBackend out;
@@ -29,8 +15,8 @@ Result<WorkerBackend> MakeWorkerBackend(const WorkerRequest& request, const Envi
   inputs.site_packages = FindSitePackages(*out.fs, env);
   inputs.arch_by_pci = request.arch_by_pci;
   if (request.backend == BackendKind::kFake) {
-    auto script = ReadScript(request.fake_script_path);
-    if (!script) return script.error();
+    auto script = ReadUserFile(request.fake_script_path);
+    if (!script) return script.error().With("the fake backend's script");
     inputs.fake_script = *script;
     inputs.fake_kernels = std::move(fake_kernels);
   }

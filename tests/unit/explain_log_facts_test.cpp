@@ -96,6 +96,39 @@ TEST(ExplainLogFacts, ReadsGpusTargetsAndApplications) {
   EXPECT_EQ(Find(facts, "app")->value, "ComfyUI");
 }
 
+const LogFact* FindValue(const std::vector<LogFact>& facts, const std::string& value) {
+  for (const LogFact& f : facts)
+    if (f.value == value) return &f;
+  return nullptr;
+}
+
+// A GPU fact carries its maker, read where the fact is (issue 34): from its pattern, or for rocminfo's
+// "Marketing Name:", which also names CPUs, from the GPU patterns' words in the name.
+TEST(ExplainLogFacts, GpuFactsKnowTheirVendor) {
+  auto facts = FactsOf(
+      "NVIDIA GeForce RTX 4090 with CUDA capability sm_89 is not compatible\n"
+      "GPU 1: NVIDIA H100 80GB HBM3\n"
+      "CUDA:0 (AMD Radeon RX 6800 XT, 16368MiB)\n"
+      "  Marketing Name:          AMD Ryzen 9 7950X 16-Core Processor\n"
+      "  Marketing Name:          AMD Radeon(TM) Graphics\n"
+      "  Marketing Name:          AMD Instinct MI250X/MI250\n");
+  const std::vector<std::pair<std::string, GpuVendor>> expected = {
+      {"NVIDIA GeForce RTX 4090", GpuVendor::kNvidia},
+      {"NVIDIA H100", GpuVendor::kNvidia},
+      {"AMD Radeon RX 6800 XT", GpuVendor::kAmd},
+      {"AMD Ryzen 9 7950X 16-Core Processor", GpuVendor::kUnknown},
+      {"AMD Radeon(TM) Graphics", GpuVendor::kAmd},
+      {"AMD Instinct MI250X/MI250", GpuVendor::kAmd}};
+  for (const auto& [value, vendor] : expected) {
+    const LogFact* f = FindValue(facts, value);
+    ASSERT_NE(f, nullptr) << value;
+    EXPECT_EQ(f->kind, "gpu") << value;
+    EXPECT_EQ(f->vendor, vendor) << value;
+  }
+  ASSERT_NE(Find(facts, "sm"), nullptr);
+  EXPECT_EQ(Find(facts, "sm")->vendor, GpuVendor::kUnknown);  // only GPU facts carry one
+}
+
 // A list of targets a build supports names no GPU: the log is not from a gfx1030 or sm_50 machine. The
 // target that stands alone is still read.
 TEST(ExplainLogFacts, TargetsInAListOfSupportedOnesAreNotTheGpus) {

@@ -151,14 +151,5 @@ TEST(SetupDriverFloor, AmdWheelHasNoDriverCheck) {
   EXPECT_NE(RenderPlanJson(plan).find("\"driver\": null"), std::string::npos);
 }
 
-TEST(SetupDriverFloor, CudaOfVariant) {
-  EXPECT_EQ(CudaOfVariant("cu126"), Version::Parse("12.6"));
-  EXPECT_EQ(CudaOfVariant("cu130"), Version::Parse("13.0"));
-  EXPECT_EQ(CudaOfVariant("cu92"), Version::Parse("9.2"));
-  EXPECT_FALSE(CudaOfVariant("cpu").has_value());
-  EXPECT_FALSE(CudaOfVariant("rocm6.4").has_value());
-  EXPECT_FALSE(CudaOfVariant("cu1x8").has_value());
-}
-
 }  // namespace
 }  // namespace gpudoctor

@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "binfmt/byte_source.h"
-#include "cli/output.h"
 #include "platform/terminal.h"
+#include "platform/user_file.h"
 #include "unique_temp_dir.h"
 
 #ifndef _WIN32
