@@ -264,7 +264,7 @@ cmd_update_goldens() {
   build dev
   log "rewriting tests/golden/ (the golden tests with --update-goldens)"
   NO_COLOR=1 ./build/dev/tests/gpudoctor_tests --gtest_brief=1 \
-    --gtest_filter='Fixtures/RecordedMachineTest.*:Fixtures/CheckRecordedMachine.*:Fixtures/SetupRecordedMachine.*' \
+    --gtest_filter='Fixtures/RecordedMachineTest.*:Fixtures/CheckRecordedMachine.*:Fixtures/SetupRecordedMachine.*:SetupGolden.*' \
     --update-goldens
   git status --short -- tests/golden >&2
 }

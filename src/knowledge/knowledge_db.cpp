@@ -157,6 +157,24 @@ const TorchRelease* KnowledgeDb::FindTorchRelease(const Version& version) const 
   return FindIf(torch_releases, [&](const TorchRelease& t) { return version.HasPrefix(t.version); });
 }
 
+const TorchPypiDefault* KnowledgeDb::FindTorchPypiDefault(const Version& version) const {
+  return FindIf(torch_pypi_defaults, [&](const TorchPypiDefault& d) { return version.HasPrefix(d.torch); });
+}
+
+const NvidiaDriverInstall* KnowledgeDb::FindNvidiaDriverInstall(
+    std::string_view id, const std::vector<std::string>& id_like) const {
+  auto naming = [&](std::string_view distro) {
+    return FindIf(nvidia_driver_installs, [&](const NvidiaDriverInstall& n) {
+      return std::find(n.distros.begin(), n.distros.end(), distro) != n.distros.end();
+    });
+  };
+  if (!id.empty())
+    if (const NvidiaDriverInstall* own = naming(id)) return own;
+  for (const std::string& like : id_like)
+    if (const NvidiaDriverInstall* parent = naming(like)) return parent;
+  return naming("*");
+}
+
 std::vector<const TorchWheel*> KnowledgeDb::FindTorchWheels(const Version& version) const {
   std::vector<const TorchWheel*> out;
   for (const TorchWheel& w : torch_wheels) {
@@ -228,6 +246,7 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("cuda_toolkit_driver", cuda_toolkit_drivers);
   each("nvidia_driver_branch", nvidia_driver_branches);
   each("nvidia_open_modules_only", nvidia_open_modules_only);
+  each("nvidia_driver_install", nvidia_driver_installs);
   each("nvidia_windows_branch", nvidia_windows_branches);
   each("rocm_release", rocm_releases);
   each("kernel_floor", kernel_floors);
@@ -241,6 +260,7 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("torch_route", torch_routes);
   each("torch_companion", torch_companions);
   each("torch_build_gfx", torch_build_gfx);
+  each("torch_pypi_default", torch_pypi_defaults);
   each("package_index", package_indexes);
   each("override_rule", override_rules);
   each("override_pitfall", override_pitfalls);

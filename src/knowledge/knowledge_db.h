@@ -54,6 +54,7 @@ struct KnowledgeDb {
   std::vector<CudaToolkitDriver> cuda_toolkit_drivers;
   std::vector<NvidiaDriverBranch> nvidia_driver_branches;
   std::vector<NvidiaOpenModulesOnly> nvidia_open_modules_only;
+  std::vector<NvidiaDriverInstall> nvidia_driver_installs;
   std::vector<NvidiaWindowsBranch> nvidia_windows_branches;
   std::vector<RocmRelease> rocm_releases;
   std::vector<KernelFloor> kernel_floors;
@@ -67,6 +68,7 @@ struct KnowledgeDb {
   std::vector<TorchRoute> torch_routes;
   std::vector<TorchCompanion> torch_companions;
   std::vector<TorchBuildGfx> torch_build_gfx;
+  std::vector<TorchPypiDefault> torch_pypi_defaults;
   std::vector<PackageIndex> package_indexes;
   std::vector<AddonLibrary> addon_libraries;
   std::vector<AddonGpuFloor> addon_gpu_floors;
@@ -104,6 +106,13 @@ struct KnowledgeDb {
   std::vector<const TheRockFamily*> FindTheRockFamilies(std::string_view gfx) const;
 
   const TorchRelease* FindTorchRelease(const Version& version) const;
+  // The PyPI Linux wheel's CUDA build of the release series of `version` ("2.9.1" -> the 2.9 row), or
+  // nullptr when none is recorded.
+  const TorchPypiDefault* FindTorchPypiDefault(const Version& version) const;
+  // How this distribution installs NVIDIA's driver: the row naming `id`, else one naming an ID_LIKE
+  // entry (in its order), else the "*" row; nullptr when there is none.
+  const NvidiaDriverInstall* FindNvidiaDriverInstall(std::string_view id,
+                                                     const std::vector<std::string>& id_like) const;
   // Wheels of the release series of `version` ("2.7" and "2.7.1" both give the 2.7 wheels).
   std::vector<const TorchWheel*> FindTorchWheels(const Version& version) const;
   const TorchWheel* FindTorchWheel(const Version& version, std::string_view variant) const;

@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 36> kSections{{
+constexpr std::array<SectionSpec, 38> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -34,6 +34,7 @@ constexpr std::array<SectionSpec, 36> kSections{{
     {"nvidia_driver_branch", "branch", ParseNvidiaDriverBranch},
     {"nvidia_windows_branch", "branch", ParseNvidiaWindowsBranch},
     {"nvidia_open_modules_only", "architecture", ParseNvidiaOpenModulesOnly},
+    {"nvidia_driver_install", "name", ParseNvidiaDriverInstall},
     {"rocm_release", "series", ParseRocmRelease},
     {"kernel_floor", "min_kernel", ParseKernelFloor},
     {"hip_sdk_windows", "version", ParseHipSdkWindows},
@@ -46,6 +47,7 @@ constexpr std::array<SectionSpec, 36> kSections{{
     {"torch_route", "id", ParseTorchRoute},
     {"torch_companion", "torch", ParseTorchCompanion},
     {"torch_build_gfx", "first_torch", ParseTorchBuildGfx},
+    {"torch_pypi_default", "torch", ParseTorchPypiDefault},
     {"package_index", "url", ParsePackageIndex},
     {"override_rule", "value", ParseOverrideRule},
     {"override_pitfall", "id", ParseOverridePitfall},

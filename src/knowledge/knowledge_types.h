@@ -182,6 +182,17 @@ struct NvidiaOpenModulesOnly {
   bool operator==(const NvidiaOpenModulesOnly&) const = default;
 };
 
+// How a distribution installs (or upgrades) NVIDIA's driver: the commands of its own documentation,
+// chosen by os-release ID, then ID_LIKE; the row naming "*" is for any other distribution.
+struct NvidiaDriverInstall {
+  std::vector<std::string> distros;  // os-release IDs: "ubuntu", "fedora"; "*" = any other
+  std::string name;                  // "Ubuntu and its derivatives"
+  std::vector<std::string> lines;    // in order: a command, or an instruction in words
+  std::string link;                  // the distribution's page for it
+  Provenance provenance;
+  bool operator==(const NvidiaDriverInstall&) const = default;
+};
+
 // ---- ROCm ----------------------------------------------------------------------------------------
 
 struct RocmPointRelease {
@@ -264,6 +275,16 @@ struct TorchRelease {
   std::vector<std::string> python;
   Provenance provenance;
   bool operator==(const TorchRelease&) const = default;
+};
+
+// The CUDA build of a torch release that `pip install torch` takes from PyPI on Linux x86_64 (the
+// Windows and macOS PyPI wheels are CPU-only).
+struct TorchPypiDefault {
+  Version torch;        // "2.11": a release series
+  std::string variant;  // "cu130": the download.pytorch.org variant it equals
+  Version cuda;         // 13.0
+  Provenance provenance;
+  bool operator==(const TorchPypiDefault&) const = default;
 };
 
 // One entry of TORCH_CUDA_ARCH_LIST: a cubin for `cc`, plus PTX when `ptx`.

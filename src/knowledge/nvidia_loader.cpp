@@ -199,4 +199,17 @@ void ParseNvidiaOpenModulesOnly(EntryReader& r, KnowledgeDb& db) {
   if (!o.architecture.empty()) db.nvidia_open_modules_only.push_back(std::move(o));
 }
 
+void ParseNvidiaDriverInstall(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "name");
+  NvidiaDriverInstall n;
+  n.distros = r.TextList("distros", Need::kRequired);
+  n.name = r.Text("name", Need::kRequired).value_or("");
+  n.lines = r.TextList("lines", Need::kRequired);
+  n.link = r.Text("link", Need::kRequired).value_or("");
+  n.provenance = r.ReadProvenance();
+  r.Finish();
+  if (!n.link.empty() && !StartsWith(n.link, "https://")) r.Error(0, "link must be an https:// address");
+  if (!n.distros.empty() && !n.lines.empty()) db.nvidia_driver_installs.push_back(std::move(n));
+}
+
 }  // namespace gpudoctor

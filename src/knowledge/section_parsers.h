@@ -48,6 +48,8 @@ void ParseTorchWheel(EntryReader& r, KnowledgeDb& db);
 void ParseTorchRoute(EntryReader& r, KnowledgeDb& db);
 void ParseTorchCompanion(EntryReader& r, KnowledgeDb& db);
 void ParseTorchBuildGfx(EntryReader& r, KnowledgeDb& db);
+void ParseTorchPypiDefault(EntryReader& r, KnowledgeDb& db);
+void ParseNvidiaDriverInstall(EntryReader& r, KnowledgeDb& db);
 void ParsePackageIndex(EntryReader& r, KnowledgeDb& db);
 void ParseOverrideRule(EntryReader& r, KnowledgeDb& db);
 void ParseFixRanking(EntryReader& r, KnowledgeDb& db);

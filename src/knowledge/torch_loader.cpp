@@ -159,6 +159,22 @@ void ParseTorchBuildGfx(EntryReader& r, KnowledgeDb& db) {
   db.torch_build_gfx.push_back(std::move(b));
 }
 
+void ParseTorchPypiDefault(EntryReader& r, KnowledgeDb& db) {
+  LabelFromField(r, "torch");
+  TorchPypiDefault d;
+  auto torch = r.VersionText("torch", Need::kRequired);
+  d.variant = r.Text("variant", Need::kRequired).value_or("");
+  d.provenance = r.ReadProvenance();
+  r.Finish();
+  auto cuda = CudaFromVariant(d.variant);
+  if (!cuda) r.Error(0, "variant must be a CUDA variant such as \"cu130\"");
+  if (!torch || !cuda) return;
+  if (torch->parts().size() != 2) r.Error(0, "torch must be a release series such as \"2.11\"");
+  d.torch = *torch;
+  d.cuda = *cuda;
+  db.torch_pypi_defaults.push_back(std::move(d));
+}
+
 void ParsePackageIndex(EntryReader& r, KnowledgeDb& db) {
   LabelFromField(r, "url");
   PackageIndex p;

@@ -151,6 +151,14 @@ void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
     f.fix.push_back(
         FixAction::Manual("enable the RPM Fusion nonfree repository (https://rpmfusion.org/Configuration)"));
     f.fix.push_back(FixAction::Bash("sudo dnf install akmod-nvidia"));
+  } else if (const NvidiaDriverInstall* how =
+                 ctx.db.FindNvidiaDriverInstall(distro, ctx.snap.os.distro_id_like)) {
+    // Any other distribution: its own commands from data/cuda_drivers.toml (by ID_LIKE for derivatives).
+    for (const std::string& line : how->lines)
+      f.fix.push_back(line.starts_with("sudo ") ? FixAction::Bash(line) : FixAction::Manual(line));
+    f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
+    f.link = how->link;
+    return;
   } else {
     f.fix.push_back(FixAction::Manual("install the NVIDIA driver packaged for your distribution"));
   }

@@ -2,11 +2,12 @@
 #include "setup/driver_floor.h"
 
 #include "knowledge/wheel_variant.h"
+#include "setup/pip_line.h"
 
 namespace gpudoctor {
 namespace {
 
-const char kDriverWhere[] = "the distribution's NVIDIA driver packages, or https://www.nvidia.com/drivers";
+const char kWindowsDriverPage[] = "https://www.nvidia.com/drivers";
 
 // The oldest driver that loads a CUDA `cuda` runtime on this OS, nullptr when none is recorded.
 const Version* FloorOf(const RuleContext& ctx, const Version& cuda) {
@@ -33,8 +34,17 @@ const TorchWheel* NewerBuildOutOfReach(const RuleContext& ctx, const TorchWheel&
   return best;
 }
 
-std::string InstallDriverLine(const std::string& needs) {
-  return "install an NVIDIA driver " + needs + " or newer (" + kDriverWhere + "), then reboot";
+// The driver install: what to reach, then how this distribution does it (data/cuda_drivers.toml
+// [[nvidia_driver_install]], by os-release ID, then ID_LIKE), or NVIDIA's page on Windows.
+std::vector<std::string> DriverInstallLines(const RuleContext& ctx, const std::string& needs) {
+  const std::string goal = "install an NVIDIA driver " + needs + " or newer, then reboot";
+  if (ctx.platform == Platform::kWindows) return {goal + " (" + kWindowsDriverPage + ")"};
+  const NvidiaDriverInstall* how =
+      ctx.db.FindNvidiaDriverInstall(ctx.snap.os.distro_id, ctx.snap.os.distro_id_like);
+  if (!how) return {goal};
+  std::vector<std::string> lines{goal + "; on " + how->name + " (" + how->link + "):"};
+  lines.insert(lines.end(), how->lines.begin(), how->lines.end());
+  return lines;
 }
 
 // The wheel loads, but check fell back to an older torch release for this driver: the newest release
@@ -55,20 +65,20 @@ std::optional<ManualStep> HeldBackStep(const RuleContext& ctx, const TorchWheel&
       "the plan installs torch " + pinned.torch.ToString() + " (" + pinned.variant +
       "), the newest release this driver runs; after a driver upgrade, `gpudoctor setup` plans torch " +
       newest->torch.ToString() + " (" + newest->variant + ")";
-  m.lines = {InstallDriverLine(floor->ToString())};
+  m.lines = DriverInstallLines(ctx, floor->ToString());
   return m;
 }
 
 // The driver cannot load the planned wheel: its upgrade comes first, with the wheel it does load.
-ManualStep TooOldStep(const RuleContext& ctx, const PackageStep& step, const GpuView& gpu,
+ManualStep TooOldStep(const RuleContext& ctx, const std::string& wheel, const GpuView& gpu,
                       const DriverFloorCheck& c) {
   ManualStep m;
   m.finding = "setup.driver_floor";
-  m.title = "The NVIDIA driver " + c.installed + " is older than the " + step.variant + " wheel needs (" +
-            c.needs + " or newer on " + c.os + ")";
+  m.title = "The NVIDIA driver " + c.installed + " is older than " + wheel + " needs (" + c.needs +
+            " or newer on " + c.os + ")";
   m.summary =
       "upgrade the driver before installing: the CUDA " + c.cuda + " wheel would not load on this one";
-  m.lines = {InstallDriverLine(c.needs)};
+  m.lines = DriverInstallLines(ctx, c.needs);
   if (gpu.cc) {
     const TorchWheel* fits =
         BestCudaWheel(ctx.db, *gpu.cc, ctx.nvidia_driver, std::nullopt, ctx.platform == Platform::kWindows);
@@ -79,6 +89,44 @@ ManualStep TooOldStep(const RuleContext& ctx, const PackageStep& step, const Gpu
   return m;
 }
 
+// The CUDA runtime a step's wheel bundles, and the plan's name for that wheel.
+struct PlannedCuda {
+  Version cuda;
+  std::string wheel;  // "the cu126 wheel", "PyPI's torch 2.14 wheel (cu130 on Linux)"
+};
+
+bool FromPypi(const PackageStep& step) {
+  return step.variant.empty() && step.index_url.empty() && step.find_links.empty();
+}
+
+// The PyPI build of the torch release the step asks for ("torch==2.7.1", "torch==2.7.*"), else of the
+// newest release recorded: what pip takes from PyPI.
+const TorchPypiDefault* PypiBuild(const RuleContext& ctx, const PackageStep& step) {
+  for (const std::string& r : step.requirements) {
+    if (RequirementName(r) != "torch") continue;
+    const size_t eq = r.find("==");
+    if (eq == std::string::npos) break;
+    const std::optional<Version> v = Version::ParseLeading(r.substr(eq + 2));
+    return v ? ctx.db.FindTorchPypiDefault(*v) : nullptr;
+  }
+  const TorchPypiDefault* newest = nullptr;
+  for (const TorchPypiDefault& d : ctx.db.torch_pypi_defaults)
+    if (!newest || d.torch > newest->torch) newest = &d;
+  return newest;
+}
+
+std::optional<PlannedCuda> PlannedCudaOf(const RuleContext& ctx, const PackageStep& step,
+                                         const TorchWheel* pinned) {
+  const std::string indexed = "the " + step.variant + " wheel";
+  if (pinned && pinned->cuda) return PlannedCuda{*pinned->cuda, indexed};
+  if (const std::optional<Version> cuda = CudaOfWheelVariant(step.variant))
+    return PlannedCuda{*cuda, indexed};
+  if (!FromPypi(step) || ctx.platform == Platform::kWindows) return std::nullopt;
+  const TorchPypiDefault* d = PypiBuild(ctx, step);
+  if (!d) return std::nullopt;
+  return PlannedCuda{d->cuda, "PyPI's torch " + d->torch.ToString() + " wheel (" + d->variant + " on Linux)"};
+}
+
 }  // namespace
 
 DriverFloorOutcome CheckDriverFloor(const RuleContext& ctx, const PackageStep& step,
@@ -86,19 +134,24 @@ DriverFloorOutcome CheckDriverFloor(const RuleContext& ctx, const PackageStep& s
   DriverFloorOutcome out;
   if (ctx.gpus.empty() || ctx.gpus.front().vendor != GpuVendor::kNvidia) return out;
   const GpuView& gpu = ctx.gpus.front();
-  const std::optional<Version> cuda =
-      pinned && pinned->cuda ? pinned->cuda : CudaOfWheelVariant(step.variant);
-  if (!cuda) return out;
-  const Version* floor = FloorOf(ctx, *cuda);
+  if (ctx.platform == Platform::kWindows && FromPypi(step)) {
+    out.step_note =
+        "PyPI's torch wheels for Windows are CPU-only: this install gives no CUDA on the GPU; "
+        "a CUDA build comes from https://download.pytorch.org/whl/cuXYZ";
+    return out;
+  }
+  const std::optional<PlannedCuda> planned = PlannedCudaOf(ctx, step, pinned);
+  if (!planned) return out;
+  const Version* floor = FloorOf(ctx, planned->cuda);
   if (!floor) return out;
-  const auto floors = ctx.db.CudaDriverFloor(*cuda);
+  const auto floors = ctx.db.CudaDriverFloor(planned->cuda);
 
   DriverFloorCheck c;
-  c.cuda = cuda->ToString();
+  c.cuda = planned->cuda.ToString();
   c.needs = floor->ToString();
   c.os = ctx.platform == Platform::kWindows ? "Windows" : "Linux";
   c.source = FirstSource(floors->minor_compat->provenance);
-  const std::string wheel = "the " + step.variant + " wheel (CUDA " + c.cuda + ")";
+  const std::string wheel = planned->wheel + " (CUDA " + c.cuda + ")";
   const std::string floor_text = c.needs + " or newer on " + c.os;
   if (!ctx.nvidia_driver) {
     c.note = "no NVIDIA driver version is known here: " + wheel + " needs " + floor_text +
@@ -108,7 +161,7 @@ DriverFloorOutcome CheckDriverFloor(const RuleContext& ctx, const PackageStep& s
     c.installed = ctx.nvidia_driver->ToString();
     c.note = "driver " + c.installed + " cannot load " + wheel + ", which needs " + floor_text +
              ": the driver upgrade comes first";
-    out.upgrade = TooOldStep(ctx, step, gpu, c);
+    out.upgrade = TooOldStep(ctx, planned->wheel, gpu, c);
   } else {
     c.verdict = DriverFloorCheck::Verdict::kRuns;
     c.installed = ctx.nvidia_driver->ToString();

@@ -12,6 +12,10 @@
 //  - the driver is older than the wheel needs: the driver upgrade is an admin step first (the wheel
 //    would not load), naming the newest recorded wheel this driver does run as the alternative;
 //  - no driver version is known: say so, with the floor to check against.
+// A torch from PyPI itself (no index) is judged by the CUDA build PyPI carries for that release on Linux
+// (data/pytorch_wheels.toml [[torch_pypi_default]]: cu130 from 2.11); on Windows PyPI's wheels are
+// CPU-only, which the step says instead. The driver step gives the distribution's own commands
+// ([[nvidia_driver_install]], by os-release ID, then ID_LIKE).
 #pragma once
 
 #include <optional>
@@ -26,6 +30,7 @@ namespace gpudoctor {
 struct DriverFloorOutcome {
   std::optional<DriverFloorCheck> check;  // for the package step; nullopt for a non-CUDA wheel
   std::optional<ManualStep> upgrade;      // the driver upgrade for the user or an admin, when due
+  std::string step_note;                  // said under the step instead: a PyPI torch on Windows is CPU-only
 };
 
 // `step` installs torch; `pinned` is the recorded wheel its pins came from (nullptr when none).

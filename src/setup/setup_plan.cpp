@@ -62,8 +62,9 @@ class Planner {
           if (pip && pip->uninstall) {
             uninstall.insert(uninstall.end(), pip->requirements.begin(), pip->requirements.end());
           } else if (pip && (InstallsTorch(*pip) || (problem && request_.mode == PlanMode::kRepair))) {
-            // One PyTorch install: a second finding with the same fix adds nothing.
-            if (!InstallsTorch(*pip) || !has_torch_) AddPackages(f, *pip, line, std::move(uninstall));
+            // One install of a package: a second finding with the same fix, or one reinstalling what an
+            // earlier step installs (a torchvision beside the torch being replaced), adds nothing.
+            if (!Installed(*pip)) AddPackages(f, *pip, line, std::move(uninstall));
             uninstall.clear();
           } else if (problem) {
             // A driver, a group, a project file, or an add-on of the environment check judged (the new
@@ -74,7 +75,7 @@ class Planner {
         }
       }
     }
-    if (problem && !manual.lines.empty()) plan_.manual.push_back(std::move(manual));
+    if (problem) AddManual(std::move(manual));
   }
 
   SetupPlan Finish() {
@@ -97,6 +98,27 @@ class Planner {
   }
 
  private:
+  // Whether every package `pip` installs is installed by an earlier step of the plan.
+  bool Installed(const PipLine& pip) const {
+    return std::all_of(pip.requirements.begin(), pip.requirements.end(), [&](const std::string& r) {
+      return std::any_of(plan_.packages.begin(), plan_.packages.end(), [&](const PackageStep& p) {
+        return std::any_of(p.requirements.begin(), p.requirements.end(),
+                           [&](const std::string& q) { return RequirementName(q) == RequirementName(r); });
+      });
+    });
+  }
+
+  // A manual step without the lines an earlier one already gives (two findings citing the same project
+  // pin, or the same driver install): each line appears once in the plan.
+  void AddManual(ManualStep manual) {
+    std::erase_if(manual.lines, [&](const std::string& line) {
+      return std::any_of(plan_.manual.begin(), plan_.manual.end(), [&](const ManualStep& m) {
+        return std::find(m.lines.begin(), m.lines.end(), line) != m.lines.end();
+      });
+    });
+    if (!manual.lines.empty()) plan_.manual.push_back(std::move(manual));
+  }
+
   void AddVariable(const Finding& f, const FixAction& a) {
     for (const VariableStep& v : plan_.variables)
       if (v.name == a.name) return;
@@ -115,7 +137,6 @@ class Planner {
     step.options = pip.options;
     step.check_command = line;
     if (InstallsTorch(pip)) {
-      has_torch_ = true;
       plan_.python_versions = PinTorchRelease(ctx_, step);
       CheckDriver(step);
       // The Windows launcher with a version ("py -3.12") says which Python the wheels need.
@@ -128,9 +149,10 @@ class Planner {
   // A CUDA wheel on an NVIDIA GPU: the driver's verdict on the step, and its upgrade where one is due (a
   // driver too old for the wheel first of all manual steps; a recommended one after check's own).
   void CheckDriver(PackageStep& step) {
-    if (step.variant.empty()) return;
-    DriverFloorOutcome outcome = CheckDriverFloor(ctx_, step, PinnedWheel(ctx_, step.variant));
+    const TorchWheel* pinned = step.variant.empty() ? nullptr : PinnedWheel(ctx_, step.variant);
+    DriverFloorOutcome outcome = CheckDriverFloor(ctx_, step, pinned);
     step.driver = std::move(outcome.check);
+    step.note = std::move(outcome.step_note);
     if (!outcome.upgrade) return;
     const bool first = step.driver && step.driver->verdict == DriverFloorCheck::Verdict::kTooOld;
     plan_.manual.insert(first ? plan_.manual.begin() : plan_.manual.end(), std::move(*outcome.upgrade));
@@ -139,7 +161,6 @@ class Planner {
   const RuleContext& ctx_;
   const PlanRequest& request_;
   SetupPlan plan_;
-  bool has_torch_ = false;
 };
 
 }  // namespace

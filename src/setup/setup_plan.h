@@ -48,6 +48,7 @@ struct PackageStep {
   std::vector<std::string> options;        // pip options the fix gives: "--no-deps"
   std::string check_command;               // check's own line, as check prints it
   std::optional<DriverFloorCheck> driver;  // a CUDA wheel on an NVIDIA GPU: does the driver load it
+  std::string note;                        // what else the plan says of it ("" when nothing)
 };
 
 struct VariableStep {

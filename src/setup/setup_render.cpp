@@ -96,6 +96,7 @@ std::string RenderPlanText(const SetupPlan& plan) {
     if (!p.variant.empty())
       out += "     the " + p.variant + " build, check's fix: " + Printable(p.check_command) + "\n";
     if (p.driver) out += "     " + Printable(p.driver->note) + "\n";
+    if (!p.note.empty()) out += "     " + Printable(p.note) + "\n";
   }
   if (!plan.variables.empty()) {
     out += std::to_string(++n) + ". Set in the environment's activation snippet:\n";
@@ -120,7 +121,8 @@ std::string RenderPlanJson(const SetupPlan& plan) {
                         {"variant", p.variant},
                         {"options", p.options},
                         {"check_command", p.check_command},
-                        {"driver", DriverJson(p.driver)}});
+                        {"driver", DriverJson(p.driver)},
+                        {"note", p.note}});
   Json variables = Json::array();
   for (const VariableStep& v : plan.variables)
     variables.push_back({{"finding", v.finding}, {"name", v.name}, {"value", v.value}, {"unset", v.unset}});

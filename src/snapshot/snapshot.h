@@ -23,12 +23,13 @@ inline constexpr int kSnapshotSchemaVersion = 2;
 enum class GpuVendor { kUnknown, kAmd, kNvidia, kIntel, kOther };
 
 struct OsInfo {
-  OsFamily family = OsFamily::kUnknown;  // JSON "linux" or "windows"
-  std::string distro_id;                 // os-release ID ("debian", "ubuntu")
-  std::string distro_name;               // PRETTY_NAME
-  std::string distro_version;            // VERSION_ID
-  std::string kernel_release;            // "6.8.0-45-generic"
-  std::string kernel_version_text;       // the full /proc/version line
+  OsFamily family = OsFamily::kUnknown;     // JSON "linux" or "windows"
+  std::string distro_id;                    // os-release ID ("debian", "ubuntu")
+  std::vector<std::string> distro_id_like;  // os-release ID_LIKE: the distributions it derives from
+  std::string distro_name;                  // PRETTY_NAME
+  std::string distro_version;               // VERSION_ID
+  std::string kernel_release;               // "6.8.0-45-generic"
+  std::string kernel_version_text;          // the full /proc/version line
   bool wsl = false;
   std::vector<std::string> wsl_evidence;  // what showed it ("/dev/dxg exists", ...)
   std::optional<std::string> container;   // "docker", "podman", "kubernetes", "lxc", ... when detected

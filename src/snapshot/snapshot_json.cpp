@@ -619,6 +619,7 @@ void ReadPythonEnv(Reader& r, PythonEnv& e) {
 std::string SnapshotToJson(const Snapshot& s) {
   Json os{{"family", std::string(OsFamilyName(s.os.family))},
           {"distro_id", s.os.distro_id},
+          {"distro_id_like", s.os.distro_id_like},
           {"distro_name", s.os.distro_name},
           {"distro_version", s.os.distro_version},
           {"kernel_release", s.os.kernel_release},
@@ -737,6 +738,7 @@ Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& orig
     o.Get("family", family);
     s.os.family = OsFamilyFromName(family);
     o.Get("distro_id", s.os.distro_id);
+    ReadStringArray(o, "distro_id_like", s.os.distro_id_like);
     o.Get("distro_name", s.os.distro_name);
     o.Get("distro_version", s.os.distro_version);
     o.Get("kernel_release", s.os.kernel_release);

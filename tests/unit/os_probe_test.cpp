@@ -6,7 +6,9 @@
 
 #include "core/strings.h"
 #include "probe/linux/procfs_parse.h"
+#include "probe/probe_inputs.h"
 #include "probe_test_sysroot.h"
+#include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
@@ -246,6 +248,22 @@ TEST(OsProbe, DiskFallsBackToTheNearestExistingParent) {
   user_root.live = true;
   user_root.env = testing::MakeEnv({{"HOME", "relative/path"}});
   EXPECT_EQ(user_root.Run(ProbeOs).disk.path, "/");
+}
+
+TEST(OsReleaseParser, ReadsIdLikeAsAList) {
+  auto mint = ParseOsRelease("ID=linuxmint\nID_LIKE=\"ubuntu  debian\"\nNAME=\"Linux Mint\"\n");
+  ASSERT_TRUE(mint.ok());
+  EXPECT_EQ(mint->id_like, (std::vector<std::string>{"ubuntu", "debian"}));
+  auto debian = ParseOsRelease("ID=debian\nNAME=Debian\n");
+  ASSERT_TRUE(debian.ok());
+  EXPECT_TRUE(debian->id_like.empty());
+}
+
+TEST(OsProbe, RecordedUbuntuHasDebianLike) {
+  const Snapshot snap = ProbeWithTopology(
+      MakeRecordedInputs(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/gtx1080-desktop"));
+  EXPECT_EQ(snap.os.distro_id, "ubuntu");
+  EXPECT_EQ(snap.os.distro_id_like, std::vector<std::string>{"debian"});
 }
 
 TEST(OsReleaseParser, HandlesQuotingAndEscapes) {

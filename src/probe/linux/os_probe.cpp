@@ -38,6 +38,7 @@ void ProbeDistribution(const ProbeContext& ctx, Snapshot& snap) {
     snap.os.distro_id = release->id;
     snap.os.distro_name = release->pretty_name;
     snap.os.distro_version = release->version_id;
+    snap.os.distro_id_like = release->id_like;
     return;
   }
   snap.warnings.push_back(

@@ -100,6 +100,10 @@ Result<OsRelease> ParseOsRelease(std::string_view text) {
       any = true;
     } else if (key == "VERSION_ID") {
       out.version_id = UnquoteOsReleaseValue(value);
+    } else if (key == "ID_LIKE") {
+      const std::string like = UnquoteOsReleaseValue(value);
+      for (std::string_view word : Split(like, ' '))
+        if (!Trim(word).empty()) out.id_like.emplace_back(Trim(word));
     }
   }
   if (!any) return EnvError("no ID, NAME or PRETTY_NAME line found");

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 #include "snapshot/snapshot.h"
@@ -15,9 +16,10 @@ namespace gpudoctor {
 
 // The os-release keys gpudoctor uses (freedesktop os-release(5): KEY=VALUE, values optionally quoted).
 struct OsRelease {
-  std::string id;           // ID
-  std::string pretty_name;  // PRETTY_NAME (NAME when PRETTY_NAME is absent)
-  std::string version_id;   // VERSION_ID
+  std::string id;                    // ID
+  std::string pretty_name;           // PRETTY_NAME (NAME when PRETTY_NAME is absent)
+  std::string version_id;            // VERSION_ID
+  std::vector<std::string> id_like;  // ID_LIKE, split at blanks: "ubuntu debian" for Linux Mint
 };
 
 // Fails when the text holds none of ID, PRETTY_NAME, NAME.
