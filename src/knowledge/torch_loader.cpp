@@ -166,7 +166,7 @@ void ParseTorchPypiDefault(EntryReader& r, KnowledgeDb& db) {
   d.variant = r.Text("variant", Need::kRequired).value_or("");
   d.provenance = r.ReadProvenance();
   r.Finish();
-  auto cuda = CudaFromVariant(d.variant);
+  auto cuda = CudaOfWheelVariant(d.variant);
   if (!cuda) r.Error(0, "variant must be a CUDA variant such as \"cu130\"");
   if (!torch || !cuda) return;
   if (torch->parts().size() != 2) r.Error(0, "torch must be a release series such as \"2.11\"");
