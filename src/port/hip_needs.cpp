@@ -36,7 +36,8 @@ class HipNeeds {
       if (t.kind == TokenKind::kHeaderName) has_runtime = has_runtime || ProvidesRuntime(i);
       if (t.kind != TokenKind::kIdentifier) continue;
       std::string_view name = code_.Text(i);
-      if (!needs_runtime && NeedsRuntime(name)) needs_runtime = true;
+      if (!needs_runtime && (NeedsRuntime(name) || IsRuntimeApi(name))) needs_runtime = true;
+      if (IsDeclarationSpecifier(name)) SeparateFromString(i);
       if (!code_.Is(i + 1, "(")) continue;  // only calls are cast or rewritten: no lookup for the rest
       auto it = map_.names.find(std::string(name));
       if (it == map_.names.end()) continue;
@@ -58,6 +59,29 @@ class HipNeeds {
   }
 
  private:
+  // A name of CUDA's runtime or driver API (cudaMalloc, cudaError_t, cudaSuccess, CUDART_INF, cuInit): a
+  // host-only .cu file that uses them and includes nothing is still compiled by nvcc, never by hipcc.
+  bool IsRuntimeApi(std::string_view name) const {
+    if (name.substr(0, 2) != "cu" && name.substr(0, 4) != "CUDA") return false;
+    auto it = map_.names.find(std::string(name));
+    if (it == map_.names.end() || it->second.unsupported) return false;
+    const std::string& f = it->second.family;
+    return f == "runtime" || f == "driver" || f == "types" || f == "enums" || f == "macros";
+  }
+
+  // `extern "C"__global__`: nvcc reads the attribute, clang a string literal with a user-defined suffix.
+  static bool IsDeclarationSpecifier(std::string_view name) {
+    return name == "__global__" || name == "__device__" || name == "__host__" || name == "__forceinline__";
+  }
+
+  void SeparateFromString(size_t i) {
+    if (i == 0) return;
+    const Token& before = code_[i - 1];
+    if (before.kind != TokenKind::kString || before.offset + before.length != code_[i].offset) return;
+    edits_.push_back(PortEdit{code_[i].offset, 0, " "});
+    ++report_.conversions["implicit"];
+  }
+
   // An include of a header that is (or is translated to) hip/hip_runtime.h.
   bool ProvidesRuntime(size_t i) const {
     std::string_view text = code_.Text(i);
