@@ -25,7 +25,7 @@ class HipNeeds {
       : code_(code), map_(map), report_(report), edits_(edits) {}
 
   void Run() {
-    bool has_runtime = false, needs_runtime = false;
+    bool has_runtime = false, needs_runtime = false, includes_cuda = false, uses_api = false;
     size_t first_include = code_.size();
     for (size_t i = 0; i < code_.size(); ++i) {
       const Token& t = code_[i];
@@ -33,10 +33,15 @@ class HipNeeds {
       if (t.kind == TokenKind::kDirective && first_include == code_.size() &&
           code_.Text(i).find("include") != std::string_view::npos)
         first_include = i;
-      if (t.kind == TokenKind::kHeaderName) has_runtime = has_runtime || ProvidesRuntime(i);
+      if (t.kind == TokenKind::kHeaderName) {
+        has_runtime = has_runtime || ProvidesRuntime(i);
+        includes_cuda = includes_cuda || IsTableHeader(i);
+      }
       if (t.kind != TokenKind::kIdentifier) continue;
       std::string_view name = code_.Text(i);
       if (!needs_runtime && NeedsRuntime(name)) needs_runtime = true;
+      if (!uses_api && !needs_runtime && IsRuntimeApi(name)) uses_api = true;
+      if (IsDeclarationSpecifier(name)) SeparateFromString(i);
       if (!code_.Is(i + 1, "(")) continue;  // only calls are cast or rewritten: no lookup for the rest
       auto it = map_.names.find(std::string(name));
       if (it == map_.names.end()) continue;
@@ -45,6 +50,8 @@ class HipNeeds {
       if (it->second.kernel_arg >= 0) CastKernel(i, it->second);
       if (it->second.rewrite != PortRewrite::kNone) PlainAccess(i, it->second);
     }
+    // A file that includes a CUDA header (nccl.h, cublas_v2.h) has the runtime API through it.
+    if (uses_api && !includes_cuda) needs_runtime = true;
     if (needs_runtime && !has_runtime && code_.size() > 0) {
       uint32_t at = code_.LineStart(first_include < code_.size() ? first_include : 0);
       // A call written across that line (a mask argument the translator drops, say) would swallow the
@@ -58,6 +65,34 @@ class HipNeeds {
   }
 
  private:
+  // A name of CUDA's runtime or driver API (cudaMalloc, cudaError_t, cudaSuccess, CUDART_INF, cuInit): a
+  // host-only .cu file that uses them and includes no CUDA header is still compiled by nvcc, never by hipcc.
+  bool IsRuntimeApi(std::string_view name) const {
+    if (name.substr(0, 2) != "cu" && name.substr(0, 4) != "CUDA") return false;
+    auto it = map_.names.find(std::string(name));
+    if (it == map_.names.end() || it->second.unsupported) return false;
+    const std::string& f = it->second.family;
+    return f == "runtime" || f == "driver" || f == "types" || f == "enums" || f == "macros";
+  }
+
+  // `extern "C"__global__`: nvcc reads the attribute, clang a string literal with a user-defined suffix.
+  static bool IsDeclarationSpecifier(std::string_view name) {
+    return name == "__global__" || name == "__device__" || name == "__host__" || name == "__forceinline__";
+  }
+
+  void SeparateFromString(size_t i) {
+    if (i == 0) return;
+    const Token& before = code_[i - 1];
+    if (before.kind != TokenKind::kString || before.offset + before.length != code_[i].offset) return;
+    edits_.push_back(PortEdit{code_[i].offset, 0, " "});
+    ++report_.conversions["implicit"];
+  }
+
+  bool IsTableHeader(size_t i) const {
+    std::string_view text = code_.Text(i);
+    return text.size() >= 2 && map_.headers.count(std::string(text.substr(1, text.size() - 2))) > 0;
+  }
+
   // An include of a header that is (or is translated to) hip/hip_runtime.h.
   bool ProvidesRuntime(size_t i) const {
     std::string_view text = code_.Text(i);

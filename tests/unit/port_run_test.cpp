@@ -133,7 +133,8 @@ TEST_F(PortRun, InPlaceWithBackupAndAFailedWriteLeavesTheOriginal) {
   fake.files.erase(job.input + ".orig");
   run = RunPort(job, *map_, fake.Io());
   ASSERT_TRUE(run.ok()) << run.error().message;
-  EXPECT_EQ(fake.files[job.input], "void f(void** p) { hipMalloc(p, 4); }\n");
+  // The runtime include is added: nvcc gave it to a .cu file implicitly (docs/port.md).
+  EXPECT_EQ(fake.files[job.input], "#include <hip/hip_runtime.h>\nvoid f(void** p) { hipMalloc(p, 4); }\n");
   EXPECT_EQ(fake.files[job.input + ".orig"], fake.files["k.cu"]);
 }
 
