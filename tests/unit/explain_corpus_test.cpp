@@ -203,29 +203,17 @@ Score ScoreCases(const std::vector<CorpusCase>& cases) {
     // A harmless entry expected (the thread's answer: nothing is wrong, here is how to read it): right when
     // no problem is reported, the entry is among the harmless messages, and its fix has the words.
     const ExplainEntry* expected = Catalog().Find(expect);
-    if (expected != nullptr && expected->harmless) {
-      const auto seen = std::find_if(report.harmless.begin(), report.harmless.end(),
-                                     [&](const ExplainMatch& h) { return h.entry == expected; });
-      if (!matches.empty()) {
-        why = "diagnosed " + matches.front().match.entry->id;
-        ++score.other_entry_first;
-      } else if (seen == report.harmless.end()) {
-        why = "nothing matched";
-        ++score.nothing_matched;
-      } else {
-        for (const std::string& w : c.fix_words)
-          if (Lower(expected->fix).find(w) == std::string::npos)
-            why += (why.empty() ? "fix lacks '" : ", '") + w + "'";
-        if (!why.empty()) ++score.fix_lacks_words;
-      }
-    } else if (matches.empty()) {
-      why = "nothing matched";
-      ++score.nothing_matched;
-    } else if (matches.front().match.entry->id != expect) {
+    const bool harmless = expected != nullptr && expected->harmless;
+    const bool seen = harmless && std::any_of(report.harmless.begin(), report.harmless.end(),
+                                              [&](const ExplainMatch& h) { return h.entry == expected; });
+    if (harmless ? !matches.empty() : !matches.empty() && matches.front().match.entry->id != expect) {
       why = "diagnosed " + matches.front().match.entry->id;
       ++score.other_entry_first;
+    } else if (harmless ? !seen : matches.empty()) {
+      why = "nothing matched";
+      ++score.nothing_matched;
     } else {
-      const std::string fix = FixText(matches.front());
+      const std::string fix = harmless ? Lower(expected->fix) : FixText(matches.front());
       for (const std::string& w : c.fix_words)
         if (fix.find(w) == std::string::npos) why += (why.empty() ? "fix lacks '" : ", '") + w + "'";
       if (!why.empty()) ++score.fix_lacks_words;
