@@ -98,6 +98,22 @@ int PostCheck(const CliContext& ctx, const std::string& environment) {
   return worst;
 }
 
+// What --apply did: the steps skipped as done before, then the failure (with what was done and how to
+// undo it) or the snippets written. False when a step failed.
+bool ReportOutcome(const CliContext& ctx, const ApplyOutcome& outcome) {
+  for (const std::string& s : outcome.resumed) WriteAll(ctx.out, "done before, skipped: " + s + "\n");
+  if (!outcome.ok()) {
+    std::string text = "setup: step failed: " + outcome.failed_step + "\n" + outcome.error + "\n";
+    text += "done: " + (outcome.done.empty() ? std::string("nothing") : JoinList(outcome.done, "; ")) + "\n";
+    for (const std::string& u : outcome.undo) text += "undo: " + u + "\n";
+    text += "Run the same command again to resume at the failed step.\n";
+    WriteAll(ctx.err, text);
+    return false;
+  }
+  for (const std::string& s : outcome.snippets) WriteAll(ctx.out, "wrote " + s + "\n");
+  return true;
+}
+
 }  // namespace
 
 std::string SetupCommand::Description() const {
@@ -112,7 +128,8 @@ std::string SetupCommand::Description() const {
          "oldest driver that CUDA version loads on (Linux and Windows numbers differ) and names the driver "
          "upgrade, with your distribution's commands, when it is due. The plan is printed; nothing changes "
          "without --apply.\n\n"
-         "--apply creates the environment (DIR, default ./.venv), installs step by step, writes activation "
+         "--apply creates the environment (DIR, default ./.venv; with --installer conda, ./.conda made by "
+         "`conda create`, the wheels installed by its own pip), installs step by step, writes activation "
          "snippets (gpudoctor-activate.sh for bash and zsh, .fish, .ps1) with the variables, then runs "
          "`check --live` and `verify --level quick` on it. A failed step stops with the error, what was "
          "done and how to undo it; running the same command again resumes.\n\n"
@@ -127,6 +144,7 @@ std::string SetupCommand::Description() const {
          "  gpudoctor setup --apply ~/venvs/gpu      make it in ~/venvs/gpu\n"
          "  gpudoctor setup --repair                 fix the environment check judged, in place\n"
          "  gpudoctor setup --installer conda        the plan in a conda environment (pip inside it)\n"
+         "  gpudoctor setup --installer conda --apply   make it with the conda on PATH\n"
          "  gpudoctor setup --sysroot ./machine      the plan for a machine recorded with `gather`";
 }
 
@@ -143,7 +161,7 @@ void SetupCommand::DefineFlags(FlagSet& flags) {
   flags.Choice("--installer", &installer_, {"auto", "pip", "uv", "conda"},
                "Installer (default auto: uv when it is on PATH, else pip in a venv). conda plans a conda "
                "environment (default ./.conda) with pip inside it, since PyTorch's conda channel is "
-               "deprecated; --apply does not carry a conda plan out yet.");
+               "deprecated; --apply needs conda on PATH.");
   flags.String(
       "--local-index", &local_index_, "DIR",
       "Install from a folder of wheels (pip --no-index --find-links DIR) instead of the plan's index.");
@@ -213,12 +231,13 @@ int SetupCommand::Run(const CliContext& ctx) {
   };
   // Nothing to change in an existing environment: --apply still proves it works.
   if (plan.Empty()) return apply_ && !env_.empty() ? post_check(env_) : kExitOk;
-  if (apply_ && conda)
+  const std::string conda_exe = conda && apply_ ? FindOnPath(ctx.env, "conda") : "";
+  if (conda && apply_ && conda_exe.empty())
     return ReportError(ctx.err,
-                       UserError("setup --apply --installer conda is not implemented: setup plans a conda "
-                                 "environment but does not create one",
-                                 "run the plan's conda and pip commands above by hand, or apply with "
-                                 "--installer pip or --installer uv"));
+                       UserError("--apply --installer conda: no conda on PATH, so setup cannot create the "
+                                 "conda environment",
+                                 "install Miniforge (https://conda-forge.org/download/) or Miniconda and "
+                                 "open a shell where `conda` runs, or apply with --installer pip"));
   if (!apply_) {
     WriteAll(ctx.out,
              "\nNothing was changed. `gpudoctor setup --apply` carries out the steps setup can do.\n");
@@ -227,25 +246,16 @@ int SetupCommand::Run(const CliContext& ctx) {
   WriteAll(ctx.out, "\n");
 
   ApplyOptions options;
-  options.installer = uv.empty() ? Installer::kPip : Installer::kUv;
+  options.installer = conda ? Installer::kConda : uv.empty() ? Installer::kPip : Installer::kUv;
   options.uv = uv;
+  options.conda = conda_exe;
   options.local_index = local_index_;
   options.existing = !env_.empty() || repair_;
   options.allow_foreign = allow_foreign_;
   options.progress = [&ctx](const std::string& line) { WriteAll(ctx.err, "setup: " + line + "\n"); };
   auto outcome = ApplyPlan(plan, options, RunProcess);
   if (!outcome.ok()) return ReportError(ctx.err, outcome.error());
-  for (const std::string& s : outcome->resumed) WriteAll(ctx.out, "done before, skipped: " + s + "\n");
-  if (!outcome->ok()) {
-    std::string text = "setup: step failed: " + outcome->failed_step + "\n" + outcome->error + "\n";
-    text +=
-        "done: " + (outcome->done.empty() ? std::string("nothing") : JoinList(outcome->done, "; ")) + "\n";
-    for (const std::string& u : outcome->undo) text += "undo: " + u + "\n";
-    text += "Run the same command again to resume at the failed step.\n";
-    WriteAll(ctx.err, text);
-    return kExitErrors;
-  }
-  for (const std::string& s : outcome->snippets) WriteAll(ctx.out, "wrote " + s + "\n");
+  if (!ReportOutcome(ctx, *outcome)) return kExitErrors;
   if (!plan.manual.empty())
     WriteAll(ctx.out, "Still to do by hand (setup never runs these): step 1 above.\n");
   return post_check(plan.environment);

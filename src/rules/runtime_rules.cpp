@@ -8,6 +8,7 @@
 #include "core/strings.h"
 #include "rules/amdgpu_driver_stack.h"
 #include "rules/framework_parts.h"
+#include "rules/nvidia_driver_install.h"
 #include "rules/nvidia_driver_stack.h"
 #include "rules/rule_context.h"
 
@@ -24,9 +25,6 @@ bool CanAdminister(const UserInfo& user) {
   return false;
 }
 
-constexpr const char* kNvidiaDriverGuide =
-    "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/";
-constexpr const char* kDebianNvidiaWiki = "https://wiki.debian.org/NvidiaGraphicsDrivers";
 constexpr const char* kAmdgpuInstall =
     "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/quick-start.html";
 
@@ -35,137 +33,19 @@ std::optional<Version> RocmVersion(const std::string& text) {
   return Version::Parse(std::string_view(text).substr(0, text.find('-')));
 }
 
-// An NVIDIA GPU whose architecture a driver branch is the last for (Pascal: R580), with that branch.
-struct LastBranch {
-  const NvidiaDriverBranch* branch = nullptr;
-  const GpuView* gpu = nullptr;
-  std::string architecture;  // "Pascal"
-  uint32_t number = 0;       // 580
-};
-
-std::optional<LastBranch> LastBranchOf(const RuleContext& ctx) {
-  for (const auto& g : ctx.gpus) {
-    if (g.vendor != GpuVendor::kNvidia || !g.cc) continue;
-    const CudaArch* arch = ctx.db.FindCudaArch(*g.cc);
-    if (!arch) continue;
-    for (const auto& b : ctx.db.nvidia_driver_branches) {
-      if (!Contains(b.last_for, arch->architecture)) continue;
-      auto number = Version::Parse(std::string_view(b.branch).substr(1));  // "R580" -> 580
-      if (number) return LastBranch{&b, &g, arch->architecture, number->major()};
-    }
-  }
-  return std::nullopt;
-}
-
-// Installs the newest driver of `last`'s branch, since a plain upgrade would leave the GPU behind.
-void AddBranchDriverInstall(const RuleContext& ctx, const LastBranch& last, Finding& f) {
-  const std::string n = std::to_string(last.number);
-  const std::string& distro = ctx.snap.os.distro_id;
-  if (ctx.platform == Platform::kWindows) {
-    // Windows numbers a branch's drivers past the branch (R580: 580.xx and 581.xx).
-    std::string numbers = n + ".xx";
-    for (const NvidiaWindowsBranch& w : ctx.db.nvidia_windows_branches) {
-      if (w.branch != last.branch->branch) continue;
-      numbers.clear();
-      for (uint32_t m : w.majors) numbers += (numbers.empty() ? "" : " or ") + std::to_string(m) + ".xx";
-    }
-    f.fix.push_back(FixAction::Manual("download the newest " + last.branch->branch + " (" + numbers +
-                                      ") driver for your GPU from https://www.nvidia.com/drivers"));
-  } else if (IsUbuntuFamily(distro)) {
-    f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" + n));
-  } else {
-    f.fix.push_back(FixAction::Manual("install the " + n +
-                                      " branch of the NVIDIA driver packaged for your "
-                                      "distribution (not a newer one)"));
-  }
-  f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
-}
-
-// The first NVIDIA GPU whose architecture only the open kernel modules drive (Blackwell), with that rule.
-struct OpenModulesGpu {
-  const GpuView* gpu = nullptr;
-  const NvidiaOpenModulesOnly* only = nullptr;
-};
-
-std::optional<OpenModulesGpu> OpenModulesOnlyGpu(const RuleContext& ctx) {
-  for (const auto& g : ctx.gpus) {
-    if (g.vendor != GpuVendor::kNvidia || !g.cc) continue;
-    const CudaArch* arch = ctx.db.FindCudaArch(*g.cc);
-    if (!arch) continue;
-    for (const NvidiaOpenModulesOnly& o : ctx.db.nvidia_open_modules_only)
-      if (o.architecture == arch->architecture) return OpenModulesGpu{&g, &o};
-  }
-  return std::nullopt;
-}
-
-// Debian's own NVIDIA packages (bookworm 535, trixie 550) predate the branch a GPU only the open modules
-// drive needs (Blackwell: R570), and backports has none newer: the open modules come from NVIDIA's CUDA
-// repository for Debian (its driver installation guide: contrib enabled, cuda-keyring, nvidia-open).
-void AddDebianNvidiaRepoOpen(const RuleContext& ctx, const NvidiaOpenModulesOnly& only, Finding& f) {
-  const std::string& version = ctx.snap.os.distro_version;
-  const std::string repo =
-      "debian" + (version.empty() ? std::string("12") : version.substr(0, version.find('.')));
-  const std::string branch = only.first_branch.empty() ? "a newer branch" : only.first_branch + " or newer";
-  f.fix.push_back(FixAction::Manual("Debian's own NVIDIA driver packages are too old for " +
-                                    only.architecture + " GPUs, which need the open kernel modules of " +
-                                    branch + ": install them from NVIDIA's CUDA repository for Debian"));
-  f.fix.push_back(FixAction::Manual(
-      "first enable the contrib component (NVIDIA's packages need it): add \"contrib\" after \"main\" in "
-      "/etc/apt/sources.list (or the Components line of /etc/apt/sources.list.d/debian.sources)"));
-  f.fix.push_back(FixAction::Bash("wget https://developer.download.nvidia.com/compute/cuda/repos/" + repo +
-                                  "/x86_64/cuda-keyring_1.1-1_all.deb"));
-  f.fix.push_back(FixAction::Bash("sudo dpkg -i cuda-keyring_1.1-1_all.deb"));
-  f.fix.push_back(FixAction::Bash("sudo apt update"));
-  f.fix.push_back(FixAction::Bash("sudo apt install nvidia-open"));
-}
-
-// Debian's driver: nvidia-driver is in non-free, its firmware in non-free-firmware, the DKMS helpers in
-// contrib; none is enabled by default (wiki.debian.org/NvidiaGraphicsDrivers).
-void AddDebianNvidiaDriver(Finding& f) {
-  f.fix.push_back(FixAction::Manual(
-      "first enable the contrib, non-free and non-free-firmware components: add them after \"main\" in "
-      "/etc/apt/sources.list (or the Components line of /etc/apt/sources.list.d/debian.sources)"));
-  f.fix.push_back(FixAction::Bash("sudo apt update"));
-  f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver firmware-misc-nonfree"));
-}
-
+// The driver install of this machine (nvidia_driver_install.h: the same steps setup names), then the reboot.
 void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
-  if (auto last = LastBranchOf(ctx)) {
-    f.fix_summary += " within the " + last->branch->branch + " branch (the last for " + last->architecture +
-                     ": newer branches drop it)";
-    AddBranchDriverInstall(ctx, *last, f);
-    Cite(f, last->branch->provenance);
-    return;
-  }
-  const std::string& distro = ctx.snap.os.distro_id;
-  const std::optional<OpenModulesGpu> open_only = OpenModulesOnlyGpu(ctx);
-  if (IsUbuntuFamily(distro)) {
-    f.fix.push_back(FixAction::Bash("sudo ubuntu-drivers install"));
-  } else if (distro == "debian") {
-    if (open_only) {
-      AddDebianNvidiaRepoOpen(ctx, *open_only->only, f);
-    } else {
-      AddDebianNvidiaDriver(f);
-    }
-  } else if (distro == "fedora") {
-    f.fix.push_back(
-        FixAction::Manual("enable the RPM Fusion nonfree repository (https://rpmfusion.org/Configuration)"));
-    f.fix.push_back(FixAction::Bash("sudo dnf install akmod-nvidia"));
-  } else if (const NvidiaDriverInstall* how =
-                 ctx.db.FindNvidiaDriverInstall(distro, ctx.snap.os.distro_id_like)) {
-    // Any other distribution: its own commands from data/cuda_drivers.toml (by ID_LIKE for derivatives).
-    for (const std::string& line : how->lines)
-      f.fix.push_back(line.starts_with("sudo ") ? FixAction::Bash(line) : FixAction::Manual(line));
-    f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
-    f.link = how->link;
-    return;
-  } else {
-    f.fix.push_back(FixAction::Manual("install the NVIDIA driver packaged for your distribution"));
-  }
+  NvidiaDriverInstallSteps how = NvidiaDriverInstallFor(ctx);
+  if (how.last)
+    f.fix_summary += " within the " + how.last->branch->branch + " branch (the last for " +
+                     how.last->architecture + ": newer branches drop it)";
+  f.fix.insert(f.fix.end(), how.actions.begin(), how.actions.end());
   f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
-  f.link = distro == "fedora"                 ? "https://rpmfusion.org/Howto/NVIDIA"
-           : distro == "debian" && !open_only ? kDebianNvidiaWiki
-                                              : kNvidiaDriverGuide;
+  if (how.last) {
+    Cite(f, how.last->branch->provenance);
+  } else {
+    f.link = how.link;
+  }
 }
 
 void KernelDrivers(const RuleContext& ctx, std::vector<Finding>& out) {
@@ -478,7 +358,8 @@ void NvidiaDriverBranchForGpu(const RuleContext& ctx, std::vector<Finding>& out)
                        "), found " + driver);
   f.fix_summary = "install the newest " + last->branch->branch + " driver (" + std::to_string(last->number) +
                   ".xx); stay on that branch";
-  AddBranchDriverInstall(ctx, *last, f);
+  for (FixAction& a : BranchDriverInstall(ctx, *last)) f.fix.push_back(std::move(a));
+  f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
   Cite(f, last->branch->provenance);
   out.push_back(std::move(f));
 }
@@ -492,7 +373,7 @@ void AddOpenModulesInstall(const RuleContext& ctx, const NvidiaOpenModulesOnly& 
     f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" +
                                     (branch.empty() ? "<branch>" : branch) + "-open"));
   } else if (distro == "debian") {
-    AddDebianNvidiaRepoOpen(ctx, only, f);
+    for (FixAction& a : DebianNvidiaRepoOpen(ctx, only)) f.fix.push_back(std::move(a));
   } else if (distro == "rhel" || distro == "rocky" || distro == "almalinux" || distro == "ol" ||
              distro == "amzn") {
     f.fix.push_back(

@@ -20,6 +20,11 @@ const char* SnippetFileName(SnippetShell shell);
 std::string ActivationSnippet(SnippetShell shell, const std::string& bin_dir,
                               const std::vector<VariableStep>& variables);
 
+// The same for a conda environment at `prefix`: `conda activate PREFIX` (conda's shell hook, set up by
+// `conda init`, is what enters a conda environment), then the variables.
+std::string CondaActivationSnippet(SnippetShell shell, const std::string& prefix,
+                                   const std::vector<VariableStep>& variables);
+
 // A word as one fish argument: single-quoted, with \\ and \' escaped.
 std::string QuoteFish(std::string_view word);
 

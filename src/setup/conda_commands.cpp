@@ -11,10 +11,16 @@ std::string CondaPython(const std::vector<std::string>& python_versions) {
   return python_versions[python_versions.size() - 2];
 }
 
+std::vector<std::string> CondaCreateArgv(const std::string& conda, const std::string& prefix,
+                                         const std::string& python) {
+  return {conda, "create", "-y", "-p", prefix, python.empty() ? "python" : "python=" + python, "pip"};
+}
+
 std::string CondaCreateCommand(const SetupPlan& plan) {
-  std::string out = "conda create -y -p " + QuoteBash(plan.environment);
-  out += plan.python.empty() ? " python" : " python=" + plan.python;
-  return out + " pip";
+  std::string out;
+  for (const std::string& word : CondaCreateArgv("conda", plan.environment, plan.python))
+    out += (out.empty() ? "" : " ") + QuoteBash(word);
+  return out;
 }
 
 std::string CondaPipCommand(const SetupPlan& plan) {

@@ -1,7 +1,7 @@
 // `setup --installer conda`: the commands of a plan in a conda environment. PyTorch's own conda channel
 // is deprecated, so conda makes the environment (a prefix folder with the plan's Python and pip) and the
-// wheels come from the same pip index as in a venv, through that environment's pip. Planned only: apply
-// refuses conda (setup_command.cpp says why).
+// wheels come from the same pip index as in a venv, through that environment's pip. `setup --apply`
+// runs the same create command (setup_apply.cpp), then the environment's own python -m pip.
 #pragma once
 
 #include <string>
@@ -16,6 +16,11 @@ namespace gpudoctor {
 // dependencies) often lag behind torch's; the only one when there is one; "" when none is known (conda's
 // default Python).
 std::string CondaPython(const std::vector<std::string>& python_versions);
+
+// {conda, "create", "-y", "-p", prefix, "python=3.13" (or "python" when `python` is ""), "pip"}: what
+// creates the environment, as the plan prints it and as --apply runs it.
+std::vector<std::string> CondaCreateArgv(const std::string& conda, const std::string& prefix,
+                                         const std::string& python);
 
 // "conda create -y -p .conda python=3.13 pip".
 std::string CondaCreateCommand(const SetupPlan& plan);

@@ -2,12 +2,11 @@
 #include "setup/driver_floor.h"
 
 #include "knowledge/wheel_variant.h"
+#include "rules/nvidia_driver_install.h"
 #include "setup/pip_line.h"
 
 namespace gpudoctor {
 namespace {
-
-const char kWindowsDriverPage[] = "https://www.nvidia.com/drivers";
 
 // The oldest driver that loads a CUDA `cuda` runtime on this OS, nullptr when none is recorded.
 const Version* FloorOf(const RuleContext& ctx, const Version& cuda) {
@@ -34,16 +33,16 @@ const TorchWheel* NewerBuildOutOfReach(const RuleContext& ctx, const TorchWheel&
   return best;
 }
 
-// The driver install: what to reach, then how this distribution does it (data/cuda_drivers.toml
-// [[nvidia_driver_install]], by os-release ID, then ID_LIKE), or NVIDIA's page on Windows.
+// The driver install: what to reach, then the steps check's own driver fixes give on this machine
+// (rules/nvidia_driver_install.h: the distribution's [[nvidia_driver_install]] row, or a GPU's last branch,
+// Debian's open-modules route, NVIDIA's page on Windows).
 std::vector<std::string> DriverInstallLines(const RuleContext& ctx, const std::string& needs) {
-  const std::string goal = "install an NVIDIA driver " + needs + " or newer, then reboot";
-  if (ctx.platform == Platform::kWindows) return {goal + " (" + kWindowsDriverPage + ")"};
-  const NvidiaDriverInstall* how =
-      ctx.db.FindNvidiaDriverInstall(ctx.snap.os.distro_id, ctx.snap.os.distro_id_like);
-  if (!how) return {goal};
-  std::vector<std::string> lines{goal + "; on " + how->name + " (" + how->link + "):"};
-  lines.insert(lines.end(), how->lines.begin(), how->lines.end());
+  const NvidiaDriverInstallSteps how = NvidiaDriverInstallFor(ctx);
+  std::string head = "install an NVIDIA driver " + needs + " or newer, then reboot";
+  if (!how.where.empty()) head += "; " + how.where;
+  if (!how.link.empty()) head += " (" + how.link + ")";
+  std::vector<std::string> lines{head + ":"};
+  for (std::string& l : ActionLines(how.actions)) lines.push_back(std::move(l));
   return lines;
 }
 

@@ -8,6 +8,7 @@
 
 #include "rules/rule_context.h"
 #include "setup/activation_snippet.h"
+#include "setup/conda_commands.h"
 #include "setup/pip_line.h"
 #include "setup/setup_render.h"
 
@@ -45,15 +46,19 @@ std::string Tail(const std::string& text, size_t lines) {
   return text.substr(pos == 0 ? 0 : pos + 1, end - (pos == 0 ? 0 : pos + 1));
 }
 
-// The environment's interpreter: bin/python (POSIX), Scripts\python.exe (Windows).
+// The environment's interpreter: bin/python (POSIX), Scripts\python.exe (a venv on Windows), python.exe
+// (a conda environment on Windows).
 std::string InterpreterOf(const fs::path& dir) {
-  const fs::path windows = dir / "Scripts" / "python.exe";
-  return fs::exists(windows) ? windows.string() : (dir / "bin" / "python").string();
+  for (const fs::path& windows : {dir / "Scripts" / "python.exe", dir / "python.exe"})
+    if (fs::exists(windows)) return windows.string();
+  return (dir / "bin" / "python").string();
 }
 
-// Why an existing folder may not be adopted; "" when it may.
-std::string ForeignReason(const fs::path& dir) {
-  if (fs::exists(dir / "conda-meta")) return "it is a conda environment: conda's own tools keep it";
+// Why an existing folder may not be adopted; "" when it may. A conda environment is refused unless conda
+// is the installer asked for.
+std::string ForeignReason(const fs::path& dir, Installer installer) {
+  if (fs::exists(dir / "conda-meta"))
+    return installer == Installer::kConda ? "" : "it is a conda environment: conda's own tools keep it";
   if (!fs::exists(dir / "pyvenv.cfg"))
     return "it is not a virtual environment (no pyvenv.cfg): a system Python's packages belong to the "
            "distribution or its installer";
@@ -78,11 +83,13 @@ Result<fs::path> CheckFolder(const SetupPlan& plan, const ApplyOptions& o) {
     return dir;
   }
   if (!fs::is_directory(dir)) return UserError("--env " + dir.string() + " is not a folder");
-  if (std::string why = ForeignReason(dir); !why.empty() && !o.allow_foreign)
+  if (std::string why = ForeignReason(dir, o.installer); !why.empty() && !o.allow_foreign)
     return UserError(
         "setup will not install into " + dir.string() + ": " + why,
-        "create a new environment with `gpudoctor setup --apply DIR`, or pass --allow-foreign-env "
-        "to install into it anyway");
+        std::string("create a new environment with `gpudoctor setup --apply DIR`, ") +
+            (fs::exists(dir / "conda-meta") ? "use --installer conda to install into it with its own pip, "
+                                            : "") +
+            "or pass --allow-foreign-env to install into it anyway");
   return dir;
 }
 
@@ -103,7 +110,9 @@ std::vector<std::string> Names(const std::vector<std::string>& requirements) {
 Step VenvStep(const SetupPlan& plan, const ApplyOptions& o, const fs::path& dir) {
   Step s;
   s.title = "create the environment " + dir.string() + " (" + ToString(o.installer) + ")";
-  if (o.installer == Installer::kUv) {
+  if (o.installer == Installer::kConda) {
+    s.argv = CondaCreateArgv(o.conda, dir.string(), plan.python);
+  } else if (o.installer == Installer::kUv) {
     std::string python = plan.python.starts_with("py -") ? plan.python.substr(4) : plan.python;
     s.argv = {o.uv, "venv", "--python", python, dir.string()};
   } else {
@@ -166,13 +175,15 @@ Status Record(const fs::path& file, const std::string& key) {
   return Ok{};
 }
 
+// A conda environment is entered with `conda activate DIR` (it has no activate script of its own).
 Status WriteSnippets(const SetupPlan& plan, const fs::path& dir, const std::string& python,
-                     std::vector<std::string>& written) {
+                     Installer installer, std::vector<std::string>& written) {
   const std::string bin_dir = fs::path(python).parent_path().string();
   for (SnippetShell shell : {SnippetShell::kPosix, SnippetShell::kFish, SnippetShell::kPowerShell}) {
     const fs::path file = dir / SnippetFileName(shell);
     std::ofstream out(file, std::ios::trunc);
-    out << ActivationSnippet(shell, bin_dir, plan.variables);
+    out << (installer == Installer::kConda ? CondaActivationSnippet(shell, dir.string(), plan.variables)
+                                           : ActivationSnippet(shell, bin_dir, plan.variables));
     out.flush();
     if (!out) return EnvError("cannot write " + file.string(), "check that the folder is writable");
     written.push_back(file.string());
@@ -222,7 +233,15 @@ std::string RunStep(const Step& s, const ApplyOptions& o, const ProcessRunner& r
 }  // namespace
 
 const char* ToString(Installer i) {
-  return i == Installer::kUv ? "uv" : "pip";
+  switch (i) {
+    case Installer::kUv:
+      return "uv";
+    case Installer::kConda:
+      return "conda";
+    case Installer::kPip:
+      break;
+  }
+  return "pip";
 }
 
 Result<ApplyOutcome> ApplyPlan(const SetupPlan& plan, const ApplyOptions& o, const ProcessRunner& run) {
@@ -273,7 +292,7 @@ Result<ApplyOutcome> ApplyPlan(const SetupPlan& plan, const ApplyOptions& o, con
       if (o.progress)
         o.progress("[" + std::to_string(total) + "/" + std::to_string(total) +
                    "] write the activation snippets");
-      if (Status st = WriteSnippets(plan, *dir, outcome.python, outcome.snippets); !st.ok()) {
+      if (Status st = WriteSnippets(plan, *dir, outcome.python, o.installer, outcome.snippets); !st.ok()) {
         outcome.failed_step = "write the activation snippets";
         outcome.error = st.error().message;
       }

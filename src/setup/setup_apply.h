@@ -16,15 +16,19 @@
 
 namespace gpudoctor {
 
-enum class Installer { kPip, kUv };
-const char* ToString(Installer i);  // "pip", "uv"
+// kConda: conda creates the environment (a prefix with the plan's Python and pip) and the environment's
+// own pip installs the wheels from the plan's index: PyTorch's conda channel is deprecated.
+enum class Installer { kPip, kUv, kConda };
+const char* ToString(Installer i);  // "pip", "uv", "conda"
 
 struct ApplyOptions {
   Installer installer = Installer::kPip;
-  std::string uv = "uv";       // the uv to run (a path or a name on PATH)
-  std::string local_index;     // a folder of wheels: --no-index --find-links DIR instead of the plan's index
-  bool existing = false;       // the environment exists already (--env DIR, --repair)
-  bool allow_foreign = false;  // adopt one that is not a venv or is conda's (--allow-foreign-env)
+  std::string uv = "uv";        // the uv to run (a path or a name on PATH)
+  std::string conda = "conda";  // the conda to run (a path or a name on PATH)
+  std::string local_index;      // a folder of wheels: --no-index --find-links DIR instead of the plan's index
+  bool existing = false;        // the environment exists already (--env DIR, --repair)
+  bool allow_foreign = false;   // adopt one that is not a venv or is conda's (--allow-foreign-env); with
+                                // kConda a conda environment is adopted without it
   std::chrono::milliseconds step_timeout{std::chrono::minutes(30)};
   std::function<void(const std::string&)> progress;  // one line per step as it starts
 };

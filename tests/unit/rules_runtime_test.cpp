@@ -224,7 +224,7 @@ TEST(RuntimeRules, DriverNewerThanR580OnPascalIsAnError) {
   EXPECT_EQ(f->severity, Severity::kError);
   EXPECT_NE(f->title.find("Pascal"), std::string::npos) << f->title;
   EXPECT_NE(f->fix_summary.find("R580"), std::string::npos) << f->fix_summary;
-  EXPECT_NE(BashFix(*f).find("nvidia-driver-580"), std::string::npos) << BashFix(*f);
+  EXPECT_NE(BashFix(*f).find("sudo ubuntu-drivers install nvidia:580"), std::string::npos) << BashFix(*f);
   // On the last branch itself: no finding.
   Snapshot ok = Linux();
   AddNvidia(ok, 0x1B80, 6, 1, "580.105.08");
@@ -271,8 +271,12 @@ TEST(RuntimeRules, DriverUpdateAdviceOnPascalNamesR580) {
   const Finding* f = FindId(fs, "runtime.cuda_driver_too_old");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_NE(f->fix_summary.find("R580 branch"), std::string::npos) << f->fix_summary;
-  EXPECT_NE(BashFix(*f).find("nvidia-driver-580"), std::string::npos) << BashFix(*f);
-  EXPECT_EQ(BashFix(*f).find("ubuntu-drivers install"), std::string::npos) << BashFix(*f);
+  // The branch by number, never the plain `ubuntu-drivers install` that would take a newer branch.
+  const std::string fix = BashFix(*f);
+  const size_t at = fix.find("ubuntu-drivers install");
+  ASSERT_NE(at, std::string::npos) << fix;
+  EXPECT_EQ(fix.substr(at, 33), "ubuntu-drivers install nvidia:580") << fix;
+  EXPECT_EQ(fix.find("ubuntu-drivers install", at + 1), std::string::npos) << fix;
 }
 
 }  // namespace

@@ -15,21 +15,21 @@
 #include "setup/pip_line.h"
 #include "setup/setup_apply.h"
 #include "setup/setup_plan.h"
+#include "setup_apply_test_util.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
 namespace stdfs = std::filesystem;
+using testing::BuildWheels;
 using testing::FreshTempDir;
 using testing::ReadFileText;
+using testing::RunPython;
+using testing::WheelSpec;
 
 const std::string kSource = GPUDOCTOR_SOURCE_DIR;
 const std::string kRaphael = kSource + "/tests/fixtures/sysroot/rx7900xtx-raphael";
-
-bool HavePython() {
-  return stdfs::path::preferred_separator == '/' && stdfs::exists("/usr/bin/python3");
-}
 
 // The plan for the recorded Raphael desktop (a 7900 XTX beside the iGPU): torch from the rocm7.14 index
 // and HIP_VISIBLE_DEVICES=0, into `env`.
@@ -37,28 +37,6 @@ SetupPlan RaphaelPlan(const stdfs::path& env) {
   PlanRequest request;
   request.environment = env.string();
   return PlanSetup(ProbeWithTopology(MakeRecordedInputs(kRaphael)), testing_rules::Db(), request);
-}
-
-// "torch==2.9.1" -> "torch==2.9.1+rocm7.14"; "torchvision==0.24.*" -> "torchvision==0.24.0+rocm7.14".
-std::string WheelSpec(std::string requirement, const std::string& variant) {
-  if (requirement.ends_with(".*")) requirement.replace(requirement.size() - 2, 2, ".0");
-  return requirement + "+" + variant;
-}
-
-void BuildWheels(const stdfs::path& dir, const std::vector<std::string>& specs) {
-  ProcessRequest r;
-  r.argv = {"/usr/bin/python3", kSource + "/tests/make_standin_wheels.py", dir.string()};
-  r.argv.insert(r.argv.end(), specs.begin(), specs.end());
-  auto result = RunProcess(r);
-  ASSERT_TRUE(result.ok());
-  ASSERT_EQ(result->exit_code, 0) << result->stderr_text;
-}
-
-std::string RunPython(const std::string& python, const std::string& code) {
-  ProcessRequest r;
-  r.argv = {python, "-c", code};
-  auto result = RunProcess(r);
-  return result.ok() && result->exit_code == 0 ? result->stdout_text : "failed: " + result->stderr_text;
 }
 
 ApplyOptions Local(const stdfs::path& wheels) {
@@ -71,7 +49,7 @@ ApplyOptions Local(const stdfs::path& wheels) {
 class SetupApply : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!HavePython()) GTEST_SKIP() << "no Linux python3 here";
+    if (!testing::HaveLinuxPython()) GTEST_SKIP() << "no Linux python3 here";
   }
 };
 
@@ -320,7 +298,7 @@ TEST(SetupCli, DeviceChoosesTheGpuAndHidesTheOthers) {
 }
 
 TEST(SetupCli, AppliesARecordedMachinesPlanFromALocalIndex) {
-  if (!HavePython()) GTEST_SKIP() << "no Linux python3 here";
+  if (!testing::HaveLinuxPython()) GTEST_SKIP() << "no Linux python3 here";
   const stdfs::path dir = FreshTempDir("setup_cli_apply");
   const SetupPlan plan = RaphaelPlan(dir / "env");
   std::vector<std::string> specs;

@@ -125,9 +125,12 @@ TEST(SetupDriverFloor, WheelTheDriverCannotLoadPutsTheDriverUpgradeFirst) {
   EXPECT_EQ(torch->driver->needs, "580");
   ASSERT_FALSE(plan.manual.empty());
   EXPECT_EQ(plan.manual[0].finding, "setup.driver_floor");
-  ASSERT_EQ(plan.manual[0].lines.size(), 2u);
+  // The goal, NVIDIA's driver page (as check's own driver fix on Windows), then the wheel this driver loads.
+  ASSERT_EQ(plan.manual[0].lines.size(), 3u);
   EXPECT_NE(plan.manual[0].lines[0].find("580 or newer"), std::string::npos) << plan.manual[0].lines[0];
-  EXPECT_NE(plan.manual[0].lines[1].find("/whl/cu126"), std::string::npos) << plan.manual[0].lines[1];
+  EXPECT_NE(plan.manual[0].lines[1].find("https://www.nvidia.com/drivers"), std::string::npos)
+      << plan.manual[0].lines[1];
+  EXPECT_NE(plan.manual[0].lines[2].find("/whl/cu126"), std::string::npos) << plan.manual[0].lines[2];
 }
 
 TEST(SetupDriverFloor, UnknownDriverIsSaidToBeUnknown) {

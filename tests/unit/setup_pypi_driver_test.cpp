@@ -138,7 +138,7 @@ TEST(SetupPypiDriver, DriverStepUsesTheDistributionsCommands) {
   EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "arch"), f)).find("sudo pacman -Syu nvidia-open"),
             std::string::npos);
   EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "rocky", {"rhel", "centos", "fedora"}), f))
-                .find("dnf module install nvidia-driver"),
+                .find("sudo dnf install nvidia-open"),
             std::string::npos);
   EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "opensuse-tumbleweed", {"opensuse", "suse"}), f))
                 .find("zypper install-new-recommends"),
