@@ -4,7 +4,6 @@
 // installs from. A failed step and the re-run that resumes without making the environment again; the
 // activation snippets that enter it with `conda activate`; the refusal when no conda is on PATH.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -44,7 +43,8 @@ stdfs::path WriteStandInConda(const stdfs::path& bin) {
          "[ -n \"$prefix\" ] || { echo 'stand-in conda: no -p DIR' >&2; exit 2; }\n"
          "/usr/bin/python3 -m venv \"$prefix\" && mkdir -p \"$prefix/conda-meta\"\n";
   out.close();
-  ::chmod(conda.c_str(), 0755);
+  stdfs::permissions(conda, stdfs::perms::owner_all | stdfs::perms::group_read | stdfs::perms::group_exec |
+                                stdfs::perms::others_read | stdfs::perms::others_exec);
   return conda;
 }
 
