@@ -36,9 +36,7 @@ std::optional<Version> RocmVersion(const std::string& text) {
 // The driver install of this machine (nvidia_driver_install.h: the same steps setup names), then the reboot.
 void AddNvidiaDriverInstall(const RuleContext& ctx, Finding& f) {
   NvidiaDriverInstallSteps how = NvidiaDriverInstallFor(ctx);
-  if (how.last)
-    f.fix_summary += " within the " + how.last->branch->branch + " branch (the last for " +
-                     how.last->architecture + ": newer branches drop it)";
+  if (how.last) f.fix_summary += " " + how.where;
   f.fix.insert(f.fix.end(), how.actions.begin(), how.actions.end());
   f.fix.push_back(FixAction::Manual("reboot, then check with: nvidia-smi"));
   if (how.last) {
