@@ -10,12 +10,9 @@
 #include <fstream>
 
 #include "cli_test_util.h"
-#include "probe/probe_inputs.h"
-#include "rules_test_util.h"
 #include "setup/setup_apply.h"
 #include "setup/setup_plan.h"
 #include "setup_apply_test_util.h"
-#include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
@@ -23,11 +20,11 @@ namespace {
 namespace stdfs = std::filesystem;
 using testing::BuildWheels;
 using testing::FreshTempDir;
+using testing::kRaphael;
+using testing::RaphaelPlan;
 using testing::ReadFileText;
 using testing::RunPython;
 using testing::WheelSpec;
-
-const std::string kRaphael = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/rx7900xtx-raphael";
 
 // Writes the stand-in conda into `bin` (bin/conda; each call's arguments go to bin/conda.log, one line).
 stdfs::path WriteStandInConda(const stdfs::path& bin) {
@@ -56,18 +53,10 @@ std::vector<std::string> LogLines(const stdfs::path& bin) {
 }
 
 SetupPlan CondaPlan(const stdfs::path& env) {
-  PlanRequest request;
-  request.environment = env.string();
-  request.installer = "conda";
-  return PlanSetup(ProbeWithTopology(MakeRecordedInputs(kRaphael)), testing_rules::Db(), request);
+  return RaphaelPlan(env, "conda");
 }
 
-class SetupApplyConda : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!testing::HaveLinuxPython()) GTEST_SKIP() << "no Linux python3 here";
-  }
-};
+class SetupApplyConda : public testing::NeedsLinuxPython {};
 
 TEST_F(SetupApplyConda, CreatesWithCondaInstallsWithItsPipAndResumesAfterAFailedStep) {
   const stdfs::path dir = FreshTempDir("setup_conda_resume");

@@ -24,20 +24,13 @@ namespace {
 namespace stdfs = std::filesystem;
 using testing::BuildWheels;
 using testing::FreshTempDir;
+using testing::kRaphael;
+using testing::RaphaelPlan;
 using testing::ReadFileText;
 using testing::RunPython;
 using testing::WheelSpec;
 
 const std::string kSource = GPUDOCTOR_SOURCE_DIR;
-const std::string kRaphael = kSource + "/tests/fixtures/sysroot/rx7900xtx-raphael";
-
-// The plan for the recorded Raphael desktop (a 7900 XTX beside the iGPU): torch from the rocm7.14 index
-// and HIP_VISIBLE_DEVICES=0, into `env`.
-SetupPlan RaphaelPlan(const stdfs::path& env) {
-  PlanRequest request;
-  request.environment = env.string();
-  return PlanSetup(ProbeWithTopology(MakeRecordedInputs(kRaphael)), testing_rules::Db(), request);
-}
 
 ApplyOptions Local(const stdfs::path& wheels) {
   ApplyOptions o;
@@ -46,12 +39,7 @@ ApplyOptions Local(const stdfs::path& wheels) {
   return o;
 }
 
-class SetupApply : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!testing::HaveLinuxPython()) GTEST_SKIP() << "no Linux python3 here";
-  }
-};
+class SetupApply : public testing::NeedsLinuxPython {};
 
 TEST_F(SetupApply, InstallsThePinnedWheelsIntoANewVenvAndWritesTheSnippets) {
   const stdfs::path dir = FreshTempDir("setup_apply_new");

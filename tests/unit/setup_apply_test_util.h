@@ -1,6 +1,7 @@
 // What the tests of `setup --apply` share: a Linux python3 to make venvs with, stand-in wheels of a plan's
 // pinned versions (tests/make_standin_wheels.py) in a local folder, and a way to ask an environment's
-// interpreter what it imports. One copy for the pip, uv and conda tests.
+// interpreter what it imports; the recorded machine their plans are made for. One copy for the pip, uv and
+// conda tests.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,11 +11,37 @@
 #include <vector>
 
 #include "platform/process.h"
+#include "probe/probe_inputs.h"
+#include "rules_test_util.h"
+#include "setup/setup_plan.h"
+#include "topo/topology_probe.h"
 
 namespace gpudoctor::testing {
 
 inline bool HaveLinuxPython() {
   return std::filesystem::path::preferred_separator == '/' && std::filesystem::exists("/usr/bin/python3");
+}
+
+// A test that makes real environments: skipped where there is no Linux python3 (the Windows build under
+// wine).
+class NeedsLinuxPython : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!HaveLinuxPython()) GTEST_SKIP() << "no Linux python3 here";
+  }
+};
+
+// The recorded Raphael desktop (a 7900 XTX beside the iGPU).
+inline const std::string kRaphael =
+    std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/rx7900xtx-raphael";
+
+// Its plan: torch from the rocm7.14 index and HIP_VISIBLE_DEVICES=0, into `env`, with `installer` as
+// --installer names it.
+inline SetupPlan RaphaelPlan(const std::filesystem::path& env, const std::string& installer = "pip") {
+  PlanRequest request;
+  request.environment = env.string();
+  request.installer = installer;
+  return PlanSetup(ProbeWithTopology(MakeRecordedInputs(kRaphael)), testing_rules::Db(), request);
 }
 
 // "torch==2.9.1" -> "torch==2.9.1+rocm7.14"; "torchvision==0.24.*" -> "torchvision==0.24.0+rocm7.14".
