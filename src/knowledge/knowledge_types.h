@@ -188,7 +188,10 @@ struct NvidiaDriverInstall {
   std::vector<std::string> distros;  // os-release IDs: "ubuntu", "fedora"; "*" = any other
   std::string name;                  // "Ubuntu and its derivatives"
   std::vector<std::string> lines;    // in order: a command, or an instruction in words
-  std::string link;                  // the distribution's page for it
+  // The same for replacing the proprietary kernel modules with the open ones of the installed branch
+  // (BRANCH stands for its number); empty: the "*" row's words.
+  std::vector<std::string> open_lines;
+  std::string link;  // the distribution's page for it
   Provenance provenance;
   bool operator==(const NvidiaDriverInstall&) const = default;
 };

@@ -205,6 +205,7 @@ void ParseNvidiaDriverInstall(EntryReader& r, KnowledgeDb& db) {
   n.distros = r.TextList("distros", Need::kRequired);
   n.name = r.Text("name", Need::kRequired).value_or("");
   n.lines = r.TextList("lines", Need::kRequired);
+  n.open_lines = r.TextList("open_lines", Need::kOptional);
   n.link = r.Text("link", Need::kRequired).value_or("");
   n.provenance = r.ReadProvenance();
   r.Finish();

@@ -83,6 +83,19 @@ std::vector<FixAction> DebianNvidiaRepoOpen(const RuleContext& ctx, const Nvidia
           FixAction::Bash("sudo apt install nvidia-open")};
 }
 
+std::vector<FixAction> OpenModulesInstall(const RuleContext& ctx, const std::string& branch) {
+  const NvidiaDriverInstall* how =
+      ctx.db.FindNvidiaDriverInstall(ctx.snap.os.distro_id, ctx.snap.os.distro_id_like);
+  if (how && how->open_lines.empty()) how = ctx.db.FindNvidiaDriverInstall("*", {});
+  std::vector<FixAction> out;
+  if (!how) return out;
+  for (std::string line : how->open_lines) {
+    if (size_t at = line.find("BRANCH"); at != std::string::npos) line.replace(at, 6, branch);
+    out.push_back(RowAction(line));
+  }
+  return out;
+}
+
 NvidiaDriverInstallSteps NvidiaDriverInstallFor(const RuleContext& ctx) {
   NvidiaDriverInstallSteps out;
   if (auto last = LastBranchOf(ctx)) {

@@ -38,6 +38,10 @@ std::vector<FixAction> BranchDriverInstall(const RuleContext& ctx, const LastBra
 // Debian: the open kernel modules from NVIDIA's CUDA repository for Debian (no reboot line).
 std::vector<FixAction> DebianNvidiaRepoOpen(const RuleContext& ctx, const NvidiaOpenModulesOnly& only);
 
+// The distribution's way from the proprietary kernel modules to the open ones of `branch` ("570"): its
+// [[nvidia_driver_install]] row's open_lines, else the "*" row's (no reboot line).
+std::vector<FixAction> OpenModulesInstall(const RuleContext& ctx, const std::string& branch);
+
 struct NvidiaDriverInstallSteps {
   std::string where;               // "on Fedora (RPM Fusion)", "within the R580 branch (...)"; "" on Windows
   std::vector<FixAction> actions;  // in order, without the reboot that follows them

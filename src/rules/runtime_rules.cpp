@@ -362,26 +362,14 @@ void NvidiaDriverBranchForGpu(const RuleContext& ctx, std::vector<Finding>& out)
   out.push_back(std::move(f));
 }
 
-// The -open packaging of the installed branch, for the user's distribution (NVIDIA's driver installation
-// guide, "Kernel Modules"; Ubuntu's and Debian's own package names).
+// The -open packaging of the installed branch, for the user's distribution: Debian's comes from NVIDIA's
+// repository (its own packages are too old), every other from data/cuda_drivers.toml's open_lines.
 void AddOpenModulesInstall(const RuleContext& ctx, const NvidiaOpenModulesOnly& only, Finding& f) {
-  const std::string& distro = ctx.snap.os.distro_id;
-  const std::string branch = ctx.nvidia_driver ? std::to_string(ctx.nvidia_driver->major()) : "";
-  if (IsUbuntuFamily(distro)) {
-    f.fix.push_back(FixAction::Bash("sudo apt install nvidia-driver-" +
-                                    (branch.empty() ? "<branch>" : branch) + "-open"));
-  } else if (distro == "debian") {
+  if (ctx.snap.os.distro_id == "debian") {
     for (FixAction& a : DebianNvidiaRepoOpen(ctx, only)) f.fix.push_back(std::move(a));
-  } else if (distro == "rhel" || distro == "rocky" || distro == "almalinux" || distro == "ol" ||
-             distro == "amzn") {
-    f.fix.push_back(
-        FixAction::Manual("with NVIDIA's CUDA repository; on release 8 and 9 first: sudo dnf module enable "
-                          "nvidia-driver:open-dkms"));
-    f.fix.push_back(FixAction::Bash("sudo dnf install nvidia-open"));
   } else {
-    f.fix.push_back(FixAction::Manual(
-        "install the open kernel module package of your distribution's NVIDIA driver (usually named "
-        "\"nvidia-open\" or \"...-open\"), or rerun NVIDIA's installer with --kernel-module-type=open"));
+    const std::string branch = ctx.nvidia_driver ? std::to_string(ctx.nvidia_driver->major()) : "<branch>";
+    for (FixAction& a : OpenModulesInstall(ctx, branch)) f.fix.push_back(std::move(a));
   }
   f.fix.push_back(
       FixAction::Manual("reboot, then check: /proc/driver/nvidia/version says \"Open Kernel Module\""));

@@ -522,6 +522,28 @@ TEST(CheckRecordedFixes, Rtx5090ProprietaryOnDebian12GetsNvidiasRepository) {
   EXPECT_NE(fix.find("sudo apt install nvidia-open\n"), std::string::npos) << fix;
 }
 
+// Issue 34: every other distribution's way to the open modules is its [[nvidia_driver_install]] row's
+// open_lines (data/cuda_drivers.toml), found by os-release ID, then ID_LIKE, else the "*" row's words.
+TEST(CheckRecordedFixes, OpenModulesFixFollowsTheDistributionsRow) {
+  auto fix_on = [](const std::string& id, std::vector<std::string> like) {
+    Snapshot snap = ProbeRecorded("rtx5090-desktop");
+    snap.os.distro_id = id;
+    snap.os.distro_id_like = std::move(like);
+    auto fs = RunRules(snap);
+    const Finding* f = FindId(fs, "runtime.nvidia_needs_open_modules");
+    return f ? BashFix(*f) : "no finding: " + Ids(fs);
+  };
+  EXPECT_NE(fix_on("arch", {}).find("sudo pacman -Syu nvidia-open"), std::string::npos) << fix_on("arch", {});
+  const std::string oracle = fix_on("ol", {"fedora"});  // Oracle Linux names Fedora as its parent
+  EXPECT_NE(oracle.find("sudo dnf install nvidia-open"), std::string::npos) << oracle;
+  const std::string zorin = fix_on("zorin", {"ubuntu", "debian"});  // an Ubuntu derivative by ID_LIKE
+  EXPECT_NE(zorin.find("sudo apt install nvidia-driver-580-open"), std::string::npos) << zorin;
+  const std::string other = fix_on("gentoo", {});
+  EXPECT_NE(other.find("--kernel-module-type=open"), std::string::npos) << other;
+  for (const std::string& fix : {oracle, zorin, other})
+    EXPECT_NE(fix.find("Open Kernel Module"), std::string::npos) << fix;  // the reboot-and-check line
+}
+
 // The same Debian 12 with an Ampere card (RTX 3060): Debian's own driver fits it, once the non-free
 // components it lives in are enabled (they are off by default).
 TEST(CheckRecordedFixes, Rtx3060OnDebian12EnablesNonFreeBeforeTheDriver) {
