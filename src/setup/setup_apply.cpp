@@ -54,19 +54,30 @@ std::string InterpreterOf(const fs::path& dir) {
   return (dir / "bin" / "python").string();
 }
 
-// Why an existing folder may not be adopted; "" when it may. A conda environment is refused unless conda
-// is the installer asked for.
-std::string ForeignReason(const fs::path& dir, Installer installer) {
-  if (fs::exists(dir / "conda-meta"))
-    return installer == Installer::kConda ? "" : "it is a conda environment: conda's own tools keep it";
+// Why an existing folder may not be adopted ("" when it may), and the way in that suits it besides a new
+// environment. A conda environment is refused unless conda is the installer asked for.
+struct ForeignFolder {
+  std::string why;
+  std::string other_way;  // "" or a clause ending in ", "
+};
+
+ForeignFolder ForeignReason(const fs::path& dir, Installer installer) {
+  if (fs::exists(dir / "conda-meta")) {
+    if (installer == Installer::kConda) return {};
+    return {"it is a conda environment: conda's own tools keep it",
+            "use --installer conda to install into it with its own pip, "};
+  }
   if (!fs::exists(dir / "pyvenv.cfg"))
-    return "it is not a virtual environment (no pyvenv.cfg): a system Python's packages belong to the "
-           "distribution or its installer";
+    return {
+        "it is not a virtual environment (no pyvenv.cfg): a system Python's packages belong to the "
+        "distribution or its installer",
+        ""};
   if (fs::exists(dir.parent_path() / "uv.lock") || fs::exists(dir.parent_path() / "poetry.lock"))
-    return "its project's lock file (uv.lock or poetry.lock) beside it puts its own versions back at the "
-           "next "
-           "sync";
-  return "";
+    return {
+        "its project's lock file (uv.lock or poetry.lock) beside it puts its own versions back at the next "
+        "sync",
+        ""};
+  return {};
 }
 
 Result<fs::path> CheckFolder(const SetupPlan& plan, const ApplyOptions& o) {
@@ -83,13 +94,10 @@ Result<fs::path> CheckFolder(const SetupPlan& plan, const ApplyOptions& o) {
     return dir;
   }
   if (!fs::is_directory(dir)) return UserError("--env " + dir.string() + " is not a folder");
-  if (std::string why = ForeignReason(dir, o.installer); !why.empty() && !o.allow_foreign)
-    return UserError(
-        "setup will not install into " + dir.string() + ": " + why,
-        std::string("create a new environment with `gpudoctor setup --apply DIR`, ") +
-            (fs::exists(dir / "conda-meta") ? "use --installer conda to install into it with its own pip, "
-                                            : "") +
-            "or pass --allow-foreign-env to install into it anyway");
+  if (ForeignFolder foreign = ForeignReason(dir, o.installer); !foreign.why.empty() && !o.allow_foreign)
+    return UserError("setup will not install into " + dir.string() + ": " + foreign.why,
+                     "create a new environment with `gpudoctor setup --apply DIR`, " + foreign.other_way +
+                         "or pass --allow-foreign-env to install into it anyway");
   return dir;
 }
 

@@ -143,11 +143,13 @@ TEST(SetupApplyRefuses, AFolderThatIsNotAVenvOrIsConda) {
   ASSERT_FALSE(system.ok());
   EXPECT_NE(system.error().message.find("not a virtual environment"), std::string::npos);
   EXPECT_NE(system.error().hint.find("--allow-foreign-env"), std::string::npos);
+  EXPECT_EQ(system.error().hint.find("--installer conda"), std::string::npos) << system.error().hint;
 
   stdfs::create_directories(dir / "system" / "conda-meta");
   auto conda = ApplyPlan(plan, o, RunProcess);
   ASSERT_FALSE(conda.ok());
   EXPECT_NE(conda.error().message.find("conda"), std::string::npos);
+  EXPECT_NE(conda.error().hint.find("--installer conda"), std::string::npos) << conda.error().hint;
 
   o.existing = false;  // a new environment never goes into a folder setup did not make
   auto taken = ApplyPlan(plan, o, RunProcess);
