@@ -15,6 +15,7 @@
 #include "knowledge/knowledge_checks.h"
 #include "knowledge/section_parsers.h"
 #include "knowledge/toml_tree.h"
+#include "platform/user_file.h"
 
 namespace gpudoctor {
 namespace {
@@ -181,14 +182,9 @@ Result<std::vector<KnowledgeFileText>> ReadKnowledgeDir(const std::string& dir) 
   std::sort(paths.begin(), paths.end());
   std::vector<KnowledgeFileText> out;
   for (const std::string& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return UserError("cannot open " + path);
-    std::string text;
-    text.resize(kMaxFileBytes + 1);
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxFileBytes) return UserError(path + " is larger than 8 MiB; not a knowledge file");
-    out.push_back({path, std::move(text)});
+    auto text = ReadUserFile(path, kMaxFileBytes);  // refuses a FIFO, a device, a file over 8 MiB
+    if (!text.ok()) return text.error();
+    out.push_back({path, std::move(*text)});
   }
   return out;
 }
