@@ -50,7 +50,8 @@ def parse_args(argv):
     p.add_argument("--compile-modes", default="default",
                    help="torch.compile modes to time (comma-separated; empty: none). max-autotune takes minutes")
     p.add_argument("--no-extra-knobs", action="store_true",
-                   help="leave out TF32, the fused optimizer, the attention backends and torch.compile")
+                   help="leave out TF32, the fused optimizer, the attention backends, torch.compile and "
+                   "activation checkpointing")
     p.add_argument("--allocator-plan", default="",
                    help="JSON: the models to search and time again under the allocator setting in the environment")
     return p.parse_args(argv)
@@ -193,7 +194,9 @@ def measure_loader(bench, size_name):
 # The knobs timed on top of the settings chosen from the knob runs (docs/tune.md, "The other knobs"): TF32
 # for fp32 matmuls and convolutions, the fused optimizer step, the attention backend of
 # scaled_dot_product_attention (the transformer), and torch.compile. NO_EXTRAS is every one off.
-NO_EXTRAS = {"tf32": False, "fused": False, "sdpa": "", "compile": ""}
+# "checkpoint" (activation checkpointing) is never one of the knob batch's extras: it is timed at a batch larger
+# than the large batch (measure_checkpointing).
+NO_EXTRAS = {"tf32": False, "fused": False, "sdpa": "", "compile": "", "checkpoint": False}
 SDPA_BACKENDS = ("flash", "efficient", "math")
 
 
@@ -204,6 +207,8 @@ def extras_suffix(extras):
         parts.append("sdpa-" + extras["sdpa"])
     if extras.get("compile"):
         parts.append("compile-" + extras["compile"])
+    if extras.get("checkpoint"):
+        parts.append("checkpoint")
     return "".join("/" + p for p in parts)
 
 
@@ -438,9 +443,140 @@ def rocm_knob_skips(bench, model):
         reason = "ROCm only (this backend is %s)" % bench.backend
     for name in ("tunableop", "hipblaslt", "miopen-find-mode"):
         emit("skip", item="%s/knob/%s" % (model, name), reason=reason)
-    emit("skip", item="%s/knob/checkpointing" % model,
-         reason="not measured by this version of tune: activation checkpointing recomputes activations to fit a "
-         "larger batch, which pays only when the largest batch is memory-bound")
+
+
+# Activation checkpointing (docs/tune.md, "Activation checkpointing"): the forward pass keeps only the input of
+# each checkpointed segment and recomputes the rest in the backward pass, trading compute for memory, so a batch
+# that does not fit without it may fit with it. Timed only where that can pay: the largest batch is
+# memory-bound and the large batch was faster than the knob batch.
+
+
+def checkpoint_reentrant_free(torch):
+    """Whether torch.utils.checkpoint.checkpoint takes use_reentrant (torch >= 1.11). The reentrant variant
+    gives a segment's parameters no gradient when its input needs none (the images, the token ids)."""
+    import importlib
+    import inspect
+    if getattr(torch, "__name__", "") == "torch":
+        with contextlib.suppress(ImportError):
+            importlib.import_module("torch.utils.checkpoint")  # a submodule that `import torch` may not load
+    checkpoint = getattr(getattr(getattr(torch, "utils", None), "checkpoint", None), "checkpoint", None)
+    try:
+        return checkpoint is not None and "use_reentrant" in inspect.signature(checkpoint).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def checkpoint_segments(torch, model_name, model):
+    """(what runs before the checkpointed segments, the segments, what runs after them) of a model tune knows
+    how to cut: ResNet-50's 16 residual blocks, the transformer's encoder layers, a user's nn.Sequential in
+    about the square root of its length segments."""
+    nn = torch.nn
+    if model_name == "resnet50":
+        stem = nn.Sequential(model.conv1, model.bn1, model.relu, model.maxpool)
+        blocks = [block for layer in (model.layer1, model.layer2, model.layer3, model.layer4) for block in layer]
+        return stem, blocks, lambda x: model.fc(torch.flatten(model.avgpool(x), 1))
+    if model_name == "transformer":
+        norm = model.blocks.norm if model.blocks.norm is not None else nn.Identity()
+        return model.embed, list(model.blocks.layers), lambda x: model.head(norm(x))
+    children = list(model)
+    length = max(1, -(-len(children) // max(1, round(math.sqrt(len(children))))))
+    return nn.Identity(), [nn.Sequential(*children[i:i + length]) for i in range(0, len(children), length)], \
+        nn.Identity()
+
+
+def checkpointed(torch, model_name, model):
+    """`model`'s forward pass with each of its segments (checkpoint_segments) under
+    torch.utils.checkpoint.checkpoint(use_reentrant=False)."""
+    from torch.utils.checkpoint import checkpoint
+    before, segments, after = checkpoint_segments(torch, model_name, model)
+
+    def forward(x):
+        x = before(x)
+        for segment in segments:
+            x = checkpoint(segment, x, use_reentrant=False)
+        return after(x)
+    return forward
+
+
+def checkpoint_skip(bench, args, model, search, large, knob_rate):
+    """None when activation checkpointing is timed for `model`, else why not. `search`: (largest, failed_at,
+    cap) of the batch search, None without one; `large`: (batch, units/s) of the large-batch run, None when
+    none was timed; `knob_rate`: the knob run with the chosen settings."""
+    torch = bench.torch
+    if args.size == "quick":
+        return "--quick leaves it out: it needs the large batch and a second search, with checkpointing"
+    if args.no_extra_knobs:
+        return "--no-extra-knobs leaves it out"
+    if model == "user" and not isinstance(bench.user["model"], torch.nn.Sequential):
+        return "your model is not an nn.Sequential: tune cannot know where to cut its forward pass into " \
+            "checkpointed segments (wrap your own blocks in torch.utils.checkpoint.checkpoint and time that)"
+    if not checkpoint_reentrant_free(torch):
+        return "torch %s's torch.utils.checkpoint has no use_reentrant=False (torch 1.11 and later); the " \
+            "reentrant variant gives no gradient to a segment whose input needs none" % torch.__version__
+    if not bench.gpu and bench.plant_ckpt is None:
+        return "not measured on the CPU: checkpointing trades compute for GPU memory, and the CPU's batch is " \
+            "bounded by host memory"
+    if search is None or not search[0]:
+        return "no batch search (--no-search, or it failed): no largest batch to go beyond"
+    if search[1] is None:
+        return "the largest batch is not memory-bound: the search reached the cap (batch %d)" % search[2]
+    if large is None or not large[1]:
+        return "no large batch was timed (the recommended batch is the knob batch, or its run failed)"
+    if not helps(large[1], knob_rate):
+        return "the large batch was not faster than the knob batch, so a larger batch would not help"
+    return None
+
+
+def checkpoint_batch(bench, model, settings, run_extras, search, large):
+    """(the batch to time checkpointing at, or 0, and why not when 0): the largest batch that fits with it,
+    doubling from twice the large batch up to eight times it (the search's cap at most), then bisecting only
+    until the batch recommended from it (recommended_batch: the same headroom) is decided; that batch when it
+    is above the large batch."""
+    precision, channels_last, _ = settings
+    cap = min(search[2], 8 * large)
+    if cap < 2 * large:
+        return 0, "the search's cap (batch %d) leaves no room for twice the large batch (%d)" % (search[2], large)
+    base = bench.base_batch(model)
+    fitted, failed_at, tried = largest_batch(
+        lambda b: bench.fits(model, precision, channels_last, b, extras=run_extras), cap, False,
+        start=2 * large, decided=recommended_decided(base))
+    batch = recommended_batch(fitted, base)
+    if batch > large:
+        return batch, ""
+    seen = ", ".join("%d %s" % (b, "fitted" if ok else "did not") for b, ok in tried)
+    return 0, "no larger batch fits with it with the large batch's headroom (a quarter): tried %s; the large " \
+        "batch is %d (the largest without it: %d)" % (seen, large, search[0])
+
+
+def measure_checkpointing(bench, size, args, model, settings, extras, search, large, knob_rate, progress):
+    """Activation checkpointing where it can pay (checkpoint_skip), at the batch checkpoint_batch finds, with
+    the large batch's settings (role "checkpointing"). With torch.compile chosen, both the checkpointed run and
+    the large batch again are eager (role "checkpointing", checkpointing off): compiling once more would cost
+    as much as the rest of the model's runs. A skip line says why when it is not timed."""
+    item = "%s/knob/checkpointing" % model
+    reason = checkpoint_skip(bench, args, model, search, large, knob_rate)
+    if reason:
+        emit("skip", item=item, reason=reason)
+        return
+    emit("begin", item=item)
+    run_extras = dict(extras, compile="", checkpoint=True)
+    batch, reason = checkpoint_batch(bench, model, settings, run_extras, search, large[0])
+    bench.free()
+    if not batch:
+        emit("skip", item=item, reason=reason)
+        return
+    precision, channels_last, benchmark = settings
+    base = bench.base_batch(model)
+    runs = [(large[0], dict(extras, compile=""))] if extras.get("compile") else []
+    runs.append((batch, run_extras))
+    progress.total += len(runs)
+    for run_batch, run in runs:
+        warmup, steps = steps_at(size, base, run_batch, size["large_steps"])
+        if measure(bench, size, model, precision, channels_last, benchmark, run_batch, "checkpointing", warmup,
+                   steps, oom_retry=True, extras=run) is None:
+            emit("skip", item=item, reason="out of memory at batch %d in the timed run (the search's one step "
+                 "fitted)" % run_batch)
+        progress.step(model)
 
 
 def unpack_user_model(built):
@@ -510,7 +646,9 @@ class Planted(RuntimeError):
 def planted_limit(name):
     # Test aids: GPUDOCTOR_TUNE_PLANT_OOM_ABOVE=N makes every step above batch N fail as an out-of-memory
     # error would, so the search can be checked without filling a GPU; GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE=N
-    # does the same to the knob runs only (fp32 needs more memory than the search's mixed precision).
+    # does the same to the knob runs only (fp32 needs more memory than the search's mixed precision), and
+    # GPUDOCTOR_TUNE_PLANT_CKPT_OOM_ABOVE=N to the runs with activation checkpointing (which fit a larger batch;
+    # set, it also lets the CPU measure checkpointing: see checkpoint_skip).
     text = os.environ.get(name, "")
     return int(text) if text.isdigit() else None
 
@@ -526,6 +664,7 @@ class Bench:
         self.user = None  # the user's model (load_user_model), measured as model "user"
         self.plant = planted_limit("GPUDOCTOR_TUNE_PLANT_OOM_ABOVE")
         self.plant_knob = planted_limit("GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE")
+        self.plant_ckpt = planted_limit("GPUDOCTOR_TUNE_PLANT_CKPT_OOM_ABOVE")
 
     def image_like(self, model):
         """Whether channels_last and cudnn.benchmark apply: ResNet-50, and a user model with 4-D inputs."""
@@ -627,13 +766,15 @@ class Bench:
         torch = self.torch
         extras = dict(NO_EXTRAS, **(extras or {}))
         plant = self.plant_knob if role == "knob" and self.plant_knob is not None else self.plant
+        if extras["checkpoint"] and self.plant_ckpt is not None:
+            plant = self.plant_ckpt
         torch.backends.cudnn.benchmark = benchmark
         if extras["tf32"] or self.tf32_set:
             set_tf32(torch, extras["tf32"])  # never touched until a TF32 run: torch's default stays as it was
             self.tf32_set = True
         model = self.build(model_name, channels_last)
         opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9, **({"fused": True} if extras["fused"] else {}))
-        forward = model
+        forward = checkpointed(torch, model_name, model) if extras["checkpoint"] else model
         compile_mode = extras["compile"]
         reset = None
         if compile_mode:
@@ -642,7 +783,7 @@ class Bench:
             reset = getattr(getattr(torch, "_dynamo", None), "reset", None)
             if reset is not None:
                 reset()
-            forward = torch.compile(model, mode=None if compile_mode == "default" else compile_mode)
+            forward = torch.compile(forward, mode=None if compile_mode == "default" else compile_mode)
         mark_step = getattr(getattr(torch, "compiler", None), "cudagraph_mark_step_begin", None) \
             if compile_mode == "reduce-overhead" else None
         attention = sdpa_context(torch, extras["sdpa"])
@@ -860,7 +1001,7 @@ def measure(bench, size, model, precision, channels_last, benchmark, batch, role
              unit=bench.unit(model),
              loss=loss if finite else None, loss_finite=finite, peak_allocated_bytes=peak_allocated,
              peak_reserved_bytes=peak_reserved, tf32=extras["tf32"], fused=extras["fused"],
-             sdpa=extras["sdpa"] or None, compile=extras["compile"] or None,
+             sdpa=extras["sdpa"] or None, compile=extras["compile"] or None, checkpointing=extras["checkpoint"],
              # The compile time: the warm-up steps (the first compiles) less as many steady steps.
              compile_seconds=max(0.0, warm_seconds - warmup * seconds / steps) if extras["compile"] else None)
         rate = samples * per_sample if finite else 0.0
@@ -985,11 +1126,12 @@ def measure_large_precision(bench, size, model, settings, other, batch, base, ex
 
 
 def search_largest(bench, size, args, model, precision):
-    """The largest batch that fits at `precision` (a search line), or None when the search failed."""
+    """(the largest batch that fits at `precision`, the smallest that failed or None, the cap): a search
+    line; the largest is None when the search failed."""
     item = "%s/%s/search" % (model, precision)
     emit("begin", item=item)
     cap = args.max_batch or bench.cap(model)
-    largest = None
+    largest, failed_at = None, None
     try:
         start = time.perf_counter()
         # From the base batch (the small batches below it decide nothing: the recommended batch is never
@@ -1007,7 +1149,7 @@ def search_largest(bench, size, args, model, precision):
     except Exception as e:  # noqa: BLE001
         emit("error", item=item, code="failed", message=first_line(e))
     bench.free()
-    return largest
+    return largest, failed_at, cap
 
 
 # The names torch's caching allocator reads its settings from (c10/cuda/CUDAAllocatorConfig.h, instance()):
@@ -1074,7 +1216,8 @@ def measure_model(bench, size, args, model, precisions, search_precision, compil
     # What the guides' generic advice gives: fp32, NCHW, benchmark off, their batch.
     measure(bench, size, model, "fp32", False, False, base, "generic")
     progress.step(model)
-    largest = None if args.no_search else search_largest(bench, size, args, model, search_precision)
+    search = None if args.no_search else search_largest(bench, size, args, model, search_precision)
+    largest = search[0] if search else None
     recommended = recommended_batch(largest or 0, base)
     batch, rates = measure_knobs(bench, size, model, precisions, bench.image_like(model),
                                  knob_batch(recommended, base), base, progress)
@@ -1092,15 +1235,18 @@ def measure_model(bench, size, args, model, precisions, search_precision, compil
                  "TF32, the fused optimizer, the attention backends and torch.compile are not measured")
             progress.total -= extra_count
     if args.no_search:
+        measure_checkpointing(bench, size, args, model, settings, extras, None, None, knob_rate, progress)
         return
+    large = None
     if largest and recommended > batch and rates.get(settings):
-        large, large_rate = measure_large_batch(bench, size, model, settings, recommended, batch, base, extras)
+        large = measure_large_batch(bench, size, model, settings, recommended, batch, base, extras)
         # The two mixed precisions again at the large batch, when it is the batch recommended.
         other = runner_up_precision(rates, settings[0])
-        if other and helps(large_rate, knob_rate):
+        if other and helps(large[1], knob_rate):
             progress.total += 1
-            measure_large_precision(bench, size, model, settings, other, large, base, extras)
+            measure_large_precision(bench, size, model, settings, other, large[0], base, extras)
             progress.step(model)
+    measure_checkpointing(bench, size, args, model, settings, extras, search, large, knob_rate, progress)
     progress.step(model)
 
 

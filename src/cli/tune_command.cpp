@@ -67,7 +67,13 @@ std::string TuneCommand::Description() const {
          "precision, then channels_last and cudnn.benchmark at the one chosen); the recommended settings are "
          "those of the measured run they quote, and batch 32 at fp32 (the guides' generic advice) is timed "
          "beside them. When both mixed precisions beat fp32 and the large batch is faster, the other one is "
-         "timed at the large batch too and the faster kept (bf16 unless fp16 is measurably faster). After "
+         "timed at the large batch too and the faster kept (bf16 unless fp16 is measurably faster). When "
+         "the largest batch is memory-bound (the search stopped on out-of-memory, not on its cap) and the "
+         "large batch was faster than the knob batch, activation checkpointing (torch.utils.checkpoint "
+         "around "
+         "each residual block or encoder layer; your model only when it is an nn.Sequential) is timed at a "
+         "larger batch that fits with it, against the large batch without it (both eager when torch.compile "
+         "was chosen; left out by --quick). After "
          "those runs: the DataLoader workers that keep the GPU fed (a synthetic JPEG pipeline "
          "decoded on the CPU, pin_memory on and off; left out by --quick), and the allocator's "
          "expandable_segments (PYTORCH_CUDA_ALLOC_CONF, PYTORCH_HIP_ALLOC_CONF on ROCm; a second child run "
@@ -101,7 +107,9 @@ void TuneCommand::DefineFlags(FlagSet& flags) {
   snapshot_.DefinePythonEnvs(flags);
   flags.Bool("--quick", &quick_,
              "A smaller transformer, few steps, and a batch search that stops once the recommended batch is "
-             "decided; no torch.compile, DataLoader or allocator runs: under a minute on a GPU.");
+             "decided; no torch.compile, activation checkpointing, DataLoader or allocator runs: under a "
+             "minute on a "
+             "GPU.");
   flags.Bool("--json", &json_, "Print the result as JSON (schema: docs/tune.md).");
   flags.String("--device", &device_, "N",
                "The GPU to measure, as torch numbers it (default 0). `cpu` measures the CPU at tiny sizes: a "

@@ -66,6 +66,7 @@ std::string SettingsLabel(const TuneMeasurement& m) {
   if (m.fused) label += ", fused SGD";
   if (!m.sdpa.empty()) label += ", " + m.sdpa + " attention";
   if (!m.compile.empty()) label += ", " + CompileLabel(m.compile);
+  if (m.checkpointing) label += ", activation checkpointing";
   return label;
 }
 
@@ -253,8 +254,6 @@ void AddExtraRows(TuneModelAdvice& a, const TuneChildOutput& out, const std::str
   ExtraRow(a, out, "tunableop", "TunableOp", "off", "PYTORCH_TUNABLEOP_ENABLED=1", nullptr, nullptr, at);
   ExtraRow(a, out, "hipblaslt", "hipBLASLt", "torch's default", "TORCH_BLAS_PREFER_HIPBLASLT=1", nullptr,
            nullptr, at);
-  ExtraRow(a, out, "checkpointing", "activation checkpointing", "off", "torch.utils.checkpoint", nullptr,
-           nullptr, at);
   ExtraRow(a, out, "miopen-find-mode", "MIOPEN_FIND_MODE", "DYNAMIC_HYBRID", "FAST / NORMAL", nullptr,
            nullptr, at);
   if (current) AdoptExtrasAndFigures(a, *current);  // `current` ran with `chosen` (SameExtras)
@@ -330,6 +329,74 @@ void AddLargeBatchRows(TuneModelAdvice& a, const std::vector<const TuneMeasureme
       precision_row->why += "; but the large batch is not recommended, so the knob table's precision stands";
     }
     a.knobs.push_back(*precision_row);
+  }
+  a.knobs.push_back(row);
+}
+
+std::string GiB(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+// The run the activation checkpointing row compares with: the large batch without it and with the settings
+// the checkpointed run had. With torch.compile chosen the child timed both eager (role "checkpointing").
+const TuneMeasurement* CheckpointBaseline(const TuneChildOutput& out, const TuneMeasurement& with) {
+  for (const auto& m : out.measurements)
+    if (m.model == with.model && !m.checkpointing && (m.role == "large_batch" || m.role == "checkpointing") &&
+        m.loss_finite && m.units_per_s > 0 && m.precision == with.precision &&
+        SameSettingsButPrecision(m, with.channels_last, with.benchmark,
+                                 Extras{with.tf32, with.fused, with.sdpa, with.compile}))
+      return &m;
+  return nullptr;
+}
+
+// The activation checkpointing row: the child's run with it, at a batch that fits only with it, against the
+// large batch without it (or, when the child did not time it, its reason). Recommended when measurably faster
+// than both that run and the recommendation so far, which then takes its settings, batch and figure.
+void AddCheckpointRow(TuneModelAdvice& a, const TuneChildOutput& out) {
+  const TuneMeasurement* with = nullptr;
+  for (const auto& m : out.measurements)
+    if (m.model == a.model && m.role == "checkpointing" && m.checkpointing && m.loss_finite &&
+        m.units_per_s > 0)
+      with = &m;
+  if (!with) {
+    std::optional<std::string> reason = KnobSkip(out, a.model, "checkpointing");
+    if (!reason) return;  // an older child's output
+    TuneKnobRow row =
+        Row("activation checkpointing", "off", "torch.utils.checkpoint", std::nullopt, std::nullopt);
+    row.why = "not measured: " + *reason;
+    a.knobs.push_back(row);
+    return;
+  }
+  const TuneMeasurement* without = CheckpointBaseline(out, *with);
+  TuneKnobRow row =
+      Row("activation checkpointing", without ? "off, batch " + std::to_string(without->batch) : "off",
+          "torch.utils.checkpoint, batch " + std::to_string(with->batch),
+          without ? std::optional<double>(without->units_per_s) : std::nullopt, with->units_per_s);
+  Judge(row, a.unit, "");
+  if (a.largest_batch)
+    row.why +=
+        "; with it batch " + std::to_string(with->batch) +
+        " fits with the large batch's headroom (the largest without it: " + std::to_string(*a.largest_batch) +
+        ")";
+  if (with->peak_allocated_bytes && without && without->peak_allocated_bytes)
+    row.why += "; peak memory " + GiB(*with->peak_allocated_bytes) + " with it, " +
+               GiB(*without->peak_allocated_bytes) + " without";
+  if (with->compile.empty() && !a.compile.empty())
+    row.why += "; both eager: with torch.compile it would compile again";
+  const std::optional<double> versus = Change(a.recommended_rate, with->units_per_s);
+  if (row.recommended && versus && *versus < kTuneNoisePercent) {
+    row.recommended = false;
+    row.why += "; the recommendation (" + TuneSettingsLabel(a) + ") is as fast or faster";
+  }
+  if (row.recommended) {
+    a.checkpointing = true;
+    a.batch = with->batch;
+    a.precision = with->precision;
+    a.channels_last = with->channels_last;
+    a.benchmark = with->benchmark;
+    AdoptExtrasAndFigures(a, *with);
   }
   a.knobs.push_back(row);
 }
@@ -413,6 +480,7 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
     a.failed_batch = s.failed_at;
   }
   AddLargeBatchRows(a, large);
+  AddCheckpointRow(a, out);
   return a;
 }
 
@@ -541,6 +609,23 @@ void AddLoaderRows(TuneModelAdvice& a, const std::vector<TuneLoaderRate>& loader
   }
 }
 
+// The checkpoint calls, where the checkpointing row is recommended: the segments the child checkpointed.
+void AddCheckpointLines(const TuneModelAdvice& a, std::vector<std::string>& lines) {
+  if (!a.checkpointing) return;
+  lines.push_back("from torch.utils.checkpoint import checkpoint, checkpoint_sequential");
+  if (a.model == "resnet50")
+    lines.push_back(
+        "x = checkpoint(block, x, use_reentrant=False)  # in forward: each residual block of model.layer1 "
+        "... "
+        "model.layer4");
+  else if (a.model == "transformer")
+    lines.push_back("x = checkpoint(layer, x, use_reentrant=False)  # in forward: each encoder layer");
+  else
+    lines.push_back(
+        "out = checkpoint_sequential(model, segments, inputs, use_reentrant=False)  # segments: about the "
+        "square root of len(model)");
+}
+
 }  // namespace
 
 std::string TuneSettingsLabel(const TuneModelAdvice& m) {
@@ -551,6 +636,7 @@ std::string TuneSettingsLabel(const TuneModelAdvice& m) {
   if (m.fused) settings += ", fused SGD";
   if (!m.sdpa.empty()) settings += ", " + m.sdpa + " attention";
   if (!m.compile.empty()) settings += ", " + CompileLabel(m.compile);
+  if (m.checkpointing) settings += ", activation checkpointing";
   return settings + ", batch " + std::to_string(m.batch);
 }
 
@@ -652,6 +738,7 @@ TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun
       if (a.compile == "reduce-overhead")
         lines.push_back("torch.compiler.cudagraph_mark_step_begin()  # at the start of each training step");
     }
+    AddCheckpointLines(a, lines);
     if (a.loader_workers) {
       std::string args = "num_workers=" + std::to_string(*a.loader_workers);
       if (a.pin_memory) args += ", pin_memory=True";

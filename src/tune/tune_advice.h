@@ -52,9 +52,10 @@ struct TuneModelAdvice {
   // The other knobs of the recommended run (docs/tune.md, "The other knobs").
   bool tf32 = false;
   bool fused = false;
-  std::string sdpa;                            // "" : torch's own choice of attention backend
-  std::string compile;                         // "" : eager
-  std::optional<double> compile_seconds;       // what compiling the recommended run cost, once
+  std::string sdpa;                       // "" : torch's own choice of attention backend
+  std::string compile;                    // "" : eager
+  std::optional<double> compile_seconds;  // what compiling the recommended run cost, once
+  bool checkpointing = false;             // activation checkpointing (the "activation checkpointing" row)
   std::optional<double> peak_allocated_bytes;  // torch.cuda.max_memory_allocated of the recommended run
   bool expandable_segments = false;            // the allocator setting helped this model
   // The input pipeline (ResNet-50 only): the DataLoader workers that keep this GPU fed, and pin_memory.

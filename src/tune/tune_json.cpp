@@ -44,7 +44,8 @@ Json MeasurementsJson(const std::vector<TuneMeasurement>& list) {
                    {"fused", m.fused},
                    {"sdpa", m.sdpa.empty() ? Json(nullptr) : Json(m.sdpa)},
                    {"compile", m.compile.empty() ? Json(nullptr) : Json(m.compile)},
-                   {"compile_seconds", OptionalNumber(m.compile_seconds)}});
+                   {"compile_seconds", OptionalNumber(m.compile_seconds)},
+                   {"checkpointing", m.checkpointing}});
   return out;
 }
 
@@ -140,6 +141,7 @@ Json ModelsJson(const std::vector<TuneModelAdvice>& list) {
            {"sdpa", m.sdpa.empty() ? Json(nullptr) : Json(m.sdpa)},
            {"compile", m.compile.empty() ? Json(nullptr) : Json(m.compile)},
            {"compile_seconds", OptionalNumber(m.compile_seconds)},
+           {"checkpointing", m.checkpointing},
            {"peak_allocated_bytes", OptionalNumber(m.peak_allocated_bytes)},
            {"speedup_vs_generic", m.generic_rate && m.recommended_rate && *m.generic_rate > 0
                                       ? Json(*m.recommended_rate / *m.generic_rate)
@@ -178,6 +180,7 @@ TuneMeasurement ReadMeasurement(const JsonReader& r) {
   r.String("sdpa", m.sdpa);
   r.String("compile", m.compile);
   r.Number("compile_seconds", m.compile_seconds);
+  r.Bool("checkpointing", m.checkpointing);
   m.item = m.model + "/" + m.precision + "/" + (m.channels_last ? "cl" : "nchw") + "/" +
            (m.benchmark ? "benchmark" : "default") + "/" + std::to_string(m.batch);
   return m;

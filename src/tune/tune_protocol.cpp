@@ -298,6 +298,7 @@ TuneMeasurement ReadMeasurement(const LineFields& j) {
   m.sdpa = Text(j, "sdpa");
   m.compile = Text(j, "compile");
   m.compile_seconds = Number(j, "compile_seconds");
+  m.checkpointing = Flag(j, "checkpointing");
   return m;
 }
 

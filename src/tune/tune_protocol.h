@@ -33,7 +33,8 @@ struct TuneHello {
 // "result": one timed run of training steps.
 struct TuneMeasurement {
   std::string item;
-  std::string role;   // "generic" (fp32 at the guides' batch), "knob" (at the knob batch) or "large_batch"
+  std::string role;   // "generic" (fp32 at the guides' batch), "knob" (at the knob batch), "large_batch" or
+                      // "checkpointing" (activation checkpointing's run, and the large batch again eager)
   std::string model;  // "resnet50", "transformer"
   std::string precision;  // "fp32", "fp16", "bf16"
   bool channels_last = false;
@@ -57,6 +58,7 @@ struct TuneMeasurement {
   std::string sdpa;     // the attention backend forced: "flash", "efficient", "math"; "": torch's own choice
   std::string compile;  // torch.compile's mode: "default", "reduce-overhead", "max-autotune"; "": eager
   std::optional<double> compile_seconds;  // the warm-up's time less as many steady steps (compiled runs)
+  bool checkpointing = false;  // activation checkpointing (torch.utils.checkpoint) around the model's blocks
 };
 
 // "search": the largest batch that fits, by doubling then bisection.

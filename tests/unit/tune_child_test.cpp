@@ -408,9 +408,50 @@ TEST_F(TuneChild, EveryOtherKnobSaysWhyItIsNotMeasured) {
       << triton;
 }
 
+// Each reason activation checkpointing is not timed, and the batch it is timed at, on planted situations the
+// CPU run cannot reach (tests/fixtures/tune/checkpoint_driver.py: a fake torch and bench).
+TEST_F(TuneChild, CheckpointingSaysWhyItIsNotMeasuredAndFindsItsBatch) {
+  const auto printed = RunDriver("checkpoint_driver.py");
+  ASSERT_TRUE(printed);
+  const nlohmann::json got = nlohmann::json::parse(*printed);
+  auto reason = [&](const std::string& situation) {
+    return got.at(situation).is_null() ? std::string("(measured)") : got.at(situation).get<std::string>();
+  };
+  EXPECT_EQ(reason("quick").rfind("--quick leaves it out", 0), 0u) << reason("quick");
+  EXPECT_EQ(reason("no extra knobs"), "--no-extra-knobs leaves it out");
+  EXPECT_EQ(
+      reason("user model").rfind("your model is not an nn.Sequential: tune cannot know where to cut", 0), 0u)
+      << reason("user model");
+  EXPECT_EQ(reason("user sequential"), "(measured)");
+  EXPECT_NE(reason("torch 1.10").find("torch 1.10.2's torch.utils.checkpoint has no use_reentrant=False"),
+            std::string::npos)
+      << reason("torch 1.10");
+  EXPECT_EQ(reason("cpu").rfind("not measured on the CPU", 0), 0u) << reason("cpu");
+  EXPECT_EQ(reason("cpu planted"), "(measured)");
+  EXPECT_EQ(reason("no search").rfind("no batch search", 0), 0u) << reason("no search");
+  EXPECT_EQ(reason("cap reached"),
+            "the largest batch is not memory-bound: the search reached the cap (batch 4096)");
+  EXPECT_EQ(reason("no large batch").rfind("no large batch was timed", 0), 0u) << reason("no large batch");
+  EXPECT_EQ(reason("not faster"),
+            "the large batch was not faster than the knob batch, so a larger batch would not help");
+  EXPECT_EQ(reason("memory-bound and faster"), "(measured)");
+  // Large batch 1024: with checkpointing 4096 fits (the cap): timed at 2048, a quarter's headroom.
+  EXPECT_EQ(got.at("batch fits 5000"), nlohmann::json::parse(R"([2048, ""])"));
+  EXPECT_EQ(got.at("batch fits 2500")[0], 0);
+  EXPECT_NE(got.at("batch fits 2500")[1].get<std::string>().find(
+                "tried 2048 fitted, 4096 did not, 3072 did not, 2560 did not; the large batch is 1024"),
+            std::string::npos)
+      << got.at("batch fits 2500");
+  EXPECT_NE(got.at("batch fits nothing larger")[1].get<std::string>().find("tried 2048 did not;"),
+            std::string::npos);
+  EXPECT_EQ(got.at("batch cap")[1],
+            "the search's cap (batch 1900) leaves no room for twice the large batch (1024)");
+}
+
 // Debian 12's python3-torch (CPU only) running the real child at tiny sizes: the generic run, the search
 // (a planted limit it must find exactly), the knob runs at the batch derived from it (a planted
-// out-of-memory error there halves it for all of them, said in a skip line), and the large batch.
+// out-of-memory error there halves it for all of them, said in a skip line), the large batch, and activation
+// checkpointing at a larger batch that fits only with it (a planted limit of its own).
 TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   if (!std::filesystem::exists("/usr/lib/python3/dist-packages/torch/version.py"))
     GTEST_SKIP() << "Debian's python3-torch is not installed (apt-get install python3-torch)";
@@ -424,6 +465,8 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   o.timeout = std::chrono::seconds(240);
   o.extra_env["GPUDOCTOR_TUNE_PLANT_OOM_ABOVE"] = "40";      // largest 40: recommended 16, knob batch 4
   o.extra_env["GPUDOCTOR_TUNE_PLANT_KNOB_OOM_ABOVE"] = "2";  // knob runs above 2 fail: halved to 2
+  o.extra_env["GPUDOCTOR_TUNE_PLANT_CKPT_OOM_ABOVE"] =
+      "100";           // with checkpointing 64 (the cap) fits: batch 32
   o.allocator = true;  // on the CPU the second child must say "not applicable", not invent a figure
   o.compile_modes = "default,reduce-overhead";  // both named: each gets its own skip line
   std::vector<TuneProgress> progress;
@@ -438,7 +481,7 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
       if (s.item == item) return s.reason;
     return "(no skip line for " + item + ")";
   };
-  EXPECT_EQ(run.output.skips.size(), 14u);
+  EXPECT_EQ(run.output.skips.size(), 13u);
   EXPECT_EQ(run.output.skips[2].item, "transformer/fp32/nchw/default/4");
   EXPECT_NE(skip("transformer/fp32/nchw/default/4").find("every knob run of transformer is timed at batch 2"),
             std::string::npos);
@@ -446,7 +489,7 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   EXPECT_EQ(skip("transformer/knob/hipblaslt"), "ROCm only (this backend is cpu)");
   EXPECT_EQ(skip("transformer/knob/miopen-find-mode"), "ROCm only (this backend is cpu)");
   EXPECT_NE(skip("transformer/knob/tf32").find("not on the CPU"), std::string::npos);
-  EXPECT_NE(skip("transformer/knob/checkpointing").find("not measured by this version"), std::string::npos);
+  EXPECT_EQ(skip("transformer/knob/checkpointing"), "(no skip line for transformer/knob/checkpointing)");
   // Debian's torch 1.13: SGD has no fused argument, no scaled_dot_product_attention, no torch.compile.
   EXPECT_NE(skip("transformer/knob/fused").find("does not take fused=True here (TypeError"),
             std::string::npos)
@@ -458,7 +501,7 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
     EXPECT_NE(skip("transformer/knob/compile-" + mode).find("has no torch.compile (torch 2.0"),
               std::string::npos)
         << skip("transformer/knob/compile-" + mode);
-  ASSERT_EQ(run.output.measurements.size(), 3u);
+  ASSERT_EQ(run.output.measurements.size(), 4u);
   const TuneMeasurement& generic = run.output.measurements[0];
   EXPECT_EQ(generic.role, "generic");
   EXPECT_EQ(generic.batch, 2u);
@@ -472,6 +515,14 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   EXPECT_EQ(large.role, "large_batch");
   EXPECT_EQ(large.batch, 16u);
   EXPECT_EQ(large.precision, "fp32");
+  EXPECT_FALSE(large.checkpointing);
+  const TuneMeasurement& checkpointed = run.output.measurements[3];
+  EXPECT_EQ(checkpointed.role, "checkpointing");
+  EXPECT_TRUE(checkpointed.checkpointing);
+  EXPECT_EQ(checkpointed.batch, 32u);  // 32 and 64 fitted with it: the same headroom as the large batch
+  EXPECT_EQ(checkpointed.precision, "fp32");
+  EXPECT_GT(checkpointed.units_per_s, 0);
+  EXPECT_TRUE(checkpointed.loss_finite);
   ASSERT_EQ(run.output.searches.size(), 1u);
   EXPECT_EQ(run.output.searches[0].largest, 40u);
   EXPECT_EQ(run.output.searches[0].failed_at, 41u);
@@ -498,6 +549,20 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   EXPECT_NE(compiled->why.find("not measured: torch 1.13"), std::string::npos) << compiled->why;
   EXPECT_TRUE(a.compile.empty());
   EXPECT_FALSE(a.fused);
+  // The checkpointing row: its run at batch 32 against the large batch without it, with the change.
+  const TuneKnobRow* ckpt = nullptr;
+  for (const auto& k : a.knobs)
+    if (k.knob == "activation checkpointing") ckpt = &k;
+  ASSERT_TRUE(ckpt);
+  EXPECT_EQ(ckpt->with, "torch.utils.checkpoint, batch 32");
+  EXPECT_EQ(ckpt->without, "off, batch 16");
+  EXPECT_EQ(ckpt->with_rate, checkpointed.units_per_s);
+  EXPECT_EQ(ckpt->without_rate, large.units_per_s);
+  EXPECT_TRUE(ckpt->change_percent);
+  EXPECT_NE(
+      ckpt->why.find("with it batch 32 fits with the large batch's headroom (the largest without it: 40)"),
+      std::string::npos)
+      << ckpt->why;
 
   ASSERT_TRUE(run.allocator);
   EXPECT_EQ(run.allocator->status, "ok");
@@ -546,9 +611,15 @@ TEST_F(TuneChild, RealChildMeasuresTheUsersModel) {
     TuneAdvice advice = BuildTuneAdvice(run.output);
     ASSERT_EQ(advice.models.size(), 1u);
     bool channels_last_row = false;
-    for (const auto& k : advice.models[0].knobs)
+    std::string checkpointing;
+    for (const auto& k : advice.models[0].knobs) {
       channels_last_row = channels_last_row || k.knob == "channels_last";
+      if (k.knob == "activation checkpointing") checkpointing = k.why;
+    }
     EXPECT_TRUE(channels_last_row);
+    // Not an nn.Sequential: tune cannot know where to cut it.
+    EXPECT_EQ(checkpointing.rfind("not measured: your model is not an nn.Sequential", 0), 0u)
+        << checkpointing;
   }
 }
 

@@ -348,6 +348,7 @@ TEST(TuneAdvice, RecommendationAndLinesMatchTheWinningRun) {
                                  {"sdpa", nullptr},
                                  {"compile", nullptr},
                                  {"compile_seconds", nullptr},
+                                 {"checkpointing", false},
                                  {"peak_allocated_bytes", nullptr}}));
   EXPECT_EQ(j["models"][0]["knob_batch"], 512);
   auto back = TuneResultFromJson(written, "tune.json");  // the report reads the knob batch back
@@ -709,6 +710,132 @@ TEST(TuneAdvice, Tf32IsRecommendedOnTopOfFp32) {
             a.python_lines.end());
   // ResNet-50 has no TF32 line and no row: an older child's output says nothing of it.
   EXPECT_FALSE(Knob(*Model(a, "resnet50"), "TF32"));
+}
+
+// ResNet-50 at fp32 (the knob batch 64) whose search stopped on out-of-memory at 352, the large batch (256)
+// at `large` images/s, and activation checkpointing's run at batch 512 at `checkpointed`; `compile` adds a
+// chosen torch.compile (the large batch compiled at 2000 images/s) and the large batch again eager at
+// `large`.
+std::string CheckpointingRuns(double large, double checkpointed, bool compile = false) {
+  auto run = [](const std::string& role, int batch, double rate, const std::string& mode, bool ckpt,
+                double peak_gib) {
+    nlohmann::json j = nlohmann::json::parse(ResultLine(role, "fp32", false, false, batch, rate));
+    j["compile"] = mode.empty() ? nlohmann::json(nullptr) : nlohmann::json(mode);
+    j["checkpointing"] = ckpt;
+    j["peak_allocated_bytes"] = peak_gib * 1024 * 1024 * 1024;
+    return j.dump() + "\n";
+  };
+  std::string text =
+      "{\"type\": \"hello\", \"backend\": \"cuda\"}\n" +
+      ResultLine("generic", "fp32", false, false, 32, 900) +
+      ResultLine("knob", "fp32", false, false, 64, 1100) +
+      "{\"type\": \"search\", \"model\": \"resnet50\", \"precision\": \"bf16\", \"largest\": 340, "
+      "\"failed_at\": 352, \"cap\": 4096}\n";
+  if (compile) {
+    text += run("knob", 64, 1400, "default", false, 10);
+    text += run("large_batch", 256, 2000, "default", false, 60);
+    text += run("checkpointing", 256, large, "", false, 62);
+  } else {
+    text += run("large_batch", 256, large, "", false, 60);
+  }
+  return text + run("checkpointing", 512, checkpointed, "", true, 40);
+}
+
+// Activation checkpointing measurably faster at the larger batch than the large batch without it:
+// recommended, the recommendation is its run, and the lines to paste checkpoint each residual block. The JSON
+// keeps it.
+TEST(TuneAdvice, CheckpointingFasterAtALargerBatchIsRecommended) {
+  TuneResult result;
+  result.run =
+      InterpretTuneRun("/v/bin/python", Exited(0, CheckpointingRuns(1500, 1700)), std::chrono::seconds(300));
+  result.advice = AdviseRun(result.run);
+  const TuneModelAdvice* r = Model(result.advice, "resnet50");
+  ASSERT_TRUE(r);
+  const TuneKnobRow* row = Knob(*r, "activation checkpointing");
+  ASSERT_TRUE(row);
+  EXPECT_TRUE(row->recommended);
+  EXPECT_EQ(row->without, "off, batch 256");
+  EXPECT_EQ(row->with, "torch.utils.checkpoint, batch 512");
+  EXPECT_EQ(row->without_rate, 1500.0);
+  EXPECT_EQ(row->with_rate, 1700.0);
+  EXPECT_NE(row->why.find("+13.3% images/s; with it batch 512 fits with the large batch's headroom (the "
+                          "largest without it: 340); peak memory 40.0 GiB with it, 60.0 GiB without"),
+            std::string::npos)
+      << row->why;
+  EXPECT_TRUE(r->checkpointing);
+  EXPECT_EQ(r->batch, 512u);
+  EXPECT_EQ(r->recommended_rate, 1700.0);
+  EXPECT_EQ(TuneSettingsLabel(*r), "fp32, activation checkpointing, batch 512");
+  const auto& lines = result.advice.python_lines;
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "x = checkpoint(block, x, use_reentrant=False)  # in forward: each residual block of "
+                      "model.layer1 ... model.layer4"),
+            lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "batch_size = 512  # largest that fitted: 340"),
+            lines.end());
+  const std::string json = TuneResultToJson(result);
+  auto back = TuneResultFromJson(json, "tune.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->run.output.measurements.back().checkpointing);
+  EXPECT_TRUE(Model(back->advice, "resnet50")->checkpointing);
+  EXPECT_EQ(TuneResultToJson(*back), json);
+}
+
+// Slower with checkpointing: "slower here" with the figure, the large batch stays recommended, no checkpoint
+// line. Within the noise: no measurable effect.
+TEST(TuneAdvice, CheckpointingSlowerIsNotRecommended) {
+  TuneAdvice a = BuildTuneAdvice(ParseTuneOutput(CheckpointingRuns(1500, 1300)));
+  const TuneModelAdvice* r = Model(a, "resnet50");
+  ASSERT_TRUE(r);
+  const TuneKnobRow* row = Knob(*r, "activation checkpointing");
+  ASSERT_TRUE(row);
+  EXPECT_FALSE(row->recommended);
+  EXPECT_EQ(row->why.rfind("slower here (-13.3% images/s)", 0), 0u) << row->why;
+  EXPECT_FALSE(r->checkpointing);
+  EXPECT_EQ(r->batch, 256u);
+  EXPECT_EQ(r->recommended_rate, 1500.0);
+  for (const auto& line : a.python_lines) EXPECT_EQ(line.find("checkpoint"), std::string::npos) << line;
+  a = BuildTuneAdvice(ParseTuneOutput(CheckpointingRuns(1500, 1520)));
+  EXPECT_EQ(Knob(*Model(a, "resnet50"), "activation checkpointing")->why.rfind("no measurable effect", 0),
+            0u);
+}
+
+// With torch.compile chosen the child timed checkpointing eager against the large batch eager: the row
+// compares those two and says so; faster than eager but not than the compiled recommendation, it is not
+// taken.
+TEST(TuneAdvice, CheckpointingWithCompileChosenComparesEagerWithEager) {
+  TuneAdvice a = BuildTuneAdvice(ParseTuneOutput(CheckpointingRuns(1500, 1700, true)));
+  const TuneModelAdvice* r = Model(a, "resnet50");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->compile, "default");
+  const TuneKnobRow* row = Knob(*r, "activation checkpointing");
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->without_rate, 1500.0);  // the eager large batch, not the compiled one (2000)
+  EXPECT_FALSE(row->recommended);
+  EXPECT_NE(row->why.find("both eager: with torch.compile it would compile again"), std::string::npos)
+      << row->why;
+  EXPECT_NE(row->why.find("the recommendation (fp32, torch.compile, batch 256) is as fast or faster"),
+            std::string::npos)
+      << row->why;
+  EXPECT_FALSE(r->checkpointing);
+  EXPECT_EQ(r->recommended_rate, 2000.0);
+}
+
+// Not timed: the row gives the child's reason.
+TEST(TuneAdvice, CheckpointingNotMeasuredSaysWhy) {
+  std::string text =
+      "{\"type\": \"hello\", \"backend\": \"cuda\"}\n" + ResultLine("knob", "fp32", false, false, 64, 1100) +
+      "{\"type\": \"skip\", \"item\": \"resnet50/knob/checkpointing\", \"reason\": \"the largest batch is "
+      "not memory-bound: the search reached the cap (batch 64)\"}\n";
+  const TuneAdvice a = BuildTuneAdvice(ParseTuneOutput(text));
+  const TuneModelAdvice* r = Model(a, "resnet50");
+  ASSERT_TRUE(r);
+  const TuneKnobRow* row = Knob(*r, "activation checkpointing");
+  ASSERT_TRUE(row);
+  EXPECT_FALSE(row->recommended);
+  EXPECT_FALSE(row->with_rate);
+  EXPECT_EQ(row->why,
+            "not measured: the largest batch is not memory-bound: the search reached the cap (batch 64)");
 }
 
 // A result line of ResultLine's for another model.
