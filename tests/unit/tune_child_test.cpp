@@ -537,7 +537,11 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
   EXPECT_EQ(a.generic_batch, 2u);
   EXPECT_EQ(a.precision, "fp32");
   // Whichever run wins on this machine, the recommendation is that run's settings, batch and figure.
-  const TuneMeasurement& quoted = a.batch == 16 ? large : run.output.measurements[1];
+  // (The checkpointed run at 32 wins where it is measurably faster, as it can be on a loaded CPU.)
+  const TuneMeasurement& quoted = a.batch == 32   ? checkpointed
+                                  : a.batch == 16 ? large
+                                                  : run.output.measurements[1];
+  EXPECT_EQ(a.checkpointing, a.batch == 32);
   EXPECT_EQ(a.batch, quoted.batch);
   EXPECT_EQ(a.recommended_rate, quoted.units_per_s);
   // Each knob the child could not measure is a row with its reason, and none is recommended.
