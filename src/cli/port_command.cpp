@@ -20,6 +20,22 @@ namespace gpudoctor {
 namespace {
 // Stopped by Ctrl-C or SIGTERM: the shell's code for a run ended by SIGINT (128 + 2).
 constexpr int kExitInterrupted = 130;
+
+// --check-build's compiler: the hipcc on PATH, in HIP_PATH, ROCM_PATH, /opt/rocm or /usr/bin.
+Result<std::string> FindHipccOf(const CliContext& ctx) {
+  HipccSearch search;
+  search.path_env = ctx.env.Get("PATH").value_or("");
+  search.hip_path = ctx.env.Get("HIP_PATH").value_or("");
+  search.rocm_path = ctx.env.Get("ROCM_PATH").value_or("");
+#ifdef _WIN32
+  search.list_separator = ';';
+#endif
+  search.is_file = [](const std::string& p) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(p, ec);
+  };
+  return FindHipcc(search);
+}
 }  // namespace
 
 std::string PortCommand::Description() const {
@@ -59,7 +75,7 @@ std::string PortCommand::Description() const {
          "PTX, "
          "...: the result will not build or run as it is; with --check-build, a file hipcc does not "
          "compile), 3 bad "
-         "flags or a file that could not be read, 130 stopped by Ctrl-C or SIGTERM (between two files: "
+         "flags or a file or folder that could not be read, 130 stopped by Ctrl-C or SIGTERM (between two files: "
          "each file written is whole; -o ... --skip-existing, or --in-place again, finishes the run).";
 }
 
@@ -100,8 +116,15 @@ void PortCommand::DefineFlags(FlagSet& flags) {
 int PortCommand::Interrupted(const CliContext& ctx, PortReport& report) const {
   report.tool_version = GPUDOCTOR_VERSION;
   WriteAll(ctx.out, json_ ? RenderPortJson(report) : RenderPortText(report));
-  std::string again = "gpudoctor port " + input_ + (in_place_ ? " --in-place" : "");
+  // The same translation flags: a run finished with others would leave a tree translated two ways.
+  std::string again = "gpudoctor port " + input_;
   if (!output_.empty()) again += " -o " + output_ + " --skip-existing";
+  if (in_place_) again += backup_ ? " --in-place --backup" : " --in-place";
+  if (examine_) again += " --examine";
+  if (launch_macro_) again += " --launch-macro";
+  if (!hip_version_.empty()) again += " --hip-version " + hip_version_;
+  if (!db_.empty()) again += " --db " + db_;
+  if (check_build_) again += " --check-build --offload-arch " + offload_arch_;
   WriteAll(ctx.err, "port: interrupted; " + std::to_string(report.FilesWritten()) + " of " +
                         std::to_string(report.sources) + " source file(s) written. To finish: " + again +
                         "\n");
@@ -140,18 +163,7 @@ int PortCommand::Run(const CliContext& ctx) {
         ctx.err, UserError("--check-build compiles the translated files, so it needs -o or --in-place"));
   std::string hipcc;
   if (check_build_) {
-    HipccSearch search;
-    search.path_env = ctx.env.Get("PATH").value_or("");
-    search.hip_path = ctx.env.Get("HIP_PATH").value_or("");
-    search.rocm_path = ctx.env.Get("ROCM_PATH").value_or("");
-#ifdef _WIN32
-    search.list_separator = ';';
-#endif
-    search.is_file = [](const std::string& p) {
-      std::error_code ec;
-      return std::filesystem::is_regular_file(p, ec);
-    };
-    auto found = FindHipcc(search);
+    auto found = FindHipccOf(ctx);
     if (!found.ok()) return ReportError(ctx.err, found.error());
     hipcc = *found;
   }

@@ -131,6 +131,12 @@ std::string Join(const std::string& dir, const std::string& rel) {
   return (fs::path(dir) / rel).generic_string();
 }
 
+// "src/" -> "src-hip": the new folder a hint suggests beside the input folder.
+std::string SiblingFolder(std::string input) {
+  while (input.size() > 1 && (input.back() == '/' || input.back() == '\\')) input.pop_back();
+  return input + "-hip";
+}
+
 // The flags that do not go together, and -o naming the input folder itself (issue 35, attempt 42).
 Status CheckJob(const PortJob& job, bool folder) {
   std::error_code ec;
@@ -144,10 +150,11 @@ Status CheckJob(const PortJob& job, bool folder) {
         "an interrupted --in-place run needs no flag: run it again (HIP source is left as it is)");
   if (folder && job.output.empty() && !job.in_place && !job.examine)
     return UserError("a folder needs -o OUT (a new folder), --in-place or --examine",
-                     "gpudoctor port " + job.input + " -o " + job.input + "-hip");
+                     "gpudoctor port " + job.input + " -o " + SiblingFolder(job.input));
   if (folder && !job.output.empty() && fs::equivalent(job.input, job.output, ec))
-    return UserError("-o " + job.output + " is the input folder itself",
-                     "give a new folder (-o " + job.input + "-hip), or --in-place to rewrite the files");
+    return UserError(
+        "-o " + job.output + " is the input folder itself",
+        "give a new folder (-o " + SiblingFolder(job.input) + "), or --in-place to rewrite the files");
   return Ok{};
 }
 
@@ -161,7 +168,7 @@ std::string OutputInsideNote(const PortJob& job) {
   if (inside.empty() || *inside.begin() == ".." || inside == ".") return "";
   return "the output folder " + job.output + " lies inside the input folder: it is not ported itself, but " +
          "a later run over " + job.input + " into another folder would port it too (put the output beside " +
-         "the input, e.g. -o " + job.input + "-hip)";
+         "the input, e.g. -o " + SiblingFolder(job.input) + ")";
 }
 
 // Writes the translation of `path` (original `original`) where the job says, and notes where in `file`.
@@ -185,8 +192,14 @@ Status WriteTranslation(const PortJob& job, const PortIo& io, const std::string&
   }
   fs::create_directories(fs::path(out).parent_path().empty() ? fs::path(".") : fs::path(out).parent_path(),
                          ec);
-  if (auto st = io.write(out, text, job.force); !st.ok())
-    return st.error().With("writing the translation of " + path);
+  if (auto st = io.write(out, text, job.force); !st.ok()) {
+    Error error = st.error().With("writing the translation of " + path);
+    if (!job.force && fs::exists(fs::symlink_status(out, ec)))
+      error.hint =
+          "an earlier run wrote it? --skip-existing keeps the files that exist and writes the others; "
+          "--force replaces them";
+    return error;
+  }
   return Ok{};
 }
 

@@ -295,6 +295,8 @@ TEST_F(PortRun, OutputFolderInsideTheInputIsLeftOutAndSaidOnce) {
   EXPECT_NE(same.error().message.find("is the input folder itself"), std::string::npos)
       << same.error().message;
   EXPECT_NE(same.error().hint.find("--in-place"), std::string::npos);
+  EXPECT_NE(same.error().hint.find("-o " + (dir_ / "src-hip").string()), std::string::npos)
+      << same.error().hint;
   EXPECT_EQ(Read(dir_ / "src/a.cu").find("hipMalloc"), std::string::npos);
 }
 
@@ -329,6 +331,7 @@ TEST_F(PortRun, InterruptedRunIsFinishedWithSkipExisting) {
   auto refused = RunPort(job, *map_, io);  // without the flag, the first existing output stops the run
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("already exists"), std::string::npos);
+  EXPECT_NE(refused.error().hint.find("--skip-existing"), std::string::npos) << refused.error().hint;
   job.skip_existing = true;
   auto finished = RunPort(job, *map_, io);
   ASSERT_TRUE(finished.ok()) << finished.error().message;
