@@ -75,7 +75,8 @@ std::string PortCommand::Description() const {
          "PTX, "
          "...: the result will not build or run as it is; with --check-build, a file hipcc does not "
          "compile), 3 bad "
-         "flags or a file or folder that could not be read, 130 stopped by Ctrl-C or SIGTERM (between two files: "
+         "flags or a file or folder that could not be read, 130 stopped by Ctrl-C or SIGTERM (between two "
+         "files: "
          "each file written is whole; -o ... --skip-existing, or --in-place again, finishes the run).";
 }
 
