@@ -7,6 +7,7 @@
 #include "cli/output.h"
 #include "core/strings.h"
 #include "platform/process.h"
+#include "platform/terminal.h"
 #include "platform/user_file.h"
 #include "port/cuda_lexer.h"
 #include "port/hipcc_check.h"
@@ -15,6 +16,27 @@
 #include "port/port_run.h"
 
 namespace gpudoctor {
+
+namespace {
+// Stopped by Ctrl-C or SIGTERM: the shell's code for a run ended by SIGINT (128 + 2).
+constexpr int kExitInterrupted = 130;
+
+// --check-build's compiler: the hipcc on PATH, in HIP_PATH, ROCM_PATH, /opt/rocm or /usr/bin.
+Result<std::string> FindHipccOf(const CliContext& ctx) {
+  HipccSearch search;
+  search.path_env = ctx.env.Get("PATH").value_or("");
+  search.hip_path = ctx.env.Get("HIP_PATH").value_or("");
+  search.rocm_path = ctx.env.Get("ROCM_PATH").value_or("");
+#ifdef _WIN32
+  search.list_separator = ';';
+#endif
+  search.is_file = [](const std::string& p) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(p, ec);
+  };
+  return FindHipcc(search);
+}
+}  // namespace
 
 std::string PortCommand::Description() const {
   return "Translate CUDA C++ (a file, or every .cu/.cuh/.cpp/.h file of a folder) to HIP, token by token "
@@ -53,7 +75,9 @@ std::string PortCommand::Description() const {
          "PTX, "
          "...: the result will not build or run as it is; with --check-build, a file hipcc does not "
          "compile), 3 bad "
-         "flags or a file that could not be read.";
+         "flags or a file or folder that could not be read, 130 stopped by Ctrl-C or SIGTERM (between two "
+         "files: "
+         "each file written is whole; -o ... --skip-existing, or --in-place again, finishes the run).";
 }
 
 void PortCommand::DefineFlags(FlagSet& flags) {
@@ -71,6 +95,9 @@ void PortCommand::DefineFlags(FlagSet& flags) {
       "Rewrite kernel<<<grid, block, shared, stream>>>(args) as hipLaunchKernelGGL(...) (<<<>>> is valid "
       "HIP and kept by default).");
   flags.Bool("--force", &force_, "Replace existing output (and .orig) files.");
+  flags.Bool("--skip-existing", &skip_existing_,
+             "With -o: keep the output files that exist and write the others, to finish a run that was "
+             "interrupted (each file is written whole, so one that exists is complete).");
   flags.String("--threads", &threads_, "N",
                "Translate on N threads (default: one per core); the output is the same.");
   flags.Bool(
@@ -85,6 +112,26 @@ void PortCommand::DefineFlags(FlagSet& flags) {
   flags.Excludes("--in-place", "--output");
 }
 
+// The report of the files done, and how to go on: -o with --skip-existing; --in-place as it was (what is
+// HIP already is left as it is).
+int PortCommand::Interrupted(const CliContext& ctx, PortReport& report) const {
+  report.tool_version = GPUDOCTOR_VERSION;
+  WriteAll(ctx.out, json_ ? RenderPortJson(report) : RenderPortText(report));
+  // The same translation flags: a run finished with others would leave a tree translated two ways.
+  std::string again = "gpudoctor port " + input_;
+  if (!output_.empty()) again += " -o " + output_ + " --skip-existing";
+  if (in_place_) again += backup_ ? " --in-place --backup" : " --in-place";
+  if (examine_) again += " --examine";
+  if (launch_macro_) again += " --launch-macro";
+  if (!hip_version_.empty()) again += " --hip-version " + hip_version_;
+  if (!db_.empty()) again += " --db " + db_;
+  if (check_build_) again += " --check-build --offload-arch " + offload_arch_;
+  WriteAll(ctx.err, "port: interrupted; " + std::to_string(report.FilesWritten()) + " of " +
+                        std::to_string(report.sources) + " source file(s) written. To finish: " + again +
+                        "\n");
+  return kExitInterrupted;
+}
+
 int PortCommand::Run(const CliContext& ctx) {
   PortJob job;
   job.input = input_;
@@ -93,6 +140,7 @@ int PortCommand::Run(const CliContext& ctx) {
   job.backup = backup_;
   job.examine = examine_;
   job.force = force_;
+  job.skip_existing = skip_existing_;
   job.options.launch_macro = launch_macro_;
   if (!hip_version_.empty()) {
     job.options.hip_version = Version::Parse(hip_version_);
@@ -116,18 +164,7 @@ int PortCommand::Run(const CliContext& ctx) {
         ctx.err, UserError("--check-build compiles the translated files, so it needs -o or --in-place"));
   std::string hipcc;
   if (check_build_) {
-    HipccSearch search;
-    search.path_env = ctx.env.Get("PATH").value_or("");
-    search.hip_path = ctx.env.Get("HIP_PATH").value_or("");
-    search.rocm_path = ctx.env.Get("ROCM_PATH").value_or("");
-#ifdef _WIN32
-    search.list_separator = ';';
-#endif
-    search.is_file = [](const std::string& p) {
-      std::error_code ec;
-      return std::filesystem::is_regular_file(p, ec);
-    };
-    auto found = FindHipcc(search);
+    auto found = FindHipccOf(ctx);
     if (!found.ok()) return ReportError(ctx.err, found.error());
     hipcc = *found;
   }
@@ -150,8 +187,12 @@ int PortCommand::Run(const CliContext& ctx) {
   io.write = [](const std::string& path, const std::string& text, bool overwrite) {
     return WriteFileAtomically(path, text, overwrite);
   };
+  // Ctrl-C and SIGTERM stop the run between two files (issue 35, attempts 119-120).
+  InstallStopRequestHandler();
+  io.stop_requested = [] { return StopRequested(); };
   auto run = RunPort(job, *map, io);
   if (!run.ok()) return ReportError(ctx.err, run.error());
+  if (run->report.interrupted) return Interrupted(ctx, run->report);
   run->report.tool_version = GPUDOCTOR_VERSION;
   if (check_build_) {
     std::vector<std::string> include_dirs;

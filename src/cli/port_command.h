@@ -7,6 +7,8 @@
 
 namespace gpudoctor {
 
+struct PortReport;
+
 class PortCommand final : public Command {
  public:
   std::string Name() const override { return "port"; }
@@ -18,6 +20,8 @@ class PortCommand final : public Command {
   int Run(const CliContext& ctx) override;
 
  private:
+  int Interrupted(const CliContext& ctx, PortReport& report) const;
+
   std::string input_;
   std::string output_;
   std::string hip_version_;
@@ -30,6 +34,7 @@ class PortCommand final : public Command {
   bool json_ = false;
   bool launch_macro_ = false;
   bool force_ = false;
+  bool skip_existing_ = false;
   bool check_build_ = false;
 };
 

@@ -120,7 +120,8 @@ void TuneCommand::DefineFlags(FlagSet& flags) {
       "--apply", &apply_, "FILE",
       "Write the recommended environment lines for --shell's shell (export for bash/zsh, $env: for "
       "PowerShell, set for cmd; the Python lines as comments) to FILE, a new file; `-` prints them instead. "
-      "An existing FILE is never replaced.");
+      "An existing FILE is never replaced; both that and a folder that cannot be written are refused "
+      "before anything is measured.");
   flags.StringList("--model", &models_, "NAME|MODULE:FUNCTION",
                    "Measure only this model: resnet50, transformer, or your own: MODULE:FUNCTION, a function "
                    "(importable with the working directory on the path) returning (model, make_batch, "
@@ -257,6 +258,11 @@ int TuneCommand::Run(const CliContext& ctx) {
       std::filesystem::exists(apply_, exists_ec))  // before minutes of work
     return ReportError(ctx.err, UserError("--apply " + apply_ + ": the file exists; it is never replaced",
                                           "choose another file name, or remove it first"));
+  if (!apply_.empty() && apply_ != "-") {
+    // A folder that cannot be written would fail only after the whole measurement (issue 35, attempt 98).
+    if (Status writable = CheckCanCreate(apply_); !writable.ok())
+      return ReportError(ctx.err, writable.error());
+  }
   auto snap = snapshot_.Acquire(ctx);
   if (!snap) return ReportError(ctx.err, snap.error());
   const PythonEnv* env = PickEnv(*snap, !snapshot_.python_envs.empty());

@@ -88,6 +88,12 @@ size_t PortReport::FilesWithErrors() const {
   return n;
 }
 
+size_t PortReport::FilesWritten() const {
+  size_t n = 0;
+  for (const PortFileReport& f : files) n += !f.output.empty() && !f.kept_existing ? 1 : 0;
+  return n;
+}
+
 namespace {
 
 std::string CountList(const std::map<std::string, uint64_t>& counts) {
@@ -113,9 +119,11 @@ std::string RenderPortText(const PortReport& report) {
   if (report.hip_version) out += ", for HIP " + report.hip_version->ToString();
   if (report.examine) out += " (examined only: nothing written)";
   out += "\n";
+  for (const std::string& note : report.notes) out += "note: " + note + "\n";
   for (const PortFileReport& f : report.files) {
     out += "\n" + f.path;
     if (!f.output.empty()) out += " -> " + f.output;
+    if (f.kept_existing) out += " (exists: kept, --skip-existing)";
     out += "\n";
     if (!f.error.empty()) {
       out += "  not translated: " + f.error + "\n";
@@ -142,6 +150,9 @@ std::string RenderPortText(const PortReport& report) {
   out += "  findings:  " + CountList(report.FindingCounts()) + "\n";
   if (size_t bad = report.FilesWithErrors(); bad > 0)
     out += "  " + std::to_string(bad) + " file(s) could not be translated\n";
+  if (report.interrupted)
+    out += "  interrupted: stopped after writing " + std::to_string(report.FilesWritten()) + " of " +
+           std::to_string(report.sources) + " source file(s), each one whole\n";
   if (const auto& b = report.build_check)
     out += "  build:     " + std::to_string(b->compiled) + " of " + std::to_string(b->files) +
            " source(s) compile with " + b->hipcc + " -c --offload-arch=" + b->offload_arch + "\n";
@@ -154,12 +165,15 @@ std::string RenderPortJson(const PortReport& report) {
   doc["tool_version"] = report.tool_version;
   doc["hip_version"] = report.hip_version ? Json(report.hip_version->ToString()) : Json(nullptr);
   doc["examine"] = report.examine;
+  doc["interrupted"] = report.interrupted;
+  doc["notes"] = report.notes;
   Json files = Json::array();
   for (const PortFileReport& f : report.files) {
     Json jf;
     jf["path"] = f.path;
     jf["output"] = f.output.empty() ? Json(nullptr) : Json(f.output);
     jf["error"] = f.error.empty() ? Json(nullptr) : Json(f.error);
+    jf["kept_existing"] = f.kept_existing;
     jf["build_file"] = f.build_file;
     jf["lines"] = f.lines;
     jf["changed"] = f.changed;
@@ -186,6 +200,7 @@ std::string RenderPortJson(const PortReport& report) {
   doc["total"] = Json{{"files", report.files.size()},
                       {"lines", report.Lines()},
                       {"files_not_translated", report.FilesWithErrors()},
+                      {"files_written", report.FilesWritten()},
                       {"conversions", report.TotalConversions()},
                       {"findings", report.FindingCounts()}};
   doc["build_check"] = report.build_check ? Json{{"hipcc", report.build_check->hipcc},

@@ -3,8 +3,10 @@
 // through the caller's file functions (whole files only: a temporary, then a rename).
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "port/port_map.h"
@@ -19,8 +21,9 @@ struct PortJob {
   bool in_place = false;
   bool backup = false;  // with in_place: FILE.orig keeps the original
   bool examine = false;
-  bool force = false;    // replace existing output files
-  unsigned threads = 0;  // 0: one per core
+  bool force = false;          // replace existing output files
+  bool skip_existing = false;  // -o: keep an output file that exists (an earlier, interrupted run wrote it)
+  unsigned threads = 0;        // 0: one per core
   PortOptions options;
 };
 
@@ -28,6 +31,12 @@ struct PortIo {
   std::function<Result<std::string>(const std::string& path)> read;
   // Writes the whole text or nothing; refuses to replace an existing file unless `overwrite`.
   std::function<Status(const std::string& path, const std::string& text, bool overwrite)> write;
+  // The entries of one folder of the input; empty: the folder on disk. A folder it cannot list is reported
+  // as a file that could not be read, and the rest of the input is ported.
+  std::function<Result<std::vector<std::filesystem::directory_entry>>(const std::string& folder)> list;
+  // Asked before each file is read and before each is written; true (Ctrl-C, SIGTERM) stops the run there,
+  // with the report of the files done and `interrupted` set. Empty: never stopped.
+  std::function<bool()> stop_requested;
 };
 
 struct PortRunResult {
@@ -38,7 +47,8 @@ struct PortRunResult {
 // True for the file names translated as CUDA/C++ sources (.cu, .cuh, .cpp, .h, ...).
 bool IsPortSourceName(std::string_view file_name);
 
-// Errors: the input does not exist, a folder without -o/--in-place/--examine, a write that failed.
+// Errors: the input does not exist, a folder without -o/--in-place/--examine, -o naming the input folder,
+// a write that failed. An output folder inside the input is left out of the walk (said once in `notes`).
 // A file that cannot be read or lexed is not an error of the run: it is reported in its PortFileReport.
 Result<PortRunResult> RunPort(const PortJob& job, const PortMap& map, const PortIo& io);
 

@@ -64,7 +64,8 @@ struct PortBuildCheck {
 struct PortFileReport {
   std::string path;    // as given or found under the folder
   std::string output;  // where the translation went ("" for --examine or stdout)
-  std::string error;   // the file could not be read or lexed: nothing else is set
+  std::string error;   // the file (or a folder of the input) could not be read or lexed: nothing else is set
+  bool kept_existing = false;  // --skip-existing: `output` already existed and was left as it is
   uint64_t lines = 0;
   bool changed = false;
   bool build_file = false;                      // CMakeLists.txt / Makefile: scanned, not translated
@@ -81,11 +82,15 @@ struct PortReport {
   bool examine = false;
   std::vector<PortFileReport> files;          // sorted by path
   std::optional<PortBuildCheck> build_check;  // --check-build
+  std::vector<std::string> notes;             // said once for the run (an output folder inside the input)
+  bool interrupted = false;  // Ctrl-C or SIGTERM: stopped between two files; `files` holds those done
+  size_t sources = 0;        // the source files found (with `interrupted`, more than `files` may cover)
 
   std::map<std::string, uint64_t> TotalConversions() const;
   std::map<std::string, uint64_t> FindingCounts() const;  // kind name -> count
   uint64_t Lines() const;
   size_t FilesWithErrors() const;
+  size_t FilesWritten() const;  // translations written by this run (kept existing files not counted)
 };
 
 }  // namespace gpudoctor

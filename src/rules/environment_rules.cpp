@@ -1,7 +1,7 @@
 // Layer 4, environment: variables that quietly break GPU use — visible-devices settings that hide every
 // GPU, an HSA_OVERRIDE_GFX_VERSION that libhsakmt rejects or that names another family, an override
 // on Windows (ignored) or over mixed GPUs, and LD_LIBRARY_PATH or ROCM_PATH pointing at a ROCm other
-// than the one the framework was built with.
+// than the one the framework was built with, or naming the current folder (an empty element).
 #include <algorithm>
 
 #include "core/strings.h"
@@ -255,6 +255,36 @@ void LibraryPaths(const RuleContext& ctx, std::vector<Finding>& out) {
   }
 }
 
+// An empty element of LD_LIBRARY_PATH ("/opt/x:", ":/opt/x", "a::b") or a relative one (".", "lib") is the
+// current folder to the system loader: a program started in a folder holding a libcuda.so.1 of someone
+// else's runs its code (issue 35, attempt 126; gpudoctor itself refuses to load from there).
+void CurrentFolderInLibraryPath(const RuleContext& ctx, std::vector<Finding>& out) {
+  if (ctx.platform == Platform::kWindows) return;
+  auto ld = ctx.Env("LD_LIBRARY_PATH");
+  if (!ld || ld->empty()) return;
+  std::string kept, relative;
+  for (auto part : Split(*ld, ':')) {
+    const std::string dir(part);
+    if (!dir.empty() && dir[0] == '/') {
+      kept += (kept.empty() ? "" : ":") + dir;
+    } else if (relative.empty()) {
+      relative = dir.empty() ? "an empty element" : "the relative element \"" + dir + "\"";
+    }
+  }
+  if (relative.empty()) return;
+  Finding f =
+      MakeFinding("environment.ld_library_path_current_folder", Layer::kEnvironment, Severity::kWarning,
+                  "LD_LIBRARY_PATH", "LD_LIBRARY_PATH makes programs load libraries from the current folder");
+  f.evidence.push_back("required absolute folders only, found LD_LIBRARY_PATH=\"" + *ld + "\" with " +
+                       relative + ", which the loader reads as the current folder");
+  f.fix_summary = kept.empty() ? "unset LD_LIBRARY_PATH (and remove it from shell start-up files)"
+                               : "keep its absolute folders only (no leading, trailing or doubled ':')";
+  f.fix.push_back(kept.empty() ? FixAction::UnsetEnv("LD_LIBRARY_PATH")
+                               : FixAction::SetEnv("LD_LIBRARY_PATH", kept));
+  f.link = "https://man7.org/linux/man-pages/man8/ld.so.8.html";
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 std::vector<Finding> EnvironmentRules(const RuleContext& ctx) {
@@ -262,6 +292,7 @@ std::vector<Finding> EnvironmentRules(const RuleContext& ctx) {
   VisibleDevices(ctx, out);
   Overrides(ctx, out);
   LibraryPaths(ctx, out);
+  CurrentFolderInLibraryPath(ctx, out);
   if (out.empty()) {
     Finding f = MakeFinding("environment.ok", Layer::kEnvironment, Severity::kOk, "",
                             "No variable hides a GPU or points at the wrong libraries");

@@ -537,6 +537,11 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "https://github.com/pytorch/pytorch/issues/39734"},
       {"windows.no_python", Layer::kFramework, "Native Windows with a GPU and no Python interpreter found.",
        "Every route installs PyTorch with pip.", "https://docs.python.org/3/using/windows.html"},
+      {"environment.ld_library_path_current_folder", Layer::kEnvironment,
+       "LD_LIBRARY_PATH with an empty element (a leading, trailing or doubled ':') or a relative folder.",
+       "The system loader reads it as the current folder: a program started there loads a library file of "
+       "that name from it (someone else's libcuda.so.1 runs its code).",
+       "https://man7.org/linux/man-pages/man8/ld.so.8.html"},
       {"environment.rocm_paths_disagree", Layer::kEnvironment,
        "ROCM_PATH and LD_LIBRARY_PATH naming different ROCm trees.",
        "Build tools and the loader then use different releases.",

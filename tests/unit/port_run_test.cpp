@@ -63,6 +63,13 @@ class PortRun : public ::testing::Test {
   void Write(const std::string& rel, const std::string& text) {
     std::ofstream(dir_ / rel, std::ios::binary) << text;
   }
+  // Three more sources (five in all), so that a run can be stopped in the middle.
+  void AddSources() {
+    for (const char* rel : {"src/c.cu", "src/d.cu", "src/sub/e.cu"})
+      Write(rel,
+            "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+            "void f(void** p) { cudaMalloc(p, 4); cudaDeviceSynchronize(); }\n");
+  }
   std::string Read(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream ss;
@@ -216,6 +223,173 @@ TEST_F(PortRun, SourceLinkedOutOfTheTreeIsSkippedAndReported) {
   }
 }
 #endif
+
+// The entries of `folder` on disk, as the run's own lister reads them.
+std::vector<fs::directory_entry> Entries(const std::string& folder) {
+  std::vector<fs::directory_entry> out;
+  for (const fs::directory_entry& e : fs::directory_iterator(folder)) out.push_back(e);
+  return out;
+}
+
+// A folder of the input that cannot be listed is reported (text, JSON, exit 3) and the rest is ported
+// (issue 35, attempt 41: a mode-000 folder was skipped without a word). The lister fails as a mode-000
+// folder does for a user who is not root (root reads it anyway, so the permission itself is not used).
+TEST_F(PortRun, FolderThatCannotBeReadIsReported) {
+  fs::create_directories(dir_ / "src/locked");
+  Write("src/locked/x.cu", "void f(void** p) { cudaMalloc(p, 4); }\n");
+  PortIo io = DiskIo();
+  io.list = [](const std::string& folder) -> Result<std::vector<fs::directory_entry>> {
+    if (fs::path(folder).filename() == "locked") return UserError("Permission denied");
+    return Entries(folder);
+  };
+  PortJob job;
+  job.input = (dir_ / "src").string();
+  job.output = (dir_ / "out").string();
+  auto run = RunPort(job, *map_, io);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_TRUE(fs::exists(dir_ / "out/a.cu"));
+  EXPECT_FALSE(fs::exists(dir_ / "out/locked"));
+  const std::string locked = (dir_ / "src/locked").generic_string();
+  size_t reported = 0;
+  for (const PortFileReport& f : run->report.files)
+    if (f.path == locked) {
+      ++reported;
+      EXPECT_NE(f.error.find("cannot be read"), std::string::npos) << f.error;
+      EXPECT_NE(f.error.find("Permission denied"), std::string::npos) << f.error;
+    }
+  EXPECT_EQ(reported, 1u);
+  EXPECT_EQ(PortExitCode(run->report), 3);
+  EXPECT_NE(RenderPortText(run->report).find("1 file(s) could not be translated"), std::string::npos);
+  EXPECT_NE(RenderPortJson(run->report).find("\"files_not_translated\": 1"), std::string::npos);
+
+  io.list = [](const std::string&) -> Result<std::vector<fs::directory_entry>> {
+    return UserError("Permission denied");
+  };
+  auto top = RunPort(job, *map_, io);  // the input folder itself: nothing to port at all
+  ASSERT_FALSE(top.ok());
+  EXPECT_NE(top.error().message.find("cannot list"), std::string::npos) << top.error().message;
+}
+
+// -o inside the input: that folder is left out of the walk and the report says so once; -o naming the
+// input folder itself is refused before anything is read (issue 35, attempt 42).
+TEST_F(PortRun, OutputFolderInsideTheInputIsLeftOutAndSaidOnce) {
+  PortJob job;
+  job.input = (dir_ / "src").string();
+  job.output = (dir_ / "src/hip").string();
+  auto first = RunPort(job, *map_, DiskIo());
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  ASSERT_EQ(first->report.notes.size(), 1u);
+  EXPECT_NE(first->report.notes[0].find("lies inside the input folder"), std::string::npos);
+  EXPECT_NE(RenderPortText(first->report).find("note: the output folder"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir_ / "src/hip/a.cu"));
+  job.force = true;
+  auto second = RunPort(job, *map_, DiskIo());
+  ASSERT_TRUE(second.ok()) << second.error().message;
+  EXPECT_EQ(second->report.files.size(), first->report.files.size());
+  EXPECT_FALSE(fs::exists(dir_ / "src/hip/hip"));
+
+  job.output = (dir_ / "src/").string();
+  job.force = false;
+  auto same = RunPort(job, *map_, DiskIo());
+  ASSERT_FALSE(same.ok());
+  EXPECT_NE(same.error().message.find("is the input folder itself"), std::string::npos)
+      << same.error().message;
+  EXPECT_NE(same.error().hint.find("--in-place"), std::string::npos);
+  EXPECT_NE(same.error().hint.find("-o " + (dir_ / "src-hip").string()), std::string::npos)
+      << same.error().hint;
+  EXPECT_EQ(Read(dir_ / "src/a.cu").find("hipMalloc"), std::string::npos);
+}
+
+// Ctrl-C stops the run between two files: the files written are whole, the report says how many, and
+// the same run with --skip-existing writes the others, the same as one run that was never stopped (issue
+// 35, attempt 119: the re-run refused with "already exists").
+TEST_F(PortRun, InterruptedRunIsFinishedWithSkipExisting) {
+  AddSources();
+  size_t writes = 0;
+  PortIo io = DiskIo();
+  const auto write = io.write;
+  io.write = [&](const std::string& p, const std::string& text, bool overwrite) {
+    ++writes;
+    return write(p, text, overwrite);
+  };
+  io.stop_requested = [&] { return writes >= 2; };
+  PortJob job;
+  job.input = (dir_ / "src").string();
+  job.output = (dir_ / "out").string();
+  auto stopped = RunPort(job, *map_, io);
+  ASSERT_TRUE(stopped.ok()) << stopped.error().message;
+  EXPECT_TRUE(stopped->report.interrupted);
+  EXPECT_EQ(stopped->report.FilesWritten(), 2u);
+  EXPECT_EQ(stopped->report.sources, 5u);
+  EXPECT_NE(RenderPortText(stopped->report).find("stopped after writing 2 of 5"), std::string::npos);
+  EXPECT_NE(RenderPortJson(stopped->report).find("\"interrupted\": true"), std::string::npos);
+  size_t on_disk = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir_ / "out")) on_disk += e.is_regular_file();
+  EXPECT_EQ(on_disk, 2u);
+
+  io.stop_requested = nullptr;
+  auto refused = RunPort(job, *map_, io);  // without the flag, the first existing output stops the run
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("already exists"), std::string::npos);
+  EXPECT_NE(refused.error().hint.find("--skip-existing"), std::string::npos) << refused.error().hint;
+  job.skip_existing = true;
+  auto finished = RunPort(job, *map_, io);
+  ASSERT_TRUE(finished.ok()) << finished.error().message;
+  EXPECT_FALSE(finished->report.interrupted);
+  EXPECT_EQ(finished->report.FilesWritten(), 3u);
+  size_t kept = 0;
+  for (const PortFileReport& f : finished->report.files) kept += f.kept_existing;
+  EXPECT_EQ(kept, 2u);
+
+  PortJob whole = job;  // one run never stopped: the same files, byte for byte
+  whole.output = (dir_ / "whole").string();
+  whole.skip_existing = false;
+  ASSERT_TRUE(RunPort(whole, *map_, DiskIo()).ok());
+  for (const char* rel : {"a.cu", "c.cu", "d.cu", "sub/b.cuh", "sub/e.cu"})
+    EXPECT_EQ(Read(dir_ / "out" / rel), Read(dir_ / "whole" / rel)) << rel;
+
+  job.force = true;  // --skip-existing keeps what --force would replace: they do not go together
+  EXPECT_FALSE(RunPort(job, *map_, io).ok());
+}
+
+// --in-place stopped in the middle leaves a tree part HIP, part CUDA; running it again translates the
+// rest, and what is HIP already comes out unchanged (not translated twice), so the tree ends as one run
+// would leave it, and a third run writes nothing (issue 35, attempt 120).
+TEST_F(PortRun, InterruptedInPlaceRunIsFinishedByRunningItAgain) {
+  AddSources();
+  fs::copy(dir_ / "src", dir_ / "whole", fs::copy_options::recursive);
+  size_t writes = 0;
+  PortIo io = DiskIo();
+  const auto write = io.write;
+  io.write = [&](const std::string& p, const std::string& text, bool overwrite) {
+    ++writes;
+    return write(p, text, overwrite);
+  };
+  io.stop_requested = [&] { return writes >= 2; };
+  PortJob job;
+  job.input = (dir_ / "src").string();
+  job.in_place = true;
+  auto stopped = RunPort(job, *map_, io);
+  ASSERT_TRUE(stopped.ok()) << stopped.error().message;
+  EXPECT_TRUE(stopped->report.interrupted);
+  EXPECT_EQ(stopped->report.FilesWritten(), 2u);
+
+  io.stop_requested = nullptr;
+  auto again = RunPort(job, *map_, io);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_FALSE(again->report.interrupted);
+  PortJob whole = job;
+  whole.input = (dir_ / "whole").string();
+  ASSERT_TRUE(RunPort(whole, *map_, DiskIo()).ok());
+  for (const char* rel : {"a.cu", "c.cu", "d.cu", "sub/b.cuh", "sub/e.cu"})
+    EXPECT_EQ(Read(dir_ / "src" / rel), Read(dir_ / "whole" / rel)) << rel;
+  EXPECT_NE(Read(dir_ / "src/sub/e.cu").find("hipDeviceSynchronize"), std::string::npos);
+  writes = 0;
+  auto third = RunPort(job, *map_, io);  // HIP source through port: nothing changes, nothing is written
+  ASSERT_TRUE(third.ok()) << third.error().message;
+  EXPECT_EQ(writes, 0u);
+  for (const PortFileReport& f : third->report.files) EXPECT_FALSE(f.changed) << f.path;
+}
 
 TEST(PortTranslateAll, SameOutputForAnyThreadCount) {
   auto map = EmbeddedPortMap();

@@ -1,6 +1,7 @@
 // Environment-layer rules on Snapshots built in code: variables that hide every GPU, invalid and
 // cross-family overrides, a global override over mixed GPUs, LD_LIBRARY_PATH and ROCM_PATH naming
-// another ROCm than PyTorch's. Each rule also has a case where it must stay quiet.
+// another ROCm than PyTorch's, LD_LIBRARY_PATH naming the current folder. Each rule also has a case where it
+// must stay quiet.
 #include <gtest/gtest.h>
 
 #include "rules_test_util.h"
@@ -86,6 +87,26 @@ std::vector<Case> Cases() {
        false,
        "",
        "environment.rocm_paths_disagree"},
+      {"LdPathTrailingColon",
+       {{"LD_LIBRARY_PATH", "/nonexistent:"}},
+       true,
+       "yes",
+       "environment.ld_library_path_current_folder"},
+      {"LdPathLeadingColon",
+       {{"LD_LIBRARY_PATH", ":/usr/local/cuda/lib64"}},
+       true,
+       "yes",
+       "environment.ld_library_path_current_folder"},
+      {"LdPathRelative",
+       {{"LD_LIBRARY_PATH", "lib"}},
+       true,
+       "yes",
+       "environment.ld_library_path_current_folder"},
+      {"LdPathAbsolute",
+       {{"LD_LIBRARY_PATH", "/usr/local/cuda/lib64:/opt/x"}},
+       true,
+       "",
+       "environment.ld_library_path_current_folder"},
       {"NothingSet", {}, false, "yes", "environment.ok"},
   };
 }
@@ -100,6 +121,25 @@ TEST_P(EnvironmentRule, FiresOrStaysQuiet) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, EnvironmentRule, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });
+
+// The fix keeps the absolute folders; with none left, it unsets the variable.
+TEST(EnvironmentRules, CurrentFolderInLibraryPathFixKeepsTheAbsoluteFolders) {
+  Snapshot s = Linux();
+  AddNvidia(s, 0x2330, 9, 0);
+  s.environment["LD_LIBRARY_PATH"] = ":/usr/local/cuda/lib64::/opt/x:";
+  auto all = RunRules(s);
+  const Finding* f = FindId(all, "environment.ld_library_path_current_folder");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_NE(f->evidence[0].find("an empty element"), std::string::npos) << f->evidence[0];
+  EXPECT_NE(BashFix(*f).find("export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/opt/x"), std::string::npos)
+      << BashFix(*f);
+  s.environment["LD_LIBRARY_PATH"] = ".:";
+  all = RunRules(s);
+  f = FindId(all, "environment.ld_library_path_current_folder");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(BashFix(*f).find("unset LD_LIBRARY_PATH"), std::string::npos) << BashFix(*f);
+}
 
 TEST(EnvironmentRules, InvalidOverrideFixUsesTheKnownValue) {
   Snapshot s = Linux();

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "platform/process.h"
 #include "probe_sysroot_builder.h"
@@ -142,6 +144,34 @@ TEST(TuneCli, ApplyRefusesAnExistingFileBeforeMeasuring) {
   EXPECT_EQ(r->exit_code, 3) << r->stderr_text;
   EXPECT_NE(r->stderr_text.find("never replaced"), std::string::npos) << r->stderr_text;
   EXPECT_EQ(Read(root.root() + "/tune.env"), "export MINE=1\n");
+}
+
+// A FILE that cannot be created is refused before the measurement, in the words of the write that would
+// fail after it, and the probe leaves nothing behind (issue 35, attempt 98). A missing folder fails for
+// root too; /proc refuses a new file even to root (Linux), as a mode-555 folder does to other users.
+TEST(TuneCli, ApplyRefusesAFolderItCannotWriteBeforeMeasuring) {
+  testing::SysrootBuilder root;
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {root.root() + "/missing/tune.env", "does not exist"}};
+  if (std::filesystem::is_directory("/proc/self"))
+    cases.push_back({"/proc/gpudoctor-tune.env", "cannot write /proc/gpudoctor-tune.env.tmp-gpudoctor: "});
+  for (const auto& [target, words] : cases) {
+    ProcessRequest req;
+    req.argv = {GPUDOCTOR_BINARY_PATH, "tune", "--python-env", root.root() + "/no-env", "--apply", target};
+    auto r = RunProcess(req);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->exit_code, 3) << r->stderr_text;
+    EXPECT_NE(r->stderr_text.find(words), std::string::npos) << r->stderr_text;
+    EXPECT_EQ(r->stderr_text.find("no Python"), std::string::npos) << r->stderr_text;  // never got there
+  }
+  std::filesystem::create_directories(root.root() + "/ok");
+  ProcessRequest req;
+  req.argv = {GPUDOCTOR_BINARY_PATH,   "tune",    "--python-env",
+              root.root() + "/no-env", "--apply", root.root() + "/ok/tune.env"};
+  auto r = RunProcess(req);
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->exit_code, 3) << r->stderr_text;  // the folder is fine: on to the (missing) Python
+  EXPECT_TRUE(std::filesystem::is_empty(root.root() + "/ok"));  // the probe is gone
 }
 
 // `report --tune` reads the last release's tune file with tune's own codec and puts its section on the page.
