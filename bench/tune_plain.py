@@ -14,9 +14,13 @@
 import argparse
 import contextlib
 import json
+import os
 import time
 
-import torch
+# As gpudoctor tune runs its child: without torch's AOTAutograd cache, whose key (before pytorch/pytorch PR
+# 181564) ignored the autocast dtype, so a bf16 run could load a graph an earlier fp16 run compiled.
+os.environ["TORCHINDUCTOR_AUTOGRAD_CACHE"] = "0"
+import torch  # noqa: E402
 
 SHAPES = {  # tune's transformer sizes (data/tune/tune_child.py SIZES)
     "full": dict(image=224, d_model=1024, heads=16, ff=4096, layers=2, seq=512, vocab=8192),

@@ -1053,12 +1053,14 @@ TEST(TuneRequest, ArgumentsAndScriptOnStdin) {
   o.models = {"transformer"};
   o.max_batch = 64;
   o.exact_search = true;
+  o.extra_env["TORCHINDUCTOR_AUTOGRAD_CACHE"] = "1";  // the user's own setting is overruled
   ProcessRequest r = BuildTuneRequest(o);
   EXPECT_EQ(r.argv, (std::vector<std::string>{"/v/bin/python", "-", "--device", "1", "--size", "quick",
                                               "--models", "transformer", "--max-batch", "64", "--exact",
                                               "--compile-modes=default"}));
   EXPECT_EQ(r.stdin_text, std::string(TuneChildScript()));
   EXPECT_EQ(r.extra_env.at("PYTHONUNBUFFERED"), "1");
+  EXPECT_EQ(r.extra_env.at("TORCHINDUCTOR_AUTOGRAD_CACHE"), "0");  // no graph of another autocast dtype
 }
 
 }  // namespace
