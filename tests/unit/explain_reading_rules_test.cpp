@@ -41,6 +41,22 @@ TEST(CudaWordsOnAmd, NvidiaOrZludaEvidenceKeepsTheCudaEntry) {
             "hip.out_of_memory");
 }
 
+// The Vulkan loader and ld.so skipping a 32-bit driver, layer or preload are noise; a 32-bit CUDA library a
+// program itself loads is its failure.
+TEST(WrongElfClass, VulkanMultilibNoiseIsHarmlessAProgramsOwnLibraryIsNot) {
+  const ExplainReport noise = ReportOnLinux(
+      "ERROR: [Loader Message] Code 0 : /usr/lib/i386-linux-gnu/libvulkan_radeon.so: wrong ELF class: "
+      "ELFCLASS32\n"
+      "ERROR: ld.so: object '/home/u/.steam/ubuntu12_32/gameoverlayrenderer.so' from LD_PRELOAD cannot be "
+      "preloaded (wrong ELF class: ELFCLASS32): ignored.\n"
+      "amdvlk32.so: wrong ELF class: ELFCLASS32\n");
+  EXPECT_TRUE(noise.matches.empty()) << FirstId(noise);
+  EXPECT_FALSE(noise.harmless.empty());
+  const ExplainReport own =
+      ReportOnLinux("OSError: /usr/lib/i386-linux-gnu/libcuda.so: wrong ELF class: ELFCLASS32\n");
+  EXPECT_EQ(FirstId(own), "loader.wrong_architecture");
+}
+
 TEST(CaughtTraceback, XformersLoggedImportOfTritonIsNotAFailure) {
   const std::string caught =
       "WARNING  A matching Triton is not available, some optimizations will not be enabled\n"
