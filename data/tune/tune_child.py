@@ -1109,10 +1109,10 @@ def runner_up_precision(rates, precision):
 
 
 def measure_large_precision(bench, size, model, settings, other, batch, base, extras):
-    """The large batch again with the runner-up precision `other` and every other setting the same. The knob
-    table picks the precision at the knob batch, eager, without the other knobs: on an H100 (torch 2.11,
-    ResNet-50) fp16 was 19% faster than bf16 there, and bf16 3% faster at batch 1024 with torch.compile. The
-    knob table keeps the faster of the two at the large batch (src/tune/tune_advice.cpp)."""
+    """The large batch again with the runner-up precision `other` and every other setting the same; its units/s,
+    or None when it failed. The knob table picks the precision at the knob batch, eager, without the other
+    knobs, where the two can rank otherwise than at the large batch with torch.compile. The knob table keeps
+    the one large_batch_precision picks (src/tune/tune_advice.cpp LargeBatchRun)."""
     _, channels_last, benchmark = settings
     warmup, steps = steps_at(size, base, batch, size["large_steps"])
     if extras and extras.get("compile"):
@@ -1123,6 +1123,16 @@ def measure_large_precision(bench, size, model, settings, other, batch, base, ex
         emit("skip", item="%s/%s/large/%d" % (model, other, batch),
              reason="out of memory at batch %d with %s: the precision at the large batch is the knob table's"
              % (batch, other))
+    return rate
+
+
+def large_batch_precision(first, first_rate, other, other_rate):
+    """The precision kept at the large batch when both mixed precisions were timed there (`other_rate` None:
+    `first`): bf16 unless fp16 is measurably faster, as src/tune/tune_advice.cpp LargeBatchRun decides."""
+    if not other_rate:
+        return first
+    fp16_rate, bf16_rate = (first_rate, other_rate) if first == "fp16" else (other_rate, first_rate)
+    return "fp16" if helps(fp16_rate, bf16_rate) else "bf16"
 
 
 def search_largest(bench, size, args, model, precision):
@@ -1244,8 +1254,11 @@ def measure_model(bench, size, args, model, precisions, search_precision, compil
         other = runner_up_precision(rates, settings[0])
         if other and helps(large[1], knob_rate):
             progress.total += 1
-            measure_large_precision(bench, size, model, settings, other, large[0], base, extras)
+            other_rate = measure_large_precision(bench, size, model, settings, other, large[0], base, extras)
             progress.step(model)
+            if large_batch_precision(settings[0], large[1], other, other_rate) == other:
+                # Checkpointing is timed against the large-batch run the recommendation follows.
+                settings, large = (other,) + tuple(settings[1:]), (large[0], other_rate)
     measure_checkpointing(bench, size, args, model, settings, extras, search, large, knob_rate, progress)
     progress.step(model)
 

@@ -446,6 +446,9 @@ TEST_F(TuneChild, CheckpointingSaysWhyItIsNotMeasuredAndFindsItsBatch) {
             std::string::npos);
   EXPECT_EQ(got.at("batch cap")[1],
             "the search's cap (batch 1900) leaves no room for twice the large batch (1024)");
+  // Timed against the large-batch run the recommendation follows: bf16 unless fp16 is measurably (3%) faster,
+  // as LargeBatchRun decides; the knob table's precision when the other was not timed there.
+  EXPECT_EQ(got.at("large precision"), nlohmann::json::parse(R"(["bf16", "fp16", "fp16", "bf16", "fp16"])"));
 }
 
 // Debian 12's python3-torch (CPU only) running the real child at tiny sizes: the generic run, the search
