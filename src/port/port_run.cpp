@@ -137,9 +137,17 @@ std::string SiblingFolder(std::string input) {
   return input + "-hip";
 }
 
+// Whether two names are one folder: the two canonical paths compared (under wine the file system's own
+// answer, std::filesystem::equivalent, does not see it), else the file system's answer (links, mounts).
+bool SameFolder(const std::string& a, const std::string& b) {
+  std::error_code ea, eb, ec;
+  const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
+  if (!ea && !eb && (ca / "").lexically_normal() == (cb / "").lexically_normal()) return true;
+  return fs::equivalent(a, b, ec);
+}
+
 // The flags that do not go together, and -o naming the input folder itself (issue 35, attempt 42).
 Status CheckJob(const PortJob& job, bool folder) {
-  std::error_code ec;
   if (job.in_place && !job.output.empty()) return UserError("give -o or --in-place, not both");
   if (job.examine && (job.in_place || !job.output.empty()))
     return UserError("--examine writes nothing: leave out -o and --in-place");
@@ -151,7 +159,7 @@ Status CheckJob(const PortJob& job, bool folder) {
   if (folder && job.output.empty() && !job.in_place && !job.examine)
     return UserError("a folder needs -o OUT (a new folder), --in-place or --examine",
                      "gpudoctor port " + job.input + " -o " + SiblingFolder(job.input));
-  if (folder && !job.output.empty() && fs::equivalent(job.input, job.output, ec))
+  if (folder && !job.output.empty() && SameFolder(job.input, job.output))
     return UserError(
         "-o " + job.output + " is the input folder itself",
         "give a new folder (-o " + SiblingFolder(job.input) + "), or --in-place to rewrite the files");
