@@ -86,6 +86,17 @@ class PortRun : public ::testing::Test {
     };
     return io;
   }
+  // DiskIo that counts its writes in `writes` and asks the run to stop once `stop_after` are written (a
+  // Ctrl-C between two files).
+  PortIo StoppingIo(size_t& writes, size_t stop_after) {
+    PortIo io = DiskIo();
+    io.write = [&writes, write = io.write](const std::string& p, const std::string& text, bool overwrite) {
+      ++writes;
+      return write(p, text, overwrite);
+    };
+    io.stop_requested = [&writes, stop_after] { return writes >= stop_after; };
+    return io;
+  }
 
   const PortMap* map_ = nullptr;
   fs::path dir_;
@@ -306,13 +317,7 @@ TEST_F(PortRun, OutputFolderInsideTheInputIsLeftOutAndSaidOnce) {
 TEST_F(PortRun, InterruptedRunIsFinishedWithSkipExisting) {
   AddSources();
   size_t writes = 0;
-  PortIo io = DiskIo();
-  const auto write = io.write;
-  io.write = [&](const std::string& p, const std::string& text, bool overwrite) {
-    ++writes;
-    return write(p, text, overwrite);
-  };
-  io.stop_requested = [&] { return writes >= 2; };
+  PortIo io = StoppingIo(writes, 2);
   PortJob job;
   job.input = (dir_ / "src").string();
   job.output = (dir_ / "out").string();
@@ -359,13 +364,7 @@ TEST_F(PortRun, InterruptedInPlaceRunIsFinishedByRunningItAgain) {
   AddSources();
   fs::copy(dir_ / "src", dir_ / "whole", fs::copy_options::recursive);
   size_t writes = 0;
-  PortIo io = DiskIo();
-  const auto write = io.write;
-  io.write = [&](const std::string& p, const std::string& text, bool overwrite) {
-    ++writes;
-    return write(p, text, overwrite);
-  };
-  io.stop_requested = [&] { return writes >= 2; };
+  PortIo io = StoppingIo(writes, 2);
   PortJob job;
   job.input = (dir_ / "src").string();
   job.in_place = true;
