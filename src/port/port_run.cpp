@@ -77,6 +77,15 @@ PortFileReport UnreadableFolder(const fs::path& folder, const Error& error) {
   return skipped;
 }
 
+// Whether two names are one folder: the two canonical paths compared (under wine the file system's own
+// answer, std::filesystem::equivalent, does not see it), else the file system's answer (links, mounts).
+bool SameFolder(const std::string& a, const std::string& b) {
+  std::error_code ea, eb, ec;
+  const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
+  if (!ea && !eb && (ca / "").lexically_normal() == (cb / "").lexically_normal()) return true;
+  return fs::equivalent(a, b, ec);
+}
+
 // The sources and build files under `dir`, folder by folder (hidden folders, links to folders and the
 // output folder `skip` are not entered).
 Result<Found> Discover(const std::string& dir, const std::string& skip, const PortIo& io) {
@@ -100,7 +109,7 @@ Result<Found> Discover(const std::string& dir, const std::string& skip, const Po
       std::string name = p.filename().string();
       if (entry.is_directory(ec)) {
         const bool hidden = !name.empty() && name[0] == '.';
-        if (!entry.is_symlink(ec) && !hidden && (skip.empty() || !fs::equivalent(p, skip, ec)))
+        if (!entry.is_symlink(ec) && !hidden && (skip.empty() || !SameFolder(p.string(), skip)))
           pending.push_back(p);
         continue;
       }
@@ -135,15 +144,6 @@ std::string Join(const std::string& dir, const std::string& rel) {
 std::string SiblingFolder(std::string input) {
   while (input.size() > 1 && (input.back() == '/' || input.back() == '\\')) input.pop_back();
   return input + "-hip";
-}
-
-// Whether two names are one folder: the two canonical paths compared (under wine the file system's own
-// answer, std::filesystem::equivalent, does not see it), else the file system's answer (links, mounts).
-bool SameFolder(const std::string& a, const std::string& b) {
-  std::error_code ea, eb, ec;
-  const fs::path ca = fs::weakly_canonical(a, ea), cb = fs::weakly_canonical(b, eb);
-  if (!ea && !eb && (ca / "").lexically_normal() == (cb / "").lexically_normal()) return true;
-  return fs::equivalent(a, b, ec);
 }
 
 // The flags that do not go together, and -o naming the input folder itself (issue 35, attempt 42).
