@@ -1,7 +1,8 @@
 # Compiles data/*.toml into the binary so the knowledge base needs no files at run time.
 #
 # Included from src/CMakeLists.txt, used after the layers exist: every data file becomes a generated
-# .cpp holding its bytes (a byte array: no string-literal length limits on any compiler) and its name,
+# .cpp holding its bytes (a byte array: no string-literal length limits on any compiler; named after the
+# file, so a unity build can put several in one translation unit) and its name,
 # plus one index .cpp that lists them for EmbeddedKnowledgeFiles() (src/knowledge/embedded_files.h).
 # Each file is regenerated when its .toml changes; adding or removing a .toml re-runs the configure
 # step (CONFIGURE_DEPENDS).
@@ -24,9 +25,9 @@ if(CMAKE_SCRIPT_MODE_FILE)
     "namespace gpudoctor::embedded {\n"
     "extern const EmbeddedFile k${EMBED_SYMBOL};\n"
     "namespace {\n"
-    "const unsigned char kBytes[] = {\n${bytes}\n};\n"
+    "const unsigned char k${EMBED_SYMBOL}Bytes[] = {\n${bytes}\n};\n"
     "}  // namespace\n"
-    "const EmbeddedFile k${EMBED_SYMBOL}{\"${EMBED_NAME}\", kBytes, ${size}};\n"
+    "const EmbeddedFile k${EMBED_SYMBOL}{\"${EMBED_NAME}\", k${EMBED_SYMBOL}Bytes, ${size}};\n"
     "}  // namespace gpudoctor::embedded\n")
   file(COPY_FILE "${EMBED_OUTPUT}.tmp" "${EMBED_OUTPUT}" ONLY_IF_DIFFERENT)
   file(REMOVE "${EMBED_OUTPUT}.tmp")

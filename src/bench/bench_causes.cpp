@@ -10,7 +10,7 @@
 namespace gpudoctor {
 namespace {
 
-std::string Figure(double v) {
+std::string CauseFigure(double v) {
   char b[32];
   std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
   return b;
@@ -18,9 +18,10 @@ std::string Figure(double v) {
 
 // "memory.triad: 2100 GB/s, 44% of 4800 GB/s".
 std::string Standing(const BenchResult& r) {
-  std::string out = r.spec.id + ": " + (r.best ? Figure(*r.best) + " " + r.spec.unit : std::string("n/a"));
+  std::string out =
+      r.spec.id + ": " + (r.best ? CauseFigure(*r.best) + " " + r.spec.unit : std::string("n/a"));
   if (r.percent_of_peak && r.peak)
-    out += ", " + Figure(*r.percent_of_peak) + "% of " + Figure(*r.peak) + " " + r.spec.unit;
+    out += ", " + CauseFigure(*r.percent_of_peak) + "% of " + CauseFigure(*r.peak) + " " + r.spec.unit;
   return out;
 }
 
@@ -34,7 +35,7 @@ bool AnyLow(const std::vector<BenchResult>& results, const char* prefix) {
 }
 
 std::string Watts(uint32_t mw) {
-  return Figure(mw / 1000.0) + " W";
+  return CauseFigure(mw / 1000.0) + " W";
 }
 
 // The findings that say the run itself went wrong: wrong results, benchmarks that did not complete.
@@ -87,9 +88,10 @@ void AddLinkFinding(const std::vector<BenchResult>& results, const BenchPeaks& p
       "PCIe speed to Auto (or the card's generation) in the firmware setup; check `sudo lspci -vv` "
       "LnkSta against LnkCap"};
   f.evidence.push_back("trained at " + PcieLinkText(peaks.link_now->gen, peaks.link_now->width) + " (" +
-                       peaks.link_now->source + "), " + Figure(peaks.link_now->gbs) + " GB/s per direction");
+                       peaks.link_now->source + "), " + CauseFigure(peaks.link_now->gbs) +
+                       " GB/s per direction");
   f.evidence.push_back("the card and slot allow " + PcieLinkText(peaks.link_max->gen, peaks.link_max->width) +
-                       " (" + peaks.link_max->source + "), " + Figure(peaks.link_max->gbs) + " GB/s");
+                       " (" + peaks.link_max->source + "), " + CauseFigure(peaks.link_max->gbs) + " GB/s");
   if (!measured_under_load && !narrower)
     f.evidence.push_back(
         "read while idle, when GPUs lower the link speed to save power; the transfers are low too");

@@ -20,7 +20,7 @@ std::string Figure(double v) {
   return b;
 }
 
-std::string Opt(const std::optional<double>& v) {
+std::string FigureOrNa(const std::optional<double>& v) {
   return v ? Figure(*v) : "n/a";
 }
 
@@ -140,7 +140,7 @@ std::string RenderBenchText(const BenchReport& r, bool color) {
     for (const auto& b : r.benchmarks) {
       if (b.spec.group != g) continue;
       std::string check = b.check == BenchCheck::kFailed ? "FAILED" : CheckText(b);
-      table.AddRow({ShortId(b), Opt(b.best), Opt(b.peak),
+      table.AddRow({ShortId(b), FigureOrNa(b.best), FigureOrNa(b.peak),
                     b.percent_of_peak ? Figure(*b.percent_of_peak) + "%" : "-", VerdictCell(b.verdict), check,
                     SweepCell(b)});
       if (b.check == BenchCheck::kFailed) notes.push_back(b.spec.id + ": check failed: " + b.check_detail);

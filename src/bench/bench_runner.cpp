@@ -17,7 +17,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string Figure(double v) {
+std::string ProgressFigure(double v) {
   char b[32];
   std::snprintf(b, sizeof b, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
   return b;
@@ -27,7 +27,8 @@ std::string ProgressLine(const BenchResult& r) {
   std::string line = "    " + r.spec.id;
   line += std::string(line.size() < 28 ? 28 - line.size() : 1, ' ');
   if (r.run == BenchRun::kMeasured) {
-    line += (r.best ? Figure(*r.best) + " " + r.spec.unit : std::string("-")) + "  check " + CheckText(r);
+    line +=
+        (r.best ? ProgressFigure(*r.best) + " " + r.spec.unit : std::string("-")) + "  check " + CheckText(r);
   } else {
     line += std::string(r.run == BenchRun::kSkipped ? "skipped: " : "FAILED: ") + r.note;
   }

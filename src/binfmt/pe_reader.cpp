@@ -20,7 +20,7 @@ constexpr uint16_t kPe32Magic = 0x10b;
 constexpr uint16_t kPe32PlusMagic = 0x20b;
 constexpr uint64_t kMaxStringTable = 64ull << 20;
 
-std::string MachineName(uint16_t machine) {
+std::string PeMachineName(uint16_t machine) {
   switch (machine) {
     case 0x8664:
       return "x86-64";
@@ -108,7 +108,7 @@ Result<SectionTable> ReadPeSections(const ByteSource& file) {
       return UserError(what + ": unknown PE optional header magic 0x" + Hex(magic, 4));
     }
   }
-  table.description = kind + ((characteristics & 0x2000) ? " DLL, " : " image, ") + MachineName(machine);
+  table.description = kind + ((characteristics & 0x2000) ? " DLL, " : " image, ") + PeMachineName(machine);
 
   auto raw = file.Read(optional_at + optional_size, uint64_t{section_count} * kSectionHeaderSize);
   if (!raw.ok()) return raw.error().With("reading the PE section table");

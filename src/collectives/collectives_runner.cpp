@@ -92,8 +92,8 @@ Result<std::string> WorkerAnswer(const Result<ProcessResult>& run, long timeout_
                   (p.stderr_text.empty() ? "" : " (" + Tail(p.stderr_text, 300) + ")"));
 }
 
-Result<ProcessResult> RunWorker(const std::string& self, const CollectiveWorkerRequest& r,
-                                std::chrono::seconds timeout) {
+Result<ProcessResult> RunCollectivesWorker(const std::string& self, const CollectiveWorkerRequest& r,
+                                           std::chrono::seconds timeout) {
   return RunWorkerProcess(self, ToWorkerRequest(r), timeout);
 }
 
@@ -183,7 +183,8 @@ void RunP2pMatrix(const CollectivesRequest& request, BackendKind kind, const std
   r.kind = kWorkerP2pMatrix;
   r.backend = kind;
   r.p2p_bytes = request.p2p_bytes;
-  auto answer = WorkerAnswer(RunWorker(self, r, request.timeout), static_cast<long>(request.timeout.count()));
+  auto answer = WorkerAnswer(RunCollectivesWorker(self, r, request.timeout),
+                             static_cast<long>(request.timeout.count()));
   auto matrix = answer ? P2pMatrixFromJson(*answer) : Result<P2pMatrix>(answer.error());
   if (!matrix) {
     report.p2p_status = "failed";
@@ -207,7 +208,7 @@ std::vector<Result<ProcessResult>> RunRankWorkers(const CollectivesRequest& requ
   for (int rank = 0; rank < n; ++rank) {
     threads.emplace_back([&, rank] {
       runs[static_cast<size_t>(rank)] =
-          RunWorker(self, RankRequest(capped, kind, id_hex, rank, n, rank), request.timeout);
+          RunCollectivesWorker(self, RankRequest(capped, kind, id_hex, rank, n, rank), request.timeout);
     });
   }
   for (auto& t : threads) t.join();
@@ -353,10 +354,11 @@ std::optional<RankReport> RunMpiRank(MpiSession& mpi, const CollectivesRequest& 
   if (ok && (*ok)[0] == 1 && me.reason.empty()) {
     CollectivesRequest capped = request;
     capped.options.max_bytes = CapToMemory(request.options.max_bytes, side.devices);
-    auto run = RunWorker(self,
-                         RankRequest(capped, *side.kind, HexEncode(id.internal, sizeof id.internal),
-                                     mpi.rank(), mpi.size(), me.local_rank),
-                         request.timeout);
+    auto run =
+        RunCollectivesWorker(self,
+                             RankRequest(capped, *side.kind, HexEncode(id.internal, sizeof id.internal),
+                                         mpi.rank(), mpi.size(), me.local_rank),
+                             request.timeout);
     RankReport mine = RankFromWorker(run, static_cast<long>(request.timeout.count()), mpi.rank());
     ApplyRankReport(me, mine);
     return mine;

@@ -14,17 +14,17 @@ namespace {
 
 // Bytes around an sm_XX name within which another makes it part of a list ("supports CUDA capabilities
 // sm_50 sm_60 sm_70"): the build's targets, not the GPU.
-constexpr size_t kListReach = 12;
+constexpr size_t kWheelListReach = 12;
 
 bool InSmList(const std::string& excerpt, const std::string& value) {
   const size_t at = excerpt.find(value);
   if (at == std::string::npos) return false;
   if (at > 0) {
     const size_t before = excerpt.rfind("sm_", at - 1);
-    if (before != std::string::npos && at - before <= kListReach + 6) return true;
+    if (before != std::string::npos && at - before <= kWheelListReach + 6) return true;
   }
   const size_t after = excerpt.find("sm_", at + value.size());
-  return after != std::string::npos && after - (at + value.size()) <= kListReach;
+  return after != std::string::npos && after - (at + value.size()) <= kWheelListReach;
 }
 
 struct NvidiaGpu {
@@ -81,7 +81,7 @@ std::string PythonSeries(const std::vector<LogFact>& facts) {
   return "";
 }
 
-bool Has(const std::vector<std::string>& list, const std::string& item) {
+bool ListHas(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
@@ -133,10 +133,10 @@ std::optional<WheelFix> NvidiaFix(const NvidiaGpu& gpu, const std::vector<LogFac
   }
   const TorchWheel* wheel = newest;
   std::string python_note;
-  if (!fix.python.empty() && !Has(newest->python, fix.python)) {
+  if (!fix.python.empty() && !ListHas(newest->python, fix.python)) {
     std::vector<const TorchRelease*> releases;
     for (const TorchRelease& r : db.torch_releases)
-      if (Has(r.python, fix.python)) releases.push_back(&r);
+      if (ListHas(r.python, fix.python)) releases.push_back(&r);
     std::sort(releases.begin(), releases.end(),
               [](const TorchRelease* a, const TorchRelease* b) { return a->version > b->version; });
     const TorchWheel* older = nullptr;
@@ -196,7 +196,7 @@ std::optional<WheelFix> AmdFix(const FixTarget& target, const std::vector<LogFac
   fix.advice = "For " + fix.gpu + ": " + route->name + " (" + ToString(route->status) + ", " +
                DataWhere(route->provenance) + ")" +
                (fix.variant.empty() ? "" : ", torch " + fix.torch + " " + fix.variant) + ".";
-  if (!fix.python.empty() && !route->python.empty() && !Has(route->python, fix.python))
+  if (!fix.python.empty() && !route->python.empty() && !ListHas(route->python, fix.python))
     fix.advice += " It has wheels for Python " + Join(route->python) + ", not " + fix.python +
                   ": make a venv with one of those first.";
   SetCommand(fix, platform, Command(*route, platform, target.gfx, reinstall, db, fix.variant));
@@ -225,13 +225,13 @@ std::optional<WheelFix> PythonFix(const ExplainMatch& match, const std::vector<L
     return fix;
   }
   if (fix.python.empty() || newest == nullptr) return std::nullopt;
-  if (pinned != nullptr && !Has(pinned->python, fix.python))
+  if (pinned != nullptr && !ListHas(pinned->python, fix.python))
     fix.advice = "torch " + pinned->version.ToString() + " has wheels for Python " + Join(pinned->python) +
                  ", not " + fix.python + " (" + DataWhere(pinned->provenance) + "). ";
-  if (Has(newest->python, fix.python)) {
+  if (ListHas(newest->python, fix.python)) {
     fix.advice +=
         "torch " + newest->version.ToString() + " has wheels for Python " + fix.python +
-        (pinned != nullptr && !Has(pinned->python, fix.python)
+        (pinned != nullptr && !ListHas(pinned->python, fix.python)
              ? ": drop the old pin, or use a Python that release has"
              : ": the version pinned or the index is what pip could not find; use the index URL of the "
                "GPU build and a version it has") +
@@ -240,7 +240,7 @@ std::optional<WheelFix> PythonFix(const ExplainMatch& match, const std::vector<L
   }
   const TorchRelease* last = nullptr;
   for (const TorchRelease& r : db.torch_releases)
-    if (Has(r.python, fix.python) && (last == nullptr || r.version > last->version)) last = &r;
+    if (ListHas(r.python, fix.python) && (last == nullptr || r.version > last->version)) last = &r;
   fix.advice += "The newest torch, " + newest->version.ToString() + ", has wheels for Python " +
                 Join(newest->python) + ", not " + fix.python +
                 (last != nullptr

@@ -30,7 +30,7 @@ constexpr const char* kWindowsVariableNames[] = {"USERPROFILE", "LOCALAPPDATA", 
                                                  "VIRTUAL_ENV", "CONDA_PREFIX",      "SystemDrive",
                                                  "CONDA_EXE",   "MAMBA_ROOT_PREFIX", "UV_PYTHON_INSTALL_DIR",
                                                  "HOMEDRIVE",   "HOMEPATH"};
-constexpr size_t kMaxListedEntries = 2000;
+constexpr size_t kMaxListedWindowsEntries = 2000;
 
 class RecordingWindowsSource final : public WindowsSystemSource {
  public:
@@ -92,8 +92,8 @@ bool IsWindowsPath(std::string_view path) {
 }
 
 // The folders and plain files the probes saw, from what the recording kept: a listed folder's entries
-// are kept by kind (each asked of `inner`, at most kMaxListedEntries a folder), libraries read in pieces
-// by name only (they may weigh gigabytes).
+// are kept by kind (each asked of `inner`, at most kMaxListedWindowsEntries a folder), libraries read in
+// pieces by name only (they may weigh gigabytes).
 struct SeenPaths {
   std::set<std::string> dirs;
   std::set<std::string> plain_files;
@@ -105,7 +105,7 @@ SeenPaths PathsSeen(const RecordedAccesses& seen, const FileSystem& inner) {
     out.dirs.insert(dir);
     size_t n = 0;
     for (const auto& name : names) {
-      if (++n > kMaxListedEntries) break;
+      if (++n > kMaxListedWindowsEntries) break;
       std::string child = dir + (dir.back() == '\\' || dir.back() == '/' ? "" : "\\") + name;
       auto st = inner.Stat(child);
       if (!st.ok()) continue;

@@ -49,7 +49,7 @@ const std::vector<std::string_view> kFixKinds = {"native-build", "override",
                                                  "community-build"};  // TargetFixKind
 const std::vector<std::string_view> kWhen = {"listed",  "cross-family", "native-target",
                                              "windows", "mixed-gpus",   "invalid-value"};
-const std::vector<std::string_view> kSeverities = {"info", "warning", "error"};
+const std::vector<std::string_view> kAmdSeverities = {"info", "warning", "error"};
 
 }  // namespace
 
@@ -209,7 +209,7 @@ void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db) {
   if (auto w = r.Choice("when", Need::kRequired, kWhen)) p.when = static_cast<PitfallWhen>(*w);
   p.gfx = r.TextList("gfx", Need::kOptional);
   p.values = r.TextList("values", Need::kOptional);
-  if (auto s = r.Choice("severity", Need::kRequired, kSeverities))
+  if (auto s = r.Choice("severity", Need::kRequired, kAmdSeverities))
     p.severity = static_cast<PitfallSeverity>(*s);
   p.problem = r.Text("problem", Need::kRequired).value_or("");
   p.fix = r.Text("fix", Need::kRequired).value_or("");

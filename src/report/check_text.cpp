@@ -5,6 +5,7 @@
 #include "core/printable.h"
 
 #include "core/strings.h"
+#include "report/text_parts.h"
 
 namespace gpudoctor {
 namespace {
@@ -43,10 +44,6 @@ std::string Mark(Severity s, const TextStyle& style) {
 
 std::string Bold(const std::string& text, const TextStyle& style) {
   return style.color ? "\033[1m" + text + "\033[0m" : text;
-}
-
-std::string Plural(size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 // "unconfirmed: rests on overrides.toml:45, not yet compared with its source", or "".

@@ -12,6 +12,7 @@
 #include "report/html_parts.h"
 #include "report/html_results.h"
 #include "report/html_tune.h"
+#include "report/text_parts.h"
 #include "snapshot/pci_id.h"
 
 namespace gpudoctor {
@@ -92,14 +93,6 @@ footer { color: var(--muted); font-size: 12px; margin-top: 40px; border-top: 1px
   .alarm { border: 3px solid var(--bad); } }
 )css";
 
-std::string OrNa(const std::string& s) {
-  return s.empty() ? "n/a" : s;
-}
-
-std::string BytesOrNa(const std::optional<uint64_t>& v) {
-  return v ? FormatBytes(*v) : "n/a";
-}
-
 // 16 GT/s -> "PCIe 4.0"; other rates as GT/s.
 std::string PcieSpeed(double gts) {
   static constexpr struct {
@@ -113,7 +106,7 @@ std::string PcieSpeed(double gts) {
   return buf;
 }
 
-std::string LinkText(const Snapshot& s, const std::string& address) {
+std::string PcieLinkOf(const Snapshot& s, const std::string& address) {
   for (const auto& d : s.pci_devices) {
     if (d.address != address) continue;
     const PcieLink& l = d.link;
@@ -140,10 +133,6 @@ BadgeKind SeverityKind(Severity s) {
       return BadgeKind::kBad;
   }
   return BadgeKind::kMuted;
-}
-
-std::string Plural(size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 std::string Card(const char* cls, const char* target, const std::string& title, const std::string& text) {
@@ -197,7 +186,7 @@ std::string SummarySection(const HtmlReportInput& in) {
 
 // ---- machine ----
 
-std::string MachineSection(const HtmlReportInput& in) {
+std::string HtmlMachineSection(const HtmlReportInput& in) {
   const Snapshot& s = in.snapshot;
   std::string out = "<section id=\"machine\" class=\"report-section\">\n<h2>Machine</h2>\n";
   if (!s.live_machine)
@@ -257,7 +246,7 @@ std::string MachineSection(const HtmlReportInput& in) {
                 pci ? PciIdPair(pci->vendor_id, pci->device_id) : "n/a", VendorLabel(g.vendor), OrNa(g.name),
                 OrNa(g.architecture), OrNa(g.family), type, BytesOrNa(g.vram_bytes),
                 g.compute_units ? std::to_string(*g.compute_units) : "n/a",
-                g.driver.empty() ? "none" : g.driver, LinkText(s, g.pci_address)});
+                g.driver.empty() ? "none" : g.driver, PcieLinkOf(s, g.pci_address)});
     }
     out += t.Render();
   }
@@ -410,7 +399,7 @@ std::string RenderHtmlReport(const HtmlReportInput& in) {
       "<a href=\"#verify\">Verify</a><a href=\"#bench\">Bench</a>" +
       std::string(in.tune ? "<a href=\"#tune\">Tune</a>" : "") + "</nav>\n</header>\n<main>\n";
   out += SummarySection(in);
-  out += MachineSection(in);
+  out += HtmlMachineSection(in);
   out += FindingsSection(in);
   out += RenderVerifySection(in.verify, in.verify_origin, s);
   out += RenderBenchSection(in.bench, in.bench_origin, s);

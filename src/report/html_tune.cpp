@@ -9,7 +9,7 @@
 namespace gpudoctor {
 namespace {
 
-std::string Figure(const std::optional<double>& v) {
+std::string TuneFigure(const std::optional<double>& v) {
   return v ? FormatFigure(*v) : std::string("n/a");
 }
 
@@ -46,9 +46,10 @@ std::string RenderTuneSection(const TuneResult& t, const std::string& origin) {
     out += Element("h3", "", m.model + " (" + m.unit + ")");
     HtmlTable table("tune-table", {"knob", "without", m.unit, "with", m.unit, "change", "use", "why"});
     for (const auto& k : m.knobs)
-      table.AddRow(
-          {k.knob, k.without, Figure(k.without_rate), k.with, Figure(k.with_rate), Change(k.change_percent),
-           Raw{k.recommended ? Badge(BadgeKind::kGood, "yes") : Badge(BadgeKind::kMuted, "no")}, k.why});
+      table.AddRow({k.knob, k.without, TuneFigure(k.without_rate), k.with, TuneFigure(k.with_rate),
+                    Change(k.change_percent),
+                    Raw{k.recommended ? Badge(BadgeKind::kGood, "yes") : Badge(BadgeKind::kMuted, "no")},
+                    k.why});
     out += table.Render();
     std::string rec = m.precision;
     if (m.channels_last) rec += ", channels_last";
@@ -57,16 +58,16 @@ std::string RenderTuneSection(const TuneResult& t, const std::string& origin) {
     if (m.fused) rec += ", fused SGD";
     if (!m.sdpa.empty()) rec += ", " + m.sdpa + " attention";
     if (!m.compile.empty()) rec += ", torch.compile" + (m.compile == "default" ? "" : " " + m.compile);
-    rec += ", batch " + std::to_string(m.batch) + ": " + Figure(m.recommended_rate) + " " + m.unit;
+    rec += ", batch " + std::to_string(m.batch) + ": " + TuneFigure(m.recommended_rate) + " " + m.unit;
     std::string generic = m.generic_batch ? "fp32, batch " + std::to_string(m.generic_batch) + ": " +
-                                                Figure(m.generic_rate) + " " + m.unit
+                                                TuneFigure(m.generic_rate) + " " + m.unit
                                           : std::string("not measured");
     if (m.generic_rate && m.recommended_rate && *m.generic_rate > 0)
       generic += " (the recommendation is " + FormatFigure(*m.recommended_rate / *m.generic_rate) + "x)";
     std::optional<double> largest;
     if (m.largest_batch) largest = *m.largest_batch;
     std::vector<std::pair<std::string, std::string>> model_facts = {
-        {"Recommended", rec}, {"Generic advice", generic}, {"Largest batch", Figure(largest)}};
+        {"Recommended", rec}, {"Generic advice", generic}, {"Largest batch", TuneFigure(largest)}};
     // The knob rows' batch: a quarter of the recommended one, where the GPU rather than Python is the
     // bottleneck.
     if (const std::string cost = TuneCostLabel(m); !cost.empty()) model_facts.push_back({"It costs", cost});

@@ -9,26 +9,15 @@
 #include "core/text_table.h"
 #include "report/info_text_python.h"
 #include "report/info_text_windows.h"
+#include "report/text_parts.h"
 #include "snapshot/pci_id.h"
 
 namespace gpudoctor {
 namespace {
 
-std::string Heading(const std::string& text, const TextStyle& style) {
-  return style.color ? "\033[1m" + text + "\033[0m\n" : text + "\n";
-}
-
-std::string OrNa(const std::string& s) {
-  return s.empty() ? "n/a" : s;
-}
-
 template <typename T>
 std::string NumOrNa(const std::optional<T>& v) {
   return v ? std::to_string(*v) : "n/a";
-}
-
-std::string BytesOrNa(const std::optional<uint64_t>& v) {
-  return v ? FormatBytes(*v) : "n/a";
 }
 
 // 16 GT/s -> "4.0"; PCIe generations by per-lane rate.

@@ -4,18 +4,11 @@
 
 #include "core/strings.h"
 #include "core/text_table.h"
+#include "report/text_parts.h"
 #include "snapshot/pci_id.h"
 
 namespace gpudoctor {
 namespace {
-
-std::string Heading(const std::string& text, const TextStyle& style) {
-  return style.color ? "\033[1m" + text + "\033[0m\n" : text + "\n";
-}
-
-std::string OrNa(const std::string& s) {
-  return s.empty() ? "n/a" : s;
-}
 
 std::string Bytes(const std::optional<uint64_t>& v) {
   return v ? FormatBytes(*v) : "n/a";

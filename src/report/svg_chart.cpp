@@ -58,8 +58,8 @@ std::string PointTitle(const ChartSpec& spec, const std::string& series, const P
          (spec.y_unit.empty() ? "" : " " + spec.y_unit);
 }
 
-std::string Marker(int shape, double x, double y, const std::string& color, const std::string& title,
-                   const char* cls = "point") {
+std::string PointMarker(int shape, double x, double y, const std::string& color, const std::string& title,
+                        const char* cls = "point") {
   const std::string klass = std::string(" class=\"") + cls + "\"";
   const std::string fill = " fill=\"" + color + "\" stroke=\"#ffffff\" stroke-width=\"1\"";
   std::string open;
@@ -292,7 +292,7 @@ std::string RenderSvgChart(const ChartSpec& spec) {
       svg += "\"/>\n";
     }
     for (const auto& pt : s.points)
-      svg += Marker(s.marker, pt.px, pt.py, s.color, PointTitle(spec, s.name, pt));
+      svg += PointMarker(s.marker, pt.px, pt.py, s.color, PointTitle(spec, s.name, pt));
     svg += "\n</g>\n";
   }
 
@@ -305,7 +305,7 @@ std::string RenderSvgChart(const ChartSpec& spec) {
     } else {
       svg += "<line x1=\"" + Num(e.x) + "\" y1=\"" + Num(y) + "\" x2=\"" + Num(e.x + 24) + "\" y2=\"" +
              Num(y) + "\" stroke=\"" + e.color + "\" stroke-width=\"2\"/>";
-      svg += Marker(e.marker, e.x + 12, y, e.color, e.text, "legend-marker");
+      svg += PointMarker(e.marker, e.x + 12, y, e.color, e.text, "legend-marker");
     }
     svg += Text(e.x + 30, y + 4, e.text,
                 e.failed ? " font-weight=\"700\" fill=\"#b00020\"" : std::string(" fill=\"#1a1a1a\"")) +

@@ -61,12 +61,6 @@ void VisibleDevices(const RuleContext& ctx, std::vector<Finding>& out) {
   }
 }
 
-const GpuView* PrimaryAmd(const RuleContext& ctx) {
-  for (const auto& g : ctx.gpus)
-    if (g.vendor == GpuVendor::kAmd && g.target) return &g;
-  return nullptr;
-}
-
 void AddOverrideFix(const RuleContext& ctx, const GpuView& g, const std::string& var, Finding& f) {
   const OverrideRule* rule = ctx.db.FindOverrideRule(g.gfx);
   if (rule) {

@@ -39,7 +39,7 @@ std::string NoSlash(std::string url) {
 }
 
 // "==2.7.1+cpu" -> "cpu".
-std::string LocalTag(const std::string& spec) {
+std::string SpecLocalTag(const std::string& spec) {
   size_t plus = spec.find('+');
   if (plus == std::string::npos) return "";
   size_t end = spec.find_first_of(",;) ", plus);
@@ -250,7 +250,7 @@ bool PinInTheWay(const ProjectPin& pin, const FixInstall& in) {
     return true;
   if (!in.index_url.empty() && !pin.index_url.empty() && NoSlash(pin.index_url) != NoSlash(in.index_url))
     return true;
-  const std::string tag = LocalTag(pin.spec);
+  const std::string tag = SpecLocalTag(pin.spec);
   if (!tag.empty() && tag != in.variant) return true;
   const std::string exact = ExactVersion(pin.spec);
   if (exact.empty()) return false;

@@ -278,6 +278,12 @@ ShellCommands ForEnvironment(ShellCommands c, const PythonEnv* env) {
   return c;
 }
 
+const GpuView* PrimaryAmd(const RuleContext& ctx) {
+  for (const auto& g : ctx.gpus)
+    if (g.vendor == GpuVendor::kAmd && g.target) return &g;
+  return nullptr;
+}
+
 std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu) {
   std::vector<RouteChoice> out;
   // A GPU whose own code computes wrong results (gfx1033) has no safe route: an install command would

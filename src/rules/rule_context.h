@@ -89,6 +89,9 @@ struct RuleContext {
   const char* PlatformName() const;  // "Linux", "WSL2", "Windows"
 };
 
+// The first AMD GPU whose gfx target is known; nullptr when there is none.
+const GpuView* PrimaryAmd(const RuleContext& ctx);
+
 // Parses "2.7.1+cu128" against the DB.
 TorchView MakeTorchView(const PythonEnv& env, const KnowledgeDb& db);
 

@@ -52,12 +52,6 @@ std::optional<CodeSource> FindCodeSource(const RuleContext& ctx) {
   return std::nullopt;
 }
 
-const GpuView* PrimaryAmd(const RuleContext& ctx) {
-  for (const auto& g : ctx.gpus)
-    if (g.vendor == GpuVendor::kAmd && g.target) return &g;
-  return nullptr;
-}
-
 Severity FromPitfall(const OverridePitfall* p, Severity fallback) {
   if (!p) return fallback;
   switch (p->severity) {

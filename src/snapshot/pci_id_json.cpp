@@ -19,4 +19,8 @@ std::optional<uint32_t> PciIdFromJson(const nlohmann::ordered_json& value) {
   return static_cast<uint32_t>(*id);
 }
 
+nlohmann::ordered_json OptionalPciIdToJson(const std::optional<uint32_t>& id) {
+  return id ? nlohmann::ordered_json(PciIdHex(*id)) : nlohmann::ordered_json(nullptr);
+}
+
 }  // namespace gpudoctor

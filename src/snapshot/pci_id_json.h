@@ -14,4 +14,7 @@ namespace gpudoctor {
 // nullopt for anything else, or a value above 0xffff.
 std::optional<uint32_t> PciIdFromJson(const nlohmann::ordered_json& value);
 
+// An optional PCI id as the current schema writes it: a hex string, or null when there is none.
+nlohmann::ordered_json OptionalPciIdToJson(const std::optional<uint32_t>& id);
+
 }  // namespace gpudoctor

@@ -12,6 +12,7 @@
 
 #include "core/json_depth.h"
 #include "core/json_reader.h"
+#include "snapshot/json_optional.h"
 #include "snapshot/pci_id_json.h"
 #include "snapshot/topology_json.h"
 #include "snapshot/windows_json.h"
@@ -22,23 +23,14 @@ namespace {
 using nlohmann::ordered_json;
 using Json = ordered_json;
 
-template <typename T>
-Json Opt(const std::optional<T>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
-
-Json OptPciId(const std::optional<uint32_t>& id) {
-  return id ? Json(PciIdHex(*id)) : Json(nullptr);
-}
-
 Json LinkToJson(const PcieLink& l) {
-  return Json{{"current_speed_gts", Opt(l.current_speed_gts)},
-              {"current_width", Opt(l.current_width)},
-              {"max_speed_gts", Opt(l.max_speed_gts)},
-              {"max_width", Opt(l.max_width)},
+  return Json{{"current_speed_gts", OptionalToJson(l.current_speed_gts)},
+              {"current_width", OptionalToJson(l.current_width)},
+              {"max_speed_gts", OptionalToJson(l.max_speed_gts)},
+              {"max_width", OptionalToJson(l.max_width)},
               {"narrowest_port", l.narrowest_port.empty() ? Json(nullptr) : Json(l.narrowest_port)},
-              {"narrowest_speed_gts", Opt(l.narrowest_speed_gts)},
-              {"narrowest_width", Opt(l.narrowest_width)}};
+              {"narrowest_speed_gts", OptionalToJson(l.narrowest_speed_gts)},
+              {"narrowest_width", OptionalToJson(l.narrowest_width)}};
 }
 
 Json PciToJson(const PciDevice& d) {
@@ -46,53 +38,53 @@ Json PciToJson(const PciDevice& d) {
               {"pci_id", PciIdPair(d.vendor_id, d.device_id)},
               {"vendor_id", PciIdHex(d.vendor_id)},
               {"device_id", PciIdHex(d.device_id)},
-              {"subsystem_vendor_id", OptPciId(d.subsystem_vendor_id)},
-              {"subsystem_device_id", OptPciId(d.subsystem_device_id)},
-              {"revision", Opt(d.revision)},
+              {"subsystem_vendor_id", OptionalPciIdToJson(d.subsystem_vendor_id)},
+              {"subsystem_device_id", OptionalPciIdToJson(d.subsystem_device_id)},
+              {"revision", OptionalToJson(d.revision)},
               {"class_code", d.class_code},
               {"driver", d.driver},
-              {"numa_node", Opt(d.numa_node)},
+              {"numa_node", OptionalToJson(d.numa_node)},
               {"link", LinkToJson(d.link)},
               {"vendor_name", d.vendor_name},
               {"name", d.name},
               {"name_source", d.name_source},
-              {"integrated", Opt(d.integrated)},
+              {"integrated", OptionalToJson(d.integrated)},
               {"integrated_reason", d.integrated_reason},
-              {"drm_card", Opt(d.drm_card)},
-              {"drm_vram_total_bytes", Opt(d.drm_vram_total_bytes)},
-              {"drm_vram_used_bytes", Opt(d.drm_vram_used_bytes)},
-              {"drm_gtt_total_bytes", Opt(d.drm_gtt_total_bytes)},
-              {"gpu_busy_percent", Opt(d.gpu_busy_percent)}};
+              {"drm_card", OptionalToJson(d.drm_card)},
+              {"drm_vram_total_bytes", OptionalToJson(d.drm_vram_total_bytes)},
+              {"drm_vram_used_bytes", OptionalToJson(d.drm_vram_used_bytes)},
+              {"drm_gtt_total_bytes", OptionalToJson(d.drm_gtt_total_bytes)},
+              {"gpu_busy_percent", OptionalToJson(d.gpu_busy_percent)}};
 }
 
 Json KfdToJson(const KfdNode& n) {
   return Json{{"node_id", n.node_id},
-              {"gpu_id", Opt(n.gpu_id)},
+              {"gpu_id", OptionalToJson(n.gpu_id)},
               {"gfx_target_version", n.gfx_target_version},
               {"gfx_target", n.gfx_target},
-              {"simd_count", Opt(n.simd_count)},
-              {"simd_per_cu", Opt(n.simd_per_cu)},
-              {"compute_units", Opt(n.compute_units)},
-              {"vram_bytes", Opt(n.vram_bytes)},
-              {"vendor_id", OptPciId(n.vendor_id)},
-              {"device_id", OptPciId(n.device_id)},
-              {"location_id", Opt(n.location_id)},
-              {"domain", Opt(n.domain)},
+              {"simd_count", OptionalToJson(n.simd_count)},
+              {"simd_per_cu", OptionalToJson(n.simd_per_cu)},
+              {"compute_units", OptionalToJson(n.compute_units)},
+              {"vram_bytes", OptionalToJson(n.vram_bytes)},
+              {"vendor_id", OptionalPciIdToJson(n.vendor_id)},
+              {"device_id", OptionalPciIdToJson(n.device_id)},
+              {"location_id", OptionalToJson(n.location_id)},
+              {"domain", OptionalToJson(n.domain)},
               {"pci_address", n.pci_address},
-              {"drm_render_minor", Opt(n.drm_render_minor)},
-              {"max_engine_clock_mhz", Opt(n.max_engine_clock_mhz)},
-              {"wave_front_size", Opt(n.wave_front_size)},
-              {"hive_id", Opt(n.hive_id)},
-              {"num_xcc", Opt(n.num_xcc)},
-              {"cpu_cores_count", Opt(n.cpu_cores_count)}};
+              {"drm_render_minor", OptionalToJson(n.drm_render_minor)},
+              {"max_engine_clock_mhz", OptionalToJson(n.max_engine_clock_mhz)},
+              {"wave_front_size", OptionalToJson(n.wave_front_size)},
+              {"hive_id", OptionalToJson(n.hive_id)},
+              {"num_xcc", OptionalToJson(n.num_xcc)},
+              {"cpu_cores_count", OptionalToJson(n.cpu_cores_count)}};
 }
 
 Json AccessToJson(const DeviceNodeAccess& a) {
   return Json{{"path", a.path},
               {"exists", a.exists},
-              {"accessible", Opt(a.accessible)},
+              {"accessible", OptionalToJson(a.accessible)},
               {"reason", a.reason},
-              {"group", Opt(a.group)}};
+              {"group", OptionalToJson(a.group)}};
 }
 
 Json NvDeviceToJson(const NvidiaDevice& d) {
@@ -100,9 +92,9 @@ Json NvDeviceToJson(const NvidiaDevice& d) {
               {"name", d.name},
               {"uuid", d.uuid},
               {"pci_address", d.pci_address},
-              {"memory_total_bytes", Opt(d.memory_total_bytes)},
-              {"cc_major", Opt(d.cc_major)},
-              {"cc_minor", Opt(d.cc_minor)}};
+              {"memory_total_bytes", OptionalToJson(d.memory_total_bytes)},
+              {"cc_major", OptionalToJson(d.cc_major)},
+              {"cc_minor", OptionalToJson(d.cc_minor)}};
 }
 
 Json LibToJson(const LibraryProbe& l) {
@@ -127,12 +119,12 @@ Json GpuToJson(const Gpu& g) {
               {"name", g.name},
               {"architecture", g.architecture},
               {"family", g.family},
-              {"integrated", Opt(g.integrated)},
-              {"vram_bytes", Opt(g.vram_bytes)},
-              {"compute_units", Opt(g.compute_units)},
+              {"integrated", OptionalToJson(g.integrated)},
+              {"vram_bytes", OptionalToJson(g.vram_bytes)},
+              {"compute_units", OptionalToJson(g.compute_units)},
               {"driver", g.driver},
-              {"kfd_node", Opt(g.kfd_node)},
-              {"nvml_index", Opt(g.nvml_index)}};
+              {"kfd_node", OptionalToJson(g.kfd_node)},
+              {"nvml_index", OptionalToJson(g.nvml_index)}};
 }
 
 Json RuntimeResolutionToJson(const std::optional<RuntimeResolution>& r) {
@@ -168,8 +160,8 @@ Json LiveToJson(const std::optional<PythonLiveRun>& l) {
   if (!l) return nullptr;
   return Json{{"interpreter", l->interpreter},
               {"status", l->status},
-              {"exit_code", Opt(l->exit_code)},
-              {"signal", Opt(l->signal)},
+              {"exit_code", OptionalToJson(l->exit_code)},
+              {"signal", OptionalToJson(l->signal)},
               {"elapsed_ms", l->elapsed_ms},
               {"error", l->error},
               {"stage", l->stage},
@@ -178,12 +170,12 @@ Json LiveToJson(const std::optional<PythonLiveRun>& l) {
               {"torch_file", l->torch_file},
               {"cuda", l->cuda},
               {"hip", l->hip},
-              {"cuda_available", Opt(l->cuda_available)},
-              {"device_count", Opt(l->device_count)},
+              {"cuda_available", OptionalToJson(l->cuda_available)},
+              {"device_count", OptionalToJson(l->device_count)},
               {"device_names", l->device_names},
               {"arch_list", l->arch_list},
-              {"matmul_max_abs_error", Opt(l->matmul_max_abs_error)},
-              {"matmul_max_abs_value", Opt(l->matmul_max_abs_value)}};
+              {"matmul_max_abs_error", OptionalToJson(l->matmul_max_abs_error)},
+              {"matmul_max_abs_value", OptionalToJson(l->matmul_max_abs_value)}};
 }
 
 template <typename T, typename F>
@@ -207,7 +199,7 @@ Json PythonEnvToJson(const PythonEnv& e) {
                  {"hip", e.torch->hip},
                  {"location", e.torch->location},
                  {"git_version", e.torch->git_version},
-                 {"debug", Opt(e.torch->debug)},
+                 {"debug", OptionalToJson(e.torch->debug)},
                  {"arch_list", e.torch->arch_list},
                  {"gpu_code", Array(e.torch->gpu_code, GpuCodeToJson)},
                  {"kernel_libraries", Array(e.torch->kernel_libraries, KernelFolderToJson)},
@@ -626,25 +618,25 @@ std::string SnapshotToJson(const Snapshot& s) {
           {"kernel_version_text", s.os.kernel_version_text},
           {"wsl", s.os.wsl},
           {"wsl_evidence", s.os.wsl_evidence},
-          {"container", Opt(s.os.container)},
+          {"container", OptionalToJson(s.os.container)},
           {"container_evidence", s.os.container_evidence},
-          {"virtual_machine", Opt(s.os.virtual_machine)},
+          {"virtual_machine", OptionalToJson(s.os.virtual_machine)},
           {"virtual_machine_evidence", s.os.virtual_machine_evidence},
-          {"windows_build", Opt(s.os.windows_build)},
-          {"secure_boot", Opt(s.os.secure_boot)}};
+          {"windows_build", OptionalToJson(s.os.windows_build)},
+          {"secure_boot", OptionalToJson(s.os.secure_boot)}};
   Json amd{{"kfd_topology_present", s.amd.kfd_topology_present},
            {"amdgpu_module_loaded", s.amd.amdgpu_module_loaded},
-           {"amdgpu_module_version", Opt(s.amd.amdgpu_module_version)},
+           {"amdgpu_module_version", OptionalToJson(s.amd.amdgpu_module_version)},
            {"kfd_nodes", Array(s.amd.kfd_nodes, KfdToJson)},
            {"device_nodes", Array(s.amd.device_nodes, AccessToJson)},
            {"module_kernels", s.amd.module_kernels ? Json(*s.amd.module_kernels) : Json(nullptr)},
            {"dkms_module_kernels", s.amd.dkms_module_kernels}};
-  Json nvidia{{"driver_version", Opt(s.nvidia.driver_version)},
+  Json nvidia{{"driver_version", OptionalToJson(s.nvidia.driver_version)},
               {"driver_version_source", s.nvidia.driver_version_source},
               {"kernel_module", s.nvidia.kernel_module == NvidiaKernelModule::kUnknown
                                     ? Json(nullptr)
                                     : Json(ToString(s.nvidia.kernel_module))},
-              {"cuda_driver_version", Opt(s.nvidia.cuda_driver_version)},
+              {"cuda_driver_version", OptionalToJson(s.nvidia.cuda_driver_version)},
               {"devices", Array(s.nvidia.devices, NvDeviceToJson)},
               {"libraries", Array(s.nvidia.libraries, LibToJson)},
               {"module_kernels", s.nvidia.module_kernels ? Json(*s.nvidia.module_kernels) : Json(nullptr)}};
@@ -661,14 +653,14 @@ std::string SnapshotToJson(const Snapshot& s) {
       {"user", Json{{"name", s.user.name}, {"groups", s.user.group_names}, {"is_admin", s.user.is_admin}}},
       {"os", os},
       {"cpu", Json{{"model", s.cpu.model},
-                   {"logical_cores", Opt(s.cpu.logical_cores)},
-                   {"physical_cores", Opt(s.cpu.physical_cores)},
-                   {"sockets", Opt(s.cpu.sockets)}}},
-      {"memory",
-       Json{{"total_bytes", Opt(s.memory.total_bytes)}, {"available_bytes", Opt(s.memory.available_bytes)}}},
+                   {"logical_cores", OptionalToJson(s.cpu.logical_cores)},
+                   {"physical_cores", OptionalToJson(s.cpu.physical_cores)},
+                   {"sockets", OptionalToJson(s.cpu.sockets)}}},
+      {"memory", Json{{"total_bytes", OptionalToJson(s.memory.total_bytes)},
+                      {"available_bytes", OptionalToJson(s.memory.available_bytes)}}},
       {"disk", Json{{"path", s.disk.path},
-                    {"total_bytes", Opt(s.disk.total_bytes)},
-                    {"free_bytes", Opt(s.disk.free_bytes)}}},
+                    {"total_bytes", OptionalToJson(s.disk.total_bytes)},
+                    {"free_bytes", OptionalToJson(s.disk.free_bytes)}}},
       {"gpus", Array(s.gpus, GpuToJson)},
       {"pci_devices", Array(s.pci_devices, PciToJson)},
       {"amd", amd},

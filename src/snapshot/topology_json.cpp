@@ -2,6 +2,8 @@
 // first field of a wrong type (core/json_reader.h), as snapshot_json.cpp does for the rest.
 #include "snapshot/topology_json.h"
 
+#include "snapshot/json_optional.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -11,27 +13,22 @@ using Json = nlohmann::ordered_json;
 // for a matrix of gigabytes.
 constexpr size_t kMaxGpus = 1024;
 
-template <typename T>
-Json Opt(const std::optional<T>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
-
-Json GpuToJson(const TopoGpu& g) {
+Json TopoGpuToJson(const TopoGpu& g) {
   return Json{{"pci_address", g.pci_address},
-              {"numa_node", Opt(g.numa_node)},
+              {"numa_node", OptionalToJson(g.numa_node)},
               {"cpu_affinity", g.cpu_affinity.empty() ? Json(nullptr) : Json(g.cpu_affinity)},
               {"pci_bridges", g.pci_bridges},
               {"nvlinks_active", g.nvlinks_active},
               {"nvlinks_to_switch", g.nvlinks_to_switch}};
 }
 
-Json KfdToJson(const std::optional<KfdPath>& p) {
+Json TopoKfdToJson(const std::optional<KfdPath>& p) {
   if (!p) return nullptr;
   return Json{{"type", p->type},
               {"hops", p->hops},
-              {"weight", Opt(p->weight)},
-              {"min_bandwidth_mbs", Opt(p->min_bandwidth_mbs)},
-              {"max_bandwidth_mbs", Opt(p->max_bandwidth_mbs)},
+              {"weight", OptionalToJson(p->weight)},
+              {"min_bandwidth_mbs", OptionalToJson(p->min_bandwidth_mbs)},
+              {"max_bandwidth_mbs", OptionalToJson(p->max_bandwidth_mbs)},
               {"source", p->source}};
 }
 
@@ -44,7 +41,7 @@ std::optional<std::string> OptionalString(const JsonReader& r, const char* key) 
   return r.ok() ? std::optional(text) : std::nullopt;
 }
 
-void ReadGpu(const JsonReader& r, TopoGpu& g) {
+void ReadTopoGpu(const JsonReader& r, TopoGpu& g) {
   r.String("pci_address", g.pci_address, /*required=*/true);
   r.OptionalIntegerAs("numa_node", g.numa_node);
   r.String("cpu_affinity", g.cpu_affinity);
@@ -53,7 +50,7 @@ void ReadGpu(const JsonReader& r, TopoGpu& g) {
   r.IntegerAs("nvlinks_to_switch", g.nvlinks_to_switch);
 }
 
-void ReadKfd(const JsonReader& r, KfdPath& p) {
+void ReadTopoKfd(const JsonReader& r, KfdPath& p) {
   r.String("type", p.type);
   r.IntegerAs("hops", p.hops);
   r.OptionalIntegerAs("weight", p.weight);
@@ -62,7 +59,7 @@ void ReadKfd(const JsonReader& r, KfdPath& p) {
   r.String("source", p.source);
 }
 
-void ReadLink(const JsonReader& r, Topology& t) {
+void ReadTopoLink(const JsonReader& r, Topology& t) {
   size_t a = 0, b = 0;
   r.IntegerAs("a", a, /*required=*/true);
   r.IntegerAs("b", b, /*required=*/true);
@@ -80,7 +77,7 @@ void ReadLink(const JsonReader& r, Topology& t) {
   r.String("pcie_source", link.pcie_source);
   if (const JsonValue* kfd = r.Object("kfd", false)) {
     KfdPath p;
-    ReadKfd(JsonReader(*kfd, r.PathOf("kfd"), r.error()), p);
+    ReadTopoKfd(JsonReader(*kfd, r.PathOf("kfd"), r.error()), p);
     link.kfd = p;
   }
   link.p2p_read = OptionalString(r, "p2p_read");
@@ -113,14 +110,14 @@ Json TopologyLinkToJson(const TopoLink& l, size_t a, size_t b) {
               {"nvlinks", l.nvlinks},
               {"pcie", l.pcie == LinkKind::kUnknown ? Json(nullptr) : Json(ToString(l.pcie))},
               {"pcie_source", l.pcie_source.empty() ? Json(nullptr) : Json(l.pcie_source)},
-              {"kfd", KfdToJson(l.kfd)},
-              {"p2p_read", Opt(l.p2p_read)},
-              {"p2p_nvlink", Opt(l.p2p_nvlink)}};
+              {"kfd", TopoKfdToJson(l.kfd)},
+              {"p2p_read", OptionalToJson(l.p2p_read)},
+              {"p2p_nvlink", OptionalToJson(l.p2p_nvlink)}};
 }
 
 Json TopologyToJson(const Topology& t) {
   Json gpus = Json::array();
-  for (const auto& g : t.gpus) gpus.push_back(GpuToJson(g));
+  for (const auto& g : t.gpus) gpus.push_back(TopoGpuToJson(g));
   Json links = Json::array();
   for (size_t a = 0; a < t.links.size(); ++a)
     for (size_t b = 0; b < t.links[a].size(); ++b)
@@ -145,13 +142,13 @@ void TopologyFromJson(const JsonValue& object, Topology& t, std::string& error) 
     return r.Fail(r.PathOf("gpus"), "more than " + std::to_string(kMaxGpus) + " GPUs");
   r.ForEachObject("gpus", false, [&](const JsonReader& g) {
     TopoGpu gpu;
-    ReadGpu(g, gpu);
+    ReadTopoGpu(g, gpu);
     t.gpus.push_back(std::move(gpu));
   });
   if (!r.ok()) return;
   t.links.assign(t.gpus.size(), std::vector<TopoLink>(t.gpus.size()));
   for (size_t i = 0; i < t.gpus.size(); ++i) t.links[i][i].kind = t.links[i][i].pcie = LinkKind::kSelf;
-  r.ForEachObject("links", false, [&](const JsonReader& l) { ReadLink(l, t); });
+  r.ForEachObject("links", false, [&](const JsonReader& l) { ReadTopoLink(l, t); });
   r.ForEachObject("numa_nodes", false, [&](const JsonReader& n) {
     NumaNodeInfo node;
     n.IntegerAs("id", node.id, /*required=*/true);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "snapshot/json_optional.h"
 #include "snapshot/pci_id_json.h"
 
 namespace gpudoctor {
@@ -12,31 +13,22 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-template <typename T>
-Json Opt(const std::optional<T>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
-
-Json OptPciId(const std::optional<uint32_t>& id) {
-  return id ? Json(PciIdHex(*id)) : Json(nullptr);
-}
-
 Json AdapterToJson(const WindowsAdapter& a) {
   return Json{{"description", a.description},
               {"pci_address", a.pci_address},
               {"pci_id", PciIdPair(a.vendor_id, a.device_id)},
               {"vendor_id", PciIdHex(a.vendor_id)},
               {"device_id", PciIdHex(a.device_id)},
-              {"subsystem_vendor_id", OptPciId(a.subsystem_vendor_id)},
-              {"subsystem_device_id", OptPciId(a.subsystem_device_id)},
-              {"revision", Opt(a.revision)},
-              {"dedicated_video_memory_bytes", Opt(a.dedicated_video_memory_bytes)},
-              {"dedicated_system_memory_bytes", Opt(a.dedicated_system_memory_bytes)},
-              {"shared_system_memory_bytes", Opt(a.shared_system_memory_bytes)},
-              {"registry_memory_bytes", Opt(a.registry_memory_bytes)},
+              {"subsystem_vendor_id", OptionalPciIdToJson(a.subsystem_vendor_id)},
+              {"subsystem_device_id", OptionalPciIdToJson(a.subsystem_device_id)},
+              {"revision", OptionalToJson(a.revision)},
+              {"dedicated_video_memory_bytes", OptionalToJson(a.dedicated_video_memory_bytes)},
+              {"dedicated_system_memory_bytes", OptionalToJson(a.dedicated_system_memory_bytes)},
+              {"shared_system_memory_bytes", OptionalToJson(a.shared_system_memory_bytes)},
+              {"registry_memory_bytes", OptionalToJson(a.registry_memory_bytes)},
               {"luid", a.luid},
               {"software", a.software},
-              {"integrated", Opt(a.integrated)},
+              {"integrated", OptionalToJson(a.integrated)},
               {"integrated_reason", a.integrated_reason},
               {"class_key", a.class_key},
               {"driver_description", a.driver_description},
@@ -188,7 +180,8 @@ void ReadObjects(Fields& parent, const char* key, std::vector<T>& out, std::stri
 nlohmann::ordered_json WindowsInfoToJson(const WindowsInfo& w) {
   Json distros = Json::array();
   for (const auto& d : w.wsl_distros)
-    distros.push_back(Json{{"name", d.name}, {"version", Opt(d.version)}, {"is_default", d.is_default}});
+    distros.push_back(
+        Json{{"name", d.name}, {"version", OptionalToJson(d.version)}, {"is_default", d.is_default}});
   Json pythons = Json::array();
   for (const auto& p : w.python_installs)
     pythons.push_back(
@@ -198,12 +191,12 @@ nlohmann::ordered_json WindowsInfoToJson(const WindowsInfo& w) {
   return Json{{"product_name", w.product_name},
               {"edition_id", w.edition_id},
               {"display_version", w.display_version},
-              {"ubr", Opt(w.ubr)},
-              {"windows11", Opt(w.windows11)},
-              {"windows11_22h2_or_newer", Opt(w.windows11_22h2_or_newer)},
+              {"ubr", OptionalToJson(w.ubr)},
+              {"windows11", OptionalToJson(w.windows11)},
+              {"windows11_22h2_or_newer", OptionalToJson(w.windows11_22h2_or_newer)},
               {"system_directory", w.system_directory},
-              {"virtualization_firmware_enabled", Opt(w.virtualization_firmware_enabled)},
-              {"hypervisor_present", Opt(w.hypervisor_present)},
+              {"virtualization_firmware_enabled", OptionalToJson(w.virtualization_firmware_enabled)},
+              {"hypervisor_present", OptionalToJson(w.hypervisor_present)},
               {"wsl_installed", w.wsl_installed},
               {"wsl_distros", distros},
               {"dxgi_status", w.dxgi_status},

@@ -14,7 +14,7 @@ namespace {
 constexpr uint32_t kMaxSockets = 256;
 constexpr uint32_t kMaxProcessors = 1024;
 
-std::optional<double> TemperatureC(const AmdSmiApi& api, amdsmi_processor_handle h, int sensor) {
+std::optional<double> AmdSmiTemperatureC(const AmdSmiApi& api, amdsmi_processor_handle h, int sensor) {
   int64_t c = 0;
   if (!api.GetTempMetric || api.GetTempMetric(h, sensor, kAmdSmiTempCurrent, &c) != kAmdSmiSuccess)
     return std::nullopt;
@@ -51,9 +51,9 @@ class AmdSmiTelemetry final : public AmdLibraryTelemetryOf<amdsmi_processor_hand
     if (amdsmi_engine_usage_t u{};
         api.GetGpuActivity && api.GetGpuActivity(h, &u) == kAmdSmiSuccess && u.gfx_activity <= 100)
       s.utilization_percent = u.gfx_activity;
-    auto edge = TemperatureC(api, h, kAmdSmiTempTypeEdge);
-    s.temperature_hotspot_c = TemperatureC(api, h, kAmdSmiTempTypeHotspot);
-    s.temperature_memory_c = TemperatureC(api, h, kAmdSmiTempTypeVram);
+    auto edge = AmdSmiTemperatureC(api, h, kAmdSmiTempTypeEdge);
+    s.temperature_hotspot_c = AmdSmiTemperatureC(api, h, kAmdSmiTempTypeHotspot);
+    s.temperature_memory_c = AmdSmiTemperatureC(api, h, kAmdSmiTempTypeVram);
     s.temperature_c = edge ? edge : s.temperature_hotspot_c;  // MI300X has no edge sensor
     s.sm_clock_mhz = ClockMhz(api, h, kAmdSmiClkTypeSys);
     s.mem_clock_mhz = ClockMhz(api, h, kAmdSmiClkTypeMem);

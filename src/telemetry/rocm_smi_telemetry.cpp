@@ -10,8 +10,8 @@
 namespace gpudoctor {
 namespace {
 
-constexpr uint32_t kMaxDevices = 1024;
-constexpr uint32_t kMaxProcesses = 1024;
+constexpr uint32_t kMaxRsmiDevices = 1024;
+constexpr uint32_t kMaxRsmiProcesses = 1024;
 
 // The current level of a clock table, in MHz; the layout is chosen by the library's major version.
 std::optional<uint32_t> CurrentClockMhz(const RocmSmiApi& api, uint32_t dv, int clk_type,
@@ -102,7 +102,7 @@ class RocmSmiTelemetry final : public AmdLibraryTelemetryOf<uint32_t> {
     if (!api.ComputeProcessInfoGet || !api.ComputeProcessInfoByDeviceGet) return;
     uint32_t n = 0;
     if (api.ComputeProcessInfoGet(nullptr, &n) != kRsmiSuccess || n == 0) return;
-    std::vector<rsmi_process_info_t> procs(std::min(n, kMaxProcesses));
+    std::vector<rsmi_process_info_t> procs(std::min(n, kMaxRsmiProcesses));
     n = static_cast<uint32_t>(procs.size());
     if (api.ComputeProcessInfoGet(procs.data(), &n) != kRsmiSuccess) return;
     for (uint32_t i = 0; i < n && i < procs.size(); ++i) {
@@ -144,7 +144,7 @@ AmdLibraryOpening OpenRocmSmiTelemetry(const std::vector<std::string>& candidate
     return out;
   }
   std::map<std::string, uint32_t> devices;
-  for (uint32_t i = 0; i < count && i < kMaxDevices; ++i) {
+  for (uint32_t i = 0; i < count && i < kMaxRsmiDevices; ++i) {
     uint64_t bdf = 0;
     if (api.DevPciIdGet(i, &bdf) == kRsmiSuccess) devices.emplace(FormatRsmiPciId(bdf), i);
   }

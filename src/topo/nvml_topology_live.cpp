@@ -9,7 +9,7 @@
 namespace gpudoctor {
 namespace {
 
-constexpr unsigned kMaxDevices = 1024;
+constexpr unsigned kMaxLiveDevices = 1024;
 
 std::string RemoteTypeName(int type) {
   switch (type) {
@@ -100,7 +100,7 @@ NvmlTopologyRecord QueryNvmlTopologyLive(std::vector<std::string>& warnings,
     return out;
   }
   std::vector<std::pair<nvmlDevice_t, std::string>> devices;
-  for (unsigned i = 0; i < count && i < kMaxDevices; ++i) {
+  for (unsigned i = 0; i < count && i < kMaxLiveDevices; ++i) {
     nvmlDevice_t handle = nullptr;
     nvmlPciInfo_t pci{};
     if (api.DeviceGetHandleByIndex(i, &handle) != kNvmlSuccess ||

@@ -10,7 +10,7 @@
 namespace gpudoctor {
 namespace {
 
-using Json = nlohmann::json;
+using PlainJson = nlohmann::json;
 
 constexpr size_t kMaxText = 400;
 constexpr size_t kMaxTried = 256;
@@ -82,7 +82,7 @@ class LineFieldsReader {
     f.text = v;  // a copy: moving would take the lexer's buffer, which it would then allocate again
     return Value(std::move(f));
   }
-  bool binary(Json::binary_t& /*unused*/) { return Value(FieldValue{}); }
+  bool binary(PlainJson::binary_t& /*unused*/) { return Value(FieldValue{}); }
 
   bool start_object(size_t /*elements*/) {
     if (depth_ == 0) is_object_ = true;
@@ -99,7 +99,8 @@ class LineFieldsReader {
     }
     return true;
   }
-  bool parse_error(size_t /*position*/, const std::string& /*last_token*/, const Json::exception& /*e*/) {
+  bool parse_error(size_t /*position*/, const std::string& /*last_token*/,
+                   const PlainJson::exception& /*e*/) {
     return false;
   }
 
@@ -187,7 +188,7 @@ std::optional<LineFields> ReadLineFields(std::string_view line) {
   LineFields fields;
   fields.fields.reserve(24);  // the protocol's lines have up to 18 fields
   LineFieldsReader reader(fields);
-  if (!Json::sax_parse(line.begin(), line.end(), &reader) || !reader.is_object()) return std::nullopt;
+  if (!PlainJson::sax_parse(line.begin(), line.end(), &reader) || !reader.is_object()) return std::nullopt;
   return fields;
 }
 
@@ -274,7 +275,7 @@ TuneHello ReadHello(const LineFields& j) {
   return h;
 }
 
-TuneMeasurement ReadMeasurement(const LineFields& j) {
+TuneMeasurement ReadMeasurementLine(const LineFields& j) {
   TuneMeasurement m;
   m.item = Text(j, "item");
   m.role = Text(j, "role");
@@ -302,7 +303,7 @@ TuneMeasurement ReadMeasurement(const LineFields& j) {
   return m;
 }
 
-TuneBatchSearch ReadSearch(const LineFields& j) {
+TuneBatchSearch ReadSearchLine(const LineFields& j) {
   TuneBatchSearch s;
   s.model = Text(j, "model");
   s.precision = Text(j, "precision");
@@ -314,7 +315,7 @@ TuneBatchSearch ReadSearch(const LineFields& j) {
   return s;
 }
 
-TuneLoaderRate ReadLoader(const LineFields& j) {
+TuneLoaderRate ReadLoaderLine(const LineFields& j) {
   TuneLoaderRate l;
   l.item = Text(j, "item");
   l.workers = Count(j, "workers").value_or(0);
@@ -354,11 +355,11 @@ bool ReadTuneLine(std::string_view line, TuneChildOutput& out) {
   } else if (type == "begin") {
     out.last_begun = Text(j, "item");
   } else if (type == "result") {
-    Keep(out.measurements, ReadMeasurement(j));
+    Keep(out.measurements, ReadMeasurementLine(j));
   } else if (type == "search") {
-    Keep(out.searches, ReadSearch(j));
+    Keep(out.searches, ReadSearchLine(j));
   } else if (type == "loader") {
-    Keep(out.loader, ReadLoader(j));
+    Keep(out.loader, ReadLoaderLine(j));
   } else if (type == "skip") {
     Keep(out.skips, TuneSkip{Text(j, "item"), Text(j, "reason")});
   } else if (type == "error") {

@@ -28,7 +28,7 @@ std::string Join(const std::vector<std::string>& parts, const std::string& sep) 
   return out;
 }
 
-std::string Seconds(std::chrono::milliseconds ms) {
+std::string WholeSeconds(std::chrono::milliseconds ms) {
   return std::to_string(ms.count() / 1000) + " s";
 }
 
@@ -180,7 +180,7 @@ TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessRes
     run.status = "timeout";
     run.problems.push_back(
         {"error", "tune.child_hang",
-         "the framework child did not finish within " + Seconds(timeout) +
+         "the framework child did not finish within " + WholeSeconds(timeout) +
              (run.output.last_begun.empty() ? "" : " (it was running " + run.output.last_begun + ")"),
          ChildEvidence(run)});
   } else if (r.term_signal) {

@@ -94,7 +94,7 @@ std::string PoetrySpec(const std::string& v) {
   return std::isdigit(static_cast<unsigned char>(v[0])) ? "==" + v : v;
 }
 
-bool Wanted(const std::vector<std::string>& wanted, const std::string& package) {
+bool IsWanted(const std::vector<std::string>& wanted, const std::string& package) {
   for (const auto& w : wanted)
     if (w == package) return true;
   return false;
@@ -173,7 +173,7 @@ class PyprojectReader {
       depth_ = 0;
       return ArrayLine(value);
     }
-    if (value.empty() || !Wanted(wanted_, package_)) return;  // `torch =` with nothing after it
+    if (value.empty() || !IsWanted(wanted_, package_)) return;  // `torch =` with nothing after it
     if (value.front() == '{') return TableEntry(kind, InlineTable(value));
     if (kind == ArrayKind::kPoetry) Add(Requirement{package_, PoetrySpec(Unquoted(value)), ""}, "");
   }
@@ -182,8 +182,9 @@ class PyprojectReader {
     LineStrings s = Strings(text);
     if (array_ == ArrayKind::kRequirements) {
       for (const auto& str : s.strings)
-        if (auto req = ParseRequirement(str); req && Wanted(wanted_, req->package)) Add(std::move(*req), "");
-    } else if (Wanted(wanted_, package_) && text.find('{') != std::string_view::npos) {
+        if (auto req = ParseRequirement(str); req && IsWanted(wanted_, req->package))
+          Add(std::move(*req), "");
+    } else if (IsWanted(wanted_, package_) && text.find('{') != std::string_view::npos) {
       TableEntry(array_, InlineTable(text));
     }
     depth_ += s.depth_change;
@@ -251,7 +252,7 @@ void ParseLock(bool poetry, std::string_view path, std::string_view text,
   } e;
   auto flush = [&] {
     std::string package = NormalizeDistName(e.name);
-    if (!e.name.empty() && Wanted(wanted, package)) {
+    if (!e.name.empty() && IsWanted(wanted, package)) {
       ProjectPin p;
       p.file = std::string(path);
       p.line = static_cast<uint32_t>(e.line);

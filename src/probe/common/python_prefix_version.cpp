@@ -7,7 +7,7 @@
 namespace gpudoctor {
 namespace {
 
-constexpr size_t kMaxConfigBytes = 64 * 1024;
+constexpr size_t kMaxPrefixConfigBytes = 64 * 1024;
 
 // conda-meta/python-3.12.4-h14ffc60_0.json -> "3.12" (python_abi-*, python-dateutil-* are other packages).
 std::string CondaMetaVersion(const FileSystem& fs, const MachinePathStyle& paths, std::string_view prefix) {
@@ -40,7 +40,7 @@ PrefixPythonVersion PythonVersionOfPrefix(const FileSystem& fs, const MachinePat
                                           std::string_view prefix) {
   std::string cfg = paths.Join(prefix, "pyvenv.cfg");
   if (fs.Exists(cfg)) {
-    if (auto text = fs.ReadFile(cfg, kMaxConfigBytes); text.ok()) {
+    if (auto text = fs.ReadFile(cfg, kMaxPrefixConfigBytes); text.ok()) {
       std::string v = ParsePyvenvConfig(*text).python_version;
       if (!v.empty()) return {v, "pyvenv.cfg"};
     }

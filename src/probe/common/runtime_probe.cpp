@@ -49,7 +49,7 @@ std::string ParentFolder(const std::string& path) {
 }
 
 // "/usr/local/nvidia/lib/../lib64/./libcuda.so" -> "/usr/local/nvidia/lib64/libcuda.so" (lexically).
-std::string NormalizePath(std::string_view path) {
+std::string LexicallyNormal(std::string_view path) {
   std::vector<std::string_view> parts;
   for (auto part : Split(path, '/')) {
     if (part.empty() || part == ".") continue;
@@ -71,7 +71,7 @@ std::vector<std::string> LinkChain(const ProbeContext& ctx, std::string path) {
   for (int hop = 0; hop < 8; ++hop) {
     auto target = ctx.fs.ReadLink(path);
     if (!target.ok() || target->empty()) break;
-    path = NormalizePath(target->front() == '/' ? *target : JoinPath(ParentFolder(path), *target));
+    path = LexicallyNormal(target->front() == '/' ? *target : JoinPath(ParentFolder(path), *target));
     chain.push_back(path);
   }
   return chain;

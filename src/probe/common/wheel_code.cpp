@@ -21,12 +21,12 @@ constexpr uint64_t kMaxLibraryBytes = 8ull << 30;
 constexpr uint64_t kWheelInflateRatio = 16;
 constexpr uint64_t kMaxVersionFileBytes = 64u << 10;
 
-std::string BaseName(const std::string& path) {
+std::string LastPathPart(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-bool EndsWith(const std::string& s, const std::string& tail) {
+bool HasSuffix(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
@@ -122,9 +122,9 @@ Result<WheelCode> ReadFolder(const FileSystem& files, const std::string& path) {
 
 bool IsTorchOwnLibrary(const std::string& path) {
   if (path.rfind("torch/lib/", 0) != 0) return false;
-  const std::string name = BaseName(path);
-  const bool so = EndsWith(name, ".so") || name.find(".so.") != std::string::npos;
-  const bool dll = EndsWith(name, ".dll");
+  const std::string name = LastPathPart(path);
+  const bool so = HasSuffix(name, ".so") || name.find(".so.") != std::string::npos;
+  const bool dll = HasSuffix(name, ".dll");
   if (so) return name.rfind("libtorch", 0) == 0 || name.rfind("libc10", 0) == 0;
   if (dll) return name.rfind("torch", 0) == 0 || name.rfind("c10", 0) == 0;
   return false;

@@ -48,7 +48,7 @@ std::pair<std::string, std::string> SeriesAndVariant(const std::string& version)
   return {base.substr(0, second), variant};
 }
 
-std::string BaseName(const std::string& path) {
+std::string FileNameOf(const std::string& path) {
   size_t slash = path.find_last_of("/\\");
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
@@ -81,7 +81,7 @@ Result<std::string> WheelTomlText(const WheelCode& code, const std::string& chec
   const bool rocm = !gfx.empty();
   std::string read;
   for (const auto& f : files) read += (read.empty() ? "" : ", ") + f;
-  std::string out = "# read from " + BaseName(code.origin) + " (torch " + code.version +
+  std::string out = "# read from " + FileNameOf(code.origin) + " (torch " + code.version +
                     ") by `gpudoctor targets --wheel-toml`: " + read + "\n";
   std::string note;
   if (variant.empty()) {

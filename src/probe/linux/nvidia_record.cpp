@@ -15,7 +15,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr size_t kMaxDevices = 4096;
+constexpr size_t kMaxRecordedDevices = 4096;
 constexpr size_t kMaxStringChars = 256;
 
 Json OptionalNumber(const std::optional<uint64_t>& v) {
@@ -89,7 +89,7 @@ RecordedNvidiaAnswers ReadAnswers(const Json& doc) {
     out.problems.push_back("devices is not an array; ignored");
     return out;
   }
-  for (size_t i = 0; i < devs->size() && i < kMaxDevices; ++i) {
+  for (size_t i = 0; i < devs->size() && i < kMaxRecordedDevices; ++i) {
     if (auto dev = ReadDevice((*devs)[i], i, out.problems)) out.devices.push_back(std::move(*dev));
   }
   return out;

@@ -140,7 +140,7 @@ void ProbeMemory(const ProbeContext& ctx, Snapshot& snap) {
   snap.memory.available_bytes = mem->available_bytes;
 }
 
-std::string ParentFolder(const std::string& path) {
+std::string DiskPathParent(const std::string& path) {
   size_t pos = path.find_last_of('/');
   if (pos == std::string::npos || pos == 0) return "/";
   return path.substr(0, pos);
@@ -179,7 +179,7 @@ void ProbeDisk(const ProbeContext& ctx, Snapshot& snap) {
   while (home.size() > 1 && home.back() == '/') home.pop_back();
   if (home.empty() || home.front() != '/') home = ctx.identity.is_admin ? "/root" : "/";
   // A sysroot rarely holds the home folder itself: measure the nearest folder that exists.
-  for (std::string folder = home;; folder = ParentFolder(folder)) {
+  for (std::string folder = home;; folder = DiskPathParent(folder)) {
     snap.looked_at.push_back("free space of " + folder);
     auto space = ctx.fs.Exists(folder) ? ctx.fs.Space(folder)
                                        : Result<DiskSpace>(EnvError(folder + ": no such folder"));

@@ -9,7 +9,7 @@
 namespace gpudoctor {
 namespace {
 
-bool IsHexDigit(char c) {
+bool IsHexChar(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
@@ -17,7 +17,7 @@ bool IsHexDigit(char c) {
 std::optional<uint32_t> FixedHex(std::string_view s, size_t digits) {
   if (s.size() < digits) return std::nullopt;
   for (size_t i = 0; i < digits; ++i)
-    if (!IsHexDigit(s[i])) return std::nullopt;
+    if (!IsHexChar(s[i])) return std::nullopt;
   auto v = ParseU64(s.substr(0, digits), 16);
   if (!v) return std::nullopt;
   return static_cast<uint32_t>(*v);

@@ -12,17 +12,17 @@
 namespace gpudoctor {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
-Result<Json> ParseObject(std::string_view text, const char* what) {
-  Json doc = ParseJsonWithinDepth<Json>(text);
+Result<OrderedJson> ParseObject(std::string_view text, const char* what) {
+  OrderedJson doc = ParseJsonWithinDepth<OrderedJson>(text);
   if (doc.is_discarded()) return UserError(std::string(what) + " is not valid JSON");
   if (!doc.is_object()) return UserError(std::string(what) + " must hold a JSON object");
   return doc;
 }
 
 // An integer or a "0x..." / decimal string.
-std::optional<uint64_t> Number(const Json& v) {
+std::optional<uint64_t> RecordedNumber(const OrderedJson& v) {
   if (v.is_number_unsigned()) return v.get<uint64_t>();
   if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
   if (v.is_string()) {
@@ -33,7 +33,7 @@ std::optional<uint64_t> Number(const Json& v) {
   return std::nullopt;
 }
 
-const Json* Member(const Json& obj, const char* key) {
+const OrderedJson* Member(const OrderedJson& obj, const char* key) {
   if (!obj.is_object()) return nullptr;
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return nullptr;
@@ -41,11 +41,11 @@ const Json* Member(const Json& obj, const char* key) {
 }
 
 template <typename T>
-void ReadNumber(const Json& obj, const char* key, std::optional<T>& out, const std::string& where,
+void ReadNumber(const OrderedJson& obj, const char* key, std::optional<T>& out, const std::string& where,
                 std::vector<std::string>& problems) {
-  const Json* v = Member(obj, key);
+  const OrderedJson* v = Member(obj, key);
   if (!v) return;
-  auto n = Number(*v);
+  auto n = RecordedNumber(*v);
   if (!n || *n > std::numeric_limits<T>::max()) {
     problems.push_back(where + "." + key + " is not a number");
     return;
@@ -53,9 +53,9 @@ void ReadNumber(const Json& obj, const char* key, std::optional<T>& out, const s
   out = static_cast<T>(*n);
 }
 
-void ReadBool(const Json& obj, const char* key, std::optional<bool>& out, const std::string& where,
+void ReadBool(const OrderedJson& obj, const char* key, std::optional<bool>& out, const std::string& where,
               std::vector<std::string>& problems) {
-  const Json* v = Member(obj, key);
+  const OrderedJson* v = Member(obj, key);
   if (!v) return;
   if (!v->is_boolean()) {
     problems.push_back(where + "." + key + " is not true or false");
@@ -85,15 +85,15 @@ std::optional<std::string> FromHexBytes(std::string_view hex) {
   return out;
 }
 
-std::optional<RegistryValue> ValueFromJson(const Json& v) {
+std::optional<RegistryValue> ValueFromJson(const OrderedJson& v) {
   RegistryValue out;
   if (v.is_string()) return RegistryValue::String(v.get<std::string>());
   if (v.is_number_unsigned() || v.is_number_integer()) {
-    auto n = Number(v);
+    auto n = RecordedNumber(v);
     if (!n || *n > 0xFFFFFFFFull) return std::nullopt;
     return RegistryValue::Dword(static_cast<uint32_t>(*n));
   }
-  auto strings = [](const Json& arr, std::vector<std::string>& into) {
+  auto strings = [](const OrderedJson& arr, std::vector<std::string>& into) {
     for (const auto& s : arr) {
       if (!s.is_string()) return false;
       into.push_back(s.get<std::string>());
@@ -106,8 +106,8 @@ std::optional<RegistryValue> ValueFromJson(const Json& v) {
     return out;
   }
   if (!v.is_object()) return std::nullopt;
-  const Json* type = Member(v, "type");
-  const Json* value = Member(v, "value");
+  const OrderedJson* type = Member(v, "type");
+  const OrderedJson* value = Member(v, "value");
   if (!type || !type->is_string() || !value) return std::nullopt;
   std::string t = type->get<std::string>();
   if (t == "REG_SZ" || t == "REG_EXPAND_SZ") {
@@ -123,7 +123,7 @@ std::optional<RegistryValue> ValueFromJson(const Json& v) {
     return out;
   }
   if (t == "REG_DWORD" || t == "REG_QWORD") {
-    auto n = Number(*value);
+    auto n = RecordedNumber(*value);
     if (!n || (t == "REG_DWORD" && *n > 0xFFFFFFFFull)) return std::nullopt;
     out.type = t == "REG_DWORD" ? RegistryValue::Type::kDword : RegistryValue::Type::kQword;
     out.number = *n;
@@ -140,20 +140,20 @@ std::optional<RegistryValue> ValueFromJson(const Json& v) {
   return std::nullopt;
 }
 
-Json ValueToJson(const RegistryValue& v) {
+OrderedJson ValueToJson(const RegistryValue& v) {
   switch (v.type) {
     case RegistryValue::Type::kString:
       return v.text;
     case RegistryValue::Type::kExpandString:
-      return Json{{"type", "REG_EXPAND_SZ"}, {"value", v.text}};
+      return OrderedJson{{"type", "REG_EXPAND_SZ"}, {"value", v.text}};
     case RegistryValue::Type::kMultiString:
-      return Json(v.strings);
+      return OrderedJson(v.strings);
     case RegistryValue::Type::kDword:
       return v.number;
     case RegistryValue::Type::kQword:
-      return Json{{"type", "REG_QWORD"}, {"value", v.number}};
+      return OrderedJson{{"type", "REG_QWORD"}, {"value", v.number}};
     case RegistryValue::Type::kBinary:
-      return Json{{"type", "REG_BINARY"}, {"value", ToHexBytes(v.bytes)}};
+      return OrderedJson{{"type", "REG_BINARY"}, {"value", ToHexBytes(v.bytes)}};
   }
   return nullptr;
 }
@@ -192,30 +192,30 @@ Result<WindowsSystemFacts> ParseRecordedOs(std::string_view text, std::vector<st
   auto doc = ParseObject(text, "os.json");
   if (!doc) return doc.error();
   WindowsSystemFacts f;
-  if (const Json* v = Member(*doc, "version")) {
+  if (const OrderedJson* v = Member(*doc, "version")) {
     std::optional<uint32_t> major, minor, build;
     ReadNumber(*v, "major", major, "os.json version", problems);
     ReadNumber(*v, "minor", minor, "os.json version", problems);
     ReadNumber(*v, "build", build, "os.json version", problems);
     if (major && minor && build) f.version = WindowsVersion{*major, *minor, *build};
   }
-  if (const Json* v = Member(*doc, "system_directory")) {
+  if (const OrderedJson* v = Member(*doc, "system_directory")) {
     if (v->is_string()) {
       f.system_directory = v->get<std::string>();
     } else {
       problems.push_back("os.json system_directory is not a string");
     }
   }
-  if (const Json* m = Member(*doc, "memory")) {
+  if (const OrderedJson* m = Member(*doc, "memory")) {
     ReadNumber(*m, "total_bytes", f.memory_total_bytes, "os.json memory", problems);
     ReadNumber(*m, "available_bytes", f.memory_available_bytes, "os.json memory", problems);
   }
-  if (const Json* p = Member(*doc, "processors")) {
+  if (const OrderedJson* p = Member(*doc, "processors")) {
     ReadNumber(*p, "logical", f.logical_processors, "os.json processors", problems);
     ReadNumber(*p, "cores", f.processor_cores, "os.json processors", problems);
     ReadNumber(*p, "packages", f.processor_packages, "os.json processors", problems);
   }
-  if (const Json* v = Member(*doc, "virtualization")) {
+  if (const OrderedJson* v = Member(*doc, "virtualization")) {
     ReadBool(*v, "firmware_enabled", f.virtualization_firmware_enabled, "os.json virtualization", problems);
     ReadBool(*v, "hypervisor_present", f.hypervisor_present, "os.json virtualization", problems);
   }
@@ -226,9 +226,9 @@ Result<DxgiAdapters> ParseRecordedDxgi(std::string_view text, std::vector<std::s
   auto doc = ParseObject(text, "dxgi.json");
   if (!doc) return doc.error();
   DxgiAdapters out;
-  if (const Json* v = Member(*doc, "available"); v && v->is_boolean()) out.available = v->get<bool>();
-  if (const Json* v = Member(*doc, "error"); v && v->is_string()) out.error = v->get<std::string>();
-  const Json* list = Member(*doc, "adapters");
+  if (const OrderedJson* v = Member(*doc, "available"); v && v->is_boolean()) out.available = v->get<bool>();
+  if (const OrderedJson* v = Member(*doc, "error"); v && v->is_string()) out.error = v->get<std::string>();
+  const OrderedJson* list = Member(*doc, "adapters");
   if (!list) return out;
   if (!list->is_array()) {
     problems.push_back("dxgi.json adapters is not an array");
@@ -242,7 +242,8 @@ Result<DxgiAdapters> ParseRecordedDxgi(std::string_view text, std::vector<std::s
       continue;
     }
     DxgiAdapterDesc d;
-    if (const Json* v = Member(a, "description"); v && v->is_string()) d.description = v->get<std::string>();
+    if (const OrderedJson* v = Member(a, "description"); v && v->is_string())
+      d.description = v->get<std::string>();
     std::optional<uint32_t> vendor, device, subsys, revision, flags;
     std::optional<uint64_t> dedicated, dedicated_system, shared, luid;
     size_t before = problems.size();
@@ -309,7 +310,7 @@ Result<std::map<std::string, WindowsFileInfo>> ParseRecordedFiles(std::string_vi
   for (auto it = doc->begin(); it != doc->end(); ++it) {
     WindowsFileInfo info;
     if (it->is_object()) {
-      if (const Json* v = Member(*it, "version")) {
+      if (const OrderedJson* v = Member(*it, "version")) {
         if (v->is_string()) {
           info.version = v->get<std::string>();
         } else {
@@ -326,44 +327,45 @@ Result<std::map<std::string, WindowsFileInfo>> ParseRecordedFiles(std::string_vi
 }
 
 std::string RecordedOsToJson(const WindowsSystemFacts& f) {
-  auto opt = [](const auto& v) { return v ? Json(*v) : Json(nullptr); };
-  Json version = nullptr;
+  auto opt = [](const auto& v) { return v ? OrderedJson(*v) : OrderedJson(nullptr); };
+  OrderedJson version = nullptr;
   if (f.version)
-    version = Json{{"major", f.version->major}, {"minor", f.version->minor}, {"build", f.version->build}};
-  Json doc{{"version", version},
-           {"system_directory", f.system_directory},
-           {"memory", Json{{"total_bytes", opt(f.memory_total_bytes)},
-                           {"available_bytes", opt(f.memory_available_bytes)}}},
-           {"processors", Json{{"logical", opt(f.logical_processors)},
-                               {"cores", opt(f.processor_cores)},
-                               {"packages", opt(f.processor_packages)}}},
-           {"virtualization", Json{{"firmware_enabled", opt(f.virtualization_firmware_enabled)},
-                                   {"hypervisor_present", opt(f.hypervisor_present)}}}};
+    version =
+        OrderedJson{{"major", f.version->major}, {"minor", f.version->minor}, {"build", f.version->build}};
+  OrderedJson doc{{"version", version},
+                  {"system_directory", f.system_directory},
+                  {"memory", OrderedJson{{"total_bytes", opt(f.memory_total_bytes)},
+                                         {"available_bytes", opt(f.memory_available_bytes)}}},
+                  {"processors", OrderedJson{{"logical", opt(f.logical_processors)},
+                                             {"cores", opt(f.processor_cores)},
+                                             {"packages", opt(f.processor_packages)}}},
+                  {"virtualization", OrderedJson{{"firmware_enabled", opt(f.virtualization_firmware_enabled)},
+                                                 {"hypervisor_present", opt(f.hypervisor_present)}}}};
   return doc.dump(2) + "\n";
 }
 
 std::string RecordedDxgiToJson(const DxgiAdapters& d) {
-  Json adapters = Json::array();
+  OrderedJson adapters = OrderedJson::array();
   for (const auto& a : d.adapters) {
-    adapters.push_back(Json{{"description", a.description},
-                            {"vendor_id", HexText(a.vendor_id, 4)},
-                            {"device_id", HexText(a.device_id, 4)},
-                            {"subsys_id", HexText(a.subsys_id, 8)},
-                            {"revision", HexText(a.revision, 2)},
-                            {"dedicated_video_memory", a.dedicated_video_memory},
-                            {"dedicated_system_memory", a.dedicated_system_memory},
-                            {"shared_system_memory", a.shared_system_memory},
-                            {"luid", HexText(a.luid, 16)},
-                            {"flags", a.flags}});
+    adapters.push_back(OrderedJson{{"description", a.description},
+                                   {"vendor_id", HexText(a.vendor_id, 4)},
+                                   {"device_id", HexText(a.device_id, 4)},
+                                   {"subsys_id", HexText(a.subsys_id, 8)},
+                                   {"revision", HexText(a.revision, 2)},
+                                   {"dedicated_video_memory", a.dedicated_video_memory},
+                                   {"dedicated_system_memory", a.dedicated_system_memory},
+                                   {"shared_system_memory", a.shared_system_memory},
+                                   {"luid", HexText(a.luid, 16)},
+                                   {"flags", a.flags}});
   }
-  Json doc{{"available", d.available}, {"error", d.error}, {"adapters", adapters}};
+  OrderedJson doc{{"available", d.available}, {"error", d.error}, {"adapters", adapters}};
   return doc.dump(2) + "\n";
 }
 
 std::string RecordedRegistryToJson(const std::map<std::string, std::map<std::string, RegistryValue>>& keys) {
-  Json doc = Json::object();
+  OrderedJson doc = OrderedJson::object();
   for (const auto& [path, values] : keys) {
-    Json obj = Json::object();
+    OrderedJson obj = OrderedJson::object();
     for (const auto& [name, value] : values) obj[name] = ValueToJson(value);
     doc[path] = obj;
   }
@@ -371,8 +373,8 @@ std::string RecordedRegistryToJson(const std::map<std::string, std::map<std::str
 }
 
 std::string RecordedFilesToJson(const std::map<std::string, WindowsFileInfo>& files) {
-  Json doc = Json::object();
-  for (const auto& [path, info] : files) doc[path] = Json{{"version", info.version}};
+  OrderedJson doc = OrderedJson::object();
+  for (const auto& [path, info] : files) doc[path] = OrderedJson{{"version", info.version}};
   return doc.dump(2) + "\n";
 }
 

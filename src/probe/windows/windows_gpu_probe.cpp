@@ -27,7 +27,7 @@ struct RegistryDevice {
   bool matched = false;
 };
 
-std::string Text(const WindowsSystemSource& w, const std::string& path, const char* name) {
+std::string AdapterRegistryText(const WindowsSystemSource& w, const std::string& path, const char* name) {
   auto v = w.ReadRegistry(RegistryRoot::kLocalMachine, path, name);
   if (!v) return {};
   return std::string(Trim(v->AsText().value_or("")));
@@ -46,15 +46,16 @@ std::vector<RegistryDevice> EnumDisplayDevices(const WindowsSystemSource& w, Sna
     if (!instances.ok()) continue;
     for (const auto& instance : *instances) {
       std::string key = device_key + "\\" + instance;
-      if (ToLower(Text(w, key, "ClassGUID")) != kDisplayClassGuid) continue;
+      if (ToLower(AdapterRegistryText(w, key, "ClassGUID")) != kDisplayClassGuid) continue;
       RegistryDevice d;
       d.ids = *ids;
-      std::string driver = Text(w, key, "Driver");
+      std::string driver = AdapterRegistryText(w, key, "Driver");
       size_t slash = driver.find_last_of('\\');
       if (slash != std::string::npos && ToLower(driver.substr(0, slash)) == kDisplayClassGuid)
         d.class_key = driver.substr(slash + 1);
-      d.pci_address = PciAddressFromLocationInformation(Text(w, key, "LocationInformation")).value_or("");
-      d.service = Text(w, key, "Service");
+      d.pci_address =
+          PciAddressFromLocationInformation(AdapterRegistryText(w, key, "LocationInformation")).value_or("");
+      d.service = AdapterRegistryText(w, key, "Service");
       out.push_back(std::move(d));
     }
   }
@@ -71,7 +72,8 @@ void AddUnlinkedDriverKeys(const WindowsSystemSource& w, std::vector<RegistryDev
     bool linked = std::any_of(devices.begin(), devices.end(),
                               [&](const RegistryDevice& d) { return d.class_key == k; });
     if (linked) continue;
-    auto ids = ParsePnpHardwareId(Text(w, std::string(kRegDisplayClass) + "\\" + k, "MatchingDeviceId"));
+    auto ids = ParsePnpHardwareId(
+        AdapterRegistryText(w, std::string(kRegDisplayClass) + "\\" + k, "MatchingDeviceId"));
     if (!ids) continue;
     RegistryDevice d;
     d.ids = *ids;
@@ -91,10 +93,10 @@ void FillFromDriverKey(const WindowsSystemSource& w, const RegistryDevice& d, Wi
   a.revision = d.ids.revision;
   if (d.class_key.empty()) return;
   const std::string key = std::string(kRegDisplayClass) + "\\" + d.class_key;
-  a.driver_description = Text(w, key, "DriverDesc");
-  a.driver_version = Text(w, key, "DriverVersion");
-  a.driver_date = Text(w, key, "DriverDate");
-  a.driver_provider = Text(w, key, "ProviderName");
+  a.driver_description = AdapterRegistryText(w, key, "DriverDesc");
+  a.driver_version = AdapterRegistryText(w, key, "DriverVersion");
+  a.driver_date = AdapterRegistryText(w, key, "DriverDate");
+  a.driver_provider = AdapterRegistryText(w, key, "ProviderName");
   for (const char* name : {"HardwareInformation.qwMemorySize", "HardwareInformation.MemorySize"}) {
     auto v = w.ReadRegistry(RegistryRoot::kLocalMachine, key, name);
     if (auto n = v ? v->AsNumber() : std::nullopt; n && *n > 0) {
@@ -104,10 +106,11 @@ void FillFromDriverKey(const WindowsSystemSource& w, const RegistryDevice& d, Wi
   }
   // A MatchingDeviceId may carry the revision the Enum key name lacked.
   if (!a.revision) {
-    if (auto m = ParsePnpHardwareId(Text(w, key, "MatchingDeviceId"))) a.revision = m->revision;
+    if (auto m = ParsePnpHardwareId(AdapterRegistryText(w, key, "MatchingDeviceId")))
+      a.revision = m->revision;
   }
   if (a.vendor_id == 0x1002) {
-    if (auto label = AmdReleaseLabel(Text(w, key, "RadeonSoftwareVersion"))) {
+    if (auto label = AmdReleaseLabel(AdapterRegistryText(w, key, "RadeonSoftwareVersion"))) {
       a.release = *label;
       a.release_source = "registry RadeonSoftwareVersion";
     }

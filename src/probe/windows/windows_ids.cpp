@@ -20,7 +20,7 @@ std::optional<std::string_view> Field(std::string_view upper, std::string_view t
   return rest.substr(0, end);
 }
 
-std::optional<uint32_t> HexField(std::string_view upper, std::string_view tag, size_t digits) {
+std::optional<uint32_t> TaggedHexField(std::string_view upper, std::string_view tag, size_t digits) {
   auto f = Field(upper, tag);
   if (!f || f->size() != digits) return std::nullopt;
   auto v = ParseU64(*f, 16);
@@ -64,16 +64,16 @@ std::optional<PnpHardwareId> ParsePnpHardwareId(std::string_view text) {
   std::string upper = Upper(Trim(text));
   if (!StartsWith(upper, "PCI\\") && !StartsWith(upper, "VEN_")) return std::nullopt;
   PnpHardwareId id;
-  auto vendor = HexField(upper, "VEN_", 4);
-  auto device = HexField(upper, "DEV_", 4);
+  auto vendor = TaggedHexField(upper, "VEN_", 4);
+  auto device = TaggedHexField(upper, "DEV_", 4);
   if (!vendor || !device) return std::nullopt;
   id.vendor_id = *vendor;
   id.device_id = *device;
-  if (auto subsys = HexField(upper, "SUBSYS_", 8)) {
+  if (auto subsys = TaggedHexField(upper, "SUBSYS_", 8)) {
     id.subsystem_device_id = *subsys >> 16;
     id.subsystem_vendor_id = *subsys & 0xffffu;
   }
-  if (auto rev = HexField(upper, "REV_", 2)) id.revision = *rev;
+  if (auto rev = TaggedHexField(upper, "REV_", 2)) id.revision = *rev;
   return id;
 }
 

@@ -12,34 +12,35 @@
 namespace gpudoctor {
 namespace {
 
-std::string Text(const WindowsSystemSource& w, RegistryRoot root, const char* path, const char* name) {
+std::string RegistryText(const WindowsSystemSource& w, RegistryRoot root, const char* path,
+                         const char* name) {
   auto v = w.ReadRegistry(root, path, name);
   if (!v) return {};
   return std::string(Trim(v->AsText().value_or("")));
 }
 
-std::optional<uint64_t> Number(const WindowsSystemSource& w, RegistryRoot root, const std::string& path,
-                               const char* name) {
+std::optional<uint64_t> RegistryNumber(const WindowsSystemSource& w, RegistryRoot root,
+                                       const std::string& path, const char* name) {
   auto v = w.ReadRegistry(root, path, name);
   return v ? v->AsNumber() : std::nullopt;
 }
 
-void Version(const ProbeContext& ctx, const WindowsSystemFacts& facts, Snapshot& snap) {
+void ProbeVersion(const ProbeContext& ctx, const WindowsSystemFacts& facts, Snapshot& snap) {
   const WindowsSystemSource& w = *ctx.windows;
   WindowsInfo& info = snap.windows;
   snap.looked_at.push_back(std::string("HKLM\\") + kRegCurrentVersion);
-  info.product_name = Text(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "ProductName");
-  info.edition_id = Text(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "EditionID");
-  info.display_version = Text(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "DisplayVersion");
+  info.product_name = RegistryText(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "ProductName");
+  info.edition_id = RegistryText(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "EditionID");
+  info.display_version = RegistryText(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "DisplayVersion");
   if (info.display_version.empty())
-    info.display_version = Text(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "ReleaseId");
-  if (auto ubr = Number(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "UBR");
+    info.display_version = RegistryText(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "ReleaseId");
+  if (auto ubr = RegistryNumber(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "UBR");
       ubr && *ubr <= 0xFFFFFFFFu)
     info.ubr = static_cast<uint32_t>(*ubr);
   std::optional<uint32_t> build;
   if (facts.version && facts.version->build > 0) build = facts.version->build;
   if (!build) {
-    if (auto b = ParseU64(Text(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "CurrentBuild"));
+    if (auto b = ParseU64(RegistryText(w, RegistryRoot::kLocalMachine, kRegCurrentVersion, "CurrentBuild"));
         b && *b < 1000000)
       build = static_cast<uint32_t>(*b);
   }
@@ -67,8 +68,8 @@ void Version(const ProbeContext& ctx, const WindowsSystemFacts& facts, Snapshot&
 
 void Machine(const ProbeContext& ctx, const WindowsSystemFacts& facts, Snapshot& snap) {
   const WindowsSystemSource& w = *ctx.windows;
-  snap.host_name = Text(w, RegistryRoot::kLocalMachine, kRegComputerName, "ComputerName");
-  snap.cpu.model = Text(w, RegistryRoot::kLocalMachine, kRegProcessor0, "ProcessorNameString");
+  snap.host_name = RegistryText(w, RegistryRoot::kLocalMachine, kRegComputerName, "ComputerName");
+  snap.cpu.model = RegistryText(w, RegistryRoot::kLocalMachine, kRegProcessor0, "ProcessorNameString");
   snap.cpu.logical_cores = facts.logical_processors;
   snap.cpu.physical_cores = facts.processor_cores;
   snap.cpu.sockets = facts.processor_packages;
@@ -85,8 +86,8 @@ void Machine(const ProbeContext& ctx, const WindowsSystemFacts& facts, Snapshot&
 void VirtualMachine(const ProbeContext& ctx, Snapshot& snap) {
   const WindowsSystemSource& w = *ctx.windows;
   VirtualMachineEvidence evidence;
-  evidence.dmi_sys_vendor = Text(w, RegistryRoot::kLocalMachine, kRegBios, "SystemManufacturer");
-  evidence.dmi_product_name = Text(w, RegistryRoot::kLocalMachine, kRegBios, "SystemProductName");
+  evidence.dmi_sys_vendor = RegistryText(w, RegistryRoot::kLocalMachine, kRegBios, "SystemManufacturer");
+  evidence.dmi_product_name = RegistryText(w, RegistryRoot::kLocalMachine, kRegBios, "SystemProductName");
   evidence.dmi_where = std::string("SMBIOS (HKLM\\") + kRegBios + ")";
   VirtualMachineVerdict verdict = ClassifyVirtualMachine(evidence);
   snap.os.virtual_machine = verdict.name;
@@ -134,14 +135,14 @@ void Wsl(const ProbeContext& ctx, Snapshot& snap) {
   snap.looked_at.push_back(std::string("HKCU\\") + kRegLxss);
   auto distros = w.RegistrySubkeys(RegistryRoot::kCurrentUser, kRegLxss);
   if (!distros.ok()) return;
-  std::string default_id = Text(w, RegistryRoot::kCurrentUser, kRegLxss, "DefaultDistribution");
+  std::string default_id = RegistryText(w, RegistryRoot::kCurrentUser, kRegLxss, "DefaultDistribution");
   for (const auto& id : *distros) {
     std::string key = std::string(kRegLxss) + "\\" + id;
-    std::string name = Text(w, RegistryRoot::kCurrentUser, key.c_str(), "DistributionName");
+    std::string name = RegistryText(w, RegistryRoot::kCurrentUser, key.c_str(), "DistributionName");
     if (name.empty()) continue;
     WindowsWslDistro d;
     d.name = name;
-    if (auto v = Number(w, RegistryRoot::kCurrentUser, key, "Version"); v && *v <= 9)
+    if (auto v = RegistryNumber(w, RegistryRoot::kCurrentUser, key, "Version"); v && *v <= 9)
       d.version = static_cast<uint32_t>(*v);
     d.is_default = ToLower(id) == ToLower(default_id);
     info.wsl_distros.push_back(std::move(d));
@@ -154,7 +155,7 @@ void Wsl(const ProbeContext& ctx, Snapshot& snap) {
 void ProbeWindowsOs(const ProbeContext& ctx, Snapshot& snap) {
   if (!ctx.windows) return;
   WindowsSystemFacts facts = ctx.windows->System();
-  Version(ctx, facts, snap);
+  ProbeVersion(ctx, facts, snap);
   Machine(ctx, facts, snap);
   VirtualMachine(ctx, snap);
   Disk(ctx, snap);

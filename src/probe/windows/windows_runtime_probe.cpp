@@ -15,7 +15,7 @@
 namespace gpudoctor {
 namespace {
 
-std::string Join(std::string dir, std::string_view name) {
+std::string JoinWinPath(std::string dir, std::string_view name) {
   while (!dir.empty() && (dir.back() == '\\' || dir.back() == '/')) dir.pop_back();
   return dir + "\\" + std::string(name);
 }
@@ -50,12 +50,12 @@ void AddHipSdk(const ProbeContext& ctx, Snapshot& snap, const std::string& folde
                const std::string& source) {
   std::string root = StripSlashes(folder);
   if (Seen(snap, "hip-sdk", root)) return;
-  std::string bin = Join(root, "bin");
+  std::string bin = JoinWinPath(root, "bin");
   snap.looked_at.push_back(bin);
   if (!ctx.fs.IsDir(bin)) return;
   std::string dlls;
   for (const char* dll : {"amdhip64_7.dll", "amdhip64_6.dll", "amdhip64.dll"}) {
-    if (ctx.fs.Exists(Join(bin, dll))) dlls += (dlls.empty() ? "" : ", ") + std::string(dll);
+    if (ctx.fs.Exists(JoinWinPath(bin, dll))) dlls += (dlls.empty() ? "" : ", ") + std::string(dll);
   }
   std::string version = VersionFromFolder(root);
   snap.runtimes.push_back({"hip-sdk", root, version,
@@ -72,24 +72,24 @@ void ProbeWindowsRuntimes(const ProbeContext& ctx, Snapshot& snap) {
   // The driver's own HIP runtime: amdhip64_7.dll comes with ROCm 7 era drivers, amdhip64_6.dll with
   // ROCm 6 (ollama warns when only _6 is there: the driver predates ROCm 7).
   for (const char* dll : {"amdhip64_7.dll", "amdhip64_6.dll", "amdhip64.dll"})
-    AddFile(ctx, snap, "hip-runtime", Join(system32, dll));
-  AddFile(ctx, snap, "libcuda", Join(system32, "nvcuda.dll"));
-  AddFile(ctx, snap, "nvml", Join(system32, "nvml.dll"));
+    AddFile(ctx, snap, "hip-runtime", JoinWinPath(system32, dll));
+  AddFile(ctx, snap, "libcuda", JoinWinPath(system32, "nvcuda.dll"));
+  AddFile(ctx, snap, "nvml", JoinWinPath(system32, "nvml.dll"));
   AddFile(ctx, snap, "nvml", "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvml.dll");
   for (const char* dll : {"vcruntime140.dll", "vcruntime140_1.dll", "msvcp140.dll"})
-    AddFile(ctx, snap, "vc-runtime", Join(system32, dll));
+    AddFile(ctx, snap, "vc-runtime", JoinWinPath(system32, dll));
 
   if (auto hip = ctx.env.Get("HIP_PATH"); hip && !hip->empty()) AddHipSdk(ctx, snap, *hip, "HIP_PATH");
   const std::string rocm_root = "C:\\Program Files\\AMD\\ROCm";
   snap.looked_at.push_back(rocm_root);
   if (auto listing = ctx.fs.ListDir(rocm_root); listing.ok()) {
     for (const auto& name : *listing) {
-      if (Version::Parse(name)) AddHipSdk(ctx, snap, Join(rocm_root, name), "installed");
+      if (Version::Parse(name)) AddHipSdk(ctx, snap, JoinWinPath(rocm_root, name), "installed");
     }
   }
   if (auto cuda = ctx.env.Get("CUDA_PATH"); cuda && !cuda->empty()) {
     std::string root = StripSlashes(*cuda);
-    std::string version_json = Join(root, "version.json");
+    std::string version_json = JoinWinPath(root, "version.json");
     snap.looked_at.push_back(version_json);
     if (ctx.fs.IsDir(root)) {
       std::string version;
