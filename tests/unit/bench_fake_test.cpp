@@ -8,11 +8,12 @@
 #include "bench/gemm_operands.h"
 #include "bench_test_util.h"
 #include "gpu/numeric.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
-constexpr uint64_t kMiB = 1ull << 20;
+using testing::kMiB;
 
 void ExpectAllPassed(const CollectingSink& sink, size_t count) {
   ASSERT_EQ(sink.results.size(), count);

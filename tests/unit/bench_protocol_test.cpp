@@ -17,7 +17,7 @@ BenchWorkerRequest MemoryRequest() {
   return w;
 }
 
-std::vector<BenchSpec> Specs() {
+std::vector<BenchSpec> BenchSpecs() {
   return AllBenchSpecs();
 }
 
@@ -114,7 +114,7 @@ TEST(BenchProtocol, ACompleteWorkerAnswersEveryBenchmarkInOrder) {
   p.exit_code = 0;
   for (auto it = w.ids.rbegin(); it != w.ids.rend(); ++it)  // out of order on purpose
     p.stdout_text += BenchResultLine(MadeResult(*it, 100)) + "\n";
-  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
+  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, BenchSpecs());
   ASSERT_EQ(out.results.size(), 5u);
   for (size_t i = 0; i < 5; ++i) EXPECT_EQ(out.results[i].spec.id, w.ids[i]);
   EXPECT_TRUE(out.rerun.empty());
@@ -126,7 +126,7 @@ TEST(BenchProtocol, ACrashFailsTheBenchmarkItHappenedInAndHandsBackTheRest) {
   p.term_signal = 11;
   p.stdout_text = WorkerBeginLine("memory.copy") + "\n" + BenchResultLine(MadeResult("memory.copy", 100)) +
                   "\n" + WorkerBeginLine("memory.mul") + "\n";
-  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
+  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, BenchSpecs());
   ASSERT_EQ(out.results.size(), 2u);
   EXPECT_EQ(out.results[0].run, BenchRun::kMeasured);
   const BenchResult& mul = out.results[1];
@@ -144,7 +144,7 @@ TEST(BenchProtocol, HangsAreNamedWhetherTheWatchdogOrTheParentEndedThem) {
   ProcessResult watchdog;
   watchdog.exit_code = kWatchdogExitCode;
   watchdog.stdout_text = WorkerBeginLine("memory.copy") + "\n" + WorkerTimeoutLine("memory.copy", 45) + "\n";
-  BenchStepOutcome out = InterpretBenchWorker(w, watchdog, 300, Specs());
+  BenchStepOutcome out = InterpretBenchWorker(w, watchdog, 300, BenchSpecs());
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_NE(out.results[0].note.find("timed out after 45 s during memory.copy (the worker stopped itself)"),
             std::string::npos)
@@ -154,7 +154,7 @@ TEST(BenchProtocol, HangsAreNamedWhetherTheWatchdogOrTheParentEndedThem) {
 
   ProcessResult killed;
   killed.timed_out = true;
-  out = InterpretBenchWorker(w, killed, 300, Specs());
+  out = InterpretBenchWorker(w, killed, 300, BenchSpecs());
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_NE(out.results[0].note.find("timed out after 300 s during memory.copy (the worker was killed)"),
             std::string::npos);
@@ -165,7 +165,7 @@ TEST(BenchProtocol, ASetupErrorAnswersEveryBenchmarkWithIt) {
   ProcessResult p;
   p.exit_code = 0;
   p.stdout_text = WorkerErrorLine(EnvError("the fake runtime is absent", "edit the fake script")) + "\n";
-  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, Specs());
+  BenchStepOutcome out = InterpretBenchWorker(w, p, 60, BenchSpecs());
   ASSERT_EQ(out.results.size(), 5u);
   for (const auto& r : out.results) {
     EXPECT_EQ(r.run, BenchRun::kError);
@@ -175,7 +175,7 @@ TEST(BenchProtocol, ASetupErrorAnswersEveryBenchmarkWithIt) {
 
   ProcessResult silent;
   silent.exit_code = 3;
-  out = InterpretBenchWorker(w, silent, 60, Specs());
+  out = InterpretBenchWorker(w, silent, 60, BenchSpecs());
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_NE(out.results[0].note.find("worker exited with code 3 during memory.copy without a result"),
             std::string::npos);

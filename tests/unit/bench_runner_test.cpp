@@ -8,14 +8,12 @@
 #include "bench/bench_runner.h"
 #include "bench_test_util.h"
 #include "knowledge/knowledge_loader.h"
+#include "rules_test_util.h"
 
 namespace gpudoctor {
 namespace {
 
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
-  return db;
-}
+using testing_rules::Db;
 
 // Answers runtime and devices; `no_device` makes the devices gate see nothing.
 class DeviceGates final : public GateExecutor {

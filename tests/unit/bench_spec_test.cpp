@@ -6,14 +6,12 @@
 #include "bench/bench_spec.h"
 #include "bench_test_util.h"
 #include "knowledge/knowledge_loader.h"
+#include "rules_test_util.h"
 
 namespace gpudoctor {
 namespace {
 
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
-  return db;
-}
+using testing_rules::Db;
 
 Snapshot WithPci(uint32_t vendor, uint32_t device, std::optional<uint32_t> revision = std::nullopt) {
   Snapshot s;

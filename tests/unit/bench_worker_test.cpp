@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct BenchRun {
+struct BenchCommandRun {
   int exit_code = -1;
   nlohmann::json report;
   std::string stdout_text, stderr_text;
@@ -39,8 +39,8 @@ class BenchWorker : public ::testing::Test {
 
   // Healthy benchmarks keep their own generous limits; a run that plants a hang gives every benchmark
   // `bench_timeout` seconds, so the hang is found quickly.
-  BenchRun Bench(const std::string& extra_script, std::vector<std::string> args, bool json = true,
-                 int bench_timeout = 0) {
+  BenchCommandRun Bench(const std::string& extra_script, std::vector<std::string> args, bool json = true,
+                        int bench_timeout = 0) {
     std::ofstream(script_) << FakeScript(512 * 1024, extra_script);
     ProcessRequest p;
     p.argv = {GPUDOCTOR_BINARY_PATH, "bench", "--quick", "--fake-script", script_};
@@ -52,7 +52,7 @@ class BenchWorker : public ::testing::Test {
     p.argv.insert(p.argv.end(), args.begin(), args.end());
     p.timeout = std::chrono::seconds(240);
     p.extra_env["NO_COLOR"] = "1";
-    BenchRun out;
+    BenchCommandRun out;
     auto r = RunProcess(p);
     if (!r.ok()) return out;
     out.exit_code = r->exit_code.value_or(-1);
@@ -62,12 +62,12 @@ class BenchWorker : public ::testing::Test {
     return out;
   }
 
-  static nlohmann::json Entry(const BenchRun& r, const std::string& id) {
+  static nlohmann::json Entry(const BenchCommandRun& r, const std::string& id) {
     for (const auto& b : r.report["benchmarks"])
       if (b["id"] == id) return b;
     return {};
   }
-  static std::vector<std::string> Failed(const BenchRun& r) {
+  static std::vector<std::string> Failed(const BenchCommandRun& r) {
     std::vector<std::string> out;
     for (const auto& b : r.report["benchmarks"])
       if (b["verdict"] == "failed") out.push_back(b["id"]);
@@ -78,7 +78,7 @@ class BenchWorker : public ::testing::Test {
 };
 
 TEST_F(BenchWorker, AHealthyFakeRunsEveryBenchmark) {
-  BenchRun r = Bench("", {});
+  BenchCommandRun r = Bench("", {});
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.exit_code, 0) << r.stdout_text;
   EXPECT_EQ(r.report["schema"], "gpudoctor.bench/1");
@@ -90,7 +90,7 @@ TEST_F(BenchWorker, AHealthyFakeRunsEveryBenchmark) {
 }
 
 TEST_F(BenchWorker, ACrashFailsOneBenchmarkAndTheRestStillRun) {
-  BenchRun r = Bench(R"("crash": "copy_on_device")", {"--only", "transfer,latency"});
+  BenchCommandRun r = Bench(R"("crash": "copy_on_device")", {"--only", "transfer,latency"});
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Failed(r), std::vector<std::string>{"transfer.d2d"});
@@ -104,7 +104,7 @@ TEST_F(BenchWorker, ACrashFailsOneBenchmarkAndTheRestStillRun) {
 TEST_F(BenchWorker, AHangTimesOutAsOneFailedBenchmark) {
   // 4 s on an idle machine; longer under load, where the other fake benchmarks of the run take seconds.
   const int limit = testing::LoadScaledSeconds(4);
-  BenchRun r = Bench(R"("hang": "gemm_bf16")", {"--only", "gemm,latency"}, true, limit);
+  BenchCommandRun r = Bench(R"("hang": "gemm_bf16")", {"--only", "gemm,latency"}, true, limit);
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(Failed(r), std::vector<std::string>{"gemm.bf16"});
   EXPECT_NE(Entry(r, "gemm.bf16")["note"].get<std::string>().find("timed out after " + std::to_string(limit) +
@@ -116,7 +116,7 @@ TEST_F(BenchWorker, AHangTimesOutAsOneFailedBenchmark) {
 }
 
 TEST_F(BenchWorker, APlantedWrongResultFailsLoudly) {
-  BenchRun r = Bench("", {"--only", "memory", "--inject", "wrong-result"});
+  BenchCommandRun r = Bench("", {"--only", "memory", "--inject", "wrong-result"});
   ASSERT_FALSE(r.report.is_discarded()) << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(Failed(r), std::vector<std::string>{"memory.triad"});
@@ -126,12 +126,12 @@ TEST_F(BenchWorker, APlantedWrongResultFailsLoudly) {
 }
 
 TEST_F(BenchWorker, TextAndCsvGoToStdout) {
-  BenchRun text = Bench("", {"--only", "latency"}, false);
+  BenchCommandRun text = Bench("", {"--only", "latency"}, false);
   EXPECT_EQ(text.exit_code, 0) << text.stderr_text;
   EXPECT_NE(text.stdout_text.find("Kernel launch latency (lower is better), us"), std::string::npos)
       << text.stdout_text;
   EXPECT_NE(text.stdout_text.find("3 benchmarks ran, every result checked right"), std::string::npos);
-  BenchRun csv = Bench("", {"--only", "latency", "--csv"}, false);
+  BenchCommandRun csv = Bench("", {"--only", "latency", "--csv"}, false);
   EXPECT_EQ(csv.stdout_text.rfind("id,group,title,unit,", 0), 0u) << csv.stdout_text;
   EXPECT_EQ(std::count(csv.stdout_text.begin(), csv.stdout_text.end(), '\n'), 1 + 3 * 3);
 }

@@ -14,7 +14,7 @@ namespace {
 
 using testing::LoadBinaryFixture;
 
-const char* const kFixtures[] = {
+const char* const kBinaryFixtures[] = {
     "cuda_sm75_sm90_ptx90.so",      "cuda_sm80_sm90a_ptx100f_zstd.so",       "cuda_sm86_ptx86_lz4.so",
     "hip_gfx900_gfx1030_gfx90a.so", "hip_gfx1100_gfx906_msvc.dll",           "fatbins_mingw.dll",
     "hip_ccob_v2_v3_pair.bin",      "hip_gfx900_gfx1030_gfx90a_ccob_v3.bin",
@@ -43,7 +43,7 @@ std::vector<size_t> SampleLengths(size_t size) {
 
 TEST(BinfmtRobustness, EveryTruncationIsAnErrorOrAWarning) {
   ZstdDecoder zstd = ZstdDecoder::Load();
-  for (const char* name : kFixtures) {
+  for (const char* name : kBinaryFixtures) {
     auto bytes = LoadBinaryFixture(name);
     ASSERT_FALSE(bytes.empty()) << name;
     auto full = ReadCopy(bytes, bytes.size(), zstd);
@@ -61,7 +61,7 @@ TEST(BinfmtRobustness, EveryTruncationIsAnErrorOrAWarning) {
 TEST(BinfmtRobustness, FlippedBitsNeverCrash) {
   ZstdDecoder zstd = ZstdDecoder::Load();
   std::mt19937 random(20261202);  // fixed: the same damage on every run
-  for (const char* name : kFixtures) {
+  for (const char* name : kBinaryFixtures) {
     auto bytes = LoadBinaryFixture(name);
     ASSERT_FALSE(bytes.empty()) << name;
     std::uniform_int_distribution<size_t> position(0, bytes.size() * 8 - 1);
@@ -81,7 +81,7 @@ TEST(BinfmtRobustness, FlippedBitsNeverCrash) {
 
 TEST(BinfmtRobustness, HeaderFieldsSetToExtremesAreRefused) {
   ZstdDecoder zstd = ZstdDecoder::Load();
-  for (const char* name : kFixtures) {
+  for (const char* name : kBinaryFixtures) {
     auto bytes = LoadBinaryFixture(name);
     // Every 8-byte field of the first 512 bytes set to all ones, one at a time.
     for (size_t at = 0; at + 8 <= std::min<size_t>(bytes.size(), 512); at += 4) {

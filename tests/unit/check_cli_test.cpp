@@ -9,15 +9,16 @@
 
 #include "cli_test_util.h"
 #include "platform/process.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
 using testing::FreshTempDir;
 using testing::Gpudoctor;
+using testing::kFixtures;
 
 namespace stdfs = std::filesystem;
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 
 TEST(CheckCli, ExitCodeIsTheVerdict) {
   EXPECT_EQ(Gpudoctor({"check", "--sysroot", kFixtures + "mi300x-8gpu-node"}).exit_code, 0);

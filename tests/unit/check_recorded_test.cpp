@@ -18,6 +18,7 @@
 #include "recorded_fixture_names.h"
 #include "report/check_text.h"
 #include "rules_test_util.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -26,8 +27,8 @@ namespace {
 namespace stdfs = std::filesystem;
 using namespace testing_rules;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/";
+using testing::kFixtures;
+using testing::kGolden;
 
 // Reports must not depend on where the checkout lives, the tool's version or the test host's disk.
 Snapshot ProbeRecorded(const std::string& machine) {

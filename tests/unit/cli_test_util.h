@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "platform/process.h"
+#include "test_common.h"
 #include "unique_temp_dir.h"
 
 namespace gpudoctor::testing {
@@ -47,7 +48,6 @@ inline std::filesystem::path FreshTempDir(const std::string& name) {
   return p;
 }
 
-// The whole of a file a command wrote ("" when it is missing), read as bytes.
 // True when a hipcc answers `hipcc --version` here (Debian's hipcc package); the tests that compile HIP skip
 // with kNoHipcc otherwise.
 inline bool HipccRuns() {
@@ -59,12 +59,5 @@ inline bool HipccRuns() {
 }
 inline constexpr const char* kNoHipcc =
     "hipcc is not installed (Debian package hipcc; ./dev.sh deps installs it)";
-
-inline std::string ReadFileText(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace gpudoctor::testing

@@ -11,16 +11,18 @@
 #include "knowledge/knowledge_as_of.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/process.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
 using testing::FreshTempDir;
 using testing::Gpudoctor;
+using testing::kFixtures;
+using testing::ReadFileText;
 
 namespace stdfs = std::filesystem;
 const std::string kData = std::string(GPUDOCTOR_SOURCE_DIR) + "/data";
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 
 stdfs::path CopyOfData(const std::string& name) {
   stdfs::path p = FreshTempDir("db_cli_" + name);
@@ -28,13 +30,6 @@ stdfs::path CopyOfData(const std::string& name) {
     if (e.is_regular_file() && e.path().extension() == ".toml")
       stdfs::copy_file(e.path(), p / e.path().filename());
   return p;
-}
-
-std::string ReadFile(const stdfs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 KnowledgeDb Embedded() {
@@ -71,7 +66,7 @@ std::string NewestCheckedInData() {
   std::vector<std::string> texts;
   for (const std::string& dir : {kData, kData + "/explain"})
     for (const auto& e : stdfs::directory_iterator(dir))
-      if (e.is_regular_file() && e.path().extension() == ".toml") texts.push_back(ReadFile(e.path()));
+      if (e.is_regular_file() && e.path().extension() == ".toml") texts.push_back(ReadFileText(e.path()));
   std::vector<std::string_view> views(texts.begin(), texts.end());
   return KnowledgeAsOf(views).value_or("");
 }
@@ -122,7 +117,7 @@ TEST(DbCli, LintWarnsAboutOldDatesAndRejectsMissingOnes) {
   EXPECT_EQ(bad.exit_code, 3) << bad.stdout_text;
   EXPECT_NE(bad.stderr_text.find("--today"), std::string::npos) << bad.stderr_text;
 
-  std::string text = ReadFile(dir / "torch_companions.toml");
+  std::string text = ReadFileText(dir / "torch_companions.toml");
   const size_t at = text.find("checked = ");
   ASSERT_NE(at, std::string::npos) << text;
   text.erase(at, text.find('\n', at) + 1 - at);
@@ -150,14 +145,14 @@ TEST(DbCli, LintNamesFileAndLineOfAMalformedFolderAndChangesNothing) {
   }
   std::map<std::string, std::string> before;
   for (const auto& e : stdfs::directory_iterator(dir))
-    before[e.path().filename().string()] = ReadFile(e.path());
+    before[e.path().filename().string()] = ReadFileText(e.path());
   auto r = Gpudoctor({"db", "lint", dir.string()});
   EXPECT_EQ(r.exit_code, 2) << r.stdout_text << r.stderr_text;
   EXPECT_NE(r.stdout_text.find("overrides.toml:"), std::string::npos) << r.stdout_text;
   EXPECT_NE(r.stdout_text.find("fix the errors before using it"), std::string::npos) << r.stdout_text;
   std::map<std::string, std::string> after;
   for (const auto& e : stdfs::directory_iterator(dir))
-    after[e.path().filename().string()] = ReadFile(e.path());
+    after[e.path().filename().string()] = ReadFileText(e.path());
   EXPECT_TRUE(before == after) << "db lint must not change the folder";
   // With only the syntax error fixed, the invariant is reported with its file and line.
   stdfs::copy_file(kData + "/overrides.toml", dir / "overrides.toml",
@@ -189,7 +184,7 @@ TEST(DbCli, LintChecksTheExplainCatalogDates) {
   auto clean = Gpudoctor({"db", "lint", dir.string(), "--today", NewestCheckedInData()});
   EXPECT_EQ(clean.exit_code, 0) << clean.stdout_text << clean.stderr_text;
 
-  std::string text = ReadFile(dir / "explain" / "libdrm.toml");
+  std::string text = ReadFileText(dir / "explain" / "libdrm.toml");
   const size_t at = text.find("checked = ");
   ASSERT_NE(at, std::string::npos) << text;
   std::string late = text;
@@ -213,7 +208,7 @@ TEST(DbCli, DbFolderIsAnOverlayOverTheBuiltInData) {
   KnowledgeDb db = Embedded();
   stdfs::path dir = FreshTempDir("db_cli_overlay");
   // One file only: the other files stay the built-in ones.
-  std::string companions = ReadFile(kData + "/torch_companions.toml");
+  std::string companions = ReadFileText(kData + "/torch_companions.toml");
   companions +=
       "\n[[torch_companion]]\ntorch = \"2.99\"\ntorchvision = [\"0.99\"]\ntorchaudio = [\"2.11\"]\n"
       "checked = 2099-01-01\nsource = \"https://example.org/overlay\"\n";

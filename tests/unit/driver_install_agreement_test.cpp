@@ -11,15 +11,17 @@
 #include "rules_test_util.h"
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
 namespace stdfs = std::filesystem;
+using testing::Joined;
+using testing::kFixtures;
 using testing_rules::Db;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 const char kReboot[] = "reboot, then check with: nvidia-smi";
 
 // Unbinds every NVIDIA GPU and says the (not loaded) driver is 520, below CUDA 12's floor of 525.60.13.
@@ -99,12 +101,6 @@ Snapshot Rtx3060(const std::string& id, std::vector<std::string> like) {
   snap.os.distro_id_like = std::move(like);
   EXPECT_TRUE(GiveDriverTroubles(snap));
   return snap;
-}
-
-std::string Joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& l : lines) out += l + "\n";
-  return out;
 }
 
 TEST(DriverInstallAgreement, OsReleaseIds) {

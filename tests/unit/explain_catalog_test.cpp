@@ -11,20 +11,12 @@
 #include "explain/explain_catalog.h"
 #include "explain/explain_pattern.h"
 #include "explain/log_scanner.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_db.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
 namespace {
-
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = [] {
-    auto c = LoadEmbeddedExplainCatalog();
-    if (!c.ok()) ADD_FAILURE() << c.error().message;
-    return c.ok() ? *c : ExplainCatalog{};
-  }();
-  return catalog;
-}
 
 TEST(ExplainCatalog, EmbeddedCatalogLoadsWithoutErrors) {
   auto load = ParseExplainCatalog(EmbeddedExplainTexts());
@@ -41,7 +33,7 @@ TEST(ExplainCatalog, EmbeddedCatalogLoadsWithoutErrors) {
 }
 
 TEST(ExplainCatalog, EveryPatternCompilesWithALiteral) {
-  for (const auto& e : Catalog().entries) {
+  for (const auto& e : EmbeddedCatalog().entries) {
     // A refinement (docs/explain.md, context rules) has evidence patterns instead of its own.
     EXPECT_NE(e.patterns.empty(), e.refines.empty()) << e.id;
     EXPECT_EQ(e.context.empty(), e.refines.empty()) << e.id;
@@ -62,11 +54,11 @@ TEST(ExplainCatalog, EveryPatternCompilesWithALiteral) {
 TEST(ExplainCatalog, EverySampleIsClaimedByItsOwnEntry) {
   std::map<std::string, std::string> owner;  // sample -> entry id
   size_t checked = 0;
-  for (const auto& e : Catalog().entries) {
+  for (const auto& e : EmbeddedCatalog().entries) {
     for (const std::string& sample : e.samples) {
       auto [it, fresh] = owner.emplace(sample, e.id);
       EXPECT_TRUE(fresh) << "sample listed by both " << it->second << " and " << e.id << ": " << sample;
-      auto matches = ScanText(Catalog(), sample);
+      auto matches = ScanText(EmbeddedCatalog(), sample);
       ASSERT_EQ(matches.size(), 1u) << e.id << " (source " << e.sources.front() << "): " << sample;
       EXPECT_EQ(matches[0].entry->id, e.id)
           << "sample of " << e.id << " claimed by " << matches[0].entry->id << ": " << sample;
@@ -79,7 +71,7 @@ TEST(ExplainCatalog, EverySampleIsClaimedByItsOwnEntry) {
 // Audit 2026-12-05: amdhip64_7.dll ships with the Adrenalin driver, so its absence first means a driver
 // older than the ROCm 7 era: the fix starts with the driver; the HIP SDK is only for building HIP code.
 TEST(ExplainCatalog, MissingAmdhip64_7IsAnOldDriverFirst) {
-  auto m = ScanText(Catalog(), "cusparse.dll explicitly requires amdhip64_7.dll");
+  auto m = ScanText(EmbeddedCatalog(), "cusparse.dll explicitly requires amdhip64_7.dll");
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].entry->id, "windows.hip_dll_missing");
   const std::string& fix = m[0].entry->fix;
@@ -91,7 +83,7 @@ TEST(ExplainCatalog, MissingAmdhip64_7IsAnOldDriverFirst) {
 // catalog cites their headers there (an issue keeps the address it was filed under).
 TEST(ExplainCatalog, MovedRepositoriesAreCitedAtTheirNewHome) {
   size_t moved = 0;
-  for (const auto& e : Catalog().entries) {
+  for (const auto& e : EmbeddedCatalog().entries) {
     for (const std::string& url : e.sources) {
       EXPECT_EQ(url.find("github.com/ROCm/HIP/blob/"), std::string::npos) << e.id << ": " << url;
       EXPECT_EQ(url.find("github.com/ROCm/ROCR-Runtime/blob/"), std::string::npos) << e.id << ": " << url;
@@ -103,9 +95,9 @@ TEST(ExplainCatalog, MovedRepositoriesAreCitedAtTheirNewHome) {
 
 // No sample is ambiguous: no other entry of the same priority matches it too.
 TEST(ExplainCatalog, NoTwoEntriesOfEqualPriorityClaimTheSameSample) {
-  for (const auto& e : Catalog().entries) {
+  for (const auto& e : EmbeddedCatalog().entries) {
     for (const std::string& sample : e.samples) {
-      for (const auto& other : Catalog().entries) {
+      for (const auto& other : EmbeddedCatalog().entries) {
         if (&other == &e || other.priority != e.priority) continue;
         ExplainCatalog alone;
         alone.entries.push_back(other);
@@ -197,7 +189,7 @@ TEST(ExplainCatalog, EveryHipErrorNameIsMatched) {
                          "hipErrorRuntimeMemory",
                          "hipErrorRuntimeOther"};
   for (const char* name : names) {
-    auto m = ScanText(Catalog(), std::string("hipMalloc returned ") + name + " at step 3");
+    auto m = ScanText(EmbeddedCatalog(), std::string("hipMalloc returned ") + name + " at step 3");
     ASSERT_EQ(m.size(), 1u) << name;
     EXPECT_EQ(m[0].entry->area, "hip") << name;
   }
@@ -267,7 +259,7 @@ TEST(ExplainCatalog, CommonCudaNamesAreMatched) {
                          "cudaErrorUnknown",
                          "CUDA_ERROR_UNKNOWN"};
   for (const char* name : names) {
-    auto m = ScanText(Catalog(), std::string("call failed: ") + name);
+    auto m = ScanText(EmbeddedCatalog(), std::string("call failed: ") + name);
     ASSERT_EQ(m.size(), 1u) << name;
     EXPECT_EQ(m[0].entry->area, "cuda") << name;
   }
@@ -303,7 +295,7 @@ TEST(ExplainCatalog, DuplicateIdsAreRejected) {
 // Issue 13: every entry says when its text was last compared with its source; a missing or malformed
 // date is an error at the entry's line, and a date after today is found for db lint.
 TEST(ExplainCatalog, EveryEntryHasACheckedDate) {
-  const ExplainCatalog& catalog = Catalog();
+  const ExplainCatalog& catalog = EmbeddedCatalog();
   std::string newest;
   for (const ExplainEntry& e : catalog.entries) {
     ASSERT_EQ(e.checked.size(), 10u) << e.file << ":" << e.line << " " << e.id;
@@ -334,7 +326,7 @@ TEST(ExplainCatalog, OnnxruntimeCauseAgreesWithTheAddonData) {
   const AddonCudaBuild* first12 = db.NewestAddonCudaBuild("onnxruntime-gpu", 12);
   ASSERT_NE(first12, nullptr);
   const ExplainEntry* entry = nullptr;
-  for (const auto& e : Catalog().entries)
+  for (const auto& e : EmbeddedCatalog().entries)
     if (e.id == "addon.onnxruntime_cuda_provider") entry = &e;
   ASSERT_NE(entry, nullptr);
   EXPECT_NE(entry->cause.find(first12->from.ToString() + " and later are CUDA 12"), std::string::npos)

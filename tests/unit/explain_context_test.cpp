@@ -10,20 +10,12 @@
 
 #include "explain/explain_catalog.h"
 #include "explain/log_scanner.h"
+#include "explain_test_util.h"
 
 namespace gpudoctor {
 namespace {
 
-const ExplainCatalog& Catalog() {
-  static const ExplainCatalog catalog = [] {
-    auto c = LoadEmbeddedExplainCatalog();
-    if (!c.ok()) ADD_FAILURE() << c.error().message;
-    return c.ok() ? *c : ExplainCatalog{};
-  }();
-  return catalog;
-}
-
-ExplainCatalogLoad Parse(const std::string& text) {
+ExplainCatalogLoad ParseCatalog(const std::string& text) {
   return ParseExplainCatalog({{"test.toml", text}});
 }
 
@@ -67,13 +59,13 @@ samples = ["evidence line marker"]
 
 TEST(ExplainContext, EveryBuiltInRefinementNeedsItsEvidence) {
   size_t refinements = 0;
-  for (const ExplainEntry& r : Catalog().entries) {
+  for (const ExplainEntry& r : EmbeddedCatalog().entries) {
     if (r.refines.empty()) continue;
     ++refinements;
-    ASSERT_NE(Catalog().Find(r.refines), nullptr) << r.id;
-    EXPECT_GT(r.priority, Catalog().Find(r.refines)->priority) << r.id;
+    ASSERT_NE(EmbeddedCatalog().Find(r.refines), nullptr) << r.id;
+    EXPECT_GT(r.priority, EmbeddedCatalog().Find(r.refines)->priority) << r.id;
     for (const std::string& sample : r.samples) {
-      auto with = ScanText(Catalog(), sample);
+      auto with = ScanText(EmbeddedCatalog(), sample);
       RankExplainMatches(with);
       ASSERT_FALSE(with.empty()) << r.id;
       EXPECT_EQ(with.front().entry->id, r.id) << sample;
@@ -87,7 +79,7 @@ TEST(ExplainContext, EveryBuiltInRefinementNeedsItsEvidence) {
         for (const ExplainPattern& p : r.context) evidence = evidence || std::regex_search(line, *p.regex);
         if (!evidence) without += line + "\n";
       }
-      auto plain = ScanText(Catalog(), without);
+      auto plain = ScanText(EmbeddedCatalog(), without);
       RankExplainMatches(plain);
       ASSERT_FALSE(plain.empty()) << r.id << ": " << without;
       EXPECT_EQ(plain.front().entry->id, r.refines) << without;
@@ -98,7 +90,7 @@ TEST(ExplainContext, EveryBuiltInRefinementNeedsItsEvidence) {
 }
 
 TEST(ExplainContext, WithinLimitsHowFarTheEvidenceMayBe) {
-  auto load = Parse(kPair);
+  auto load = ParseCatalog(kPair);
   ASSERT_TRUE(load.errors.empty()) << load.errors.front().ToString();
   const ExplainCatalog& c = load.catalog;
   auto near = ScanText(c, "x\nevidence line marker\ny\nBOOM happened here\n");
@@ -120,7 +112,7 @@ TEST(ExplainContext, WithinLimitsHowFarTheEvidenceMayBe) {
 }
 
 TEST(ExplainContext, EvidenceSeenElsewhereIsNotAbsorbed) {
-  auto load = Parse(kPair);
+  auto load = ParseCatalog(kPair);
   ASSERT_TRUE(load.errors.empty());
   auto m =
       ScanText(load.catalog, "evidence line marker\nBOOM happened here\nq\nq\nq\nq\nevidence line marker\n");
@@ -132,7 +124,7 @@ TEST(ExplainContext, EvidenceSeenElsewhereIsNotAbsorbed) {
 }
 
 TEST(ExplainContext, LoaderRejectsBrokenRefinements) {
-  auto unknown = Parse(std::string(kPair) + R"(
+  auto unknown = ParseCatalog(std::string(kPair) + R"(
 [[explain]]
 id = "t.orphan"
 refines = "t.nothing"
@@ -149,7 +141,7 @@ samples = ["x"]
   ASSERT_FALSE(unknown.errors.empty());
   EXPECT_NE(unknown.errors.front().ToString().find("does not exist"), std::string::npos);
 
-  auto low = Parse(std::string(kPair) + R"(
+  auto low = ParseCatalog(std::string(kPair) + R"(
 [[explain]]
 id = "t.plain.low"
 refines = "t.plain"
@@ -165,7 +157,7 @@ samples = ["x"]
   ASSERT_FALSE(low.errors.empty());
   EXPECT_NE(low.errors.front().ToString().find("higher priority"), std::string::npos);
 
-  auto with_patterns = Parse(std::string(kPair) + R"(
+  auto with_patterns = ParseCatalog(std::string(kPair) + R"(
 [[explain]]
 id = "t.plain.pat"
 refines = "t.plain"
@@ -183,7 +175,7 @@ samples = ["x"]
   ASSERT_FALSE(with_patterns.errors.empty());
   EXPECT_NE(with_patterns.errors.front().ToString().find("no 'patterns'"), std::string::npos);
 
-  auto chained = Parse(std::string(kPair) + R"(
+  auto chained = ParseCatalog(std::string(kPair) + R"(
 [[explain]]
 id = "t.plain.near.more"
 refines = "t.plain.near"
@@ -200,7 +192,7 @@ samples = ["x"]
   ASSERT_FALSE(chained.errors.empty());
   EXPECT_NE(chained.errors.front().ToString().find("itself a refinement"), std::string::npos);
 
-  auto stray = Parse(R"(
+  auto stray = ParseCatalog(R"(
 [[explain]]
 id = "t.stray"
 title = "x"
@@ -217,7 +209,7 @@ samples = ["x"]
 }
 
 TEST(ExplainContext, RankingPutsSeverityThenPriorityThenAppearanceFirst) {
-  auto load = Parse(kPair);
+  auto load = ParseCatalog(kPair);
   ASSERT_TRUE(load.errors.empty());
   auto m = ScanText(load.catalog, "evidence line marker\nq\nq\nq\nq\nBOOM happened here\n");
   ASSERT_EQ(m.size(), 2u);

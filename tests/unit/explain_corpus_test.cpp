@@ -23,10 +23,14 @@
 #include "explain/explain_report.h"
 #include "explain/log_scanner.h"
 #include "explain/specific_fix.h"
+#include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
+
+using testing::Lower;
 
 namespace stdfs = std::filesystem;
 
@@ -39,12 +43,7 @@ struct CorpusCase {
   std::string log;
 };
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-std::string Trim(const std::string& s) {
+std::string TrimBlanks(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
@@ -67,19 +66,19 @@ bool ParseCase(const stdfs::path& path, const std::string& family, CorpusCase& c
   for (std::string line; std::getline(head, line);) {
     if (line.rfind("# ", 0) != 0 || line.find(':') == std::string::npos) continue;
     const std::string key = line.substr(2, line.find(':') - 2);
-    const std::string value = Trim(line.substr(line.find(':') + 1));
+    const std::string value = TrimBlanks(line.substr(line.find(':') + 1));
     if (key == "url") c.url = value;
     if (key == "expect") c.expect = value;
     if (key == "fix") {
       std::istringstream words(value);
       for (std::string w; std::getline(words, w, ',');)
-        if (!Trim(w).empty()) c.fix_words.push_back(Lower(Trim(w)));
+        if (!TrimBlanks(w).empty()) c.fix_words.push_back(Lower(TrimBlanks(w)));
     }
   }
   if (c.url.rfind("https://github.com/", 0) != 0) error = "the url must be the GitHub thread";
   if (c.expect.empty()) error = "no 'expect' (a catalog id, or none)";
   if (c.expect != "none" && c.fix_words.empty()) error = "a problem log names the words its fix must contain";
-  if (Trim(c.log).empty()) error = "the log is empty";
+  if (TrimBlanks(c.log).empty()) error = "the log is empty";
   return error.empty();
 }
 
@@ -105,7 +104,7 @@ std::vector<CorpusCase> LoadCorpus(const std::string& folder = "explain_corpus")
 
 // The built-in catalog; GPUDOCTOR_EXPLAIN_CATALOG=DIR scores another one (an older data/explain, to
 // record the share before a change).
-const ExplainCatalog& Catalog() {
+const ExplainCatalog& CorpusCatalog() {
   static const ExplainCatalog catalog = [] {
     const char* dir = std::getenv("GPUDOCTOR_EXPLAIN_CATALOG");
     auto c = dir != nullptr && *dir != '\0' ? LoadExplainCatalogFromDir(dir) : LoadEmbeddedExplainCatalog();
@@ -113,11 +112,6 @@ const ExplainCatalog& Catalog() {
     return c.ok() ? *c : ExplainCatalog{};
   }();
   return catalog;
-}
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
-  return db;
 }
 
 // The fix as the report gives it: the entry's text and commands, the fix for the GPU target the log
@@ -140,13 +134,13 @@ std::string FixText(const ExplainedMatch& m) {
 
 // The report for a log pasted into a machine with no GPU (the log's own facts decide, as for a user who
 // pastes a log from another machine).
-ExplainReport Explain(const std::string& log) {
-  static const auto prefilter = std::make_shared<const ExplainPrefilter>(Catalog());
+ExplainReport ExplainOnEmptyMachine(const std::string& log) {
+  static const auto prefilter = std::make_shared<const ExplainPrefilter>(CorpusCatalog());
   LogScanner scanner(prefilter);
   scanner.Feed(log);
   scanner.Finish();
   Snapshot empty;
-  return BuildExplainReport(scanner.matches(), scanner.stats(), empty, Db(), scanner.facts());
+  return BuildExplainReport(scanner.matches(), scanner.stats(), empty, EmbeddedDb(), scanner.facts());
 }
 
 TEST(ExplainCorpus, HasTheRealLogsItPromises) {
@@ -157,7 +151,7 @@ TEST(ExplainCorpus, HasTheRealLogsItPromises) {
   EXPECT_GE(healthy, 15u);
   for (const auto& c : cases) {
     if (c.expect != "none" && c.expect != "unknown") {
-      EXPECT_NE(Catalog().Find(c.expect), nullptr) << c.file << ": " << c.expect;
+      EXPECT_NE(CorpusCatalog().Find(c.expect), nullptr) << c.file << ": " << c.expect;
     }
   }
 }
@@ -182,7 +176,7 @@ struct Score {
 Score ScoreCases(const std::vector<CorpusCase>& cases) {
   Score score;
   for (const CorpusCase& c : cases) {
-    const ExplainReport report = Explain(c.log);
+    const ExplainReport report = ExplainOnEmptyMachine(c.log);
     const std::vector<ExplainedMatch>& matches = report.matches;
     if (c.expect == "none") {
       for (const ExplainedMatch& m : matches)
@@ -202,7 +196,7 @@ Score ScoreCases(const std::vector<CorpusCase>& cases) {
     const std::string expect = c.expect == "unknown" ? "unrecognized.error" : c.expect;
     // A harmless entry expected (the thread's answer: nothing is wrong, here is how to read it): right when
     // no problem is reported, the entry is among the harmless messages, and its fix has the words.
-    const ExplainEntry* expected = Catalog().Find(expect);
+    const ExplainEntry* expected = CorpusCatalog().Find(expect);
     const bool harmless = expected != nullptr && expected->harmless;
     const bool seen = harmless && std::any_of(report.harmless.begin(), report.harmless.end(),
                                               [&](const ExplainMatch& h) { return h.entry == expected; });
@@ -250,7 +244,7 @@ std::set<std::string> KnownMisses(const std::string& folder) {
   std::set<std::string> known;
   std::ifstream in(stdfs::path(GPUDOCTOR_SOURCE_DIR) / "tests/fixtures" / folder / "known_misses.txt");
   for (std::string line; std::getline(in, line);) {
-    line = Trim(line.substr(0, line.find('#')));
+    line = TrimBlanks(line.substr(0, line.find('#')));
     if (!line.empty()) known.insert(line);
   }
   return known;
@@ -304,11 +298,11 @@ TEST(ExplainCorpus, HeldOutSetIsScoredApart) {
 TEST(ExplainCorpus, EverySpecificFixPlaceholderIsACaptureOfItsEntry) {
   std::set<std::string> kinds;
   for (const LogFactPattern& p : LogFactPatterns()) kinds.insert(p.kind);
-  for (const ExplainEntry& e : Catalog().entries) {
+  for (const ExplainEntry& e : CorpusCatalog().entries) {
     std::set<std::string> groups;
     for (const ExplainPattern& p : e.patterns) groups.insert(p.group_names.begin(), p.group_names.end());
     if (!e.refines.empty())
-      if (const ExplainEntry* base = Catalog().Find(e.refines))
+      if (const ExplainEntry* base = CorpusCatalog().Find(e.refines))
         for (const ExplainPattern& p : base->patterns)
           groups.insert(p.group_names.begin(), p.group_names.end());
     for (const ExplainPattern& p : e.context) groups.insert(p.group_names.begin(), p.group_names.end());
@@ -317,7 +311,7 @@ TEST(ExplainCorpus, EverySpecificFixPlaceholderIsACaptureOfItsEntry) {
         const size_t close = sentence.find('}', open);
         ASSERT_NE(close, std::string::npos) << e.id << ": unclosed { in " << sentence;
         const PlaceholderReads reads =
-            PlaceholderArguments(sentence.substr(open + 1, close - open - 1), Db());
+            PlaceholderArguments(sentence.substr(open + 1, close - open - 1), EmbeddedDb());
         EXPECT_EQ(reads.error, "") << e.id;
         for (const std::string& name : reads.names) {
           if (name.rfind("log:", 0) == 0)
@@ -332,18 +326,19 @@ TEST(ExplainCorpus, EverySpecificFixPlaceholderIsACaptureOfItsEntry) {
 
 // A placeholder naming an unknown derivation or add-on is reported, so the test above can fail.
 TEST(ExplainCorpus, PlaceholderArgumentsRejectUnknownForms) {
-  EXPECT_EQ(PlaceholderArguments("cu:found", Db()).names, std::vector<std::string>{"found"});
-  EXPECT_EQ(PlaceholderArguments("wheel_for_arch:log:sm", Db()).names, std::vector<std::string>{"log:sm"});
-  EXPECT_EQ(PlaceholderArguments("torch_for_addon:xformers:log:xformers", Db()).names,
+  EXPECT_EQ(PlaceholderArguments("cu:found", EmbeddedDb()).names, std::vector<std::string>{"found"});
+  EXPECT_EQ(PlaceholderArguments("wheel_for_arch:log:sm", EmbeddedDb()).names,
+            std::vector<std::string>{"log:sm"});
+  EXPECT_EQ(PlaceholderArguments("torch_for_addon:xformers:log:xformers", EmbeddedDb()).names,
             std::vector<std::string>{"log:xformers"});
-  EXPECT_NE(PlaceholderArguments("release:nosuchaddon:have", Db()).error, "");
-  EXPECT_NE(PlaceholderArguments("wheel_for_arc:sm", Db()).error, "");
+  EXPECT_NE(PlaceholderArguments("release:nosuchaddon:have", EmbeddedDb()).error, "");
+  EXPECT_NE(PlaceholderArguments("wheel_for_arc:sm", EmbeddedDb()).error, "");
 }
 
 // An old CUDA image's requirement names the driver its toolkit needs, also before CUDA 11 (no minor-version
 // compatibility there, only the toolkit's own row).
 TEST(ExplainCorpus, AnOldImagesCudaRequirementNamesItsDriver) {
-  const ExplainReport r = Explain(
+  const ExplainReport r = ExplainOnEmptyMachine(
       "docker: Error response from daemon: OCI runtime create failed: container_linux.go:348: starting "
       "container process caused \"process_linux.go:402: container init caused \\\"process_linux.go:385: "
       "running prestart hook 1 caused \\\\\\\"error running hook: exit status 1, stdout: , stderr: exec "
@@ -359,7 +354,7 @@ TEST(ExplainCorpus, AnOldImagesCudaRequirementNamesItsDriver) {
 // The derived placeholders on real message shapes: the nvcc's CUDA becomes its wheel index, and the torch a
 // broken xformers sits beside becomes the xformers release built for it (addon_torch_build).
 TEST(ExplainCorpus, SpecificFixDerivesTheIndexAndTheAddOnRelease) {
-  const ExplainReport nvcc = Explain(
+  const ExplainReport nvcc = ExplainOnEmptyMachine(
       "RuntimeError:\nThe detected CUDA version (11.8) mismatches the version that was used to compile\n"
       "PyTorch (12.1). Please make sure to use the same CUDA versions.\n");
   ASSERT_FALSE(nvcc.matches.empty());
@@ -367,12 +362,12 @@ TEST(ExplainCorpus, SpecificFixDerivesTheIndexAndTheAddOnRelease) {
   EXPECT_NE(nvcc.matches.front().specific_fix.find("https://download.pytorch.org/whl/cu118"),
             std::string::npos)
       << nvcc.matches.front().specific_fix;
-  const ExplainReport xf = Explain(
+  const ExplainReport xf = ExplainOnEmptyMachine(
       "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
       "    PyTorch 2.5.1+cu121 with CUDA 1201 (you have 2.6.0+cu124)\n");
   ASSERT_FALSE(xf.matches.empty());
   const std::string fix = xf.matches.front().specific_fix;
-  const AddonTorchBuild* built = Db().AddonBuildForTorch("xformers", Version::Parse("2.6.0").value());
+  const AddonTorchBuild* built = EmbeddedDb().AddonBuildForTorch("xformers", Version::Parse("2.6.0").value());
   ASSERT_NE(built, nullptr);
   EXPECT_NE(fix.find("pip install xformers==" + built->version + " --no-deps"), std::string::npos) << fix;
 }
@@ -380,7 +375,7 @@ TEST(ExplainCorpus, SpecificFixDerivesTheIndexAndTheAddOnRelease) {
 // Issue 30 item 2: a derived value that rests on an entry nobody has compared with its source says so after
 // its sentence; the same sentence on a confirmed entry carries no mark.
 TEST(ExplainCorpus, ADerivedValueOnUnconfirmedDataSaysSo) {
-  KnowledgeDb db = Db();
+  KnowledgeDb db = EmbeddedDb();
   ExplainEntry entry;
   entry.id = "test.derived";
   entry.specific_fix = {"Install the {wheel_for_arch:log:sm} build."};
@@ -409,10 +404,12 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   const ExplainMatch none;
   const std::vector<ExplainMatch> all;
   const std::vector<LogFact> facts = {{"sm", "sm_120", 1, ""}, {"xformers", "0.0.23", 2, ""}};
-  auto resolve = [&](std::string_view field) { return ResolvePlaceholder(field, none, all, facts, Db()); };
+  auto resolve = [&](std::string_view field) {
+    return ResolvePlaceholder(field, none, all, facts, EmbeddedDb());
+  };
   // sm_120: the oldest CUDA wheel whose cubins include 12.0.
   const TorchWheel* first = nullptr;
-  for (const TorchWheel& w : Db().torch_wheels)
+  for (const TorchWheel& w : EmbeddedDb().torch_wheels)
     if (w.cuda && WheelSupportsCc(w, Version::Parse("12.0").value()) == CcSupport::kExactCubin &&
         (first == nullptr || *w.cuda < *first->cuda))
       first = &w;
@@ -422,34 +419,38 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   EXPECT_EQ(resolve("wheel_for_arch:log:nosuchkind"), "");
   // sm_50 (Maxwell): the newest torch whose wheels still carry it, and its newest such variant.
   const TorchWheel* last = nullptr;
-  for (const TorchWheel& w : Db().torch_wheels)
+  for (const TorchWheel& w : EmbeddedDb().torch_wheels)
     if (w.cuda && WheelSupportsCc(w, Version::Parse("5.0").value()) == CcSupport::kExactCubin &&
         (last == nullptr || w.torch > last->torch || (w.torch == last->torch && *w.cuda > *last->cuda)))
       last = &w;
   ASSERT_NE(last, nullptr);
   const std::vector<LogFact> maxwell = {{"sm", "5.0", 1, ""}};
-  EXPECT_EQ(ResolvePlaceholder("last_wheel_for_arch:log:sm", none, all, maxwell, Db()), last->variant);
-  EXPECT_EQ(ResolvePlaceholder("last_torch_for_arch:log:sm", none, all, maxwell, Db()),
+  EXPECT_EQ(ResolvePlaceholder("last_wheel_for_arch:log:sm", none, all, maxwell, EmbeddedDb()),
+            last->variant);
+  EXPECT_EQ(ResolvePlaceholder("last_torch_for_arch:log:sm", none, all, maxwell, EmbeddedDb()),
             last->torch.ToString());
   EXPECT_NE(last->variant, "cu128");  // cu128 builds dropped Maxwell (pytorch_wheels.toml)
   // A GTX 960 (5.2) runs the 5.0 cubins: the same build, though no wheel lists 5.2 itself.
-  EXPECT_EQ(ResolvePlaceholder("last_wheel_for_arch:log:sm", none, all, {{"sm", "sm_52", 1, ""}}, Db()),
-            last->variant);
+  EXPECT_EQ(
+      ResolvePlaceholder("last_wheel_for_arch:log:sm", none, all, {{"sm", "sm_52", 1, ""}}, EmbeddedDb()),
+      last->variant);
   EXPECT_EQ(resolve("torch_for_addon:xformers:log:xformers"), "2.1.1");
   EXPECT_EQ(resolve("torch_for_addon:xformers:log:sm"), "");
   EXPECT_NE(ResolvePlaceholder("release_series:xformers:log:torch", none, all,
-                               {{"torch", "2.1.0+cu121", 1, ""}}, Db())
+                               {{"torch", "2.1.0+cu121", 1, ""}}, EmbeddedDb())
                 .find("0.0.23 (torch 2.1.1)"),
             std::string::npos);
-  EXPECT_EQ(ResolvePlaceholder("lib_version:log:lib", none, all, {{"lib", "libcudart.so.12", 1, ""}}, Db()),
-            "CUDA 12");
-  EXPECT_EQ(ResolvePlaceholder("cuda_of_index:log:cuda", none, all, {{"cuda", "+cu121", 1, ""}}, Db()),
-            "12.1");
-  EXPECT_EQ(ResolvePlaceholder("major:log:nvcc", none, all, {{"nvcc", "10.1", 1, ""}}, Db()), "10");
+  EXPECT_EQ(
+      ResolvePlaceholder("lib_version:log:lib", none, all, {{"lib", "libcudart.so.12", 1, ""}}, EmbeddedDb()),
+      "CUDA 12");
+  EXPECT_EQ(
+      ResolvePlaceholder("cuda_of_index:log:cuda", none, all, {{"cuda", "+cu121", 1, ""}}, EmbeddedDb()),
+      "12.1");
+  EXPECT_EQ(ResolvePlaceholder("major:log:nvcc", none, all, {{"nvcc", "10.1", 1, ""}}, EmbeddedDb()), "10");
   // The toolkits whose nvcc compiles for a capability ([[cuda_arch]] first_cuda / last_cuda), as a log writes
   // it.
   auto toolkits = [&](std::string arch) {
-    return ResolvePlaceholder("cuda_for_arch:log:arch", none, all, {{"arch", arch, 1, ""}}, Db());
+    return ResolvePlaceholder("cuda_for_arch:log:arch", none, all, {{"arch", arch, 1, ""}}, EmbeddedDb());
   };
   EXPECT_EQ(toolkits("compute_89"), "CUDA 11.8 or newer");
   EXPECT_EQ(toolkits("sm_120"), "CUDA 12.8 or newer");
@@ -458,12 +459,13 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   EXPECT_EQ(toolkits("7.2"), "CUDA 12.9 or older");  // Xavier: its first toolkit is not recorded
   EXPECT_EQ(toolkits("compute_35"), "");             // no [[cuda_arch]] row: nothing is said
   EXPECT_EQ(toolkits("gfx1030"), "");
-  EXPECT_EQ(ResolvePlaceholder("cuda_of_index:log:torch", none, all, {{"torch", "2.1.0+cu118", 1, ""}}, Db()),
+  EXPECT_EQ(ResolvePlaceholder("cuda_of_index:log:torch", none, all, {{"torch", "2.1.0+cu118", 1, ""}},
+                               EmbeddedDb()),
             "11.8");
   // Driver arithmetic (cuda_drivers.toml): 470.82 meets 11.x's minor-version floor (450.80.02), so any 11.x
   // runtime loads, up to the newest 11.x toolkit recorded; CUDA 12 needs 525.60.13.
   auto driver = [&](std::string_view form, std::string value) {
-    return ResolvePlaceholder(form, none, all, {{"driver", std::move(value), 1, ""}}, Db());
+    return ResolvePlaceholder(form, none, all, {{"driver", std::move(value), 1, ""}}, EmbeddedDb());
   };
   EXPECT_EQ(driver("cuda_of_driver:log:driver", "470.82.01"), "11.8");
   EXPECT_EQ(driver("driver_after:log:driver", "470.82.01"), "525.60.13 (CUDA 12.0)");
@@ -478,13 +480,14 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
   EXPECT_EQ(driver("cuda_reach:cuda_api:log:driver", "11040"), "11.8");
   EXPECT_EQ(driver("driver_after_cuda:cuda_api:log:driver", "11040"), "525.60.13 (CUDA 12.0)");
   EXPECT_EQ(driver("driver_after_cuda:cuda_api:log:driver", "13000"), "");
-  const AddonCudaBuild* ort = Db().AddonCudaBuildOf("onnxruntime-gpu", Version::Parse("1.15.1").value());
+  const AddonCudaBuild* ort =
+      EmbeddedDb().AddonCudaBuildOf("onnxruntime-gpu", Version::Parse("1.15.1").value());
   ASSERT_NE(ort, nullptr);
   EXPECT_EQ(ResolvePlaceholder("addon_cuda:onnxruntime-gpu:log:onnxruntime", none, all,
-                               {{"onnxruntime", "1.15.1", 1, ""}}, Db()),
+                               {{"onnxruntime", "1.15.1", 1, ""}}, EmbeddedDb()),
             "CUDA " + ort->cuda.ToString() + (ort->cudnn ? " and cuDNN " + ort->cudnn->ToString() : ""));
   EXPECT_EQ(ResolvePlaceholder("addon_cuda:onnxruntime-gpu:log:onnxruntime", none, all,
-                               {{"onnxruntime", "0.1.0", 1, ""}}, Db()),
+                               {{"onnxruntime", "0.1.0", 1, ""}}, EmbeddedDb()),
             "");
 }
 
@@ -495,7 +498,7 @@ TEST(ExplainCorpus, SpecificFixDerivationsReadTheKnowledgeBase) {
 TEST(ExplainCorpus, NoHeldOutLogIsInTheCatalog) {
   std::set<std::string> sources;
   std::vector<std::string> samples;
-  for (const ExplainEntry& e : Catalog().entries) {
+  for (const ExplainEntry& e : CorpusCatalog().entries) {
     sources.insert(e.sources.begin(), e.sources.end());
     samples.insert(samples.end(), e.samples.begin(), e.samples.end());
   }
@@ -505,7 +508,7 @@ TEST(ExplainCorpus, NoHeldOutLogIsInTheCatalog) {
     EXPECT_EQ(sources.count(c.url), 0u) << c.file << ": a catalog entry cites its thread " << c.url;
     std::istringstream in(c.log);
     for (std::string line; std::getline(in, line);) {
-      line = Trim(line);
+      line = TrimBlanks(line);
       const bool own =
           line.find("/home/") != std::string::npos || line.find("\\Users\\") != std::string::npos;
       if (line.size() < 24 || !own) continue;

@@ -13,13 +13,14 @@
 #include "knowledge/knowledge_loader.h"
 #include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+using testing::kFixtures;
 
-Snapshot Machine(const std::string& name) {
+Snapshot RecordedSnapshot(const std::string& name) {
   return ProbeWithInputs(MakeRecordedInputs(kFixtures + name, &EmbeddedDb()));
 }
 
@@ -41,7 +42,7 @@ TEST(ExplainFacts, TensileLibraryOnRx6700xtNamesTargetAndOverride) {
       "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
       "directory for "
       "GPU arch : gfx1031",
-      Machine("rx6700xt-desktop"), &id);
+      RecordedSnapshot("rx6700xt-desktop"), &id);
   EXPECT_EQ(id, "rocblas.tensile_library_missing");
   EXPECT_NE(facts.find("is gfx1031"), std::string::npos) << facts;
   EXPECT_NE(facts.find("the target of this machine's GPU"), std::string::npos) << facts;
@@ -57,7 +58,7 @@ TEST(ExplainFacts, MessageNamingTheOverriddenTargetIsExplained) {
       "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
       "directory for "
       "GPU arch : gfx1030",
-      Machine("rx6700xt-desktop"));
+      RecordedSnapshot("rx6700xt-desktop"));
   EXPECT_NE(facts.find("HSA_OVERRIDE_GFX_VERSION=10.3.0 makes the runtime use"), std::string::npos) << facts;
 }
 
@@ -78,7 +79,7 @@ TEST(ExplainFacts, WindowsNeverSuggestsTheOverride) {
 }
 
 TEST(ExplainFacts, OutOfMemoryNamesTheCardsMemoryAndTheAllocatorVariable) {
-  Snapshot snap = Machine("rx6700xt-desktop");
+  Snapshot snap = RecordedSnapshot("rx6700xt-desktop");
   std::string facts = AllFacts(
       "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
       "11.98 "
@@ -92,7 +93,7 @@ TEST(ExplainFacts, OutOfMemoryNamesTheCardsMemoryAndTheAllocatorVariable) {
 
 // knowledge-facts 7.3 #15 (github.com/pytorch/pytorch/issues/150733) on the H100 server.
 TEST(ExplainFacts, NoKernelImageNamesComputeCapabilityAndWheel) {
-  Snapshot snap = Machine("h100-sxm-server");
+  Snapshot snap = RecordedSnapshot("h100-sxm-server");
   std::string facts =
       AllFacts("RuntimeError: CUDA error: no kernel image is available for execution on the device", snap);
   EXPECT_NE(facts.find("sm_90"), std::string::npos) << facts;
@@ -102,12 +103,12 @@ TEST(ExplainFacts, NoKernelImageNamesComputeCapabilityAndWheel) {
 
 TEST(ExplainFacts, KfdPermissionShowsDeviceNodes) {
   std::string facts =
-      AllFacts("Unable to open /dev/kfd read-write: Permission denied", Machine("rx6700xt-desktop"));
+      AllFacts("Unable to open /dev/kfd read-write: Permission denied", RecordedSnapshot("rx6700xt-desktop"));
   EXPECT_NE(facts.find("/dev/kfd"), std::string::npos) << facts;
 }
 
 TEST(ExplainReport, NothingMatchedGivesTheHelpSummaryAndExitZero) {
-  Snapshot snap = Machine("rx6700xt-desktop");
+  Snapshot snap = RecordedSnapshot("rx6700xt-desktop");
   LogScanner s(EmbeddedCatalog());
   s.Feed("my model does not converge\n");
   s.Finish();
@@ -134,7 +135,7 @@ TEST(ExplainReport, ExitCodesFollowTheWorstSeverity) {
 }
 
 TEST(ExplainReport, JsonIsValidEvenForBinaryCaptures) {
-  Snapshot snap = Machine("rx6700xt-desktop");
+  Snapshot snap = RecordedSnapshot("rx6700xt-desktop");
   auto m = ScanText(EmbeddedCatalog(),
                     std::string("Cannot read /x/") + "\xff\xfe" +
                         "/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n");

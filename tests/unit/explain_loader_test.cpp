@@ -11,9 +11,12 @@
 #include "explain/log_scanner.h"
 #include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
+
+using testing::Contains;
 
 // The loader fix of the report's first finding, which must be `id`.
 LoaderFix FixOf(const std::string& log, const std::string& id) {
@@ -23,10 +26,6 @@ LoaderFix FixOf(const std::string& log, const std::string& id) {
   EXPECT_EQ(r.matches.front().match.entry->id, id) << log;
   EXPECT_TRUE(r.matches.front().loader_fix.has_value()) << log;
   return r.matches.front().loader_fix.value_or(LoaderFix{});
-}
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 TEST(LoaderModel, FileNamesResolveToTheirComponentAndMajor) {
@@ -86,11 +85,11 @@ TEST(LoaderFixTest, MissingCudaLibraryOfAnotherMajorNamesBothAndThePipPackage) {
   std::string version;
   const SharedLibrary* lib = EmbeddedDb().FindSharedLibrary("libcublasLt.so.11", &version);
   ASSERT_NE(lib, nullptr);
-  EXPECT_TRUE(Has(f.component, lib->component)) << f.component;
+  EXPECT_TRUE(Contains(f.component, lib->component)) << f.component;
   EXPECT_EQ(f.route, "pip");
-  EXPECT_TRUE(Has(f.advice, "built for CUDA 11")) << f.advice;
-  EXPECT_TRUE(Has(f.advice, "CUDA 12")) << f.advice;
-  EXPECT_TRUE(Has(f.commands.bash, "pip install nvidia-cublas-cu11")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.advice, "built for CUDA 11")) << f.advice;
+  EXPECT_TRUE(Contains(f.advice, "CUDA 12")) << f.advice;
+  EXPECT_TRUE(Contains(f.commands.bash, "pip install nvidia-cublas-cu11")) << f.commands.bash;
 }
 
 // pip's nvidia-* wheels are not on the loader's path for programs other than torch: the fix puts the
@@ -102,8 +101,8 @@ TEST(LoaderFixTest, PipNvidiaLibrariesGetTheirFolderOnTheLoaderPath) {
       "RuntimeError: Library libcublas.so.12 is not found or cannot be loaded\n"
       "OSError: libcublas.so.12: cannot open shared object file: No such file or directory\n",
       "loader.missing_library");
-  EXPECT_TRUE(Has(f.commands.bash, "import nvidia.cublas.lib as m")) << f.commands.bash;
-  EXPECT_TRUE(Has(f.commands.bash, "export LD_LIBRARY_PATH=")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.commands.bash, "import nvidia.cublas.lib as m")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.commands.bash, "export LD_LIBRARY_PATH=")) << f.commands.bash;
   // A Windows log gets no LD_LIBRARY_PATH line.
   ExplainReport windows = ReportOnLinux(
       "C:\\Users\\u\\venv\\Lib\\site-packages\\ctranslate2\\__init__.py\n"
@@ -113,7 +112,7 @@ TEST(LoaderFixTest, PipNvidiaLibrariesGetTheirFolderOnTheLoaderPath) {
     if (!m.loader_fix) continue;
     had_loader_fix = true;
     EXPECT_EQ(m.loader_fix->route, "windows");
-    EXPECT_FALSE(Has(m.loader_fix->commands.bash + m.loader_fix->commands.powershell, "LD_LIBRARY_PATH"))
+    EXPECT_FALSE(Contains(m.loader_fix->commands.bash + m.loader_fix->commands.powershell, "LD_LIBRARY_PATH"))
         << m.loader_fix->commands.bash << m.loader_fix->commands.powershell;
   }
   EXPECT_TRUE(had_loader_fix);
@@ -125,17 +124,17 @@ TEST(LoaderFixTest, CudnnEightWithoutACudaInTheLogNamesBothWheels) {
       "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared "
       "object file: No such file or directory\n",
       "loader.missing_library");
-  EXPECT_TRUE(Has(f.commands.bash, "nvidia-cudnn-cu11==8.*")) << f.commands.bash;
-  EXPECT_TRUE(Has(f.commands.bash, "nvidia-cudnn-cu12==8.9.*")) << f.commands.bash;
-  EXPECT_TRUE(Has(f.commands.bash, "import nvidia.cudnn.lib as m")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.commands.bash, "nvidia-cudnn-cu11==8.*")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.commands.bash, "nvidia-cudnn-cu12==8.9.*")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.commands.bash, "import nvidia.cudnn.lib as m")) << f.commands.bash;
   LoaderFix cu12 = FixOf(
       "torch 2.1.2+cu121\n"
       "  File \"/home/u/venv/lib/python3.11/site-packages/ctranslate2/__init__.py\", line 3\n"
       "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared "
       "object file: No such file or directory\n",
       "loader.missing_library");
-  EXPECT_TRUE(Has(cu12.commands.bash, "nvidia-cudnn-cu12==8.*")) << cu12.commands.bash;
-  EXPECT_FALSE(Has(cu12.commands.bash, "cu11")) << cu12.commands.bash;
+  EXPECT_TRUE(Contains(cu12.commands.bash, "nvidia-cudnn-cu12==8.*")) << cu12.commands.bash;
+  EXPECT_FALSE(Contains(cu12.commands.bash, "cu11")) << cu12.commands.bash;
 }
 
 TEST(LoaderFixTest, CudaThirteenWheelsHaveNoSuffix) {
@@ -143,8 +142,8 @@ TEST(LoaderFixTest, CudaThirteenWheelsHaveNoSuffix) {
       "ImportError: libcudart.so.13: cannot open shared object file: No such file or directory\n"
       "  File \"/srv/env/lib/python3.12/site-packages/cupy/__init__.py\", line 1\n",
       "loader.missing_library");
-  EXPECT_TRUE(Has(f.commands.bash, "nvidia-cuda-runtime==13.*")) << f.commands.bash;
-  EXPECT_FALSE(Has(f.commands.bash, "-cu13")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.commands.bash, "nvidia-cuda-runtime==13.*")) << f.commands.bash;
+  EXPECT_FALSE(Contains(f.commands.bash, "-cu13")) << f.commands.bash;
 }
 
 TEST(LoaderFixTest, DriverLibrariesComeFromTheDriverOrTheContainerRuntime) {
@@ -153,15 +152,15 @@ TEST(LoaderFixTest, DriverLibrariesComeFromTheDriverOrTheContainerRuntime) {
       "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n",
       "loader.missing_library");
   EXPECT_EQ(in_container.route, "container");
-  EXPECT_TRUE(Has(in_container.advice, "--gpus all")) << in_container.advice;
-  EXPECT_FALSE(Has(in_container.commands.bash, "pip install")) << in_container.commands.bash;
+  EXPECT_TRUE(Contains(in_container.advice, "--gpus all")) << in_container.advice;
+  EXPECT_FALSE(Contains(in_container.commands.bash, "pip install")) << in_container.commands.bash;
 
   LoaderFix in_wsl = FixOf(
       "Linux 5.15.153.1-microsoft-standard-WSL2\n"
       "error while loading shared libraries: libcuda.so.1: cannot open shared object file\n",
       "loader.missing_library");
   EXPECT_EQ(in_wsl.route, "wsl");
-  EXPECT_TRUE(Has(in_wsl.commands.bash, "/usr/lib/wsl/lib")) << in_wsl.commands.bash;
+  EXPECT_TRUE(Contains(in_wsl.commands.bash, "/usr/lib/wsl/lib")) << in_wsl.commands.bash;
 }
 
 TEST(LoaderFixTest, CondaEnvironmentsGetTheCondaPackage) {
@@ -170,7 +169,7 @@ TEST(LoaderFixTest, CondaEnvironmentsGetTheCondaPackage) {
       "OSError: libsndfile.so.1: cannot open shared object file: No such file or directory\n",
       "loader.missing_library");
   EXPECT_EQ(f.route, "conda");
-  EXPECT_TRUE(Has(f.commands.bash, "conda install -c conda-forge libsndfile")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.commands.bash, "conda install -c conda-forge libsndfile")) << f.commands.bash;
 }
 
 // Who asked: the package of the traceback's last frame before the failure. A package other than torch was
@@ -185,27 +184,28 @@ TEST(LoaderFixTest, ThePackageWhoseImportFailedIsNamedWithItsRebuild) {
       "ImportError: libcudart.so.7.5: cannot open shared object file: No such file or directory\n",
       "loader.missing_library");
   EXPECT_EQ(f.requester, "cupy");
-  EXPECT_TRUE(Has(f.advice, "Install the CUDA runtime (cudart) of CUDA 7.5")) << f.advice;
-  EXPECT_TRUE(Has(f.advice, "reinstall cupy built for the CUDA you have")) << f.advice;
-  EXPECT_TRUE(Has(f.commands.bash, "pip install --force-reinstall cupy")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.advice, "Install the CUDA runtime (cudart) of CUDA 7.5")) << f.advice;
+  EXPECT_TRUE(Contains(f.advice, "reinstall cupy built for the CUDA you have")) << f.advice;
+  EXPECT_TRUE(Contains(f.commands.bash, "pip install --force-reinstall cupy")) << f.commands.bash;
   // CUDA 7.5 predates conda's cudatoolkit packages: no conda line, and the toolkit is named in full.
-  EXPECT_FALSE(Has(f.commands.bash, "conda install")) << f.commands.bash;
-  EXPECT_TRUE(Has(f.advice, "the CUDA 7.5 toolkit")) << f.advice;
+  EXPECT_FALSE(Contains(f.commands.bash, "conda install")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.advice, "the CUDA 7.5 toolkit")) << f.advice;
 
   LoaderFix t = FixOf(
       "  File \"/opt/venv/lib/python3.11/site-packages/torch/__init__.py\", line 237, in <module>\n"
       "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
       "loader.missing_library");
   EXPECT_EQ(t.requester, "torch");
-  EXPECT_TRUE(Has(t.advice, "Install cuDNN 9")) << t.advice;
-  EXPECT_TRUE(Has(t.commands.bash, "pip install --force-reinstall torch --index-url")) << t.commands.bash;
+  EXPECT_TRUE(Contains(t.advice, "Install cuDNN 9")) << t.advice;
+  EXPECT_TRUE(Contains(t.commands.bash, "pip install --force-reinstall torch --index-url"))
+      << t.commands.bash;
 
   // No traceback: nobody is named.
   LoaderFix n =
       FixOf("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
             "loader.missing_library");
   EXPECT_TRUE(n.requester.empty());
-  EXPECT_FALSE(Has(n.commands.bash, "--force-reinstall")) << n.commands.bash;
+  EXPECT_FALSE(Contains(n.commands.bash, "--force-reinstall")) << n.commands.bash;
 }
 
 TEST(LoaderFixTest, UnknownLibrariesGetAWayToFindTheirPackage) {
@@ -213,7 +213,7 @@ TEST(LoaderFixTest, UnknownLibrariesGetAWayToFindTheirPackage) {
       FixOf("error while loading shared libraries: libfrobnicate.so.3: cannot open shared object file\n",
             "loader.missing_library");
   EXPECT_TRUE(f.component.empty());
-  EXPECT_TRUE(Has(f.commands.bash, "apt-file search libfrobnicate.so.3")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.commands.bash, "apt-file search libfrobnicate.so.3")) << f.commands.bash;
 }
 
 TEST(LoaderFixTest, AnExtensionBuiltForAnotherTorchIsNamedWithItsPackage) {
@@ -222,21 +222,21 @@ TEST(LoaderFixTest, AnExtensionBuiltForAnotherTorchIsNamedWithItsPackage) {
       "/usr/local/lib/python3.10/dist-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: "
       "undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
       "loader.undefined_symbol");
-  EXPECT_TRUE(Has(f.component, "flash-attn")) << f.component;
-  EXPECT_TRUE(Has(f.advice, "another torch")) << f.advice;
-  EXPECT_TRUE(Has(f.commands.bash, "--no-build-isolation flash-attn")) << f.commands.bash;
+  EXPECT_TRUE(Contains(f.component, "flash-attn")) << f.component;
+  EXPECT_TRUE(Contains(f.advice, "another torch")) << f.advice;
+  EXPECT_TRUE(Contains(f.commands.bash, "--no-build-isolation flash-attn")) << f.commands.bash;
 
   LoaderFix nccl =
       FixOf("ImportError: /usr/lib/x86_64-linux-gnu/libnccl.so.2: undefined symbol: ncclCommRegister\n",
             "loader.undefined_symbol");
   EXPECT_EQ(nccl.component, "NCCL");
-  EXPECT_TRUE(Has(nccl.commands.bash, "LD_LIBRARY_PATH")) << nccl.commands.bash;
+  EXPECT_TRUE(Contains(nccl.commands.bash, "LD_LIBRARY_PATH")) << nccl.commands.bash;
 
   LoaderFix mkl = FixOf(
       "OSError: /opt/conda/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so: undefined "
       "symbol: iJIT_NotifyEvent\n",
       "loader.undefined_symbol");
-  EXPECT_TRUE(Has(mkl.commands.bash, "mkl=2024.0")) << mkl.commands.bash;
+  EXPECT_TRUE(Contains(mkl.commands.bash, "mkl=2024.0")) << mkl.commands.bash;
 }
 
 TEST(LoaderFixTest, SymbolVersionsNameTheGccAndTheDistributions) {
@@ -246,8 +246,8 @@ TEST(LoaderFixTest, SymbolVersionsNameTheGccAndTheDistributions) {
       "loader.cxx_runtime_too_old");
   const CxxRuntimeVersion* gcc = EmbeddedDb().FindCxxRuntimeVersion("GLIBCXX_3.4.30");
   ASSERT_NE(gcc, nullptr);
-  EXPECT_TRUE(Has(cxx.advice, "GCC " + gcc->gcc)) << cxx.advice;
-  EXPECT_TRUE(Has(cxx.commands.bash, "libstdcxx-ng>=" + gcc->gcc.substr(0, gcc->gcc.find('.'))))
+  EXPECT_TRUE(Contains(cxx.advice, "GCC " + gcc->gcc)) << cxx.advice;
+  EXPECT_TRUE(Contains(cxx.commands.bash, "libstdcxx-ng>=" + gcc->gcc.substr(0, gcc->gcc.find('.'))))
       << cxx.commands.bash;
   EXPECT_EQ(cxx.route, "conda");
 
@@ -257,8 +257,8 @@ TEST(LoaderFixTest, SymbolVersionsNameTheGccAndTheDistributions) {
       "loader.glibc_too_old");
   for (const GlibcRelease* g : EmbeddedDb().GlibcAtLeast(*Version::Parse("2.34")))
     for (const std::string& d : g->distributions)
-      EXPECT_TRUE(Has(glibc.advice, d)) << d << ": " << glibc.advice;
-  EXPECT_FALSE(Has(glibc.advice, "Ubuntu 20.04")) << glibc.advice;  // 2.31 is older than asked
+      EXPECT_TRUE(Contains(glibc.advice, d)) << d << ": " << glibc.advice;
+  EXPECT_FALSE(Contains(glibc.advice, "Ubuntu 20.04")) << glibc.advice;  // 2.31 is older than asked
 }
 
 TEST(LoaderFixTest, CudnnLibraryLoadNamesTheLibraryThatWasMissing) {
@@ -267,7 +267,7 @@ TEST(LoaderFixTest, CudnnLibraryLoadNamesTheLibraryThatWasMissing) {
       "object file: No such file or directory\n",
       "cuda.cudnn_library_load");
   EXPECT_EQ(f.library, "libnvrtc.so");
-  EXPECT_TRUE(Has(f.component, "NVRTC")) << f.component;
+  EXPECT_TRUE(Contains(f.component, "NVRTC")) << f.component;
 }
 
 }  // namespace

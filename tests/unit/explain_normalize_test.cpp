@@ -41,10 +41,6 @@ ExplainReport Report(const std::string& log, size_t chunk = 0) {
   return BuildExplainReport(scanner.matches(), scanner.stats(), linux_machine, EmbeddedDb(), scanner.facts());
 }
 
-std::string FirstId(const ExplainReport& r) {
-  return r.matches.empty() ? "" : r.matches.front().match.entry->id;
-}
-
 // A line cut into pieces of `width` characters, as a console of that width shows it.
 std::string Wrap(const std::string& line, size_t width) {
   std::string out;

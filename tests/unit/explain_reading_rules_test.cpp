@@ -11,10 +11,6 @@
 namespace gpudoctor {
 namespace {
 
-std::string FirstId(const ExplainReport& r) {
-  return r.matches.empty() ? "" : r.matches[0].match.entry->id;
-}
-
 TEST(CudaWordsOnAmd, AHipPortOnARadeonGetsTheHipEntry) {
   const ExplainReport r = ReportOnLinux(
       "ggml_cuda_init: found 1 ROCm devices:\n"

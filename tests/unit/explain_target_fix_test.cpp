@@ -43,7 +43,7 @@ ExplainedMatch Explain(const std::string& log, const Snapshot& machine, bool her
   return r.matches.empty() ? ExplainedMatch{} : r.matches.front();
 }
 
-std::string Bash(const ExplainedMatch& m) {
+std::string TargetFixBash(const ExplainedMatch& m) {
   std::string out;
   for (const TargetFix& t : m.target_fixes) out += t.commands.bash + "\n";
   return out;
@@ -123,7 +123,7 @@ TEST(ExplainTargetFix, Rdna1GetsNoOverrideButANativeBuild) {
   ExplainedMatch m = Explain("gpu_type=gfx1010\nhipErrorNoBinaryForGpu\n", LinuxMachine());
   ASSERT_EQ(m.target_fixes.size(), 1u);
   EXPECT_NE(m.target_fixes[0].advice.find("No HSA_OVERRIDE_GFX_VERSION for gfx1010"), std::string::npos);
-  EXPECT_EQ(Bash(m).find("export HSA_OVERRIDE"), std::string::npos) << Bash(m);
+  EXPECT_EQ(TargetFixBash(m).find("export HSA_OVERRIDE"), std::string::npos) << TargetFixBash(m);
 }
 
 TEST(ExplainTargetFix, UnknownTargetSaysHowToFindItAndGuessesNoValue) {

@@ -3,6 +3,8 @@
 // facts).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 
 #include "explain/explain_catalog.h"
@@ -12,14 +14,24 @@
 
 namespace gpudoctor {
 
+// The built-in catalog; one that does not load is a test failure (and an empty catalog).
 inline const ExplainCatalog& EmbeddedCatalog() {
-  static const ExplainCatalog catalog = LoadEmbeddedExplainCatalog().value_or(ExplainCatalog{});
+  static const ExplainCatalog catalog = [] {
+    auto c = LoadEmbeddedExplainCatalog();
+    if (!c.ok()) ADD_FAILURE() << c.error().message;
+    return c.ok() ? *c : ExplainCatalog{};
+  }();
   return catalog;
 }
 
 inline const KnowledgeDb& EmbeddedDb() {
   static const KnowledgeDb db = LoadEmbeddedKnowledge().value_or(KnowledgeDb{});
   return db;
+}
+
+// The id of the report's first finding, "" when it has none.
+inline std::string FirstId(const ExplainReport& r) {
+  return r.matches.empty() ? "" : r.matches.front().match.entry->id;
 }
 
 inline ExplainReport ReportOnLinux(const std::string& log) {

@@ -19,12 +19,12 @@ using testing::Exchange;
 using testing::LoopbackServer;
 using testing::StatusLine;
 
-HttpParseResult Parse(std::string_view head) {
+HttpParseResult ParseHead(std::string_view head) {
   return ParseHttpRequestHead(head, HttpLimits{});
 }
 
 TEST(HttpRequestParse, PrometheusScrapeRequest) {
-  auto r = Parse(
+  auto r = ParseHead(
       "GET /metrics?x=1 HTTP/1.1\r\nHost: 127.0.0.1:9400\r\nUser-Agent: Prometheus/2.42.0\r\n"
       "X-Prometheus-Scrape-Timeout-Seconds:  10 \r\n\r\n");
   ASSERT_TRUE(r.request) << r.reason;
@@ -33,32 +33,32 @@ TEST(HttpRequestParse, PrometheusScrapeRequest) {
   EXPECT_EQ(r.request->target, "/metrics?x=1");
   ASSERT_NE(r.request->Header("x-prometheus-scrape-timeout-seconds"), nullptr);
   EXPECT_EQ(*r.request->Header("x-prometheus-scrape-timeout-seconds"), "10");
-  auto absolute = Parse("GET http://host:9400/healthz HTTP/1.0\n\n");  // bare LF, HTTP/1.0 without Host
+  auto absolute = ParseHead("GET http://host:9400/healthz HTTP/1.0\n\n");  // bare LF, HTTP/1.0 without Host
   ASSERT_TRUE(absolute.request) << absolute.reason;
   EXPECT_EQ(absolute.request->path, "/healthz");
 }
 
 TEST(HttpRequestParse, MalformedAndRefusedRequests) {
-  EXPECT_EQ(Parse("GET /metrics HTTP/1.1\r\n\r\n").status, 400);  // no Host
-  EXPECT_EQ(Parse("GET  /metrics HTTP/1.1\r\nHost: a\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("GET /metrics\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("G(T /metrics HTTP/1.1\r\nHost: a\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("GET /met\x01rics HTTP/1.1\r\nHost: a\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("GET /metrics HTTP/2.0\r\nHost: a\r\n\r\n").status, 505);
-  EXPECT_EQ(Parse("GET /metrics HTTX/1.1\r\nHost: a\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("GET /metrics HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("GET /metrics HTTP/1.1\r\nHost a\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("GET /metrics HTTP/1.1\r\nHost: a\x7f\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("GET /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n").status, 413);
-  EXPECT_EQ(Parse("GET /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\n\r\n").status, 400);
-  EXPECT_EQ(Parse("GET /metrics HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n").status, 413);
-  EXPECT_TRUE(Parse("GET /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n").request);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\n\r\n").status, 400);  // no Host
+  EXPECT_EQ(ParseHead("GET  /metrics HTTP/1.1\r\nHost: a\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /metrics\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("G(T /metrics HTTP/1.1\r\nHost: a\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /met\x01rics HTTP/1.1\r\nHost: a\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/2.0\r\nHost: a\r\n\r\n").status, 505);
+  EXPECT_EQ(ParseHead("GET /metrics HTTX/1.1\r\nHost: a\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\nHost a\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\nHost: a\x7f\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\n").status, 413);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n").status, 413);
+  EXPECT_TRUE(ParseHead("GET /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n").request);
   std::string many = "GET / HTTP/1.1\r\nHost: a\r\n";
   for (int i = 0; i < 120; ++i) many += "X-" + std::to_string(i) + ": y\r\n";
-  EXPECT_EQ(Parse(many + "\r\n").status, 431);
-  EXPECT_EQ(Parse("GET /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: a\r\n\r\n").status, 414);
-  EXPECT_EQ(Parse("GET / HTTP/1.1\r\nHost: a\r\nX: " + std::string(9000, 'a') + "\r\n\r\n").status, 431);
-  EXPECT_EQ(Parse("").status, 400);
+  EXPECT_EQ(ParseHead(many + "\r\n").status, 431);
+  EXPECT_EQ(ParseHead("GET /" + std::string(9000, 'a') + " HTTP/1.1\r\nHost: a\r\n\r\n").status, 414);
+  EXPECT_EQ(ParseHead("GET / HTTP/1.1\r\nHost: a\r\nX: " + std::string(9000, 'a') + "\r\n\r\n").status, 431);
+  EXPECT_EQ(ParseHead("").status, 400);
 }
 
 TEST(HttpRequestParse, HeadEndAndOverflow) {

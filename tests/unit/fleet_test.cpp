@@ -35,18 +35,18 @@ std::vector<NodeFacts> ParseAll(const std::vector<testing::SyntheticReport>& rep
   return out;
 }
 
-using Found = std::set<std::tuple<std::string, std::string, std::string>>;  // host, kind, id
+using OutlierSet = std::set<std::tuple<std::string, std::string, std::string>>;  // host, kind, id
 
-Found Outliers(const FleetSummary& s) {
-  Found found;
+OutlierSet Outliers(const FleetSummary& s) {
+  OutlierSet found;
   for (const auto& o : s.outliers) found.insert({o.host, ToString(o.kind), o.id});
   return found;
 }
 
-const Found kPlanted = {{"node017", "figure", "memory.triad"},
-                        {"node023", "version", "nvidia_driver"},
-                        {"node031", "failure", "verify gate memtest failed"},
-                        {"node042", "version", "torch"}};
+const OutlierSet kPlanted = {{"node017", "figure", "memory.triad"},
+                             {"node023", "version", "nvidia_driver"},
+                             {"node031", "failure", "verify gate memtest failed"},
+                             {"node042", "version", "torch"}};
 
 TEST(Fleet, FindsExactlyThePlantedOutliers) {
   FleetSummary s = AnalyzeFleet(ParseAll(testing::SyntheticFleet()), FleetOptions{});
@@ -68,7 +68,7 @@ TEST(Fleet, FindsExactlyThePlantedOutliers) {
 TEST(Fleet, ThresholdDecidesWhatIsBelowTheMedian) {
   FleetOptions loose;
   loose.threshold = 0.35;  // node017's triad is 30% low: no longer flagged
-  Found found = Outliers(AnalyzeFleet(ParseAll(testing::SyntheticFleet()), loose));
+  OutlierSet found = Outliers(AnalyzeFleet(ParseAll(testing::SyntheticFleet()), loose));
   EXPECT_EQ(found.count({"node017", "figure", "memory.triad"}), 0u);
   EXPECT_EQ(found.size(), 3u);
   FleetOptions tight;
@@ -224,7 +224,7 @@ TEST(FleetCli, MergesAFolderOfReports) {
   ASSERT_FALSE(doc.is_discarded()) << r.stdout_text;
   EXPECT_EQ(doc["schema"], "gpudoctor.fleet");
   EXPECT_EQ(doc["nodes"].size(), 50u);
-  Found found;
+  OutlierSet found;
   for (const auto& o : doc["outliers"])
     found.insert({o["host"].get<std::string>(), o["kind"].get<std::string>(), o["id"].get<std::string>()});
   EXPECT_EQ(found, kPlanted);

@@ -14,6 +14,7 @@
 #include "fleet/node_report.h"
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -21,7 +22,7 @@ namespace {
 
 namespace stdfs = std::filesystem;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+using testing::kFixtures;
 
 // The three nodes' saved snapshots: node-c's GPU2 and GPU6 reach each other across the sockets only.
 std::vector<std::pair<std::string, std::string>> ThreeNodes() {

@@ -12,40 +12,29 @@
 #include "cli_test_util.h"
 #include "platform/filesystem.h"
 #include "platform/process.h"
+#include "recorded_fixture_names.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::Contains;
 using testing::FreshTempDir;
 using testing::Gpudoctor;
 using testing::HipccRuns;
 using testing::kNoHipcc;
+using testing::kSource;
 using testing::ReadFileText;
+using testing::ThisBuildMakesLinks;
 
 namespace stdfs = std::filesystem;
-const std::string kSource = GPUDOCTOR_SOURCE_DIR;
 const std::string kH100 = kSource + "/tests/fixtures/sysroot/h100-sxm-server";
-
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // A command that ran to its end by itself: an exit status, no signal, no timeout.
 void ExpectExited(const ProcessResult& r) {
   EXPECT_TRUE(r.exit_code.has_value()) << "no exit status; stderr: " << r.stderr_text;
   EXPECT_FALSE(r.term_signal.has_value()) << "ended by signal " << r.term_signal.value_or(0);
   EXPECT_FALSE(r.timed_out);
-}
-
-// The recorded trees hold symbolic links; a build that cannot make them (Windows under wine) cannot record
-// them. Decided from the file system, not from gather's result.
-bool ThisBuildMakesLinks() {
-  std::error_code ec;
-  stdfs::path probe = testing::ProcessTempPath("front_end_cli_link_probe");
-  stdfs::create_symlink("target", probe, ec);
-  bool ok = !ec && MakeRootedFileSystem("/")->ReadLink(probe.generic_string()).ok();
-  stdfs::remove(probe, ec);
-  return ok;
 }
 
 TEST(GatherCli, RecordsARecordedMachineThatReplaysWithInfo) {

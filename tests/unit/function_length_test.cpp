@@ -15,20 +15,17 @@
 #include <string>
 #include <vector>
 
+#include "test_common.h"
+
 namespace gpudoctor {
 namespace {
 
+using testing::kSourceTree;
+using testing::ReadFileText;
+
 namespace fs = std::filesystem;
 
-const fs::path kSource = GPUDOCTOR_SOURCE_DIR;
 constexpr int kLongestFunction = 80;
-
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Replaces the characters of [begin, end) by spaces, keeping the newlines (so line numbers stay).
 void Blank(std::string& text, size_t begin, size_t end) {
@@ -172,7 +169,7 @@ std::vector<LongFunction> FunctionsLongerThan(const std::string& source, int lim
   return out;
 }
 
-std::string Lines(int count, const std::string& line) {
+std::string RepeatedLines(int count, const std::string& line) {
   std::string out;
   for (int i = 0; i < count; ++i) out += line + "\n";
   return out;
@@ -181,7 +178,7 @@ std::string Lines(int count, const std::string& line) {
 TEST(FunctionLength, APlantedLongFunctionIsFound) {
   // 1 head line + 79 body lines + the closing brace: 81 lines.
   std::string source =
-      "namespace a {\nint Long(int x) {\n" + Lines(79, "  x += 1;") + "}\n}  // namespace a\n";
+      "namespace a {\nint Long(int x) {\n" + RepeatedLines(79, "  x += 1;") + "}\n}  // namespace a\n";
   auto found = FunctionsLongerThan(source, 80);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].head, "int Long");
@@ -190,15 +187,16 @@ TEST(FunctionLength, APlantedLongFunctionIsFound) {
 }
 
 TEST(FunctionLength, EightyLinesPassAndTheHeadCounts) {
-  std::string fits = "int Fits(int x) {\n" + Lines(78, "  x += 1;") + "}\n";
+  std::string fits = "int Fits(int x) {\n" + RepeatedLines(78, "  x += 1;") + "}\n";
   EXPECT_TRUE(FunctionsLongerThan(fits, 80).empty());
-  std::string wrapped = "int Wrapped(int x,\n            int y) {\n" + Lines(78, "  x += y;") + "}\n";
+  std::string wrapped = "int Wrapped(int x,\n            int y) {\n" + RepeatedLines(78, "  x += y;") + "}\n";
   EXPECT_EQ(FunctionsLongerThan(wrapped, 80).size(), 1u) << "a wrapped head's lines count";
 }
 
 TEST(FunctionLength, LambdasAndInnerBlocksCountTowardTheirFunction) {
-  std::string source = "void Outer() {\n  auto f = [&](int v) {\n" + Lines(40, "    v += 1;") + "  };\n" +
-                       "  for (int i = 0; i < 3; ++i) {\n" + Lines(40, "    f(i);") + "  }\n}\n";
+  std::string source = "void Outer() {\n  auto f = [&](int v) {\n" + RepeatedLines(40, "    v += 1;") +
+                       "  };\n" + "  for (int i = 0; i < 3; ++i) {\n" + RepeatedLines(40, "    f(i);") +
+                       "  }\n}\n";
   auto found = FunctionsLongerThan(source, 80);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].head, "void Outer");
@@ -206,9 +204,9 @@ TEST(FunctionLength, LambdasAndInnerBlocksCountTowardTheirFunction) {
 
 TEST(FunctionLength, MemberFunctionsAndOutOfClassDefinitionsAreFunctions) {
   std::string source = "class Bench final : public Benchmark {\n public:\n  void Run() override {\n" +
-                       Lines(85, "    step();") + "  }\n  int Small() const { return 1; }\n};\n" +
+                       RepeatedLines(85, "    step();") + "  }\n  int Small() const { return 1; }\n};\n" +
                        "void Bench::Other(const std::vector<std::string>& ids) {\n" +
-                       Lines(85, "  use(ids);") + "}\n";
+                       RepeatedLines(85, "  use(ids);") + "}\n";
   auto found = FunctionsLongerThan(source, 80);
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].head, "void Run");
@@ -217,11 +215,11 @@ TEST(FunctionLength, MemberFunctionsAndOutOfClassDefinitionsAreFunctions) {
 
 TEST(FunctionLength, BracesInLiteralsAndCommentsAndDataTablesAreNotCode) {
   std::string source = "// int Commented() {\n/* } } { */\nconst char kKernel[] = R\"K(\n" +
-                       Lines(100, "void kernel(float* p) { p[0] = '}'; }") + ")K\";\n" +
-                       "const Row kRows[] = {\n" + Lines(100, "    {\"{\", 1'000, '{'},") + "};\n" +
+                       RepeatedLines(100, "void kernel(float* p) { p[0] = '}'; }") + ")K\";\n" +
+                       "const Row kRows[] = {\n" + RepeatedLines(100, "    {\"{\", 1'000, '{'},") + "};\n" +
                        "int Short() { return '}' + \"}\"[0]; }\n";
   EXPECT_TRUE(FunctionsLongerThan(source, 80).empty());
-  std::string after = source + "void Long() {\n" + Lines(81, "  f();") + "}\n";
+  std::string after = source + "void Long() {\n" + RepeatedLines(81, "  f();") + "}\n";
   ASSERT_EQ(FunctionsLongerThan(after, 80).size(), 1u) << "the scan lost its place after the literals";
   EXPECT_EQ(FunctionsLongerThan(after, 80)[0].head, "void Long");
 }
@@ -229,19 +227,19 @@ TEST(FunctionLength, BracesInLiteralsAndCommentsAndDataTablesAreNotCode) {
 TEST(FunctionLength, NoFunctionOfTheGpuHalfPassesEightyLines) {
   size_t files = 0;
   for (const char* folder : {"src/bench", "src/gates", "src/worker", "src/collectives"}) {
-    for (const auto& entry : fs::directory_iterator(kSource / folder)) {
+    for (const auto& entry : fs::directory_iterator(kSourceTree / folder)) {
       std::string ext = entry.path().extension().string();
       if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".h")) continue;
       ++files;
-      for (const auto& f : FunctionsLongerThan(ReadText(entry.path()), kLongestFunction))
-        ADD_FAILURE() << fs::relative(entry.path(), kSource).generic_string() << ":" << f.first_line << " "
-                      << f.head << " is " << f.lines
+      for (const auto& f : FunctionsLongerThan(ReadFileText(entry.path()), kLongestFunction))
+        ADD_FAILURE() << fs::relative(entry.path(), kSourceTree).generic_string() << ":" << f.first_line
+                      << " " << f.head << " is " << f.lines
                       << " lines; split it by meaning (set-up, one measurement, "
                       << "the verdict) so that none passes " << kLongestFunction;
     }
   }
   EXPECT_GT(files, 40u) << "src/bench, src/gates, src/worker and src/collectives were not all found under "
-                        << kSource;
+                        << kSourceTree;
 }
 
 }  // namespace

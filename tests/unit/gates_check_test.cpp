@@ -62,7 +62,7 @@ TEST(GemmCheck, NanFails) {
   EXPECT_EQ(check.samples, 64u);  // all entries when the matrix is small
 }
 
-Telemetry Reading(uint32_t clock, uint32_t temp, std::vector<std::string> reasons) {
+Telemetry TelemetryReading(uint32_t clock, uint32_t temp, std::vector<std::string> reasons) {
   Telemetry t;
   t.sm_clock_mhz = clock;
   t.temperature_c = temp;
@@ -72,13 +72,14 @@ Telemetry Reading(uint32_t clock, uint32_t temp, std::vector<std::string> reason
 }
 
 TEST(SustainedAnalysis, PowerCapIsFineThermalSlowdownFails) {
-  auto ok = AnalyzeSustained({Reading(1980, 60, {}), Reading(1755, 70, {"sw_power_cap"})}, std::nullopt,
-                             std::nullopt);
+  auto ok = AnalyzeSustained({TelemetryReading(1980, 60, {}), TelemetryReading(1755, 70, {"sw_power_cap"})},
+                             std::nullopt, std::nullopt);
   EXPECT_FALSE(ok.failed);
   EXPECT_EQ(ok.notes, std::vector<std::string>{"sw_power_cap in 1 of 2 readings"});
   EXPECT_EQ(*ok.min_sm_clock_mhz, 1755u);
   EXPECT_EQ(*ok.max_temperature_c, 70u);
-  auto hot = AnalyzeSustained({Reading(1200, 92, {"hw_thermal", "sw_thermal"})}, std::nullopt, std::nullopt);
+  auto hot = AnalyzeSustained({TelemetryReading(1200, 92, {"hw_thermal", "sw_thermal"})}, std::nullopt,
+                              std::nullopt);
   EXPECT_TRUE(hot.failed);
   EXPECT_EQ(hot.problems.size(), 2u);
 }

@@ -81,7 +81,7 @@ Snapshot WithGpu(GpuVendor vendor, const char* pci) {
   return s;
 }
 
-const GateResult* Find(const VerifyReport& r, const char* gate) {
+const GateResult* FindGate(const VerifyReport& r, const char* gate) {
   for (const auto& g : r.gates)
     if (g.gate == gate) return &g;
   return nullptr;
@@ -105,11 +105,11 @@ TEST(GatesRunner, AFailedGateSkipsOnlyItsDependants) {
   exec.answers["kernel"] = Answer("kernel", GateStatus::kFail, "wrong result");
   auto report = RunVerify(VerifyRequest{}, Snapshot{}, Environment(), exec);
   EXPECT_EQ(report.exit_code, 1);
-  EXPECT_EQ(Find(report, "kernel")->status, GateStatus::kFail);
-  EXPECT_EQ(Find(report, "memtest")->status, GateStatus::kSkip);
-  EXPECT_EQ(Find(report, "memtest")->summary, "skipped: needs kernel (failed)");
-  EXPECT_EQ(Find(report, "gemm_bf16")->status, GateStatus::kPass);
-  EXPECT_EQ(Find(report, "sustained")->status, GateStatus::kPass);
+  EXPECT_EQ(FindGate(report, "kernel")->status, GateStatus::kFail);
+  EXPECT_EQ(FindGate(report, "memtest")->status, GateStatus::kSkip);
+  EXPECT_EQ(FindGate(report, "memtest")->summary, "skipped: needs kernel (failed)");
+  EXPECT_EQ(FindGate(report, "gemm_bf16")->status, GateStatus::kPass);
+  EXPECT_EQ(FindGate(report, "sustained")->status, GateStatus::kPass);
   int failed = 0;
   for (const auto& g : report.gates) failed += g.status == GateStatus::kFail;
   EXPECT_EQ(failed, 1);
@@ -121,9 +121,9 @@ TEST(GatesRunner, SkipsChainThroughSkippedGates) {
   exec.answers["context"] = Answer("context", GateStatus::kFail, "cuDevicePrimaryCtxRetain failed");
   auto report = RunVerify(VerifyRequest{}, Snapshot{}, Environment(), exec);
   EXPECT_EQ(report.exit_code, 1);
-  EXPECT_EQ(Find(report, "copy")->summary, "skipped: needs context (failed)");
-  EXPECT_EQ(Find(report, "kernel")->summary, "skipped: needs copy (skipped)");
-  EXPECT_EQ(Find(report, "sustained")->status, GateStatus::kSkip);
+  EXPECT_EQ(FindGate(report, "copy")->summary, "skipped: needs context (failed)");
+  EXPECT_EQ(FindGate(report, "kernel")->summary, "skipped: needs copy (skipped)");
+  EXPECT_EQ(FindGate(report, "sustained")->status, GateStatus::kSkip);
 }
 
 TEST(GatesRunner, NoRuntimeAnywhereIsExitTwoWithInstallAdvice) {
@@ -132,7 +132,7 @@ TEST(GatesRunner, NoRuntimeAnywhereIsExitTwoWithInstallAdvice) {
   auto report = RunVerify(VerifyRequest{}, WithGpu(GpuVendor::kAmd, "0000:c1:00.0"), Environment(), exec);
   EXPECT_EQ(report.exit_code, 2);
   EXPECT_NE(report.advice.find("ROCm"), std::string::npos);
-  EXPECT_EQ(Find(report, "devices")->status, GateStatus::kSkip);
+  EXPECT_EQ(FindGate(report, "devices")->status, GateStatus::kSkip);
   EXPECT_EQ(exec.ran, std::vector<std::string>{"hip:runtime"});  // only the AMD GPU's runtime was tried
 }
 
@@ -144,8 +144,8 @@ TEST(GatesRunner, RuntimeWithNoDeviceWinsOverAMissingOne) {
   auto report = RunVerify(VerifyRequest{}, Snapshot{}, Environment(), exec);
   EXPECT_EQ(report.exit_code, 2);
   EXPECT_EQ(report.backend, "hip");
-  EXPECT_EQ(Find(report, "runtime")->status, GateStatus::kPass);
-  EXPECT_NE(Find(report, "devices")->summary.find("sees no device"), std::string::npos);
+  EXPECT_EQ(FindGate(report, "runtime")->status, GateStatus::kPass);
+  EXPECT_NE(FindGate(report, "devices")->summary.find("sees no device"), std::string::npos);
 }
 
 TEST(GatesRunner, ABusGpuTheRuntimeMissesIsAFinding) {
@@ -179,7 +179,7 @@ TEST(GatesRunner, UnknownDeviceFailsTheDevicesGate) {
   req.device_selector = "7";
   auto report = RunVerify(req, Snapshot{}, Environment(), exec);
   EXPECT_EQ(report.exit_code, 2);
-  EXPECT_EQ(Find(report, "devices")->status, GateStatus::kFail);
+  EXPECT_EQ(FindGate(report, "devices")->status, GateStatus::kFail);
 }
 
 TEST(GatesRunner, ArchHintsComeFromTheAmdGpus) {

@@ -18,7 +18,9 @@
 #include "report/check_text.h"
 #include "report/info_text.h"
 #include "rules/rules.h"
+#include "rules_test_util.h"
 #include "snapshot/snapshot_json.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 #include "topo/topology_report.h"
 #include "unique_temp_dir.h"
@@ -28,12 +30,9 @@ namespace {
 
 namespace stdfs = std::filesystem;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-
-const KnowledgeDb& KnowledgeBase() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
-  return db;
-}
+using testing::kFixtures;
+using testing::ThisBuildMakesLinks;
+using testing_rules::Db;
 
 // The Linux machines (Windows ones are gathered by gather_windows, tested in gather_windows_test).
 std::vector<std::string> LinuxMachines() {
@@ -53,14 +52,14 @@ struct Reports {
 };
 
 Reports ReportsOf(const std::string& sysroot) {
-  ProbeInputs in = MakeRecordedInputs(sysroot, &KnowledgeBase());
+  ProbeInputs in = MakeRecordedInputs(sysroot, &Db());
   Snapshot snap = ProbeWithTopology(in);  // the probe pass of info, check and topo
   snap.sysroot = "SYSROOT";
   Reports r;
   r.info_text = RenderInfoText(snap);
   r.info_json = SnapshotToJson(snap);
-  r.check_text = RenderCheckText(snap, RunAllRules(snap, KnowledgeBase(), RuleOptions{}), Shell::kBash, {});
-  r.check_json = RenderCheckJson(snap, RunAllRules(snap, KnowledgeBase(), RuleOptions{}), Shell::kBash, 0);
+  r.check_text = RenderCheckText(snap, RunAllRules(snap, Db(), RuleOptions{}), Shell::kBash, {});
+  r.check_json = RenderCheckJson(snap, RunAllRules(snap, Db(), RuleOptions{}), Shell::kBash, 0);
   r.topo_text = RenderTopologyText(snap, true);
   r.topo_json = RenderTopologyJson(snap);
   return r;
@@ -78,23 +77,12 @@ class GatherReplayTest : public ::testing::TestWithParam<std::string> {
   stdfs::path dest_;
 };
 
-// The recorded trees hold links; a build that cannot make them (Windows under wine) cannot record them.
-bool ThisBuildMakesLinks() {
-  std::error_code ec;
-  stdfs::path probe = testing::ProcessTempPath("gather_replay_link_probe");
-  stdfs::remove(probe, ec);
-  stdfs::create_symlink("target", probe, ec);
-  bool ok = !ec && MakeRootedFileSystem("/")->ReadLink(probe.generic_string()).ok();
-  stdfs::remove(probe, ec);
-  return ok;
-}
-
 TEST_P(GatherReplayTest, RecordingReplaysTheSameInfoCheckAndTopo) {
   if (!ThisBuildMakesLinks()) GTEST_SKIP() << "this build cannot make symbolic links, which sysfs is made of";
   const std::string machine = kFixtures + GetParam();
   Reports want = ReportsOf(machine);
 
-  ProbeInputs in = MakeRecordedInputs(machine, &KnowledgeBase());
+  ProbeInputs in = MakeRecordedInputs(machine, &Db());
   std::vector<std::string> notes;
   Status st = GatherMachine(in, "", dest_.string(), notes);
   ASSERT_TRUE(st.ok()) << st.error().message;

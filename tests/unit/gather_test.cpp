@@ -22,15 +22,15 @@ namespace {
 
 namespace stdfs = std::filesystem;
 
-class TempDir {
+class GatherTempDir {
  public:
-  TempDir() {
+  GatherTempDir() {
     std::random_device rd;
     path_ = stdfs::temp_directory_path() /
             ("gpudoctor-gather-test-" + std::to_string(rd()) + std::to_string(rd()));
     stdfs::create_directories(path_);
   }
-  ~TempDir() {
+  ~GatherTempDir() {
     std::error_code ec;
     stdfs::remove_all(path_, ec);
   }
@@ -123,7 +123,7 @@ class GatherTest : public ::testing::Test {
     return GatherMachine(in, "{\"devices\": []}\n", dest_.string(), notes);
   }
 
-  TempDir tmp_;
+  GatherTempDir tmp_;
   stdfs::path live_;
   stdfs::path dest_;
   Environment env_;

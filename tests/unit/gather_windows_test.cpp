@@ -11,13 +11,14 @@
 #include "gather/gather_windows.h"
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
 namespace stdfs = std::filesystem;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+using testing::kFixtures;
 
 class GatherWindowsTest : public ::testing::TestWithParam<std::string> {
  protected:

@@ -9,6 +9,9 @@
 
 namespace gpudoctor::testing {
 
+// The golden files' folder, ending in '/': kGolden + "vm-no-gpu.check.txt".
+inline const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/";
+
 // Whether this run was started with --update-goldens (set once by test_main.cpp, before any test runs).
 bool& UpdateGoldensRequested();
 

@@ -13,18 +13,12 @@
 #include <string>
 
 #include "cli_test_util.h"
+#include "test_common.h"
 
 namespace gpudoctor::testing {
 namespace {
 
 namespace stdfs = std::filesystem;
-
-std::string Slurp(const stdfs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void SetVariable(const char* name, const char* value) {
 #ifdef _WIN32
@@ -76,7 +70,7 @@ TEST(GoldenFiles, TheOldEnvironmentVariableNeitherPassesNorRewrites) {
   ScopedUpdate no_flag(false);
   ScopedVariable update("GPUDOCTOR_UPDATE_GOLDEN", "1");
   EXPECT_NONFATAL_FAILURE(CompareWithGolden(golden, "rendered\n"), "differs");
-  EXPECT_EQ(Slurp(golden), "recorded\n");
+  EXPECT_EQ(ReadFileText(golden), "recorded\n");
 }
 
 TEST(GoldenFiles, AnEqualFilePasses) {
@@ -85,7 +79,7 @@ TEST(GoldenFiles, AnEqualFilePasses) {
   std::ofstream(golden, std::ios::binary) << "same\n";
   ScopedUpdate no_flag(false);
   CompareWithGolden(golden, "same\n");
-  EXPECT_EQ(Slurp(golden), "same\n");
+  EXPECT_EQ(ReadFileText(golden), "same\n");
 }
 
 TEST(GoldenFiles, OnlyTheUpdateArgumentRewrites) {
@@ -95,7 +89,7 @@ TEST(GoldenFiles, OnlyTheUpdateArgumentRewrites) {
     ScopedUpdate flag(true);
     CompareWithGolden(golden, "rendered\n");
   }
-  EXPECT_EQ(Slurp(golden), "rendered\n");
+  EXPECT_EQ(ReadFileText(golden), "rendered\n");
 }
 
 TEST(GoldenFiles, TheDifferenceNamesTheFirstDifferingLine) {

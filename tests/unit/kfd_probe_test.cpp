@@ -6,10 +6,12 @@
 #include "probe/linux/device_node_access.h"
 #include "probe/linux/kfd_parse.h"
 #include "probe_sysroot_builder.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::Contains;
 using testing::HasWarning;
 using testing::SysrootBuilder;
 
@@ -36,19 +38,13 @@ struct ProbeRun {
   Snapshot snap;
 };
 
-Snapshot Probe(const SysrootBuilder& root, const UserIdentity& who = {}) {
+Snapshot ProbeAmdSysroot(const SysrootBuilder& root, const UserIdentity& who = {}) {
   auto fs = MakeRootedFileSystem(root.root());
   Environment env;
   ProbeContext ctx{*fs, env, who, false};
   Snapshot snap;
   ProbeAmd(ctx, snap);
   return snap;
-}
-
-bool Contains(const std::vector<std::string>& v, std::string_view s) {
-  for (const auto& x : v)
-    if (x == s) return true;
-  return false;
 }
 
 UserIdentity Alice() {
@@ -158,7 +154,7 @@ TEST(AmdProbe, ReadsTopologyModuleAndDeviceNodes) {
   root.Write("/sys/module/amdgpu/version", "6.8.5\n");
   root.Write("/etc/group", "root:x:0:\nvideo:x:44:alice\nrender:x:109:\nalice:x:1000:\n");
   root.Write("/.gpudoctor/devnodes", "/dev/kfd 20660 0 109\n/dev/dri/renderD128 20660 0 109\n");
-  Snapshot snap = Probe(root, Alice());
+  Snapshot snap = ProbeAmdSysroot(root, Alice());
 
   EXPECT_TRUE(snap.warnings.empty()) << snap.warnings.front();
   EXPECT_TRUE(snap.amd.kfd_topology_present);
@@ -202,7 +198,7 @@ TEST(AmdProbe, ReadsTopologyModuleAndDeviceNodes) {
 TEST(AmdProbe, WithoutARecordAccessIsNotGuessed) {
   SysrootBuilder root;
   WriteTopology(root);
-  Snapshot snap = Probe(root, Alice());
+  Snapshot snap = ProbeAmdSysroot(root, Alice());
   EXPECT_FALSE(snap.amd.amdgpu_module_loaded);
   EXPECT_FALSE(snap.amd.amdgpu_module_version.has_value());
   ASSERT_EQ(snap.amd.device_nodes.size(), 3u);
@@ -214,7 +210,7 @@ TEST(AmdProbe, WithoutARecordAccessIsNotGuessed) {
 
 TEST(AmdProbe, NoKfdNoAmdNoDeviceNodes) {
   SysrootBuilder root;
-  Snapshot snap = Probe(root);
+  Snapshot snap = ProbeAmdSysroot(root);
   EXPECT_FALSE(snap.amd.kfd_topology_present);
   EXPECT_TRUE(snap.amd.kfd_nodes.empty());
   EXPECT_TRUE(snap.amd.device_nodes.empty());
@@ -239,7 +235,7 @@ TEST(AmdProbe, BrokenFilesBecomeWarnings) {
   root.Write("/sys/module/amdgpu/version", std::string(200, 'x'));
   root.Write("/.gpudoctor/devnodes", "/dev/kfd 20660 0 109\nnot a line\n/dev/dri/renderD128 9999 0 1\n");
 
-  Snapshot snap = Probe(root, Alice());
+  Snapshot snap = ProbeAmdSysroot(root, Alice());
   ASSERT_EQ(snap.amd.kfd_nodes.size(), 2u);  // the good nodes survive
   EXPECT_FALSE(snap.amd.kfd_nodes[0].gpu_id.has_value());
   EXPECT_FALSE(snap.amd.kfd_nodes[0].vram_bytes.has_value());

@@ -7,18 +7,14 @@
 
 #include "knowledge/knowledge_db.h"
 #include "knowledge/knowledge_loader.h"
+#include "knowledge_test_util.h"
+#include "rules_test_util.h"
 
 namespace gpudoctor {
 namespace {
 
-Version V(const char* text) {
-  return Version::Parse(text).value();
-}
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
-  return db;
-}
+using testing::V;
+using testing_rules::Db;
 
 // The errors of the built-in knowledge base with addon_libraries.toml replaced by `text`, one a line.
 std::string ErrorsWithAddonFile(const std::string& text) {

@@ -7,20 +7,14 @@
 #include <string>
 
 #include "knowledge/knowledge_loader.h"
+#include "knowledge_test_util.h"
 #include "rules/knowledge_age.h"
 #include "rules/rules.h"
 
 namespace gpudoctor {
 namespace {
 
-std::string DaysAfter(const std::string& date, int days) {
-  auto y = std::stoi(date.substr(0, 4));
-  auto m = static_cast<unsigned>(std::stoi(date.substr(5, 2)));
-  auto d = static_cast<unsigned>(std::stoi(date.substr(8, 2)));
-  std::chrono::sys_days day{
-      std::chrono::year_month_day{std::chrono::year(y), std::chrono::month(m), std::chrono::day(d)}};
-  return DateOf(day + std::chrono::days(days));
-}
+using testing::DaysAfter;
 
 TEST(KnowledgeAge, DaysBetweenDates) {
   EXPECT_EQ(DaysBetween("2026-12-03", "2027-06-01"), 180);

@@ -5,14 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "knowledge/knowledge_loader.h"
+#include "rules_test_util.h"
 
 namespace gpudoctor {
 namespace {
 
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
-  return db;
-}
+using testing_rules::Db;
 
 Snapshot OneGpu(GpuVendor vendor, std::string arch) {
   Snapshot s;

@@ -14,11 +14,14 @@
 #include "core/calendar_date.h"
 #include "knowledge/knowledge_lint.h"
 #include "knowledge/knowledge_loader.h"
+#include "knowledge_test_util.h"
 
 namespace gpudoctor {
 namespace {
 
-std::string BaseName(const std::string& path) {
+using testing::DaysAfter;
+
+std::string FileBaseName(const std::string& path) {
   size_t slash = path.find_last_of("/\\");
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
@@ -28,7 +31,7 @@ std::string ErrorsWithPlanted(const std::string& base, const std::string& text) 
   std::vector<KnowledgeFileText> files = EmbeddedKnowledgeTexts();
   bool found = false;
   for (KnowledgeFileText& f : files) {
-    if (BaseName(f.name) != base) continue;
+    if (FileBaseName(f.name) != base) continue;
     f.text += "\n" + text + "\n";
     found = true;
   }
@@ -44,7 +47,7 @@ std::vector<KnowledgeFileText> EmbeddedWithEdit(const std::string& base, const s
   std::vector<KnowledgeFileText> files = EmbeddedKnowledgeTexts();
   bool found = false;
   for (KnowledgeFileText& f : files) {
-    if (BaseName(f.name) != base) continue;
+    if (FileBaseName(f.name) != base) continue;
     size_t at = f.text.find(from);
     if (at == std::string::npos) continue;
     f.text.replace(at, from.size(), to);
@@ -54,28 +57,20 @@ std::vector<KnowledgeFileText> EmbeddedWithEdit(const std::string& base, const s
   return files;
 }
 
-std::string Joined(const std::vector<KnowledgeError>& errors) {
+std::string JoinedErrors(const std::vector<KnowledgeError>& errors) {
   std::string out;
   for (const KnowledgeError& e : errors) out += e.ToString() + "\n";
   return out;
 }
 
 std::string ErrorsWithEdit(const std::string& base, const std::string& from, const std::string& to) {
-  return Joined(ParseKnowledge(EmbeddedWithEdit(base, from, to)).errors);
+  return JoinedErrors(ParseKnowledge(EmbeddedWithEdit(base, from, to)).errors);
 }
 
 std::set<std::string> EmbeddedBaseNames() {
   std::set<std::string> names;
-  for (const KnowledgeFileText& f : EmbeddedKnowledgeTexts()) names.insert(BaseName(f.name));
+  for (const KnowledgeFileText& f : EmbeddedKnowledgeTexts()) names.insert(FileBaseName(f.name));
   return names;
-}
-
-// "YYYY-MM-DD" `days` after `date`.
-std::string DaysAfter(const std::string& date, int days) {
-  std::chrono::year_month_day ymd{std::chrono::year(std::stoi(date.substr(0, 4))),
-                                  std::chrono::month(static_cast<unsigned>(std::stoi(date.substr(5, 2)))),
-                                  std::chrono::day(static_cast<unsigned>(std::stoi(date.substr(8, 2))))};
-  return DateOf(std::chrono::sys_days(ymd) + std::chrono::days(days));
 }
 
 TEST(KnowledgeInvariants, TodaysDataPasses) {
@@ -233,8 +228,8 @@ TEST(KnowledgeProvenance, CheckedOlderThanTheMaximumAgeIsAWarning) {
   KnowledgeLoad load = ParseKnowledge(EmbeddedKnowledgeTexts());
   const std::string as_of = load.db.AsOf();
   ProvenanceLint fresh = LintProvenance(load.db, EmbeddedBaseNames(), as_of);
-  EXPECT_TRUE(fresh.errors.empty()) << Joined(fresh.errors);
-  EXPECT_TRUE(fresh.warnings.empty()) << Joined(fresh.warnings);
+  EXPECT_TRUE(fresh.errors.empty()) << JoinedErrors(fresh.errors);
+  EXPECT_TRUE(fresh.warnings.empty()) << JoinedErrors(fresh.warnings);
   std::string oldest = as_of;
   load.db.VisitProvenance(
       [&](std::string_view, const Provenance& p) { oldest = std::min(oldest, p.checked); });
@@ -243,7 +238,7 @@ TEST(KnowledgeProvenance, CheckedOlderThanTheMaximumAgeIsAWarning) {
   ProvenanceLint old =
       LintProvenance(load.db, EmbeddedBaseNames(), DaysAfter(oldest, kCheckedMaxAgeDays + 1));
   ASSERT_FALSE(old.warnings.empty());
-  EXPECT_TRUE(old.errors.empty()) << Joined(old.errors);
+  EXPECT_TRUE(old.errors.empty()) << JoinedErrors(old.errors);
   const std::string first = old.warnings.front().ToString();
   EXPECT_NE(
       first.find("was last checked " + oldest + ", 181 days ago (more than 180): compare it with its source"),
@@ -255,13 +250,13 @@ TEST(KnowledgeProvenance, CheckedOlderThanTheMaximumAgeIsAWarning) {
 TEST(KnowledgeProvenance, MissingCheckedIsALintError) {
   std::vector<KnowledgeFileText> files = EmbeddedKnowledgeTexts();
   for (KnowledgeFileText& f : files)
-    if (BaseName(f.name) == "torch_companions.toml")
+    if (FileBaseName(f.name) == "torch_companions.toml")
       f.text +=
           "\n[[torch_companion]]\ntorch = \"2.99\"\ntorchvision = [\"0.99\"]\ntorchaudio = [\"2.11\"]\n"
           "source = \"https://example.org/planted\"\n";
   KnowledgeLoad load = ParseKnowledge(files);
   ProvenanceLint lint = LintProvenance(load.db, EmbeddedBaseNames(), load.db.AsOf());
-  std::string errors = Joined(lint.errors);
+  std::string errors = JoinedErrors(lint.errors);
   EXPECT_NE(errors.find("torch_companions.toml:"), std::string::npos) << errors;
   EXPECT_NE(errors.find("torch_companion entry has no checked date"), std::string::npos) << errors;
 }
@@ -276,9 +271,9 @@ TEST(KnowledgeProvenance, UnverifiedNoteNeedsConfirmedFalse) {
       EmbeddedWithEdit("cuda_drivers.toml", R"(note = "the 13.0 GA driver is 580.65.06")",
                        R"x(note = "the 13.0 GA driver is 580.65.06 (not re-read)")x");
   KnowledgeLoad load = ParseKnowledge(files);
-  ASSERT_TRUE(load.errors.empty()) << Joined(load.errors);
+  ASSERT_TRUE(load.errors.empty()) << JoinedErrors(load.errors);
   ProvenanceLint lint = LintProvenance(load.db, EmbeddedBaseNames(), load.db.AsOf());
-  std::string errors = Joined(lint.errors);
+  std::string errors = JoinedErrors(lint.errors);
   EXPECT_NE(errors.find("cuda_drivers.toml:"), std::string::npos) << errors;
   EXPECT_NE(errors.find("note says it was not verified, but it lacks confirmed = false"), std::string::npos)
       << errors;

@@ -13,31 +13,25 @@
 #include "knowledge/knowledge_db.h"
 #include "knowledge/knowledge_loader.h"
 #include "knowledge/version.h"
+#include "knowledge_test_util.h"
+#include "test_common.h"
 #include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::ReadFileText;
+using testing::V;
+
 namespace fs = std::filesystem;
 
 const std::string kDataDir = std::string(GPUDOCTOR_SOURCE_DIR) + "/data";
-
-Version V(const char* text) {
-  return Version::Parse(text).value();
-}
 
 // Loaded once per test; loading takes a few milliseconds.
 KnowledgeDb LoadOrDie() {
   auto db = LoadEmbeddedKnowledge();
   EXPECT_TRUE(db.ok()) << (db.ok() ? "" : db.error().message);
   return db.ok() ? std::move(db).value() : KnowledgeDb{};
-}
-
-std::string ReadText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 void WriteText(const fs::path& p, const std::string& text) {
@@ -70,7 +64,7 @@ class TempDataDir {
 
   // Replaces the first `from` in `file` by `to`; returns the line where it was.
   uint32_t Edit(const std::string& file, const std::string& from, const std::string& to) {
-    std::string text = ReadText(path(file));
+    std::string text = ReadFileText(path(file));
     uint32_t line = LineOf(text, from);
     text.replace(text.find(from), from.size(), to);
     WriteText(path(file), text);
@@ -357,7 +351,7 @@ TEST(KnowledgeLoaderErrors, SyntaxErrorNamesFileAndLine) {
 
 TEST(KnowledgeLoaderErrors, MissingSourceNamesEntry) {
   TempDataDir tmp;
-  std::string text = ReadText(tmp.path("gpus_amd_specs.toml"));
+  std::string text = ReadFileText(tmp.path("gpus_amd_specs.toml"));
   uint32_t entry_line = LineOf(text, "[[amd_model]]\nname = \"Radeon RX 6700 XT\"");
   size_t at = text.find("source", text.find("name = \"Radeon RX 6700 XT\""));
   text.erase(at, text.find('\n', at) - at);
@@ -371,7 +365,7 @@ TEST(KnowledgeLoaderErrors, MissingSourceNamesEntry) {
 
 TEST(KnowledgeLoaderErrors, DuplicateIdNamesBothPlaces) {
   TempDataDir tmp;
-  std::string text = ReadText(tmp.path("gpus_amd.toml"));
+  std::string text = ReadFileText(tmp.path("gpus_amd.toml"));
   uint32_t first = LineOf(text, "device_id = 0x744C") - 1;
   uint32_t dup = static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n')) + 2;
   text +=
@@ -411,7 +405,7 @@ TEST(KnowledgeLoaderErrors, WrongTypeAndUnknownFieldAndBadReference) {
 // target are each an error naming the line.
 TEST(KnowledgeLoaderErrors, FixRankingKindsAndRows) {
   TempDataDir kind;
-  const uint32_t entry = LineOf(ReadText(kind.path("overrides.toml")), "[[fix_ranking]]\nsituation");
+  const uint32_t entry = LineOf(ReadFileText(kind.path("overrides.toml")), "[[fix_ranking]]\nsituation");
   kind.Edit("overrides.toml", "order = [\"native-build\", \"override\", \"community-build\"]",
             "order = [\"native-build\", \"overide\"]");
   std::string errors = LoadErrors(kind.dir());

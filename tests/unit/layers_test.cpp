@@ -15,30 +15,26 @@
 #include <vector>
 
 #include "core/strings.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::kSourceTree;
+using testing::ReadFileText;
+
 namespace fs = std::filesystem;
 
-const fs::path kSource = GPUDOCTOR_SOURCE_DIR;
 const fs::path kLayerLinks = GPUDOCTOR_LAYER_LINKS;
 
 using LayerGraph = std::map<std::string, std::set<std::string>>;  // folder -> the folders it uses
-
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The layer table: folder ("gpu/api") -> the folders it may use; "every layer" is the wildcard "*".
 LayerGraph LayerTable() {
   LayerGraph table;
   // | `core/` | responsibility | may use |
   const std::regex row(R"(^\| `([a-z_/]+)/` \|.*\| ([^|]+) \|\s*$)");
-  const std::string architecture = ReadText(kSource / "docs/ARCHITECTURE.md");
+  const std::string architecture = ReadFileText(kSourceTree / "docs/ARCHITECTURE.md");
   for (const auto& line : SplitLines(architecture)) {
     std::smatch m;
     std::string text(line);
@@ -67,14 +63,14 @@ std::string LayerOf(const LayerGraph& table, const std::string& path) {
 TEST(Layers, TheTableHasARowPerFolderUnderSrc) {
   auto table = LayerTable();
   ASSERT_GE(table.size(), 10u) << "docs/ARCHITECTURE.md's layer table was not found or changed its form";
-  for (const auto& entry : fs::directory_iterator(kSource / "src")) {
+  for (const auto& entry : fs::directory_iterator(kSourceTree / "src")) {
     if (!entry.is_directory()) continue;
     std::string folder = entry.path().filename().string();
     EXPECT_TRUE(table.count(folder)) << "src/" << folder
                                      << "/ has no row in docs/ARCHITECTURE.md's layer table";
   }
   for (const auto& [folder, uses] : table) {
-    EXPECT_TRUE(fs::is_directory(kSource / "src" / folder))
+    EXPECT_TRUE(fs::is_directory(kSourceTree / "src" / folder))
         << "docs/ARCHITECTURE.md's layer table names " << folder << "/, which is not a folder under src/";
     for (const auto& used : uses)
       EXPECT_TRUE(used == "*" || table.count(used))
@@ -109,11 +105,11 @@ TEST(Layers, EveryIncludeGoesToALayerItsRowMayUse) {
   auto table = LayerTable();
   ASSERT_FALSE(table.empty());
   size_t checked = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(kSource / "src")) {
+  for (const auto& entry : fs::recursive_directory_iterator(kSourceTree / "src")) {
     std::string ext = entry.path().extension().string();
     if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".h")) continue;
-    std::string relative = fs::relative(entry.path(), kSource / "src").generic_string();
-    for (const auto& violation : IncludeViolations(table, relative, ReadText(entry.path())))
+    std::string relative = fs::relative(entry.path(), kSourceTree / "src").generic_string();
+    for (const auto& violation : IncludeViolations(table, relative, ReadFileText(entry.path())))
       ADD_FAILURE() << violation;
     ++checked;
   }
@@ -123,7 +119,7 @@ TEST(Layers, EveryIncludeGoesToALayerItsRowMayUse) {
 TEST(Layers, APlantedUpwardIncludeIsReported) {
   auto table = LayerTable();
   ASSERT_TRUE(table.count("probe") && table.count("gates"));
-  std::string source = ReadText(kSource / "src/probe/machine_probe.cpp");
+  std::string source = ReadFileText(kSourceTree / "src/probe/machine_probe.cpp");
   ASSERT_TRUE(IncludeViolations(table, "probe/machine_probe.cpp", source).empty());
   source += "\n#include \"gates/verify_report.h\"\n";
   auto violations = IncludeViolations(table, "probe/machine_probe.cpp", source);
@@ -137,7 +133,7 @@ LayerGraph LinkGraph() {
   LayerGraph links;
   std::map<std::string, std::string> folder_of_target;
   std::vector<std::pair<std::string, std::string>> rows;  // folder, its link libraries
-  const std::string text = ReadText(kLayerLinks);
+  const std::string text = ReadFileText(kLayerLinks);
   for (const auto& line : SplitLines(text)) {
     if (line.empty() || line[0] == '#') continue;
     auto colon = line.find(':');
@@ -216,10 +212,10 @@ TEST(Layers, APlantedLinkViolationIsReported) {
 }
 
 TEST(Layers, TheArchitectureCitesOnlyDocsThatExist) {
-  std::string text = ReadText(kSource / "docs/ARCHITECTURE.md");
+  std::string text = ReadFileText(kSourceTree / "docs/ARCHITECTURE.md");
   const std::regex cited(R"(docs/([A-Za-z0-9_.-]+\.md))");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), cited); it != std::sregex_iterator(); ++it)
-    EXPECT_TRUE(fs::exists(kSource / "docs" / (*it)[1].str()))
+    EXPECT_TRUE(fs::exists(kSourceTree / "docs" / (*it)[1].str()))
         << "docs/ARCHITECTURE.md cites docs/" << (*it)[1];
 }
 

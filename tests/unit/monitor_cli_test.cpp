@@ -6,13 +6,16 @@
 
 #include "cli/monitor_settings.h"
 #include "platform/process.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+using testing::kFixtures;
 
-ProcessResult Gpudoctor(std::vector<std::string> args) {
+// Runs this build's gpudoctor with `args` in the test's own environment, for at most 20 s (cli_test_util.h's
+// Gpudoctor also sets NO_COLOR=1).
+ProcessResult RunGpudoctor(std::vector<std::string> args) {
   ProcessRequest req;
   req.argv = {GPUDOCTOR_BINARY_PATH};
   req.argv.insert(req.argv.end(), args.begin(), args.end());
@@ -23,7 +26,7 @@ ProcessResult Gpudoctor(std::vector<std::string> args) {
 }
 
 TEST(MonitorCli, OnceJsonOnAnAmdMachine) {
-  auto r = Gpudoctor({"monitor", "--once", "--json", "--sysroot", kFixtures + "rx7900xtx-raphael"});
+  auto r = RunGpudoctor({"monitor", "--once", "--json", "--sysroot", kFixtures + "rx7900xtx-raphael"});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   ASSERT_EQ(std::count(r.stdout_text.begin(), r.stdout_text.end(), '\n'), 1) << r.stdout_text;
   auto line = nlohmann::json::parse(r.stdout_text, nullptr, false);
@@ -49,7 +52,7 @@ TEST(MonitorCli, OnceJsonOnAnAmdMachine) {
 }
 
 TEST(MonitorCli, OnceJsonOnAnNvidiaMachine) {
-  auto r = Gpudoctor({"monitor", "--once", "--json", "--sysroot", kFixtures + "h100-sxm-server"});
+  auto r = RunGpudoctor({"monitor", "--once", "--json", "--sysroot", kFixtures + "h100-sxm-server"});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   auto line = nlohmann::json::parse(r.stdout_text, nullptr, false);
   ASSERT_FALSE(line.is_discarded()) << r.stdout_text;
@@ -70,7 +73,7 @@ TEST(MonitorCli, OnceJsonOnAnNvidiaMachine) {
 }
 
 TEST(MonitorCli, CsvHasAHeaderAndARowPerGpuPerSample) {
-  auto r = Gpudoctor(
+  auto r = RunGpudoctor(
       {"monitor", "--csv", "--count", "2", "--interval", "0.1", "--sysroot", kFixtures + "mi300x-8gpu-node"});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   std::vector<std::string> lines;
@@ -85,7 +88,7 @@ TEST(MonitorCli, CsvHasAHeaderAndARowPerGpuPerSample) {
 }
 
 TEST(MonitorCli, PlainTextIntoAPipeIsAppendedLines) {
-  auto r = Gpudoctor(
+  auto r = RunGpudoctor(
       {"monitor", "--count", "2", "--interval", "0.1", "--sysroot", kFixtures + "rx6700xt-desktop"});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text.find("\x1b["), std::string::npos);  // no cursor movement into a pipe
@@ -95,16 +98,16 @@ TEST(MonitorCli, PlainTextIntoAPipeIsAppendedLines) {
 }
 
 TEST(MonitorCli, NoGpuIsExitTwoAndBadFlagsExitThree) {
-  auto none = Gpudoctor({"monitor", "--once", "--sysroot", kFixtures + "vm-no-gpu"});
+  auto none = RunGpudoctor({"monitor", "--once", "--sysroot", kFixtures + "vm-no-gpu"});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.stderr_text.find("No GPU to watch"), std::string::npos) << none.stderr_text;
-  EXPECT_EQ(Gpudoctor({"monitor", "--interval", "0", "--sysroot", kFixtures + "vm-no-gpu"}).exit_code, 3);
-  EXPECT_EQ(Gpudoctor({"monitor", "--once", "--count", "3"}).exit_code, 3);
-  EXPECT_EQ(Gpudoctor({"monitor", "--json", "--csv"}).exit_code, 3);
-  auto all = Gpudoctor({"serve", "--prometheus", "0.0.0.0:9400", "--sysroot", kFixtures + "vm-no-gpu"});
+  EXPECT_EQ(RunGpudoctor({"monitor", "--interval", "0", "--sysroot", kFixtures + "vm-no-gpu"}).exit_code, 3);
+  EXPECT_EQ(RunGpudoctor({"monitor", "--once", "--count", "3"}).exit_code, 3);
+  EXPECT_EQ(RunGpudoctor({"monitor", "--json", "--csv"}).exit_code, 3);
+  auto all = RunGpudoctor({"serve", "--prometheus", "0.0.0.0:9400", "--sysroot", kFixtures + "vm-no-gpu"});
   EXPECT_EQ(all.exit_code, 3);
   EXPECT_NE(all.stderr_text.find("--listen-all"), std::string::npos) << all.stderr_text;
-  EXPECT_EQ(Gpudoctor({"serve", "--prometheus", "--sysroot", kFixtures + "vm-no-gpu"}).exit_code, 2);
+  EXPECT_EQ(RunGpudoctor({"serve", "--prometheus", "--sysroot", kFixtures + "vm-no-gpu"}).exit_code, 2);
 }
 
 TEST(MonitorSettings, IntervalsCountsAndAddresses) {

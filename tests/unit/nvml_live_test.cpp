@@ -10,12 +10,13 @@
 
 #include "probe/linux/nvidia_live.h"
 #include "telemetry/nvml_telemetry.h"
+#include "test_common.h"
 #include "topo/nvml_topology.h"
 
 namespace gpudoctor {
 namespace {
 
-constexpr uint64_t kGiB = 1ull << 30;
+using testing::kGiB;
 
 #define SKIP_WITHOUT_FAKE_NVML()                \
   if (std::string(GPUDOCTOR_FAKE_NVML).empty()) \
@@ -30,7 +31,7 @@ std::vector<std::string> FakeNoInit() {
 
 // The live probe with the stand-in NVML and no CUDA driver library (a path that does not exist), so every
 // answer is the stand-in's whatever the machine has installed.
-NvidiaInfo ProbeWith(const std::vector<std::string>& nvml, std::vector<std::string>& warnings) {
+NvidiaInfo ProbeWithNvml(const std::vector<std::string>& nvml, std::vector<std::string>& warnings) {
   NvidiaInfo info;
   QueryNvidiaLive(info, warnings, NvidiaLibraries{nvml, {"/nonexistent/gpudoctor/libcuda.so.1"}});
   return info;
@@ -110,7 +111,7 @@ TEST(NvmlLiveTelemetry, FailingInitIsAnErrorNamingTheCallAndNvmlsMessage) {
 TEST(NvmlLiveProbe, ListsTheStandInsGpusAndVersions) {
   SKIP_WITHOUT_FAKE_NVML();
   std::vector<std::string> warnings;
-  NvidiaInfo info = ProbeWith(Fake(), warnings);
+  NvidiaInfo info = ProbeWithNvml(Fake(), warnings);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
   ASSERT_EQ(info.libraries.size(), 2u);
   EXPECT_EQ(info.libraries[0].library, "nvml");
@@ -140,7 +141,7 @@ TEST(NvmlLiveProbe, ListsTheStandInsGpusAndVersions) {
 TEST(NvmlLiveProbe, FailingInitMarksNvmlBrokenWithNvmlsMessageAndListsNoGpu) {
   SKIP_WITHOUT_FAKE_NVML();
   std::vector<std::string> warnings;
-  NvidiaInfo info = ProbeWith(FakeNoInit(), warnings);
+  NvidiaInfo info = ProbeWithNvml(FakeNoInit(), warnings);
   ASSERT_FALSE(info.libraries.empty());
   EXPECT_EQ(info.libraries[0].library, "nvml");
   EXPECT_EQ(info.libraries[0].status, LoadStatus::kBroken);

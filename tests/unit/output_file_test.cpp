@@ -17,18 +17,14 @@
 
 #include "cli/output.h"
 #include "cli_test_util.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
-namespace fs = std::filesystem;
+using testing::ReadFileText;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+namespace fs = std::filesystem;
 
 #ifndef _WIN32  // symbolic links need a privilege on Windows
 TEST(OutputFile, PlantedTemporaryLinkIsNotWrittenThrough) {
@@ -39,10 +35,10 @@ TEST(OutputFile, PlantedTemporaryLinkIsNotWrittenThrough) {
 
   Status st = WriteFileAtomically(target, "NEW=1\n", /*overwrite=*/false);
 
-  EXPECT_EQ(Slurp(dir / "victim.txt"), "victim\n");
+  EXPECT_EQ(ReadFileText(dir / "victim.txt"), "victim\n");
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_FALSE(fs::is_symlink(target));
-  EXPECT_EQ(Slurp(target), "NEW=1\n");
+  EXPECT_EQ(ReadFileText(target), "NEW=1\n");
   EXPECT_FALSE(fs::exists(fs::symlink_status(dir / "p.env.tmp-gpudoctor")));
   fs::remove_all(dir);
 }
@@ -55,7 +51,7 @@ TEST(OutputFile, PlantedDanglingTemporaryLinkCreatesNothingAtItsTarget) {
 
   EXPECT_FALSE(fs::exists(dir / "elsewhere.txt"));
   ASSERT_TRUE(st.ok()) << st.error().message;
-  EXPECT_EQ(Slurp(dir / "r.html"), "<p>page</p>");
+  EXPECT_EQ(ReadFileText(dir / "r.html"), "<p>page</p>");
   fs::remove_all(dir);
 }
 
@@ -92,7 +88,7 @@ TEST(OutputFile, StaleTemporaryFromAnInterruptedRunIsReplaced) {
   Status st = WriteFileAtomically((dir / "s.json").string(), "{}\n", /*overwrite=*/false);
 
   ASSERT_TRUE(st.ok()) << st.error().message;
-  EXPECT_EQ(Slurp(dir / "s.json"), "{}\n");
+  EXPECT_EQ(ReadFileText(dir / "s.json"), "{}\n");
   EXPECT_FALSE(fs::exists(dir / "s.json.tmp-gpudoctor"));
   fs::remove_all(dir);
 }

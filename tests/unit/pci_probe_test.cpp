@@ -8,17 +8,19 @@
 #include "probe/linux/pci_name_files.h"
 #include "probe/linux/pci_sysfs_parse.h"
 #include "probe_sysroot_builder.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::Contains;
 using testing::HasWarning;
 using testing::SysrootBuilder;
 
 constexpr const char* kXtx = "/sys/bus/pci/devices/0000:03:00.0";
 constexpr const char* kRtx = "/sys/bus/pci/devices/0000:17:00.0";
 
-Snapshot Probe(const SysrootBuilder& root) {
+Snapshot ProbePciSysroot(const SysrootBuilder& root) {
   auto fs = MakeRootedFileSystem(root.root());
   Environment env;
   UserIdentity who;
@@ -26,12 +28,6 @@ Snapshot Probe(const SysrootBuilder& root) {
   Snapshot snap;
   ProbePciDevices(ctx, snap);
   return snap;
-}
-
-bool Contains(const std::vector<std::string>& v, std::string_view s) {
-  for (const auto& x : v)
-    if (x == s) return true;
-  return false;
 }
 
 // An RX 7900 XTX (revision c8) as amdgpu exposes it.
@@ -65,12 +61,12 @@ TEST(PciProbe, DriverFromUeventWhenThereIsNoDriverLink) {
   SysrootBuilder root;
   WriteXtx(root, /*with_driver_link=*/false);
   root.Write(std::string(kXtx) + "/uevent", "PCI_CLASS=30000\nDRIVER=vfio-pci\nPCI_ID=1002:744C\n");
-  Snapshot snap = Probe(root);
+  Snapshot snap = ProbePciSysroot(root);
   ASSERT_EQ(snap.pci_devices.size(), 1u);
   EXPECT_EQ(snap.pci_devices[0].driver, "vfio-pci");
   // A uevent without DRIVER= means no driver is bound.
   root.Write(std::string(kXtx) + "/uevent", "PCI_CLASS=30000\nPCI_ID=1002:744C\n");
-  EXPECT_EQ(Probe(root).pci_devices[0].driver, "");
+  EXPECT_EQ(ProbePciSysroot(root).pci_devices[0].driver, "");
 }
 
 TEST(PciProbe, ReadsEveryFieldOfAnAmdAndAnNvidiaGpu) {
@@ -92,7 +88,7 @@ TEST(PciProbe, ReadsEveryFieldOfAnAmdAndAnNvidiaGpu) {
   root.Write("/sys/bus/pci/devices/0000:00:14.0/class", "0x0c0330\n");
   root.Write("/sys/bus/pci/devices/0000:00:14.0/vendor", "0x8086\n");
 
-  Snapshot snap = Probe(root);
+  Snapshot snap = ProbePciSysroot(root);
   EXPECT_TRUE(snap.warnings.empty()) << snap.warnings.front();
   ASSERT_EQ(snap.pci_devices.size(), 2u);
   EXPECT_TRUE(Contains(snap.looked_at, "/sys/bus/pci/devices (2 display devices)"));
@@ -155,7 +151,7 @@ TEST(PciProbe, NamesComeFromAmdgpuIdsThenPciIdsThenTheBuiltInTable) {
       "XTX]\n"
       "10de  NVIDIA Corporation\n\t2684  AD102 [GeForce RTX 4090 (pci.ids)]\n\t\t10de 167c  RTX 4090 FE\n"
       "8086  Intel Corporation\n");
-  Snapshot snap = Probe(root);
+  Snapshot snap = ProbePciSysroot(root);
   ASSERT_EQ(snap.pci_devices.size(), 2u);
   EXPECT_EQ(snap.pci_devices[0].name, "Radeon RX 7900 XTX (ids)");
   EXPECT_EQ(snap.pci_devices[0].name_source, "amdgpu.ids");
@@ -179,7 +175,7 @@ TEST(PciProbe, ToldIntegratedByApuIdOrByMemoryShape) {
   add("0000:0f:00.0", "0x1234\n", "536870912\n", "17179869184\n");    // unknown id, APU-shaped memory
   add("0000:10:00.0", "0x1235\n", "17179869184\n", "17179869184\n");  // unknown id, 16 GiB VRAM
   add("0000:11:00.0", "0x1236\n", "536870912\n", "1073741824\n");     // small VRAM, small GTT
-  Snapshot snap = Probe(root);
+  Snapshot snap = ProbePciSysroot(root);
   ASSERT_EQ(snap.pci_devices.size(), 4u);
   EXPECT_EQ(snap.pci_devices[0].integrated, true);
   EXPECT_NE(snap.pci_devices[0].integrated_reason.find("Raphael"), std::string::npos);
@@ -204,7 +200,7 @@ TEST(PciProbe, FindsTheDrmCardThroughClassDrmLinkOrUevent) {
     GTEST_SKIP() << "no symbolic links here";
   root.Symlink("/sys/class/drm/card0-DP-1/device", "../../../bus/pci/devices/0000:09:00.0");
   root.Write("/sys/class/drm/card2/device/uevent", "DRIVER=amdgpu\nPCI_SLOT_NAME=0000:04:00.0\n");
-  Snapshot snap = Probe(root);
+  Snapshot snap = ProbePciSysroot(root);
   ASSERT_EQ(snap.pci_devices.size(), 2u);
   EXPECT_EQ(snap.pci_devices[0].drm_card, "card0");
   EXPECT_EQ(snap.pci_devices[1].drm_card, "card2");
@@ -231,7 +227,7 @@ TEST(PciProbe, BadFilesBecomeWarningsAndTheProbeGoesOn) {
                root.Symlink("/sys/bus/pci/devices/0000:09:00.1", "0000:09:00.0");
   root.Write("/sys/bus/pci/devices/garbage/class", "0x030000\n");
 
-  Snapshot snap = Probe(root);
+  Snapshot snap = ProbePciSysroot(root);
   ASSERT_EQ(snap.pci_devices.size(), 1u);
   const PciDevice& a = snap.pci_devices[0];
   EXPECT_EQ(a.vendor_id, 0x1002u);
@@ -269,7 +265,7 @@ TEST(PciProbe, BadFilesBecomeWarningsAndTheProbeGoesOn) {
 
 TEST(PciProbe, NoPciFolderIsSaidNotWarned) {
   SysrootBuilder root;
-  Snapshot snap = Probe(root);
+  Snapshot snap = ProbePciSysroot(root);
   EXPECT_TRUE(snap.pci_devices.empty());
   EXPECT_TRUE(snap.warnings.empty());
   ASSERT_EQ(snap.looked_at.size(), 1u);

@@ -20,9 +20,12 @@
 #include "platform/filesystem.h"
 #include "platform/identity.h"
 #include "platform/process.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
+
+using testing::Contains;
 
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
@@ -82,10 +85,6 @@ Result<ProcessResult> RunChild(const std::string& mode, milliseconds timeout = m
   request.extra_env["GTEST_TOTAL_SHARDS"] = "1";
   request.extra_env["GTEST_SHARD_INDEX"] = "0";
   return RunProcess(request);
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 // ---- RunProcess

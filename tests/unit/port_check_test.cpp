@@ -18,27 +18,23 @@
 #include "port/port_map.h"
 #include "port/port_report.h"
 #include "port/translator.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::ReadFileText;
+
 namespace fs = std::filesystem;
 
-std::string ReadText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<std::string> Lines(const std::string& text) {
+std::vector<std::string> LinesOf(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) out.push_back(line);
   return out;
 }
 
-std::string Trim(std::string s) {
+std::string TrimLine(std::string s) {
   size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t\r");
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
@@ -47,7 +43,7 @@ std::string Trim(std::string s) {
 std::optional<std::string> Directive(const std::string& line, const std::string& tag) {
   size_t at = line.find("// " + tag + ":");
   if (at == std::string::npos) return std::nullopt;
-  return Trim(line.substr(at + tag.size() + 4));
+  return TrimLine(line.substr(at + tag.size() + 4));
 }
 
 // An output line without its expectation comment.
@@ -72,8 +68,8 @@ class PortCheck : public ::testing::TestWithParam<fs::path> {};
 TEST_P(PortCheck, OutputFindingsAndCountsAreAsWritten) {
   auto map = EmbeddedPortMap();
   ASSERT_TRUE(map.ok()) << map.error().message;
-  const std::string source = ReadText(GetParam());
-  const std::vector<std::string> in_lines = Lines(source);
+  const std::string source = ReadFileText(GetParam());
+  const std::vector<std::string> in_lines = LinesOf(source);
 
   PortOptions options;
   std::map<uint32_t, std::multiset<std::string>> expected_findings;
@@ -98,7 +94,7 @@ TEST_P(PortCheck, OutputFindingsAndCountsAreAsWritten) {
 
   auto t = TranslateCuda(source, **map, options);
   ASSERT_TRUE(t.ok()) << t.error().message;
-  const std::vector<std::string> out_lines = Lines(t->text);
+  const std::vector<std::string> out_lines = LinesOf(t->text);
   // Every line is kept; the one line port may add is the runtime include nvcc gave implicitly.
   ASSERT_EQ(out_lines.size(), in_lines.size() + (t->report.runtime_include_added ? 1 : 0))
       << "the translation must keep every line";

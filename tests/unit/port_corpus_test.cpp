@@ -17,23 +17,19 @@
 #include "platform/process.h"
 #include "port/port_map.h"
 #include "port/translator.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
-namespace fs = std::filesystem;
+using testing::ReadFileText;
 
-std::string ReadText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace fs = std::filesystem;
 
 // limitations.txt: "FILE: why it does not compile with Debian 12's HIP", one a line; '#' starts a comment.
 std::map<std::string, std::string> Limitations(const fs::path& list) {
   std::map<std::string, std::string> out;
-  std::istringstream in(ReadText(list));
+  std::istringstream in(ReadFileText(list));
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
     size_t colon = line.find(':');
@@ -88,7 +84,7 @@ void TranslateInto(const fs::path& from, const std::vector<std::string>& names, 
   ASSERT_TRUE(map.ok()) << map.error().message;
   fs::create_directories(to);
   for (const std::string& name : names) {
-    auto t = TranslateCuda(ReadText(from / name), **map, {});
+    auto t = TranslateCuda(ReadFileText(from / name), **map, {});
     ASSERT_TRUE(t.ok()) << name << ": " << t.error().message;
     std::ofstream(to / name, std::ios::binary) << t->text;
   }
@@ -175,7 +171,7 @@ RealScore ScoreRealPart(const std::string& part, const std::map<std::string, std
   RealScore score;
   for (size_t i = 0; i < names.size(); ++i) {
     const std::string key = part + names[i];
-    const bool apart = NeedsLibraryDebianLacks(ReadText(dir / names[i]));
+    const bool apart = NeedsLibraryDebianLacks(ReadFileText(dir / names[i]));
     (apart ? score.apart_files : score.files) += 1;
     (apart ? score.apart_compiled : score.compiled) += results[i].ok ? 1 : 0;
     std::printf("port real: %-70s %s%s\n", key.c_str(), results[i].ok ? "compiles" : "fails",

@@ -250,7 +250,7 @@ Snapshot ProbeWith(const SysrootBuilder& r, const std::string& cwd, std::vector<
   return snap;
 }
 
-PythonEnv Venv(const std::string& prefix, std::vector<std::string> found_by = {"PATH"}) {
+PythonEnv PythonVenv(const std::string& prefix, std::vector<std::string> found_by = {"PATH"}) {
   PythonEnv e;
   e.path = prefix;
   e.kind = "venv";
@@ -265,7 +265,7 @@ TEST(ProjectProbe, FilesBesideTheVenvAndIncludesOneLevelDeep) {
   r.Write("/home/u/proj/requirements/deeper.txt", "torchvision==0.22.1+cpu\n");
   r.Write("/home/u/proj/uv.lock", "[[package]]\nname = \"torch\"\nversion = \"2.7.1+cpu\"\n");
   r.Write("/home/u/proj/notes.txt", "torch==1.0\n");
-  Snapshot s = ProbeWith(r, "", {Venv("/home/u/proj/.venv")});
+  Snapshot s = ProbeWith(r, "", {PythonVenv("/home/u/proj/.venv")});
   ASSERT_TRUE(s.python_envs[0].project);
   const PythonProject& p = *s.python_envs[0].project;
   EXPECT_EQ(p.folder, "/home/u/proj");
@@ -282,9 +282,9 @@ TEST(ProjectProbe, CurrentFolderAndParentsUpToHomeForTheEnvironmentInUse) {
   r.Write("/home/u/work/app/requirements.txt", "torch==2.7.1+cpu\n");
   r.Write("/home/u/work/environment.yml", "dependencies:\n  - cpuonly\n");
   r.Write("/home/requirements.txt", "torch==1.0\n");  // above home: not read
-  PythonEnv active = Venv("/home/u/.venvs/a", {"VIRTUAL_ENV"});
+  PythonEnv active = PythonVenv("/home/u/.venvs/a", {"VIRTUAL_ENV"});
   active.active = true;
-  Snapshot s = ProbeWith(r, "/home/u/work/app", {Venv("/opt/other/.venv"), active});
+  Snapshot s = ProbeWith(r, "/home/u/work/app", {PythonVenv("/opt/other/.venv"), active});
   EXPECT_FALSE(s.python_envs[0].project);  // neither active nor in the current folder
   ASSERT_TRUE(s.python_envs[1].project);
   const PythonProject& p = *s.python_envs[1].project;
@@ -298,10 +298,10 @@ TEST(ProjectProbe, CurrentFolderAndParentsUpToHomeForTheEnvironmentInUse) {
 TEST(ProjectProbe, NoFilesNoProjectAndBrokenFilesWarn) {
   SysrootBuilder r;
   r.Mkdir("/home/u/proj/.venv");
-  Snapshot none = ProbeWith(r, "/home/u/proj", {Venv("/home/u/proj/.venv", {"current folder"})});
+  Snapshot none = ProbeWith(r, "/home/u/proj", {PythonVenv("/home/u/proj/.venv", {"current folder"})});
   EXPECT_FALSE(none.python_envs[0].project);
   r.Write("/home/u/proj/pyproject.toml", "[project]\ndependencies = [\n\"torch\"\n");
-  Snapshot broken = ProbeWith(r, "/home/u/proj", {Venv("/home/u/proj/.venv", {"current folder"})});
+  Snapshot broken = ProbeWith(r, "/home/u/proj", {PythonVenv("/home/u/proj/.venv", {"current folder"})});
   ASSERT_TRUE(broken.python_envs[0].project);
   ASSERT_EQ(broken.warnings.size(), 1u);
   EXPECT_NE(broken.warnings[0].find("pyproject.toml:2: array not closed"), std::string::npos);

@@ -12,12 +12,13 @@
 
 #include "platform/process.h"
 #include "platform/tcp_socket.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
 namespace stdfs = std::filesystem;
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+using testing::kFixtures;
 
 std::string FindPrometheus() {
   for (const char* p : {"/usr/bin/prometheus", "/usr/local/bin/prometheus"}) {

@@ -9,14 +9,15 @@
 
 #include "cli_test_util.h"
 #include "platform/process.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
 using testing::Gpudoctor;
+using testing::kFixtures;
 
 namespace stdfs = std::filesystem;
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 
 class PythonCli : public ::testing::Test {
  protected:

@@ -21,8 +21,8 @@ struct Found {
   std::vector<std::string> warnings;
 };
 
-Found Find(const SysrootBuilder& root, std::map<std::string, std::string> vars, const std::string& cwd = "",
-           std::vector<std::string> given = {}) {
+Found FindSites(const SysrootBuilder& root, std::map<std::string, std::string> vars,
+                const std::string& cwd = "", std::vector<std::string> given = {}) {
   auto fs = MakeRootedFileSystem(root.root());
   Environment env(std::move(vars));
   UserIdentity id;
@@ -58,7 +58,7 @@ bool MakeVenv(const SysrootBuilder& r, const std::string& prefix, const std::str
 TEST(PythonEnvFinder, PathInterpreterInsideAVenvMakesItTheEnvironment) {
   SysrootBuilder r;
   if (!MakeVenv(r, "/opt/torch/.venv")) GTEST_SKIP() << "no symbolic links here";
-  auto f = Find(r, {{"PATH", "/opt/torch/.venv/bin:/usr/bin"}});
+  auto f = FindSites(r, {{"PATH", "/opt/torch/.venv/bin:/usr/bin"}});
   const PythonSite* s = Site(f, "/opt/torch/.venv/lib/python3.12/site-packages");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->prefix, "/opt/torch/.venv");
@@ -81,7 +81,7 @@ TEST(PythonEnvFinder, SystemPythonOnPathListsUserSiteFirst) {
   r.Mkdir("/home/u/.local/lib/python3.11/site-packages");
   r.Mkdir("/home/u/.local/lib/python3.9/site-packages");
   // /bin is a link to /usr/bin (merged /usr): the same interpreter twice on PATH gives each folder once.
-  auto f = Find(r, {{"PATH", "/bin:/usr/bin"}, {"HOME", "/home/u"}});
+  auto f = FindSites(r, {{"PATH", "/bin:/usr/bin"}, {"HOME", "/home/u"}});
   ASSERT_GE(f.sites.size(), 3u);
   EXPECT_EQ(f.sites[0].site_packages, "/home/u/.local/lib/python3.11/site-packages");
   EXPECT_EQ(f.sites[0].kind, "user");
@@ -107,7 +107,7 @@ TEST(PythonEnvFinder, ActiveEnvironmentsComeFirst) {
   r.Mkdir("/home/u/miniforge3/lib/python3.12/site-packages");
   r.Mkdir("/home/u/miniforge3/envs/sd/conda-meta");
   r.Mkdir("/home/u/miniforge3/envs/sd/lib/python3.10/site-packages");
-  auto f = Find(
+  auto f = FindSites(
       r, {{"HOME", "/home/u"}, {"VIRTUAL_ENV", "/work/env"}, {"CONDA_PREFIX", "/home/u/miniforge3/envs/sd"}});
   ASSERT_GE(f.sites.size(), 3u);
   EXPECT_EQ(f.sites[0].prefix, "/work/env");
@@ -134,7 +134,7 @@ TEST(PythonEnvFinder, CondaFromCondaExeMambaRootAndEnvironmentsTxt) {
   r.Mkdir("/data/envs/tf/conda-meta");
   r.Mkdir("/data/envs/tf/lib/python3.10/site-packages");
   r.Write("/home/u/.conda/environments.txt", "/data/envs/tf\n/does/not/exist\n");
-  auto f = Find(
+  auto f = FindSites(
       r, {{"HOME", "/home/u"}, {"CONDA_EXE", "/opt/conda/bin/conda"}, {"MAMBA_ROOT_PREFIX", "/srv/mamba"}});
   for (const char* site :
        {"/opt/conda/lib/python3.11/site-packages", "/srv/mamba/envs/jax/lib/python3.12/site-packages",
@@ -153,7 +153,7 @@ TEST(PythonEnvFinder, PyenvVersionsAndTheShimOnPath) {
   r.Mkdir("/home/u/.pyenv/versions/3.9.19/lib/python3.9/site-packages");
   r.Write("/home/u/.pyenv/shims/python3", "#!/usr/bin/env bash\n");
   r.Write("/home/u/.pyenv/version", "3.12.4\n");
-  auto f = Find(r, {{"HOME", "/home/u"}, {"PATH", "/home/u/.pyenv/shims:/usr/bin"}});
+  auto f = FindSites(r, {{"HOME", "/home/u"}, {"PATH", "/home/u/.pyenv/shims:/usr/bin"}});
   ASSERT_GE(f.sites.size(), 2u);
   // The shim runs the global version: it is the PATH python, and comes first.
   EXPECT_EQ(f.sites[0].site_packages, "/home/u/.pyenv/versions/3.12.4/lib/python3.12/site-packages");
@@ -169,7 +169,7 @@ TEST(PythonEnvFinder, VenvInTheCurrentFolder) {
   SysrootBuilder r;
   if (!MakeVenv(r, "/home/u/proj/.venv", "3.11")) GTEST_SKIP() << "no symbolic links here";
   r.Mkdir("/home/u/proj/venv/lib/python3.11/site-packages");  // no pyvenv.cfg: not a venv
-  auto f = Find(r, {{"HOME", "/home/u"}}, "/home/u/proj");
+  auto f = FindSites(r, {{"HOME", "/home/u"}}, "/home/u/proj");
   const PythonSite* s = Site(f, "/home/u/proj/.venv/lib/python3.11/site-packages");
   ASSERT_NE(s, nullptr);
   EXPECT_TRUE(FoundBy(*s, "current folder"));
@@ -181,7 +181,7 @@ TEST(PythonEnvFinder, GivenFoldersPrefixOrSitePackages) {
   r.Mkdir("/envs/a/lib/python3.12/site-packages");
   r.Write("/envs/a/pyvenv.cfg", "version = 3.12.0\n");
   r.Mkdir("/envs/b/lib/python3.10/site-packages");
-  auto f = Find(r, {}, "/envs", {"a", "/envs/b/lib/python3.10/site-packages", "/nope", "/envs"});
+  auto f = FindSites(r, {}, "/envs", {"a", "/envs/b/lib/python3.10/site-packages", "/nope", "/envs"});
   ASSERT_GE(f.sites.size(), 2u);
   EXPECT_EQ(f.sites[0].prefix, "/envs/a");
   EXPECT_EQ(f.sites[0].kind, "venv");
@@ -195,7 +195,7 @@ TEST(PythonEnvFinder, GivenFoldersPrefixOrSitePackages) {
 
 TEST(PythonEnvFinder, NothingAtAllIsNotAnError) {
   SysrootBuilder r;
-  auto f = Find(r, {{"PATH", "/usr/bin:relative/bin:"}, {"HOME", "/home/u"}});
+  auto f = FindSites(r, {{"PATH", "/usr/bin:relative/bin:"}, {"HOME", "/home/u"}});
   EXPECT_TRUE(f.sites.empty());
   EXPECT_TRUE(f.warnings.empty());
 }

@@ -17,24 +17,25 @@ namespace {
 using testing::SysrootBuilder;
 
 // Writes a file at a Windows path of the tree.
-void Put(const SysrootBuilder& r, const std::string& windows_path, const std::string& text = "") {
+void PutWindowsFile(const SysrootBuilder& r, const std::string& windows_path, const std::string& text = "") {
   r.Write(RecordedWindowsPath(windows_path), text);
 }
 
 // A venv as `python -m venv` makes it on Windows.
 void Venv(const SysrootBuilder& r, const std::string& prefix, const std::string& version) {
-  Put(r, prefix + "\\pyvenv.cfg", "home = C:\\Python" + version + "\nversion = " + version + ".4\n");
-  Put(r, prefix + "\\Scripts\\python.exe");
-  Put(r, prefix + "\\Lib\\site-packages\\pip\\__init__.py");
+  PutWindowsFile(r, prefix + "\\pyvenv.cfg",
+                 "home = C:\\Python" + version + "\nversion = " + version + ".4\n");
+  PutWindowsFile(r, prefix + "\\Scripts\\python.exe");
+  PutWindowsFile(r, prefix + "\\Lib\\site-packages\\pip\\__init__.py");
 }
 
-struct Found {
+struct FoundOnWindows {
   std::vector<PythonSite> sites;
   std::vector<std::string> warnings;
 };
 
-Found Find(const SysrootBuilder& r, std::map<std::string, std::string> vars, const std::string& cwd = "",
-           std::vector<std::string> given = {}) {
+FoundOnWindows FindSitesOnWindows(const SysrootBuilder& r, std::map<std::string, std::string> vars,
+                                  const std::string& cwd = "", std::vector<std::string> given = {}) {
   auto fs = MakeRootedFileSystem(r.root());
   Environment env(std::move(vars));
   UserIdentity id;
@@ -43,12 +44,12 @@ Found Find(const SysrootBuilder& r, std::map<std::string, std::string> vars, con
   search.windows = true;
   search.cwd = cwd;
   search.given = std::move(given);
-  Found out;
+  FoundOnWindows out;
   out.sites = FindPythonSites(ctx, search, out.warnings);
   return out;
 }
 
-std::string Sites(const Found& f) {
+std::string Sites(const FoundOnWindows& f) {
   std::string out;
   for (const auto& s : f.sites) out += s.site_packages + " [" + s.kind + "]\n";
   return out;
@@ -57,10 +58,11 @@ std::string Sites(const Found& f) {
 TEST(PythonEnvFinderWindows, ActiveVenvAndCondaOnDriveAndUncPaths) {
   SysrootBuilder r;
   Venv(r, "D:\\proj\\.venv", "3.11");
-  Put(r, "\\\\nas\\ml\\envs\\sd\\conda-meta\\python-3.12.4-h14ffc60_0.json", "{}");
-  Put(r, "\\\\nas\\ml\\envs\\sd\\python.exe");
-  Put(r, "\\\\nas\\ml\\envs\\sd\\Lib\\site-packages\\x.py");
-  auto f = Find(r, {{"VIRTUAL_ENV", "d:/proj/.venv/"}, {"CONDA_PREFIX", "\\\\nas\\ml\\envs\\sd"}});
+  PutWindowsFile(r, "\\\\nas\\ml\\envs\\sd\\conda-meta\\python-3.12.4-h14ffc60_0.json", "{}");
+  PutWindowsFile(r, "\\\\nas\\ml\\envs\\sd\\python.exe");
+  PutWindowsFile(r, "\\\\nas\\ml\\envs\\sd\\Lib\\site-packages\\x.py");
+  auto f =
+      FindSitesOnWindows(r, {{"VIRTUAL_ENV", "d:/proj/.venv/"}, {"CONDA_PREFIX", "\\\\nas\\ml\\envs\\sd"}});
   ASSERT_EQ(f.sites.size(), 2u) << Sites(f);
   const PythonSite& venv = f.sites[0];
   EXPECT_EQ(venv.site_packages, "D:\\proj\\.venv\\Lib\\site-packages");
@@ -82,15 +84,16 @@ TEST(PythonEnvFinderWindows, ActiveVenvAndCondaOnDriveAndUncPaths) {
 TEST(PythonEnvFinderWindows, PathInterpretersWithTheUserSiteFirst) {
   SysrootBuilder r;
   const std::string py = "C:\\Program Files\\Python312";
-  Put(r, py + "\\python.exe");
-  Put(r, py + "\\python312.dll");
-  Put(r, py + "\\Lib\\site-packages\\x.py");
-  Put(r, "C:\\Users\\u\\AppData\\Roaming\\Python\\Python312\\site-packages\\x.py");
-  Put(r, "C:\\Users\\u\\AppData\\Local\\Microsoft\\WindowsApps\\python.exe");  // a Store alias
+  PutWindowsFile(r, py + "\\python.exe");
+  PutWindowsFile(r, py + "\\python312.dll");
+  PutWindowsFile(r, py + "\\Lib\\site-packages\\x.py");
+  PutWindowsFile(r, "C:\\Users\\u\\AppData\\Roaming\\Python\\Python312\\site-packages\\x.py");
+  PutWindowsFile(r, "C:\\Users\\u\\AppData\\Local\\Microsoft\\WindowsApps\\python.exe");  // a Store alias
   Venv(r, "C:\\work\\venv", "3.12");
-  auto f = Find(r, {{"PATH", "C:\\WINDOWS\\system32;C:\\Users\\u\\AppData\\Local\\Microsoft\\WindowsApps;\"" +
-                                 py + "\";relative\\bin;C:\\work\\venv\\Scripts"},
-                    {"APPDATA", "C:\\Users\\u\\AppData\\Roaming"}});
+  auto f = FindSitesOnWindows(
+      r, {{"PATH", "C:\\WINDOWS\\system32;C:\\Users\\u\\AppData\\Local\\Microsoft\\WindowsApps;\"" + py +
+                       "\";relative\\bin;C:\\work\\venv\\Scripts"},
+          {"APPDATA", "C:\\Users\\u\\AppData\\Roaming"}});
   std::vector<std::string> got;
   for (const auto& s : f.sites) got.push_back(s.kind + " " + s.python_version + " " + s.site_packages);
   EXPECT_EQ(got, (std::vector<std::string>{
@@ -108,16 +111,16 @@ TEST(PythonEnvFinderWindows, CurrentAndHomeVenvsAndCondaFolders) {
   SysrootBuilder r;
   Venv(r, "C:\\Users\\u\\proj\\.venv", "3.13");
   Venv(r, "C:\\Users\\u\\.venv", "3.12");
-  Put(r, "C:\\Users\\u\\miniforge3\\conda-meta\\python-3.12.7-h0_0.json", "{}");
-  Put(r, "C:\\Users\\u\\miniforge3\\Lib\\site-packages\\x.py");
-  Put(r, "C:\\Users\\u\\miniforge3\\envs\\ml\\conda-meta\\python-3.10.14-h0_0.json", "{}");
-  Put(r, "C:\\Users\\u\\miniforge3\\envs\\ml\\Lib\\site-packages\\x.py");
-  Put(r, "E:\\envs\\other\\conda-meta\\python-3.11.9-h0_0.json", "{}");
-  Put(r, "E:\\envs\\other\\Lib\\site-packages\\x.py");
-  Put(r, "C:\\Users\\u\\.conda\\environments.txt",
-      "C:\\Users\\u\\miniforge3\r\nE:\\envs\\other\r\n/home/u/x\r\n");
+  PutWindowsFile(r, "C:\\Users\\u\\miniforge3\\conda-meta\\python-3.12.7-h0_0.json", "{}");
+  PutWindowsFile(r, "C:\\Users\\u\\miniforge3\\Lib\\site-packages\\x.py");
+  PutWindowsFile(r, "C:\\Users\\u\\miniforge3\\envs\\ml\\conda-meta\\python-3.10.14-h0_0.json", "{}");
+  PutWindowsFile(r, "C:\\Users\\u\\miniforge3\\envs\\ml\\Lib\\site-packages\\x.py");
+  PutWindowsFile(r, "E:\\envs\\other\\conda-meta\\python-3.11.9-h0_0.json", "{}");
+  PutWindowsFile(r, "E:\\envs\\other\\Lib\\site-packages\\x.py");
+  PutWindowsFile(r, "C:\\Users\\u\\.conda\\environments.txt",
+                 "C:\\Users\\u\\miniforge3\r\nE:\\envs\\other\r\n/home/u/x\r\n");
   // The live Windows build gives the current folder with forward slashes.
-  auto f = Find(r, {{"USERPROFILE", "C:\\Users\\u"}}, "C:/Users/u/proj");
+  auto f = FindSitesOnWindows(r, {{"USERPROFILE", "C:\\Users\\u"}}, "C:/Users/u/proj");
   std::vector<std::string> got;
   for (const auto& s : f.sites)
     got.push_back(s.kind + " " + s.python_version + " " + s.prefix + " (" + s.found_by.front() + ")");
@@ -133,11 +136,11 @@ TEST(PythonEnvFinderWindows, GivenFoldersInEveryPathForm) {
   Venv(r, "C:\\Users\\u\\envs\\a", "3.11");
   Venv(r, "C:\\Users\\u\\envs\\b", "3.12");
   Venv(r, "\\\\nas\\ml\\venv", "3.10");
-  Put(r, "C:\\Users\\u\\envs\\c\\python311._pth", "python311.zip\n.\nLib/site-packages\n");
-  Put(r, "C:\\Users\\u\\envs\\c\\Lib\\site-packages\\x.py");
-  auto f = Find(r, {}, "C:\\Users\\u",
-                {"C:\\Users\\u\\envs\\a", "\\\\?\\C:\\Users\\u\\envs\\b\\Lib\\site-packages",
-                 "\\\\nas\\ml\\venv", "envs\\c", "C:\\nowhere"});
+  PutWindowsFile(r, "C:\\Users\\u\\envs\\c\\python311._pth", "python311.zip\n.\nLib/site-packages\n");
+  PutWindowsFile(r, "C:\\Users\\u\\envs\\c\\Lib\\site-packages\\x.py");
+  auto f = FindSitesOnWindows(r, {}, "C:\\Users\\u",
+                              {"C:\\Users\\u\\envs\\a", "\\\\?\\C:\\Users\\u\\envs\\b\\Lib\\site-packages",
+                               "\\\\nas\\ml\\venv", "envs\\c", "C:\\nowhere"});
   ASSERT_EQ(f.sites.size(), 4u) << Sites(f);
   EXPECT_EQ(f.sites[0].prefix, "C:\\Users\\u\\envs\\a");
   EXPECT_EQ(f.sites[1].site_packages, "\\\\?\\C:\\Users\\u\\envs\\b\\Lib\\site-packages");
@@ -159,8 +162,9 @@ TEST(PythonEnvFinderWindows, OneFolderBySeveralSpellingsIsListedOnce) {
   Venv(r, "C:\\Users\\u\\.venv", "3.12");
   // (A recorded tree compares names with case, as the folder it lives in does: the spellings differ in
   // form here, not in case; WindowsPath.OneFolderOneKey shows case folded.)
-  auto f = Find(r, {{"VIRTUAL_ENV", "\\\\?\\C:\\Users\\u\\.venv"}, {"USERPROFILE", "c:\\Users\\u\\"}}, "",
-                {"c:/Users/u/.venv/Lib/site-packages/"});
+  auto f = FindSitesOnWindows(
+      r, {{"VIRTUAL_ENV", "\\\\?\\C:\\Users\\u\\.venv"}, {"USERPROFILE", "c:\\Users\\u\\"}}, "",
+      {"c:/Users/u/.venv/Lib/site-packages/"});
   ASSERT_EQ(f.sites.size(), 1u) << Sites(f);
   EXPECT_EQ(f.sites[0].found_by, (std::vector<std::string>{"--python-env", "VIRTUAL_ENV", "~/.venv"}));
   EXPECT_TRUE(f.sites[0].active);
@@ -169,8 +173,8 @@ TEST(PythonEnvFinderWindows, OneFolderBySeveralSpellingsIsListedOnce) {
 
 TEST(PythonEnvFinderWindows, CandidatesComeAfterTheCommonPlacesAndMergeWithThem) {
   SysrootBuilder r;
-  Put(r, "C:\\Py\\Lib\\site-packages\\x.py");
-  Put(r, "C:\\Py\\python.exe");
+  PutWindowsFile(r, "C:\\Py\\Lib\\site-packages\\x.py");
+  PutWindowsFile(r, "C:\\Py\\python.exe");
   Venv(r, "C:\\Users\\u\\.venv", "3.12");
   auto fs = MakeRootedFileSystem(r.root());
   Environment env(std::map<std::string, std::string>{{"USERPROFILE", "C:\\Users\\u"}});

@@ -12,7 +12,7 @@
 namespace gpudoctor {
 namespace {
 
-ProcessResult Exited(int code, std::string out, std::string err = "") {
+ProcessResult PythonExited(int code, std::string out, std::string err = "") {
   ProcessResult r;
   r.exit_code = code;
   r.stdout_text = std::move(out);
@@ -24,14 +24,15 @@ ProcessResult Exited(int code, std::string out, std::string err = "") {
 TEST(LiveRun, ReadsTheReportAmongOtherOutput) {
   auto run = InterpretLiveRun(
       "/v/bin/python",
-      Exited(0,
-             "GPUDOCTOR_STAGE import\nsome library banner\nGPUDOCTOR_STAGE is_available\n\nGPUDOCTOR_LIVE "
-             "{\"stage\": \"done\", \"torch_version\": \"2.7.1+cu128\", \"torch_file\": "
-             "\"/v/torch/__init__.py\", "
-             "\"cuda\": \"12.8\", \"hip\": null, \"cuda_available\": true, \"device_count\": 1, "
-             "\"device_names\": "
-             "[\"NVIDIA H200\"], \"arch_list\": [\"sm_90\", \"sm_100\"], \"matmul_max_abs_error\": 0.0001, "
-             "\"matmul_max_abs_value\": 180.5}\n"));
+      PythonExited(
+          0,
+          "GPUDOCTOR_STAGE import\nsome library banner\nGPUDOCTOR_STAGE is_available\n\nGPUDOCTOR_LIVE "
+          "{\"stage\": \"done\", \"torch_version\": \"2.7.1+cu128\", \"torch_file\": "
+          "\"/v/torch/__init__.py\", "
+          "\"cuda\": \"12.8\", \"hip\": null, \"cuda_available\": true, \"device_count\": 1, "
+          "\"device_names\": "
+          "[\"NVIDIA H200\"], \"arch_list\": [\"sm_90\", \"sm_100\"], \"matmul_max_abs_error\": 0.0001, "
+          "\"matmul_max_abs_value\": 180.5}\n"));
   EXPECT_EQ(run.status, "ok");
   EXPECT_EQ(run.stage, "done");
   EXPECT_EQ(run.torch_version, "2.7.1+cu128");
@@ -46,7 +47,8 @@ TEST(LiveRun, ReadsTheReportAmongOtherOutput) {
 }
 
 TEST(LiveRun, TimeoutCrashGarbageAndNotStarted) {
-  ProcessResult hang = Exited(0, "GPUDOCTOR_STAGE import\nGPUDOCTOR_STAGE is_available\n", "loading...\n");
+  ProcessResult hang =
+      PythonExited(0, "GPUDOCTOR_STAGE import\nGPUDOCTOR_STAGE is_available\n", "loading...\n");
   hang.timed_out = true;
   hang.exit_code.reset();
   auto h = InterpretLiveRun("p", hang);
@@ -54,15 +56,15 @@ TEST(LiveRun, TimeoutCrashGarbageAndNotStarted) {
   EXPECT_EQ(h.stage, "is_available");
   EXPECT_EQ(h.stderr_tail, (std::vector<std::string>{"loading..."}));
 
-  ProcessResult crash = Exited(0, "GPUDOCTOR_STAGE matmul\n");
+  ProcessResult crash = PythonExited(0, "GPUDOCTOR_STAGE matmul\n");
   crash.exit_code.reset();
   crash.term_signal = 11;
   EXPECT_EQ(InterpretLiveRun("p", crash).status, "crashed");
 
-  auto garbage = InterpretLiveRun("p", Exited(0, "GPUDOCTOR_LIVE {not json\n\x01\x02"));
+  auto garbage = InterpretLiveRun("p", PythonExited(0, "GPUDOCTOR_LIVE {not json\n\x01\x02"));
   EXPECT_EQ(garbage.status, "no-report");
-  auto failed =
-      InterpretLiveRun("p", Exited(1, "", std::string(100, 'x') + "\n" + std::string(20, '\n') + "boom\n"));
+  auto failed = InterpretLiveRun(
+      "p", PythonExited(1, "", std::string(100, 'x') + "\n" + std::string(20, '\n') + "boom\n"));
   EXPECT_EQ(failed.status, "failed");
   EXPECT_EQ(failed.stderr_tail.back(), "boom");
 
@@ -74,7 +76,7 @@ TEST(LiveRun, TimeoutCrashGarbageAndNotStarted) {
 TEST(LiveRun, StderrTailIsBounded) {
   std::string err;
   for (int i = 0; i < 50; ++i) err += "line " + std::to_string(i) + " " + std::string(1000, 'y') + "\n";
-  auto run = InterpretLiveRun("p", Exited(1, "", err));
+  auto run = InterpretLiveRun("p", PythonExited(1, "", err));
   ASSERT_EQ(run.stderr_tail.size(), 8u);
   EXPECT_EQ(run.stderr_tail.back().rfind("line 49 ", 0), 0u);
   EXPECT_LE(run.stderr_tail.back().size(), 303u);

@@ -19,22 +19,19 @@
 #include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "report/info_text.h"
+#include "rules_test_util.h"
 #include "snapshot/snapshot_json.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
-// The built-in knowledge base, as `gpudoctor info` uses it (loaded once).
-const KnowledgeDb& KnowledgeBase() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
-  return db;
-}
-
 namespace stdfs = std::filesystem;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/";
+using testing::kFixtures;
+using testing::kGolden;
+using testing_rules::Db;
 
 std::vector<std::string> DiscoverMachines() {
   std::vector<std::string> names;
@@ -49,13 +46,13 @@ std::vector<std::string> DiscoverMachines() {
 // Reports must not depend on where the checkout lives or on the tool's version. The probe pass is that of
 // `info`: the topology included.
 Snapshot ProbeForGolden(const std::string& machine) {
-  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine, &KnowledgeBase()));
+  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine, &Db()));
   snap.sysroot = "tests/fixtures/sysroot/" + machine;
   snap.tool_version = "golden";
   return snap;
 }
 
-std::string Normalize(std::string text) {
+std::string ReplaceSourceDir(std::string text) {
   const std::string src = GPUDOCTOR_SOURCE_DIR;
   for (size_t pos = text.find(src); pos != std::string::npos; pos = text.find(src, pos)) {
     text.replace(pos, src.size(), "$SRC");
@@ -73,17 +70,17 @@ class RecordedMachineTest : public ::testing::TestWithParam<std::string> {};
 // driver links). A build that cannot see links as links (the Windows build under
 // wine, which follows them silently) reads each linked folder twice, so its
 // reports differ by construction; the facts tests still run there.
-bool ThisBuildSeesLinks() {
+bool ThisBuildSeesRecordedTreeLinks() {
   auto fs = MakeRootedFileSystem(kFixtures + "rx6700xt-desktop");
   return fs->ReadLink("/opt/rocm").ok();
 }
 
 TEST_P(RecordedMachineTest, MatchesGoldenReports) {
-  if (!ThisBuildSeesLinks())
+  if (!ThisBuildSeesRecordedTreeLinks())
     GTEST_SKIP() << "this build cannot see symbolic links, which the recorded trees use";
   Snapshot snap = ProbeForGolden(GetParam());
-  CompareOrUpdate(kGolden + GetParam() + ".txt", Normalize(RenderInfoText(snap)));
-  CompareOrUpdate(kGolden + GetParam() + ".json", Normalize(SnapshotToJson(snap)));
+  CompareOrUpdate(kGolden + GetParam() + ".txt", ReplaceSourceDir(RenderInfoText(snap)));
+  CompareOrUpdate(kGolden + GetParam() + ".json", ReplaceSourceDir(SnapshotToJson(snap)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, RecordedMachineTest, ::testing::ValuesIn(DiscoverMachines()),
@@ -108,7 +105,7 @@ TEST(RecordedMachines, AtLeastEightAreRecorded) {
 // says why).
 TEST(RecordedMachines, NoFolderIsEmpty) {
   // A build that cannot see links (wine) shows a folder of dangling links (a venv's bin) as empty.
-  if (!ThisBuildSeesLinks())
+  if (!ThisBuildSeesRecordedTreeLinks())
     GTEST_SKIP() << "this build cannot see symbolic links, which the recorded trees use";
   std::error_code ec;
   for (auto it = stdfs::recursive_directory_iterator(kFixtures, ec);

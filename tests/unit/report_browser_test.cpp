@@ -17,13 +17,16 @@
 #include <sstream>
 
 #include "platform/process.h"
+#include "test_common.h"
 #include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
 
 namespace stdfs = std::filesystem;
-const std::string kSource = GPUDOCTOR_SOURCE_DIR;
+using testing::kSource;
+using testing::ReadFileText;
+
 // Charts the fixture's bench file gives: memory, transfer, gemm and launch (see its README).
 constexpr size_t kFixtureCharts = 4;
 
@@ -38,13 +41,6 @@ std::string FindChromium() {
     if (stdfs::is_regular_file(candidate, ec)) return candidate.string();
   }
   return "";
-}
-
-std::string Slurp(const stdfs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // Copies a file the test made into the build folder for a person to look at (the last run's copy wins).
@@ -188,7 +184,7 @@ TEST_F(ReportBrowser, ScreenshotIsTakenWithACleanConsole) {
   ProcessResult r = browser_.Open(page_, "--screenshot=" + shot.string(), "1280,7200");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_TRUE(ConsoleLines(r.stderr_text).empty()) << ConsoleLines(r.stderr_text).front();
-  const std::string png = Slurp(shot);
+  const std::string png = ReadFileText(shot);
   ASSERT_GT(png.size(), 24u) << "no screenshot at " << shot;
   EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   auto be32 = [&](size_t at) {
@@ -205,7 +201,7 @@ TEST_F(ReportBrowser, ScreenshotIsTakenWithACleanConsole) {
 }
 
 TEST_F(ReportBrowser, PlantedConsoleErrorIsCaught) {
-  std::string html = Slurp(page_);
+  std::string html = ReadFileText(page_);
   const size_t body_end = html.rfind("</body>");
   ASSERT_NE(body_end, std::string::npos);
   html.insert(body_end, "<script>console.error('planted by gpudoctor test')</script>");

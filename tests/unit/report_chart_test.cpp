@@ -8,23 +8,21 @@
 
 #include "report/chart_scale.h"
 #include "report/svg_chart.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
-constexpr double kMiB = 1 << 20;
-constexpr double kGiB = 1 << 30;
+using testing::Count;
+
+// A MiB and a GiB of bytes as the chart takes its x values (doubles).
+constexpr double kChartMiB = 1 << 20;
+constexpr double kChartGiB = 1 << 30;
 
 std::vector<std::string> Labels(const AxisScale& a) {
   std::vector<std::string> out;
   for (const auto& t : a.ticks) out.push_back(t.label);
   return out;
-}
-
-size_t Count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + what.size())) ++n;
-  return n;
 }
 
 ChartSpec Memory(std::vector<std::pair<double, double>> points, std::optional<double> peak = 4800) {
@@ -75,12 +73,12 @@ TEST(ReportChartScale, LinearAxisSurvivesNonFiniteAndHugeInput) {
 }
 
 TEST(ReportChartScale, LogAxisForBytesUsesBinaryUnits) {
-  AxisScale a = LogAxis(kMiB, kGiB, /*bytes=*/true);
+  AxisScale a = LogAxis(kChartMiB, kChartGiB, /*bytes=*/true);
   EXPECT_TRUE(a.log);
-  EXPECT_LT(a.min, kMiB);
-  EXPECT_GT(a.max, kGiB);
+  EXPECT_LT(a.min, kChartMiB);
+  EXPECT_GT(a.max, kChartGiB);
   EXPECT_EQ(Labels(a), (std::vector<std::string>{"1 MiB", "4 MiB", "16 MiB", "64 MiB", "256 MiB", "1 GiB"}));
-  AxisScale wide = LogAxis(4096, 4 * kGiB, true);
+  AxisScale wide = LogAxis(4096, 4 * kChartGiB, true);
   EXPECT_LE(wide.ticks.size(), 8u);
   EXPECT_GE(wide.ticks.size(), 3u);
   for (const auto& t : wide.ticks) {
@@ -100,15 +98,15 @@ TEST(ReportChartScale, LogAxisForCountsUsesDecadesOrPowersOfTwo) {
   AxisScale narrow = LogAxis(1000, 1100, false);
   EXPECT_EQ(Labels(narrow), (std::vector<std::string>{"1000", "1100"}));
   // One value: a range around it.
-  AxisScale one = LogAxis(kMiB, kMiB, true);
-  EXPECT_LT(one.min, kMiB);
-  EXPECT_GT(one.max, kMiB);
+  AxisScale one = LogAxis(kChartMiB, kChartMiB, true);
+  EXPECT_LT(one.min, kChartMiB);
+  EXPECT_GT(one.max, kChartMiB);
 }
 
 TEST(ReportChartScale, NumberFormats) {
   EXPECT_EQ(FormatBinarySize(1536), "1.5 KiB");
   EXPECT_EQ(FormatBinarySize(512), "512 B");
-  EXPECT_EQ(FormatBinarySize(kGiB), "1 GiB");
+  EXPECT_EQ(FormatBinarySize(kChartGiB), "1 GiB");
   EXPECT_EQ(FormatSiNumber(2500000), "2.5M");
   EXPECT_EQ(FormatSiNumber(0.5), "0.5");
   EXPECT_EQ(FormatFigure(4123.4), "4123");
@@ -121,7 +119,8 @@ TEST(ReportChartScale, NumberFormats) {
 }
 
 TEST(ReportChart, LogScaleSpacesEqualRatiosEqually) {
-  ChartLayout l = LayoutChart(Memory({{kMiB, 1000}, {4 * kMiB, 2000}, {16 * kMiB, 3000}, {64 * kMiB, 4000}}));
+  ChartLayout l = LayoutChart(
+      Memory({{kChartMiB, 1000}, {4 * kChartMiB, 2000}, {16 * kChartMiB, 3000}, {64 * kChartMiB, 4000}}));
   ASSERT_EQ(l.series.size(), 1u);
   const auto& p = l.series[0].points;
   ASSERT_EQ(p.size(), 4u);
@@ -140,7 +139,7 @@ TEST(ReportChart, LogScaleSpacesEqualRatiosEqually) {
 }
 
 TEST(ReportChart, AxesHaveTicksLabelsAndUnits) {
-  const std::string svg = RenderSvgChart(Memory({{kMiB, 1000}, {kGiB, 4200}}));
+  const std::string svg = RenderSvgChart(Memory({{kChartMiB, 1000}, {kChartGiB, 4200}}));
   EXPECT_EQ(Count(svg, "<svg"), 1u);
   EXPECT_EQ(Count(svg, "</svg>"), 1u);
   EXPECT_EQ(Count(svg, "<text"), Count(svg, "</text>"));
@@ -156,26 +155,26 @@ TEST(ReportChart, AxesHaveTicksLabelsAndUnits) {
 }
 
 TEST(ReportChart, PeakIsADashedLineInsideTheRange) {
-  ChartLayout l = LayoutChart(Memory({{kMiB, 1000}, {kGiB, 4200}}, 4800));
+  ChartLayout l = LayoutChart(Memory({{kChartMiB, 1000}, {kChartGiB, 4200}}, 4800));
   ASSERT_EQ(l.peaks.size(), 1u);
   EXPECT_GE(l.y.max, 4800);
   EXPECT_DOUBLE_EQ(l.peaks[0].py, l.YPixel(4800));
   EXPECT_GT(l.peaks[0].py, l.plot.top);
   EXPECT_LT(l.peaks[0].py, l.series[0].points[1].py);  // the peak is above the best point
   EXPECT_EQ(l.peaks[0].label, "spec peak 4800 GB/s");
-  const std::string svg = RenderSvgChart(Memory({{kMiB, 1000}, {kGiB, 4200}}, 4800));
+  const std::string svg = RenderSvgChart(Memory({{kChartMiB, 1000}, {kChartGiB, 4200}}, 4800));
   EXPECT_EQ(Count(svg, "class=\"peak\""), 1u);
   EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);
   // Without a known peak there is no line and no legend entry for it.
-  const std::string none = RenderSvgChart(Memory({{kMiB, 1000}, {kGiB, 4200}}, std::nullopt));
+  const std::string none = RenderSvgChart(Memory({{kChartMiB, 1000}, {kChartGiB, 4200}}, std::nullopt));
   EXPECT_EQ(Count(none, "class=\"peak\""), 0u);
   EXPECT_EQ(none.find("spec peak"), std::string::npos);
 }
 
 TEST(ReportChart, SeveralSeriesGetColoursALegendAndOnePeakPerValue) {
-  ChartSpec spec = Memory({{kMiB, 1000}, {kGiB, 4200}});
-  spec.series.push_back({"copy", {{kMiB, 900}, {kGiB, 4100}}, 4800, false});
-  spec.series.push_back({"dot", {{kMiB, 800}, {kGiB, 4000}}, 4800, true});
+  ChartSpec spec = Memory({{kChartMiB, 1000}, {kChartGiB, 4200}});
+  spec.series.push_back({"copy", {{kChartMiB, 900}, {kChartGiB, 4100}}, 4800, false});
+  spec.series.push_back({"dot", {{kChartMiB, 800}, {kChartGiB, 4000}}, 4800, true});
   ChartLayout l = LayoutChart(spec);
   ASSERT_EQ(l.series.size(), 3u);
   EXPECT_NE(l.series[0].color, l.series[1].color);
@@ -209,18 +208,19 @@ TEST(ReportChart, EmptySeriesDrawsAnEmptyFrameWithANote) {
 }
 
 TEST(ReportChart, OnePointIsAMarkerInTheMiddleOfARange) {
-  ChartLayout l = LayoutChart(Memory({{64 * kMiB, 3000}}, std::nullopt));
+  ChartLayout l = LayoutChart(Memory({{64 * kChartMiB, 3000}}, std::nullopt));
   ASSERT_EQ(l.series[0].points.size(), 1u);
-  EXPECT_LT(l.x.min, 64 * kMiB);
-  EXPECT_GT(l.x.max, 64 * kMiB);
+  EXPECT_LT(l.x.min, 64 * kChartMiB);
+  EXPECT_GT(l.x.max, 64 * kChartMiB);
   EXPECT_NEAR(l.series[0].points[0].px, (l.plot.left + l.plot.right) / 2, 1.0);
-  const std::string svg = RenderSvgChart(Memory({{64 * kMiB, 3000}}, std::nullopt));
+  const std::string svg = RenderSvgChart(Memory({{64 * kChartMiB, 3000}}, std::nullopt));
   EXPECT_EQ(Count(svg, "class=\"point\""), 1u);
   EXPECT_EQ(svg.find("<polyline"), std::string::npos);
 }
 
 TEST(ReportChart, ZeroAndNegativeValuesStayOnTheChart) {
-  ChartLayout l = LayoutChart(Memory({{kMiB, 0}, {2 * kMiB, -5}, {4 * kMiB, 10}}, std::nullopt));
+  ChartLayout l =
+      LayoutChart(Memory({{kChartMiB, 0}, {2 * kChartMiB, -5}, {4 * kChartMiB, 10}}, std::nullopt));
   EXPECT_LE(l.y.min, -5);
   ASSERT_EQ(l.series[0].points.size(), 3u);
   for (const auto& p : l.series[0].points) {
@@ -229,7 +229,7 @@ TEST(ReportChart, ZeroAndNegativeValuesStayOnTheChart) {
   }
   EXPECT_GT(l.series[0].points[1].py, l.series[0].points[0].py);  // -5 below 0
   // All zeros: a range above zero, the points on its bottom.
-  ChartLayout zeros = LayoutChart(Memory({{kMiB, 0}, {kGiB, 0}}, std::nullopt));
+  ChartLayout zeros = LayoutChart(Memory({{kChartMiB, 0}, {kChartGiB, 0}}, std::nullopt));
   EXPECT_EQ(zeros.y.min, 0);
   EXPECT_GT(zeros.y.max, 0);
   EXPECT_DOUBLE_EQ(zeros.series[0].points[0].py, zeros.plot.bottom);
@@ -237,8 +237,14 @@ TEST(ReportChart, ZeroAndNegativeValuesStayOnTheChart) {
 
 TEST(ReportChart, NonFiniteValuesAndNonPositiveXAreLeftOutAndCounted) {
   const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
-  ChartSpec spec =
-      Memory({{kMiB, 1000}, {2 * kMiB, nan}, {4 * kMiB, inf}, {0, 5}, {-1, 5}, {nan, 5}, {kGiB, 4000}}, nan);
+  ChartSpec spec = Memory({{kChartMiB, 1000},
+                           {2 * kChartMiB, nan},
+                           {4 * kChartMiB, inf},
+                           {0, 5},
+                           {-1, 5},
+                           {nan, 5},
+                           {kChartGiB, 4000}},
+                          nan);
   ChartLayout l = LayoutChart(spec);
   EXPECT_EQ(l.series[0].points.size(), 2u);
   EXPECT_EQ(l.series[0].not_drawn, 5u);
@@ -249,15 +255,15 @@ TEST(ReportChart, NonFiniteValuesAndNonPositiveXAreLeftOutAndCounted) {
   EXPECT_EQ(svg.find("nan"), std::string::npos);
   EXPECT_EQ(svg.find("inf"), std::string::npos);
   // Only non-finite points: the empty chart.
-  EXPECT_TRUE(LayoutChart(Memory({{kMiB, nan}}, 4800)).empty);
+  EXPECT_TRUE(LayoutChart(Memory({{kChartMiB, nan}}, 4800)).empty);
   // Values at the ends of the double range: drawn somewhere, never "nan" in the markup.
-  const std::string extreme = RenderSvgChart(Memory({{kMiB, -1e308}, {1e300, 1e308}}, 1e308));
+  const std::string extreme = RenderSvgChart(Memory({{kChartMiB, -1e308}, {1e300, 1e308}}, 1e308));
   EXPECT_EQ(extreme.find("nan"), std::string::npos);
   EXPECT_EQ(extreme.find("inf"), std::string::npos);
 }
 
 TEST(ReportChart, PointsAreSortedByX) {
-  ChartLayout l = LayoutChart(Memory({{kGiB, 4000}, {kMiB, 1000}, {16 * kMiB, 3000}}));
+  ChartLayout l = LayoutChart(Memory({{kChartGiB, 4000}, {kChartMiB, 1000}, {16 * kChartMiB, 3000}}));
   const auto& p = l.series[0].points;
   ASSERT_EQ(p.size(), 3u);
   EXPECT_LT(p[0].px, p[1].px);
@@ -265,7 +271,7 @@ TEST(ReportChart, PointsAreSortedByX) {
 }
 
 TEST(ReportChart, TextInTheChartIsEscaped) {
-  ChartSpec spec = Memory({{kMiB, 1000}, {kGiB, 2000}});
+  ChartSpec spec = Memory({{kChartMiB, 1000}, {kChartGiB, 2000}});
   spec.title = "<script>alert(1)</script>";
   spec.series[0].name = "A&B \"quoted\" <b>";
   spec.y_unit = "GB/s<img>";

@@ -10,24 +10,26 @@
 #include "cli_test_util.h"
 #include "gates/verify_json.h"
 #include "platform/process.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
 using testing::FreshTempDir;
 using testing::Gpudoctor;
+using testing::kSource;
 using testing::ReadFileText;
 
 namespace stdfs = std::filesystem;
-const std::string kSource = GPUDOCTOR_SOURCE_DIR;
-const std::string kMachine = kSource + "/tests/fixtures/sysroot/h100-sxm-server";
+const std::string kH100Machine = kSource + "/tests/fixtures/sysroot/h100-sxm-server";
 const std::string kBench = kSource + "/tests/fixtures/reports/bench-h200-synthetic.json";
 const std::string kVerify = kSource + "/tests/fixtures/reports/verify-fake-wrong-result.json";
 
 TEST(ReportCli, WritesTheWholePageAndNeverOverwritesWithoutForce) {
   stdfs::path dir = FreshTempDir("report_cli_write");
   const std::string out = (dir / "report.html").string();
-  auto r = Gpudoctor({"report", "-o", out, "--sysroot", kMachine, "--verify", kVerify, "--bench", kBench});
+  auto r =
+      Gpudoctor({"report", "-o", out, "--sysroot", kH100Machine, "--verify", kVerify, "--bench", kBench});
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_TRUE(r.stdout_text.empty());
   EXPECT_NE(r.stderr_text.find("report written to"), std::string::npos);
@@ -40,24 +42,24 @@ TEST(ReportCli, WritesTheWholePageAndNeverOverwritesWithoutForce) {
             1);  // no temporary left
 
   std::ofstream(out, std::ios::trunc) << "mine";
-  auto again = Gpudoctor({"report", "-o", out, "--sysroot", kMachine});
+  auto again = Gpudoctor({"report", "-o", out, "--sysroot", kH100Machine});
   EXPECT_EQ(again.exit_code, 3);
   EXPECT_NE(again.stderr_text.find("already exists"), std::string::npos) << again.stderr_text;
   EXPECT_EQ(ReadFileText(out), "mine");
-  auto forced = Gpudoctor({"report", "-o", out, "--sysroot", kMachine, "--force"});
+  auto forced = Gpudoctor({"report", "-o", out, "--sysroot", kH100Machine, "--force"});
   EXPECT_EQ(forced.exit_code, 0) << forced.stderr_text;
   EXPECT_EQ(ReadFileText(out).rfind("<!DOCTYPE html>", 0), 0u);
 }
 
 TEST(ReportCli, DashWritesToStdout) {
-  auto r = Gpudoctor({"report", "-o", "-", "--sysroot", kMachine, "--bench", kBench});
+  auto r = Gpudoctor({"report", "-o", "-", "--sysroot", kH100Machine, "--bench", kBench});
   EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(r.stdout_text.find("<svg"), std::string::npos);
 }
 
 TEST(ReportCli, NeedsAnOutputFile) {
-  auto r = Gpudoctor({"report", "--sysroot", kMachine});
+  auto r = Gpudoctor({"report", "--sysroot", kH100Machine});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.stderr_text.find("give -o FILE.html"), std::string::npos) << r.stderr_text;
   EXPECT_TRUE(r.stdout_text.empty());
@@ -80,7 +82,7 @@ TEST(ReportCli, BadInputFilesAreExit3AndWriteNothing) {
       {{"--verify", dir.string()}, "is a folder, not a file"},
   };
   for (const auto& c : cases) {
-    std::vector<std::string> args = {"report", "-o", out, "--sysroot", kMachine};
+    std::vector<std::string> args = {"report", "-o", out, "--sysroot", kH100Machine};
     args.insert(args.end(), c.args.begin(), c.args.end());
     auto r = Gpudoctor(args);
     EXPECT_EQ(r.exit_code, 3) << c.message;

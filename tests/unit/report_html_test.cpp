@@ -10,21 +10,13 @@
 
 #include "report/html_report.h"
 #include "report/html_results.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
-size_t Count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + what.size())) ++n;
-  return n;
-}
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
+using testing::Count;
+using testing::Lower;
 
 Snapshot MachineWithHostileNames() {
   Snapshot s;
@@ -80,7 +72,7 @@ std::vector<Finding> Findings() {
   return {ok, warn, bad};
 }
 
-VerifyReport Verify() {
+VerifyReport SampleVerifyReport() {
   VerifyReport v;
   v.level = VerifyLevel::kQuick;
   v.backend = "cuda";
@@ -130,7 +122,7 @@ BenchResult Entry(std::string id, std::string group, std::string title, std::str
   return e;
 }
 
-BenchReport Bench() {
+BenchReport SampleBenchReport() {
   BenchReport b;
   b.device = BenchDevice{0, "NVIDIA H200", "sm_90", "0000:00:06.0", "cuda", 0, std::nullopt};
   b.level = BenchLevel::kQuick;
@@ -163,9 +155,9 @@ HtmlReportInput FullInput() {
   in.snapshot = MachineWithHostileNames();
   in.machine_source = "this machine";
   in.findings = Findings();
-  in.verify = Verify();
+  in.verify = SampleVerifyReport();
   in.verify_origin = "verify.json";
-  in.bench = Bench();
+  in.bench = SampleBenchReport();
   in.bench_origin = "bench & co.json";
   in.generated_at = "2026-12-02 21:40 UTC";
   return in;
@@ -288,7 +280,7 @@ TEST(ReportHtml, BenchChartsGroupSweepsAndShoutAboutFailedChecks) {
 }
 
 TEST(ReportHtml, GroupingFollowsGroupAndUnit) {
-  BenchReport b = Bench();
+  BenchReport b = SampleBenchReport();
   b.benchmarks.push_back(
       Entry("memory.latency", "memory", "Device memory: latency", "ns", {{4096, 500}}, std::nullopt));
   auto groups = GroupBenchmarks(b);

@@ -16,18 +16,14 @@
 #include "gates/verify_json.h"
 #include "gates/verify_report.h"
 #include "report/check_json.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
-const std::string kReports = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/reports/";
+using testing::ReadFileText;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+const std::string kReports = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/reports/";
 
 std::string BenchError(const std::string& text) {
   auto r = BenchReportFromJson(text, "b.json");
@@ -46,7 +42,8 @@ std::string Bench(const std::string& entry_fields) {
 const std::string kEntry = R"("id": "memory.triad", "unit": "GB/s", "verdict": "ok", "check": "passed")";
 
 TEST(ResultDocuments, BenchFixtureParses) {
-  auto doc = BenchReportFromJson(Slurp(kReports + "bench-h200-synthetic.json"), "bench-h200-synthetic.json");
+  auto doc =
+      BenchReportFromJson(ReadFileText(kReports + "bench-h200-synthetic.json"), "bench-h200-synthetic.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
   ASSERT_TRUE(doc->device.has_value());
   EXPECT_EQ(doc->device->name, "NVIDIA H200");
@@ -73,7 +70,8 @@ TEST(ResultDocuments, BenchFixtureParses) {
 // A document `bench --json` wrote (fake backend) before the worker layer (issue 15): saved so that a later
 // change of the result types' JSON still reads what this release wrote.
 TEST(ResultDocuments, ASavedFakeBenchDocumentParses) {
-  auto doc = BenchReportFromJson(Slurp(kReports + "bench-fake-memory-latency.json"), "bench-fake.json");
+  auto doc =
+      BenchReportFromJson(ReadFileText(kReports + "bench-fake-memory-latency.json"), "bench-fake.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
   ASSERT_TRUE(doc->device.has_value());
   EXPECT_EQ(doc->device->backend, "fake");
@@ -90,7 +88,7 @@ TEST(ResultDocuments, ASavedFakeBenchDocumentParses) {
 
 // The form of the last release: no schema name, "schema_version": 1.
 TEST(ResultDocuments, TheLastReleasesVerifyDocumentParses) {
-  auto doc = VerifyReportFromJson(Slurp(kReports + "verify-fake-wrong-result.json"), "verify.json");
+  auto doc = VerifyReportFromJson(ReadFileText(kReports + "verify-fake-wrong-result.json"), "verify.json");
   ASSERT_TRUE(doc.ok()) << doc.error().message;
   EXPECT_EQ(doc->backend, "fake");
   EXPECT_EQ(doc->inject, "wrong-result");
@@ -305,7 +303,8 @@ TEST(ResultDocuments, AVerifyReportSurvivesARoundTrip) {
 
 // What the last release wrote reads, and writes again in the current form, which reads the same.
 TEST(ResultDocuments, TheLastReleasesDocumentsComeBackInTheCurrentForm) {
-  auto old_verify = VerifyReportFromJson(Slurp(kReports + "verify-fake-wrong-result.json"), "verify.json");
+  auto old_verify =
+      VerifyReportFromJson(ReadFileText(kReports + "verify-fake-wrong-result.json"), "verify.json");
   ASSERT_TRUE(old_verify.ok()) << old_verify.error().message;
   const std::string verify_now = VerifyReportToJson(*old_verify);
   auto verify_again = VerifyReportFromJson(verify_now, "now.json");
@@ -314,7 +313,7 @@ TEST(ResultDocuments, TheLastReleasesDocumentsComeBackInTheCurrentForm) {
   EXPECT_EQ(verify_again->gates.size(), old_verify->gates.size());
 
   for (const char* file : {"bench-h200-synthetic.json", "bench-fake-memory-latency.json"}) {
-    auto old_bench = BenchReportFromJson(Slurp(kReports + file), file);
+    auto old_bench = BenchReportFromJson(ReadFileText(kReports + file), file);
     ASSERT_TRUE(old_bench.ok()) << old_bench.error().message;
     const std::string bench_now = BenchReportToJson(*old_bench);
     auto bench_again = BenchReportFromJson(bench_now, "now.json");

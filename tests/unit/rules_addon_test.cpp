@@ -11,7 +11,7 @@ namespace {
 
 using namespace testing_rules;
 
-constexpr uint32_t kRtx4090 = 0x2684;  // compute capability 8.9
+// Beside rules_test_util.h's kRtx4090 (compute capability 8.9):
 constexpr uint32_t kGtx1080 = 0x1B80;  // 6.1
 constexpr uint32_t kTeslaT4 = 0x1EB8;  // 7.5
 

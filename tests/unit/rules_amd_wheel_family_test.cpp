@@ -35,12 +35,6 @@ Snapshot WithAmdTorch(const std::string& version, const std::vector<std::string>
   return s;
 }
 
-std::string Evidence(const Finding& f) {
-  std::string out;
-  for (const auto& e : f.evidence) out += e + "\n";
-  return out;
-}
-
 TEST(AmdWheelFamily, Rocm72WindowsWheelIsJudgedByItsRoute) {
   auto fs = RunRules(WithAmdTorch("2.9.1+rocmsdk20260116", {"rocm-sdk-core", "rocm-sdk-libraries-custom"}));
   const Finding* ok = FindId(fs, "framework.torch_ok");

@@ -11,7 +11,7 @@ namespace {
 
 using namespace testing_rules;
 
-struct Case {
+struct EnvironmentRuleCase {
   const char* name;
   std::vector<std::pair<std::string, std::string>> env;
   bool nvidia;
@@ -19,7 +19,7 @@ struct Case {
   const char* id;
 };
 
-Snapshot Machine(const Case& c) {
+Snapshot EnvironmentRuleMachine(const EnvironmentRuleCase& c) {
   Snapshot s = Linux();
   if (c.nvidia) {
     AddNvidia(s, 0x2330, 9, 0);
@@ -33,7 +33,7 @@ Snapshot Machine(const Case& c) {
   return s;
 }
 
-std::vector<Case> Cases() {
+std::vector<EnvironmentRuleCase> EnvironmentRuleCases() {
   return {
       {"HipMinusOne", {{"HIP_VISIBLE_DEVICES", "-1"}}, false, "yes", "environment.devices_hidden"},
       {"RocrOutOfRange", {{"ROCR_VISIBLE_DEVICES", "3"}}, false, "yes", "environment.devices_hidden"},
@@ -111,16 +111,18 @@ std::vector<Case> Cases() {
   };
 }
 
-class EnvironmentRule : public ::testing::TestWithParam<Case> {};
+class EnvironmentRule : public ::testing::TestWithParam<EnvironmentRuleCase> {};
 
 TEST_P(EnvironmentRule, FiresOrStaysQuiet) {
-  const Case& c = GetParam();
-  auto fs = RunRules(Machine(c));
+  const EnvironmentRuleCase& c = GetParam();
+  auto fs = RunRules(EnvironmentRuleMachine(c));
   EXPECT_EQ(Has(fs, c.id), *c.fires != '\0') << c.id << ": " << Ids(fs);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, EnvironmentRule, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Cases, EnvironmentRule, ::testing::ValuesIn(EnvironmentRuleCases()),
+                         [](const ::testing::TestParamInfo<EnvironmentRuleCase>& p) {
+                           return std::string(p.param.name);
+                         });
 
 // The fix keeps the absolute folders; with none left, it unsets the variable.
 TEST(EnvironmentRules, CurrentFolderInLibraryPathFixKeepsTheAbsoluteFolders) {

@@ -63,7 +63,7 @@ Snapshot Amd(uint32_t device, uint32_t rev, const std::string& gfx, const std::s
   return s;
 }
 
-struct Case {
+struct FrameworkCodeRuleCase {
   const char* name;
   Snapshot snap;
   const char* fires;
@@ -78,8 +78,8 @@ std::string Everything(const Finding& f) {
   return out;
 }
 
-std::vector<Case> Cases() {
-  std::vector<Case> c;
+std::vector<FrameworkCodeRuleCase> FrameworkCodeRuleCases() {
+  std::vector<FrameworkCodeRuleCase> c;
   // The case, from the binary: GTX 1080 (sm_61) with the cu128 libtorch_cuda.so -> cu126.
   c.push_back({"Gtx1080Cu128BinaryNeedsCu126",
                Nvidia(0x1B80, 6, 1, "2.7.1+cu128", "12.8", kCu128, {"compute_120"}),
@@ -165,10 +165,10 @@ std::vector<Case> Cases() {
   return c;
 }
 
-class FrameworkCodeRule : public ::testing::TestWithParam<Case> {};
+class FrameworkCodeRule : public ::testing::TestWithParam<FrameworkCodeRuleCase> {};
 
 TEST_P(FrameworkCodeRule, FiresAsExpected) {
-  const Case& c = GetParam();
+  const FrameworkCodeRuleCase& c = GetParam();
   auto fs = RunRules(c.snap);
   const Finding* f = FindId(fs, c.fires);
   ASSERT_NE(f, nullptr) << c.fires << " missing; got " << Ids(fs);
@@ -183,8 +183,10 @@ TEST_P(FrameworkCodeRule, FiresAsExpected) {
   EXPECT_EQ(f->evidence.front().rfind("required ", 0), 0u) << f->evidence.front();
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, FrameworkCodeRule, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Cases, FrameworkCodeRule, ::testing::ValuesIn(FrameworkCodeRuleCases()),
+                         [](const ::testing::TestParamInfo<FrameworkCodeRuleCase>& p) {
+                           return std::string(p.param.name);
+                         });
 
 TEST(FrameworkCodeRules, OverrideIsNeverTheFixOnWindows) {
   Snapshot s = Amd(0x73DF, 0xC1, "gfx1031", "2.5.1+rocm6.2", kRocm62);

@@ -10,7 +10,7 @@ namespace {
 
 using namespace testing_rules;
 
-struct Case {
+struct FrameworkRuleCase {
   const char* name;
   Snapshot snap;
   const char* fires;     // id that must be present ("" for none)
@@ -34,8 +34,8 @@ Snapshot Rx6700Xt(const std::string& torch, const std::string& hip, const char* 
   return s;
 }
 
-std::vector<Case> Cases() {
-  std::vector<Case> c;
+std::vector<FrameworkRuleCase> FrameworkRuleCases() {
+  std::vector<FrameworkRuleCase> c;
   c.push_back({"Gtx1080WithCu128NeedsCu126", Gtx1080("2.7.1+cu128", "12.8"), "framework.torch_no_kernels",
                Severity::kError, "whl/cu126", "framework.torch_ok"});
   c.push_back({"Gtx1080WithCu126IsFine", Gtx1080("2.7.1+cu126", "12.6"), "framework.torch_ok", Severity::kOk,
@@ -88,10 +88,10 @@ std::vector<Case> Cases() {
   return c;
 }
 
-class FrameworkRule : public ::testing::TestWithParam<Case> {};
+class FrameworkRule : public ::testing::TestWithParam<FrameworkRuleCase> {};
 
 TEST_P(FrameworkRule, FiresAsExpected) {
-  const Case& c = GetParam();
+  const FrameworkRuleCase& c = GetParam();
   auto fs = RunRules(c.snap);
   if (*c.fires) {
     const Finding* f = FindId(fs, c.fires);
@@ -106,8 +106,10 @@ TEST_P(FrameworkRule, FiresAsExpected) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, FrameworkRule, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Cases, FrameworkRule, ::testing::ValuesIn(FrameworkRuleCases()),
+                         [](const ::testing::TestParamInfo<FrameworkRuleCase>& p) {
+                           return std::string(p.param.name);
+                         });
 
 TEST(FrameworkRules, CpuWheelFixUninstallsAllThreeFirst) {
   Snapshot s = Rx6700Xt("2.7.1+cpu", "", nullptr);

@@ -12,8 +12,6 @@ namespace {
 
 using namespace testing_rules;
 
-constexpr uint32_t kRtx4090 = 0x2684;
-
 // An RTX 4090 with a CPU-only torch in `prefix`.
 Snapshot CpuTorch(const std::string& prefix = "/home/u/proj/.venv", const std::string& kind = "venv") {
   Snapshot s = Linux();
@@ -46,12 +44,6 @@ const Finding& CpuOnly(const std::vector<Finding>& fs) {
   EXPECT_NE(f, nullptr) << Ids(fs);
   static const Finding kNone;
   return f ? *f : kNone;
-}
-
-std::string Evidence(const Finding& f) {
-  std::string out;
-  for (const auto& e : f.evidence) out += e + "\n";
-  return out;
 }
 
 const std::string kCpuIndex = "https://download.pytorch.org/whl/cpu";

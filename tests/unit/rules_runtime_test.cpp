@@ -10,7 +10,7 @@ namespace {
 
 using namespace testing_rules;
 
-struct Case {
+struct RuntimeRuleCase {
   const char* name;
   Snapshot snap;
   const char* fires;
@@ -27,8 +27,8 @@ Snapshot Rx9070Xt(const char* override_value) {
   return s;
 }
 
-std::vector<Case> Cases() {
-  std::vector<Case> c;
+std::vector<RuntimeRuleCase> RuntimeRuleCases() {
+  std::vector<RuntimeRuleCase> c;
   c.push_back({"Rx9070XtOnRocm7WithOverrideRemoveIt", Rx9070Xt("12.0.1"), "runtime.override_not_needed",
                Severity::kWarning, "unset HSA_OVERRIDE_GFX_VERSION", "runtime.override_ok"});
   {
@@ -150,10 +150,10 @@ std::vector<Case> Cases() {
   return c;
 }
 
-class RuntimeRule : public ::testing::TestWithParam<Case> {};
+class RuntimeRule : public ::testing::TestWithParam<RuntimeRuleCase> {};
 
 TEST_P(RuntimeRule, FiresAsExpected) {
-  const Case& c = GetParam();
+  const RuntimeRuleCase& c = GetParam();
   auto fs = RunRules(c.snap);
   const Finding* f = FindId(fs, c.fires);
   ASSERT_NE(f, nullptr) << c.fires << " missing; got " << Ids(fs);
@@ -166,8 +166,10 @@ TEST_P(RuntimeRule, FiresAsExpected) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, RuntimeRule, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Cases, RuntimeRule, ::testing::ValuesIn(RuntimeRuleCases()),
+                         [](const ::testing::TestParamInfo<RuntimeRuleCase>& p) {
+                           return std::string(p.param.name);
+                         });
 
 TEST(RuntimeRules, OverrideNeverOnANativeTarget) {
   // Every target a current wheel carries: no "override needed" whatever the GPU.

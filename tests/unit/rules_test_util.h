@@ -15,6 +15,9 @@
 
 namespace gpudoctor::testing_rules {
 
+// The PCI device id of an RTX 4090 (compute capability 8.9).
+inline constexpr uint32_t kRtx4090 = 0x2684;
+
 inline const KnowledgeDb& Db() {
   static const KnowledgeDb db = [] {
     auto loaded = LoadEmbeddedKnowledge();
@@ -125,6 +128,13 @@ inline bool Has(const std::vector<Finding>& fs, const std::string& id) {
 inline std::string Ids(const std::vector<Finding>& fs) {
   std::string out;
   for (const auto& f : fs) out += f.id + "(" + ToString(f.severity) + ") ";
+  return out;
+}
+
+// A finding's evidence, one line each.
+inline std::string Evidence(const Finding& f) {
+  std::string out;
+  for (const auto& e : f.evidence) out += e + "\n";
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include "setup/setup_apply.h"
 #include "setup/setup_plan.h"
 #include "setup_apply_test_util.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -25,12 +26,11 @@ namespace stdfs = std::filesystem;
 using testing::BuildWheels;
 using testing::FreshTempDir;
 using testing::kRaphael;
+using testing::kSource;
 using testing::RaphaelPlan;
 using testing::ReadFileText;
 using testing::RunPython;
 using testing::WheelSpec;
-
-const std::string kSource = GPUDOCTOR_SOURCE_DIR;
 
 ApplyOptions Local(const stdfs::path& wheels) {
   ApplyOptions o;

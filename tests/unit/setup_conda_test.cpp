@@ -8,16 +8,16 @@
 #include "setup/conda_commands.h"
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::kFixtures;
 using testing_rules::Db;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-
-SetupPlan Plan(const std::string& machine, const std::string& installer) {
+SetupPlan PlanWithInstaller(const std::string& machine, const std::string& installer) {
   const Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine));
   PlanRequest request;
   request.shell = DetectShell(snap.os.family, Environment());
@@ -26,8 +26,8 @@ SetupPlan Plan(const std::string& machine, const std::string& installer) {
 }
 
 TEST(SetupConda, SameWheelsAndIndexAsPipInACondaPrefix) {
-  const SetupPlan pip = Plan("gtx1080-desktop", "pip");
-  const SetupPlan conda = Plan("gtx1080-desktop", "conda");
+  const SetupPlan pip = PlanWithInstaller("gtx1080-desktop", "pip");
+  const SetupPlan conda = PlanWithInstaller("gtx1080-desktop", "conda");
   ASSERT_EQ(conda.packages.size(), pip.packages.size());
   ASSERT_FALSE(conda.packages.empty());
   EXPECT_EQ(conda.packages[0].requirements, pip.packages[0].requirements);

@@ -14,30 +14,20 @@
 #include "setup/pip_line.h"
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
+#include "setup_plan_test_util.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::Recorded;
+using testing::TorchStep;
 using testing_rules::Db;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-
-Snapshot Recorded(const std::string& name) {
-  return ProbeWithTopology(MakeRecordedInputs(kFixtures + name));
-}
-
-SetupPlan Plan(const Snapshot& snap) {
+SetupPlan PlanForSnapshot(const Snapshot& snap) {
   PlanRequest request;
   request.shell = DetectShell(snap.os.family, Environment());
   return PlanSetup(snap, Db(), request);
-}
-
-const PackageStep* TorchStep(const SetupPlan& plan) {
-  for (const PackageStep& p : plan.packages)
-    for (const std::string& r : p.requirements)
-      if (RequirementName(r) == "torch") return &p;
-  return nullptr;
 }
 
 const ManualStep* DriverStep(const SetupPlan& plan) {
@@ -47,7 +37,7 @@ const ManualStep* DriverStep(const SetupPlan& plan) {
 }
 
 TEST(SetupDriverFloor, LinuxDriverLoadsTheCu126WheelOfAGtx1080) {
-  const SetupPlan plan = Plan(Recorded("gtx1080-desktop"));  // driver 570.153.02
+  const SetupPlan plan = PlanForSnapshot(Recorded("gtx1080-desktop"));  // driver 570.153.02
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr);
   ASSERT_TRUE(torch->driver.has_value());
@@ -62,7 +52,7 @@ TEST(SetupDriverFloor, LinuxDriverLoadsTheCu126WheelOfAGtx1080) {
 }
 
 TEST(SetupDriverFloor, WindowsDriverBelow580TakesCu126AndNamesTheCu13BuildItCannotLoad) {
-  const SetupPlan plan = Plan(Recorded("win11-rtx4090"));  // driver 560.94
+  const SetupPlan plan = PlanForSnapshot(Recorded("win11-rtx4090"));  // driver 560.94
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr);
   EXPECT_EQ(torch->variant, "cu126");
@@ -76,7 +66,7 @@ TEST(SetupDriverFloor, WindowsDriverBelow580TakesCu126AndNamesTheCu13BuildItCann
 }
 
 TEST(SetupDriverFloor, Cu13WheelOnA580Driver) {
-  const SetupPlan plan = Plan(Recorded("rtx5090-desktop"));  // driver 580.95.05
+  const SetupPlan plan = PlanForSnapshot(Recorded("rtx5090-desktop"));  // driver 580.95.05
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr);
   ASSERT_TRUE(torch->driver.has_value());
@@ -88,7 +78,7 @@ TEST(SetupDriverFloor, Cu13WheelOnA580Driver) {
 TEST(SetupDriverFloor, OldDriverKeepsTheNewestWheelItLoadsAndRecommendsTheUpgrade) {
   Snapshot snap = Recorded("gtx1080-desktop");
   snap.nvidia.driver_version = "470.256.02";  // R470: CUDA 11 only
-  const SetupPlan plan = Plan(snap);
+  const SetupPlan plan = PlanForSnapshot(snap);
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr) << RenderPlanText(plan);
   EXPECT_EQ(torch->variant, "cu118") << "check's first fix: the newest wheel this driver loads";
@@ -136,7 +126,7 @@ TEST(SetupDriverFloor, WheelTheDriverCannotLoadPutsTheDriverUpgradeFirst) {
 TEST(SetupDriverFloor, UnknownDriverIsSaidToBeUnknown) {
   Snapshot snap = Recorded("rtx5090-desktop");
   snap.nvidia.driver_version.reset();
-  const SetupPlan plan = Plan(snap);
+  const SetupPlan plan = PlanForSnapshot(snap);
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr) << RenderPlanText(plan);
   ASSERT_TRUE(torch->driver.has_value());
@@ -147,7 +137,7 @@ TEST(SetupDriverFloor, UnknownDriverIsSaidToBeUnknown) {
 }
 
 TEST(SetupDriverFloor, AmdWheelHasNoDriverCheck) {
-  const SetupPlan plan = Plan(Recorded("rx7800xt-old-wheel"));
+  const SetupPlan plan = PlanForSnapshot(Recorded("rx7800xt-old-wheel"));
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr);
   EXPECT_FALSE(torch->driver.has_value());

@@ -18,16 +18,18 @@
 #include "setup/pip_line.h"
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
+#include "setup_plan_test_util.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
 namespace stdfs = std::filesystem;
+using testing::kFixtures;
+using testing::kGolden;
+using testing::TorchStep;
 using testing_rules::Db;
-
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/";
 
 struct Machine {
   Snapshot snap;
@@ -35,7 +37,7 @@ struct Machine {
   std::vector<Finding> findings;  // check's, worst first, without the "ok" ones
 };
 
-Machine Recorded(const std::string& name) {
+Machine RecordedMachine(const std::string& name) {
   Machine m;
   m.snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + name));
   m.shell = DetectShell(m.snap.os.family, Environment());
@@ -81,17 +83,10 @@ bool NeedsSomething(const Machine& m) {
   });
 }
 
-const PackageStep* TorchStep(const SetupPlan& plan) {
-  for (const PackageStep& p : plan.packages)
-    for (const std::string& r : p.requirements)
-      if (RequirementName(r) == "torch") return &p;
-  return nullptr;
-}
-
 class SetupRecordedMachine : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SetupRecordedMachine, InstallsFromTheIndexOfChecksFirstFix) {
-  const Machine m = Recorded(GetParam());
+  const Machine m = RecordedMachine(GetParam());
   const SetupPlan plan = Plan(m);
   const std::string line = FirstTorchInstall(m);
   const PackageStep* torch = TorchStep(plan);
@@ -113,14 +108,15 @@ TEST_P(SetupRecordedMachine, InstallsFromTheIndexOfChecksFirstFix) {
 }
 
 TEST_P(SetupRecordedMachine, IsEmptyExactlyWhereNothingIsNeeded) {
-  const Machine m = Recorded(GetParam());
+  const Machine m = RecordedMachine(GetParam());
   const SetupPlan plan = Plan(m);
   EXPECT_EQ(plan.Empty(), !NeedsSomething(m)) << RenderPlanText(plan);
 }
 
 TEST_P(SetupRecordedMachine, MatchesGoldenPlan) {
   if (GetParam() == "rx6700xt-x8-slot" && !testing::ThisBuildSeesLinks()) GTEST_SKIP() << testing::kLinkSkip;
-  testing::CompareWithGolden(kGolden + GetParam() + ".setup.txt", RenderPlanText(Plan(Recorded(GetParam()))));
+  testing::CompareWithGolden(kGolden + GetParam() + ".setup.txt",
+                             RenderPlanText(Plan(RecordedMachine(GetParam()))));
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, SetupRecordedMachine, ::testing::ValuesIn(testing::RecordedMachineNames()),
@@ -134,11 +130,11 @@ bool HasVariable(const SetupPlan& plan, const std::string& name) {
 // What an expert installs, machine by machine.
 TEST(SetupPlan, HealthyMachinesGetNothing) {
   for (const char* name : {"h100-sxm-server", "mi300x-8gpu-node", "win11-rtx4090-conda"})
-    EXPECT_TRUE(Plan(Recorded(name)).Empty()) << name;
+    EXPECT_TRUE(Plan(RecordedMachine(name)).Empty()) << name;
 }
 
 TEST(SetupPlan, Gtx1080GetsACu126TorchPinnedToAReleaseWithSm61) {
-  const SetupPlan plan = Plan(Recorded("gtx1080-desktop"));
+  const SetupPlan plan = Plan(RecordedMachine("gtx1080-desktop"));
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr);
   EXPECT_EQ(torch->variant, "cu126");
@@ -163,7 +159,7 @@ TEST(SetupPlan, Gtx1080GetsACu126TorchPinnedToAReleaseWithSm61) {
 }
 
 TEST(SetupPlan, Rx7800xtGetsItsOwnBuildAndNoOverride) {
-  const SetupPlan plan = Plan(Recorded("rx7800xt-old-wheel"));
+  const SetupPlan plan = Plan(RecordedMachine("rx7800xt-old-wheel"));
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr);
   EXPECT_EQ(torch->variant, "rocm7.14");
@@ -172,7 +168,7 @@ TEST(SetupPlan, Rx7800xtGetsItsOwnBuildAndNoOverride) {
 }
 
 TEST(SetupPlan, DriverStepsAreNamedNotPackages) {
-  const SetupPlan plan = Plan(Recorded("rtx3060-desktop"));
+  const SetupPlan plan = Plan(RecordedMachine("rtx3060-desktop"));
   EXPECT_TRUE(plan.packages.empty()) << "its torch is fine";
   ASSERT_EQ(plan.manual.size(), 1u);
   EXPECT_EQ(plan.manual[0].finding, "runtime.driver_missing");
@@ -180,7 +176,7 @@ TEST(SetupPlan, DriverStepsAreNamedNotPackages) {
 }
 
 TEST(SetupPlan, IgpuBesideADgpuHidesItAndAsksForTheGroups) {
-  const SetupPlan plan = Plan(Recorded("rx7900xtx-raphael"));
+  const SetupPlan plan = Plan(RecordedMachine("rx7900xtx-raphael"));
   ASSERT_TRUE(HasVariable(plan, "HIP_VISIBLE_DEVICES"));
   EXPECT_EQ(plan.variables[0].value, "0");
   ASSERT_FALSE(plan.manual.empty());
@@ -190,7 +186,7 @@ TEST(SetupPlan, IgpuBesideADgpuHidesItAndAsksForTheGroups) {
 }
 
 TEST(SetupPlan, RepairRemovesTheWrongBuildFromTheJudgedEnvironment) {
-  const SetupPlan plan = Plan(Recorded("phoenix-apu-laptop"), PlanMode::kRepair);
+  const SetupPlan plan = Plan(RecordedMachine("phoenix-apu-laptop"), PlanMode::kRepair);
   const PackageStep* torch = TorchStep(plan);
   ASSERT_NE(torch, nullptr);
   EXPECT_EQ(torch->uninstall, (std::vector<std::string>{"torch", "torchvision", "torchaudio"}));
@@ -198,7 +194,7 @@ TEST(SetupPlan, RepairRemovesTheWrongBuildFromTheJudgedEnvironment) {
 }
 
 TEST(SetupPlan, RepairTakesAddOnFixesANewEnvironmentLeavesOut) {
-  const Machine m = Recorded("rtx4090-xformers-desktop");
+  const Machine m = RecordedMachine("rtx4090-xformers-desktop");
   EXPECT_TRUE(Plan(m).packages.empty());
   const SetupPlan repair = Plan(m, PlanMode::kRepair);
   ASSERT_EQ(repair.packages.size(), 1u);
@@ -207,7 +203,7 @@ TEST(SetupPlan, RepairTakesAddOnFixesANewEnvironmentLeavesOut) {
 }
 
 TEST(SetupPlan, JsonNamesItsSchemaAndSteps) {
-  const std::string json = RenderPlanJson(Plan(Recorded("gtx1080-desktop")));
+  const std::string json = RenderPlanJson(Plan(RecordedMachine("gtx1080-desktop")));
   EXPECT_NE(json.find("\"schema\": \"gpudoctor.setup/1\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"variant\": \"cu126\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"empty\": false"), std::string::npos) << json;

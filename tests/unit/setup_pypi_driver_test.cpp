@@ -11,19 +11,15 @@
 #include "setup/pip_line.h"
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
+#include "setup_plan_test_util.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::kGolden;
+using testing::Recorded;
 using testing_rules::Db;
-
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-const std::string kGolden = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/golden/";
-
-Snapshot Recorded(const std::string& name) {
-  return ProbeWithTopology(MakeRecordedInputs(kFixtures + name));
-}
 
 // A finding whose fix installs `requirements` from PyPI with the shell's python.
 Finding PypiInstall(const std::string& requirements) {
@@ -46,14 +42,15 @@ SetupPlan PlanOf(const Snapshot& snap, const Finding& f, Shell shell = Shell::kB
   return PlanFromFindings(snap, Db(), {f}, request);
 }
 
-const PackageStep& TorchStep(const SetupPlan& plan) {
+const PackageStep& SolePackageStep(const SetupPlan& plan) {
   EXPECT_EQ(plan.packages.size(), 1u) << RenderPlanText(plan);
   static const PackageStep none;
   return plan.packages.empty() ? none : plan.packages.front();
 }
 
 // A Linux machine with an RTX 3060 (sm_86) and driver `driver` on distribution `id` (ID_LIKE `like`).
-Snapshot Linux(const std::string& driver, const std::string& id, std::vector<std::string> like = {}) {
+Snapshot Rtx3060OnLinux(const std::string& driver, const std::string& id,
+                        std::vector<std::string> like = {}) {
   Snapshot snap = Recorded("rtx3060-desktop");
   snap.nvidia.driver_version = driver;
   snap.os.distro_id = id;
@@ -62,8 +59,9 @@ Snapshot Linux(const std::string& driver, const std::string& id, std::vector<std
 }
 
 TEST(SetupPypiDriver, NewestPypiTorchIsCu130AndNeeds580) {
-  const SetupPlan plan = PlanOf(Linux("570.153.02", "ubuntu", {"debian"}), PypiInstall("torch torchvision"));
-  const PackageStep& torch = TorchStep(plan);
+  const SetupPlan plan =
+      PlanOf(Rtx3060OnLinux("570.153.02", "ubuntu", {"debian"}), PypiInstall("torch torchvision"));
+  const PackageStep& torch = SolePackageStep(plan);
   EXPECT_TRUE(torch.index_url.empty());
   EXPECT_TRUE(torch.variant.empty());
   ASSERT_TRUE(torch.driver.has_value()) << RenderPlanText(plan);
@@ -78,8 +76,9 @@ TEST(SetupPypiDriver, NewestPypiTorchIsCu130AndNeeds580) {
 
 TEST(SetupPypiDriver, PinnedOlderReleaseIsJudgedByItsOwnPypiBuild) {
   // torch 2.7 on PyPI is cu126: a 570 driver loads it, as it would the cu126 index wheel.
-  const SetupPlan plan = PlanOf(Linux("570.153.02", "ubuntu"), PypiInstall("torch==2.7.1 torchvision"));
-  const PackageStep& torch = TorchStep(plan);
+  const SetupPlan plan =
+      PlanOf(Rtx3060OnLinux("570.153.02", "ubuntu"), PypiInstall("torch==2.7.1 torchvision"));
+  const PackageStep& torch = SolePackageStep(plan);
   ASSERT_TRUE(torch.driver.has_value()) << RenderPlanText(plan);
   EXPECT_EQ(torch.driver->verdict, DriverFloorCheck::Verdict::kRuns);
   EXPECT_EQ(torch.driver->cuda, "12.6");
@@ -88,21 +87,21 @@ TEST(SetupPypiDriver, PinnedOlderReleaseIsJudgedByItsOwnPypiBuild) {
 }
 
 TEST(SetupPypiDriver, SameVerdictAsTheIndexedWheelOfThatCuda) {
-  const Snapshot snap = Linux("560.35.03", "ubuntu");
+  const Snapshot snap = Rtx3060OnLinux("560.35.03", "ubuntu");
   const SetupPlan pypi = PlanOf(snap, PypiInstall("torch==2.12.*"));
   const SetupPlan indexed =
       PlanOf(snap, PypiInstall("torch --index-url https://download.pytorch.org/whl/cu130"));
-  ASSERT_TRUE(TorchStep(pypi).driver.has_value());
-  ASSERT_TRUE(TorchStep(indexed).driver.has_value());
-  EXPECT_EQ(TorchStep(pypi).driver->verdict, TorchStep(indexed).driver->verdict);
-  EXPECT_EQ(TorchStep(pypi).driver->needs, TorchStep(indexed).driver->needs);
-  EXPECT_EQ(TorchStep(pypi).driver->verdict, DriverFloorCheck::Verdict::kTooOld);
+  ASSERT_TRUE(SolePackageStep(pypi).driver.has_value());
+  ASSERT_TRUE(SolePackageStep(indexed).driver.has_value());
+  EXPECT_EQ(SolePackageStep(pypi).driver->verdict, SolePackageStep(indexed).driver->verdict);
+  EXPECT_EQ(SolePackageStep(pypi).driver->needs, SolePackageStep(indexed).driver->needs);
+  EXPECT_EQ(SolePackageStep(pypi).driver->verdict, DriverFloorCheck::Verdict::kTooOld);
 }
 
 TEST(SetupPypiDriver, WindowsPypiTorchIsCpuOnly) {
   const SetupPlan plan =
       PlanOf(Recorded("win11-rtx4090"), PypiInstall("torch torchvision"), Shell::kPowerShell);
-  const PackageStep& torch = TorchStep(plan);
+  const PackageStep& torch = SolePackageStep(plan);
   EXPECT_FALSE(torch.driver.has_value()) << "no CUDA runtime to judge the driver against";
   EXPECT_NE(torch.note.find("CPU-only"), std::string::npos) << RenderPlanText(plan);
   EXPECT_NE(RenderPlanJson(plan).find("PyPI's torch wheels for Windows are CPU-only"), std::string::npos);
@@ -131,28 +130,29 @@ std::string DriverLines(const SetupPlan& plan) {
 
 TEST(SetupPypiDriver, DriverStepUsesTheDistributionsCommands) {
   const Finding f = PypiInstall("torch");
-  EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "ubuntu"), f)).find("sudo ubuntu-drivers install"),
+  EXPECT_NE(DriverLines(PlanOf(Rtx3060OnLinux("570.1", "ubuntu"), f)).find("sudo ubuntu-drivers install"),
             std::string::npos);
-  EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "fedora"), f)).find("sudo dnf install akmod-nvidia"),
+  EXPECT_NE(DriverLines(PlanOf(Rtx3060OnLinux("570.1", "fedora"), f)).find("sudo dnf install akmod-nvidia"),
             std::string::npos);
-  EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "arch"), f)).find("sudo pacman -Syu nvidia-open"),
+  EXPECT_NE(DriverLines(PlanOf(Rtx3060OnLinux("570.1", "arch"), f)).find("sudo pacman -Syu nvidia-open"),
             std::string::npos);
-  EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "rocky", {"rhel", "centos", "fedora"}), f))
+  EXPECT_NE(DriverLines(PlanOf(Rtx3060OnLinux("570.1", "rocky", {"rhel", "centos", "fedora"}), f))
                 .find("sudo dnf install nvidia-open"),
             std::string::npos);
-  EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "opensuse-tumbleweed", {"opensuse", "suse"}), f))
+  EXPECT_NE(DriverLines(PlanOf(Rtx3060OnLinux("570.1", "opensuse-tumbleweed", {"opensuse", "suse"}), f))
                 .find("zypper install-new-recommends"),
             std::string::npos);
-  EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "debian"), f)).find("apt install nvidia-driver"),
+  EXPECT_NE(DriverLines(PlanOf(Rtx3060OnLinux("570.1", "debian"), f)).find("apt install nvidia-driver"),
             std::string::npos);
 }
 
 TEST(SetupPypiDriver, IdLikeChoosesTheParentsCommandsAndOthersGetNvidiasInstaller) {
   const Finding f = PypiInstall("torch");
   // elementary OS: ID_LIKE="ubuntu debian".
-  EXPECT_NE(DriverLines(PlanOf(Linux("570.1", "elementary", {"ubuntu", "debian"}), f)).find("ubuntu-drivers"),
+  EXPECT_NE(DriverLines(PlanOf(Rtx3060OnLinux("570.1", "elementary", {"ubuntu", "debian"}), f))
+                .find("ubuntu-drivers"),
             std::string::npos);
-  const std::string other = DriverLines(PlanOf(Linux("570.1", "gentoo"), f));
+  const std::string other = DriverLines(PlanOf(Rtx3060OnLinux("570.1", "gentoo"), f));
   EXPECT_NE(other.find("NVIDIA-Linux-x86_64-NNN.run"), std::string::npos) << other;
   EXPECT_EQ(other.find("ubuntu-drivers"), std::string::npos) << other;
 }
@@ -181,7 +181,8 @@ TEST(SetupPypiDriver, MissingDriverOnArchGivesPacmanInCheckAndInThePlan) {
 
 // Goldens of the text and JSON of two such plans.
 TEST(SetupGolden, PypiTorchOnFedoraWithA570Driver) {
-  const SetupPlan plan = PlanOf(Linux("570.153.02", "fedora"), PypiInstall("torch torchvision torchaudio"));
+  const SetupPlan plan =
+      PlanOf(Rtx3060OnLinux("570.153.02", "fedora"), PypiInstall("torch torchvision torchaudio"));
   testing::CompareWithGolden(kGolden + "setup-pypi-fedora-570.setup.txt", RenderPlanText(plan));
   testing::CompareWithGolden(kGolden + "setup-pypi-fedora-570.setup.json", RenderPlanJson(plan));
 }

@@ -9,14 +9,14 @@
 #include "rules_test_util.h"
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
+using testing::kFixtures;
 using testing_rules::Db;
-
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 
 FixAction Bash(const std::string& line) {
   FixAction a;

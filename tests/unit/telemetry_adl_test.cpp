@@ -19,17 +19,20 @@
 #include "probe/probe_inputs.h"
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
+
+using testing::Joined;
+using testing::kMiB;
 
 namespace stdfs = std::filesystem;
 
 const std::string kRx7900 =
     std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/win11-rx7900xtx-py311";
-constexpr uint64_t kMiB = 1ull << 20;
 
-struct Sampled {
+struct AdlSampled {
   std::vector<TelemetrySample> samples;
   std::vector<std::string> setup_warnings;
   std::vector<std::string> warnings;
@@ -37,14 +40,14 @@ struct Sampled {
 
 // The recorded Windows machine, read by a reader that loads `adl` as on a live machine (live) or replays
 // the recording's answers (not live).
-Sampled SampleWith(const std::string& sysroot, bool live, const std::vector<std::string>& adl) {
+AdlSampled SampleWithAdl(const std::string& sysroot, bool live, const std::vector<std::string>& adl) {
   static const auto db = LoadEmbeddedKnowledge();
   ProbeInputs in = MakeRecordedInputs(sysroot, db.ok() ? &db.value() : nullptr);
   TelemetryLibraries libs;
   libs.nvml = false;
   libs.adl = adl;
   TelemetryReader reader(*in.fs, live, ProbeWithInputs(in), libs);
-  Sampled out;
+  AdlSampled out;
   out.setup_warnings = reader.setup_warnings();
   out.samples = reader.Read(out.warnings);
   return out;
@@ -57,12 +60,6 @@ std::string LoadablePath(const std::string& built, const std::string& folder) {
   stdfs::path copy = dir / "atiadlxx.dll";
   stdfs::copy_file(built, copy);
   return copy.string();
-}
-
-std::string Joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const auto& l : lines) out += l + "\n";
-  return out;
 }
 
 #define SKIP_WITHOUT_FAKE_ADL()                \
@@ -82,7 +79,8 @@ TEST(TelemetryAdlApi, PciAddressesAndErrorNames) {
 
 TEST(TelemetryAdl, EachGpuFromTheStandInDllMatchedByPciLocation) {
   SKIP_WITHOUT_FAKE_ADL();
-  Sampled r = SampleWith(kRx7900, /*live=*/true, {LoadablePath(GPUDOCTOR_FAKE_ADL, "telemetry_adl_fake")});
+  AdlSampled r =
+      SampleWithAdl(kRx7900, /*live=*/true, {LoadablePath(GPUDOCTOR_FAKE_ADL, "telemetry_adl_fake")});
   EXPECT_TRUE(r.setup_warnings.empty()) << Joined(r.setup_warnings);
   EXPECT_TRUE(r.warnings.empty()) << Joined(r.warnings);
   ASSERT_EQ(r.samples.size(), 2u);
@@ -129,8 +127,8 @@ TEST(TelemetryAdl, EachGpuFromTheStandInDllMatchedByPciLocation) {
 
 TEST(TelemetryAdl, FailingContextCreationLeavesTheGpusUnwatchedWithANote) {
   SKIP_WITHOUT_FAKE_ADL();
-  Sampled r = SampleWith(kRx7900, /*live=*/true,
-                         {LoadablePath(GPUDOCTOR_FAKE_ADL_NOCREATE, "telemetry_adl_nocreate")});
+  AdlSampled r = SampleWithAdl(kRx7900, /*live=*/true,
+                               {LoadablePath(GPUDOCTOR_FAKE_ADL_NOCREATE, "telemetry_adl_nocreate")});
   EXPECT_TRUE(r.samples.empty());
   ASSERT_FALSE(r.setup_warnings.empty());
   const std::string all = Joined(r.setup_warnings);
@@ -141,7 +139,7 @@ TEST(TelemetryAdl, FailingContextCreationLeavesTheGpusUnwatchedWithANote) {
 
 // Without AMD's driver there is no atiadlxx.dll: the GPUs are said to be unwatched, nothing else.
 TEST(TelemetryAdl, MissingDllLeavesTheGpusUnwatched) {
-  Sampled r = SampleWith(kRx7900, /*live=*/true, {kRx7900 + "/no-such-folder/atiadlxx.dll"});
+  AdlSampled r = SampleWithAdl(kRx7900, /*live=*/true, {kRx7900 + "/no-such-folder/atiadlxx.dll"});
   EXPECT_TRUE(r.samples.empty());
   ASSERT_EQ(r.setup_warnings.size(), 2u) << Joined(r.setup_warnings);
   EXPECT_NE(r.setup_warnings[0].find("the AMD GPU at 0000:03:00.0 is not watched: ADL"), std::string::npos)
@@ -151,7 +149,7 @@ TEST(TelemetryAdl, MissingDllLeavesTheGpusUnwatched) {
 
 // Replay: the recording's ADL answers, for every OS (no library is loaded under a sysroot).
 TEST(TelemetryAdl, RecordedAnswersReplay) {
-  Sampled r = SampleWith(kRx7900, /*live=*/false, {});
+  AdlSampled r = SampleWithAdl(kRx7900, /*live=*/false, {});
   EXPECT_TRUE(r.setup_warnings.empty()) << Joined(r.setup_warnings);
   ASSERT_EQ(r.samples.size(), 2u);
   EXPECT_EQ(r.samples[0].source, "adl-recorded");
@@ -165,8 +163,8 @@ TEST(TelemetryAdl, RecordedAnswersReplay) {
 
 // A Windows recording without ADL answers (gathered before ADL was read) watches no AMD GPU and says why.
 TEST(TelemetryAdl, RecordingWithoutAdlAnswersSaysSo) {
-  Sampled r =
-      SampleWith(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/win10-rx6700xt", false, {});
+  AdlSampled r =
+      SampleWithAdl(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/win10-rx6700xt", false, {});
   EXPECT_TRUE(r.samples.empty());
   ASSERT_FALSE(r.setup_warnings.empty());
   EXPECT_NE(r.setup_warnings[0].find("no ADL telemetry"), std::string::npos) << r.setup_warnings[0];
@@ -193,7 +191,7 @@ TEST(TelemetryAdl, GatherRecordsAdlAnswers) {
   std::vector<std::string> notes;
   auto st = GatherWindowsMachine(original, adl_json.str(), dest.string(), notes);
   ASSERT_TRUE(st.ok()) << st.error().message;
-  Sampled r = SampleWith(dest.string(), /*live=*/false, {});
+  AdlSampled r = SampleWithAdl(dest.string(), /*live=*/false, {});
   stdfs::remove_all(dest);
   ASSERT_EQ(r.samples.size(), 2u) << Joined(r.setup_warnings);
   EXPECT_EQ(r.samples[0].memory_used_bytes, 1436549120u);

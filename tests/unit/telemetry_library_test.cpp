@@ -15,12 +15,13 @@
 #include "probe/probe_inputs.h"
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
 const std::string kMi300x = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/mi300x-8gpu-node";
-constexpr uint64_t kGiB = 1ull << 30;
+using testing::kGiB;
 
 struct Sampled {
   std::vector<TelemetrySample> samples;

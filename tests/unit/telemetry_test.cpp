@@ -9,15 +9,18 @@
 #include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "probe_sysroot_builder.h"
+#include "recorded_fixture_names.h"
 #include "telemetry/sysfs_telemetry_parse.h"
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
+#include "test_common.h"
 #include "unique_temp_dir.h"
 
 namespace gpudoctor {
 namespace {
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+using testing::kFixtures;
+using testing::ThisBuildMakesLinks;
 
 TEST(TelemetryParse, DpmCurrentLevelIsTheStarredLine) {
   EXPECT_EQ(ParseDpmCurrentMhz("0: 500Mhz\n1: 2424Mhz *\n2: 2855Mhz\n"), 2424u);
@@ -175,16 +178,6 @@ TEST(TelemetryJson, RecordedSamplesRoundTripAndBadFieldsAreNamed) {
   EXPECT_EQ(problems.size(), 4u);  // power, clock, no index, not an object
   EXPECT_FALSE(ParseRecordedTelemetry("[1]", problems).ok());
   EXPECT_FALSE(ParseRecordedTelemetry("{", problems).ok());
-}
-
-bool ThisBuildMakesLinks() {
-  std::error_code ec;
-  std::filesystem::path probe = testing::ProcessTempPath("telemetry_link_probe");
-  std::filesystem::remove(probe, ec);
-  std::filesystem::create_symlink("target", probe, ec);
-  bool ok = !ec && MakeRootedFileSystem("/")->ReadLink(probe.generic_string()).ok();
-  std::filesystem::remove(probe, ec);
-  return ok;
 }
 
 // gather records what the telemetry reader reads, so `monitor --sysroot` on the recording shows the same.

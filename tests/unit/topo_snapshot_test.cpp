@@ -10,6 +10,7 @@
 #include "cli_test_util.h"
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 #include "topo/topology_report.h"
 
@@ -17,17 +18,11 @@ namespace gpudoctor {
 namespace {
 
 using testing::Gpudoctor;
+using testing::kFixtures;
+using testing::ReadFileText;
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
 const std::string kReleaseSnapshot =
     std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/reports/snapshot-mi300x-release.json";
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 TEST(TopoSnapshot, SaveAndLoadKeepTheTopology) {
   for (const char* machine : {"h100-sxm-server", "mi300x-8gpu-node"}) {
@@ -63,7 +58,7 @@ TEST(TopoSnapshot, NoGpuMeansNoTopology) {
 // tests/fixtures/reports/snapshot-mi300x-release.json is `info --json` of the recorded MI300X node as the
 // release before this change wrote it (tests/golden/mi300x-8gpu-node.json at commit 5205904).
 TEST(TopoSnapshot, ReleaseSnapshotWithoutTopologyStillLoads) {
-  std::string text = ReadFile(kReleaseSnapshot);
+  std::string text = ReadFileText(kReleaseSnapshot);
   ASSERT_EQ(text.find("\"topology\""), std::string::npos) << "the fixture is the old form";
   auto snap = SnapshotFromJson(text, kReleaseSnapshot);
   ASSERT_TRUE(snap.ok()) << snap.error().message;

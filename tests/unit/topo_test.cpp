@@ -11,6 +11,7 @@
 #include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "probe_sysroot_builder.h"
+#include "test_common.h"
 #include "topo/kfd_links.h"
 #include "topo/nvml_topology.h"
 #include "topo/pci_path.h"
@@ -22,8 +23,7 @@ namespace gpudoctor {
 namespace {
 
 using testing::Gpudoctor;
-
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
+using testing::kFixtures;
 
 // The probe pass of `info`, `check` and `topo`: the Snapshot with its topology.
 Snapshot SnapshotOf(const std::string& root) {
@@ -35,7 +35,7 @@ Topology TopologyOf(const std::string& root) {
   return snap.topology.value_or(Topology{});
 }
 
-std::vector<std::vector<std::string>> Labels(const Topology& t) {
+std::vector<std::vector<std::string>> CellLabels(const Topology& t) {
   std::vector<std::vector<std::string>> out;
   for (const auto& row : t.links) {
     std::vector<std::string> r;
@@ -54,7 +54,7 @@ std::vector<std::vector<std::string>> Uniform(size_t n, const std::string& off_d
 TEST(Topo, Mi300xNodeIsXgmiOneHopBetweenEveryPair) {
   Topology t = TopologyOf(kFixtures + "mi300x-8gpu-node");
   ASSERT_EQ(t.gpus.size(), 8u);
-  EXPECT_EQ(Labels(t), Uniform(8, "XGMI"));
+  EXPECT_EQ(CellLabels(t), Uniform(8, "XGMI"));
   for (size_t a = 0; a < 8; ++a) {
     for (size_t b = 0; b < 8; ++b) {
       if (a == b) continue;
@@ -80,7 +80,7 @@ TEST(Topo, H100NvSwitchBoxIsNv18BetweenEveryPair) {
   ASSERT_TRUE(snap.topology.has_value());
   const Topology& t = *snap.topology;
   ASSERT_EQ(t.gpus.size(), 8u);
-  EXPECT_EQ(Labels(t), Uniform(8, "NV18"));
+  EXPECT_EQ(CellLabels(t), Uniform(8, "NV18"));
   EXPECT_EQ(t.gpus[0].nvlinks_to_switch, 18u);
   // Beneath the NVLinks, the PCIe relation NVML recorded: NODE within a socket, SYS across.
   EXPECT_EQ(t.links[0][3].pcie, LinkKind::kNode);
@@ -139,7 +139,7 @@ TEST_F(PcieBox, GivesPixPxbPhbNodeAndSys) {
       {"PHB", "PHB", "X", "PXB", "NODE", "SYS"},    {"PHB", "PHB", "PXB", "X", "NODE", "SYS"},
       {"NODE", "NODE", "NODE", "NODE", "X", "SYS"}, {"SYS", "SYS", "SYS", "SYS", "SYS", "X"},
   };
-  EXPECT_EQ(Labels(t), expected);
+  EXPECT_EQ(CellLabels(t), expected);
   EXPECT_EQ(t.links[0][1].pcie_source, "sysfs");
   EXPECT_EQ(t.gpus[2].pci_bridges,
             (std::vector<std::string>{"pci0000:00", "0000:00:03.0", "0000:10:00.0", "0000:11:00.0",
@@ -285,7 +285,7 @@ TEST(TopoGather, RecordingKeepsTheTopology) {
   Topology before = TopologyOf(live.root());
   Topology after = TopologyOf(dest);
   ASSERT_EQ(after.gpus.size(), 2u);
-  EXPECT_EQ(Labels(after), Labels(before));
+  EXPECT_EQ(CellLabels(after), CellLabels(before));
   EXPECT_EQ(CellLabel(after.links[0][1]), "XGMI");
   EXPECT_EQ(after.links[0][1].pcie, LinkKind::kPix);
   EXPECT_EQ(after.gpus[1].pci_bridges, before.gpus[1].pci_bridges);

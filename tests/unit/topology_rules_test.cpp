@@ -10,17 +10,15 @@
 #include "probe/probe_inputs.h"
 #include "probe_sysroot_builder.h"
 #include "rules/rules.h"
+#include "rules_test_util.h"
+#include "test_common.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
 
-const std::string kFixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/";
-
-const KnowledgeDb& Db() {
-  static const KnowledgeDb db = LoadEmbeddedKnowledge().value();
-  return db;
-}
+using testing::kFixtures;
+using testing_rules::Db;
 
 std::vector<Finding> FindingsWithId(const Snapshot& snap, const std::string& id) {
   std::vector<Finding> out;
@@ -29,7 +27,7 @@ std::vector<Finding> FindingsWithId(const Snapshot& snap, const std::string& id)
   return out;
 }
 
-Snapshot Recorded(const std::string& machine) {
+Snapshot RecordedWithKnowledge(const std::string& machine) {
   return ProbeWithTopology(MakeRecordedInputs(kFixtures + machine, &Db()));
 }
 
@@ -40,7 +38,7 @@ bool AnyLineHas(const std::vector<std::string>& lines, const std::string& text) 
 
 TEST(TopologyRules, RecordedFabricsJoinEveryPair) {
   for (const char* machine : {"mi300x-8gpu-node", "h100-sxm-server"}) {
-    Snapshot snap = Recorded(machine);
+    Snapshot snap = RecordedWithKnowledge(machine);
     ASSERT_TRUE(snap.topology.has_value()) << machine;
     EXPECT_TRUE(FindingsWithId(snap, "hardware.xgmi_link_down").empty()) << machine;
     // The H100 box's sockets are SYS apart over PCIe, but NVLink joins every pair.
@@ -49,7 +47,7 @@ TEST(TopologyRules, RecordedFabricsJoinEveryPair) {
 }
 
 TEST(TopologyRules, XgmiHiveWithALinkDownIsAWarning) {
-  Snapshot snap = Recorded("mi300x-8gpu-node");
+  Snapshot snap = RecordedWithKnowledge("mi300x-8gpu-node");
   ASSERT_TRUE(snap.topology.has_value());
   // GPU2 <-> GPU6 fall back to PCIe across the sockets, as KFD shows a pair whose XGMI link did not train.
   for (auto [a, b] : {std::pair<size_t, size_t>{2, 6}, {6, 2}}) {
@@ -71,7 +69,7 @@ TEST(TopologyRules, XgmiHiveWithALinkDownIsAWarning) {
 }
 
 TEST(TopologyRules, SnapshotWithoutTopologyIsNotJudged) {
-  Snapshot snap = Recorded("mi300x-8gpu-node");
+  Snapshot snap = RecordedWithKnowledge("mi300x-8gpu-node");
   for (auto& row : snap.topology->links)
     for (auto& l : row) l.kind = LinkKind::kSys;
   snap.topology.reset();

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "test_common.h"
 #include "tune/tune_advice.h"
 #include "tune/tune_child_script.h"
 #include "tune/tune_report.h"
@@ -20,17 +21,12 @@
 namespace gpudoctor {
 namespace {
 
+using testing::ReadFileText;
+
 const std::string kPython = "/usr/bin/python3";
 
 std::string SourcePath(const std::string& rel) {
   return std::string(GPUDOCTOR_SOURCE_DIR) + "/" + rel;
-}
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 class TuneChild : public ::testing::Test {
@@ -65,7 +61,7 @@ class TuneChild : public ::testing::Test {
   static TuneOptions Fake(const std::string& fixture, std::chrono::milliseconds timeout) {
     TuneOptions o;
     o.interpreter = kPython;
-    o.script = ReadText(SourcePath("tests/fixtures/tune/" + fixture));
+    o.script = ReadFileText(SourcePath("tests/fixtures/tune/" + fixture));
     o.timeout = timeout;
     return o;
   }
@@ -108,7 +104,7 @@ TuneRun RunAllocatorFake(const std::string& rate, const std::string& largest,
                          const std::string& backend = "cuda") {
   TuneOptions o;
   o.interpreter = kPython;
-  o.script = ReadText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
+  o.script = ReadFileText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
   o.timeout = std::chrono::seconds(30);
   o.allocator = true;
   o.extra_env = {{"GPUDOCTOR_FAKE_ALLOC_RATE", rate},
@@ -178,7 +174,7 @@ TEST_F(TuneChild, AllocatorThatFitsALargerBatchIsAdvisedOnRocmUnderItsName) {
 TEST_F(TuneChild, AllocatorLeftOutSaysSo) {
   TuneOptions o;
   o.interpreter = kPython;
-  o.script = ReadText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
+  o.script = ReadFileText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
   o.timeout = std::chrono::seconds(30);
   o.allocator = false;  // --quick
   TuneRun run = RunTune(o, nullptr);

@@ -10,6 +10,7 @@
 
 #include "probe/probe_inputs.h"
 #include "probe/windows/windows_python_locations.h"
+#include "test_common.h"
 #include "windows_fake_source.h"
 
 namespace gpudoctor {
@@ -22,7 +23,7 @@ constexpr const char* kClass =
     "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}";
 constexpr const char* kEnum = "HKLM\\SYSTEM\\CurrentControlSet\\Enum\\PCI";
 constexpr const char* kDisplay = "{4d36e968-e325-11ce-bfc1-08002be10318}";
-constexpr uint64_t kGiB = 1ull << 30;
+using testing::kGiB;
 
 class WindowsProbeTest : public ::testing::Test {
  protected:

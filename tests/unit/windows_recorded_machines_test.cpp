@@ -11,15 +11,16 @@
 #include "rules/shell.h"
 #include "rules_test_util.h"
 #include "snapshot/snapshot_json.h"
+#include "test_common.h"
 
 namespace gpudoctor {
 namespace {
 
 using namespace testing_rules;
 
-constexpr uint64_t kGiB = 1ull << 30;
+using testing::kGiB;
 
-Snapshot Probe(const std::string& machine) {
+Snapshot ProbeWindowsRecorded(const std::string& machine) {
   ProbeInputs in =
       MakeRecordedInputs(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/" + machine, &Db());
   EXPECT_TRUE(in.warnings.empty()) << machine << ": " << (in.warnings.empty() ? "" : in.warnings.front());
@@ -33,7 +34,7 @@ std::vector<std::string> Lines(const Finding& f, Shell shell) {
   return out;
 }
 
-const RuntimeInstall* Runtime(const Snapshot& s, const std::string& kind, const std::string& file) {
+const RuntimeInstall* RuntimeWithFile(const Snapshot& s, const std::string& kind, const std::string& file) {
   for (const auto& r : s.runtimes)
     if (r.kind == kind && r.path.size() >= file.size() &&
         r.path.compare(r.path.size() - file.size(), file.size(), file) == 0)
@@ -42,7 +43,7 @@ const RuntimeInstall* Runtime(const Snapshot& s, const std::string& kind, const 
 }
 
 TEST(WindowsRecordedMachine, Rx6700XtOnWindows10Facts) {
-  Snapshot s = Probe("win10-rx6700xt");
+  Snapshot s = ProbeWindowsRecorded("win10-rx6700xt");
   EXPECT_EQ(s.os.family, OsFamily::kWindows);
   EXPECT_EQ(s.os.windows_build, 19044u);
   EXPECT_EQ(s.os.distro_name, "Windows 10 Pro 21H2 (build 19044.2846)");
@@ -58,13 +59,13 @@ TEST(WindowsRecordedMachine, Rx6700XtOnWindows10Facts) {
   ASSERT_EQ(s.pci_devices.size(), 1u);  // the card's HD audio function (class MEDIA) is not a GPU
   EXPECT_EQ(s.pci_devices[0].subsystem_vendor_id, 0x148cu);
   EXPECT_EQ(s.windows.adapters[0].release, "Adrenalin 24.12.1");
-  ASSERT_NE(Runtime(s, "hip-runtime", "amdhip64_6.dll"), nullptr);
-  ASSERT_NE(Runtime(s, "hip-sdk", "5.7"), nullptr);
+  ASSERT_NE(RuntimeWithFile(s, "hip-runtime", "amdhip64_6.dll"), nullptr);
+  ASSERT_NE(RuntimeWithFile(s, "hip-sdk", "5.7"), nullptr);
   EXPECT_EQ(s.environment.at("HSA_OVERRIDE_GFX_VERSION"), "10.3.0");
 }
 
 TEST(WindowsRecordedMachine, Rx6700XtOnWindows10Verdict) {
-  auto fs = RunRules(Probe("win10-rx6700xt"));
+  auto fs = RunRules(ProbeWindowsRecorded("win10-rx6700xt"));
   // No official wheel: TheRock's gfx103X build, ZLUDA, DirectML; WSL2's ROCm does not list gfx1031; no
   // override.
   const Finding* plan = FindId(fs, "windows.amd_therock");
@@ -101,7 +102,7 @@ TEST(WindowsRecordedMachine, Rx6700XtOnWindows10Verdict) {
 }
 
 TEST(WindowsRecordedMachine, Rx7900XtxWithPython311Facts) {
-  Snapshot s = Probe("win11-rx7900xtx-py311");
+  Snapshot s = ProbeWindowsRecorded("win11-rx7900xtx-py311");
   EXPECT_EQ(s.os.distro_name, "Windows 11 Pro 23H2 (build 22631.4317)");
   EXPECT_EQ(s.windows.windows11_22h2_or_newer, true);
   ASSERT_EQ(s.gpus.size(), 2u);
@@ -118,13 +119,13 @@ TEST(WindowsRecordedMachine, Rx7900XtxWithPython311Facts) {
   ASSERT_EQ(s.windows.wsl_distros.size(), 1u);
   EXPECT_EQ(s.windows.wsl_distros[0].name, "Ubuntu-22.04");
   EXPECT_EQ(s.windows.hypervisor_present, true);
-  ASSERT_NE(Runtime(s, "hip-runtime", "amdhip64_7.dll"), nullptr);
+  ASSERT_NE(RuntimeWithFile(s, "hip-runtime", "amdhip64_7.dll"), nullptr);
 }
 
 // Issue 13: AMD's Windows wheels are now ROCm 10's (stable.repo.amd.com whl-next, torch[device-gfx]),
 // built for Python 3.10-3.14: the 3.11 that is there serves (the ROCm 7.2 wheels needed 3.12).
 TEST(WindowsRecordedMachine, Rx7900XtxWithPython311GetsTheRocm10Wheels) {
-  auto fs = RunRules(Probe("win11-rx7900xtx-py311"));
+  auto fs = RunRules(ProbeWindowsRecorded("win11-rx7900xtx-py311"));
   const Finding* f = FindId(fs, "windows.amd_wheels_ready");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(f->severity, Severity::kInfo);
@@ -159,7 +160,7 @@ TEST(WindowsRecordedMachine, Rx7900XtxWithPython311GetsTheRocm10Wheels) {
 // Issue 31: the CPU torch in that Python 3.11 is torch-directml's: the GPU is reached through DirectML,
 // and replacing torch there would break it, so the advice is a separate environment, not a reinstall.
 TEST(WindowsRecordedMachine, Rx7900XtxTorchDirectmlIsNotReplacedInPlace) {
-  auto fs = RunRules(Probe("win11-rx7900xtx-py311"));
+  auto fs = RunRules(ProbeWindowsRecorded("win11-rx7900xtx-py311"));
   const Finding* f = FindId(fs, "framework.torch_directml");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(f->severity, Severity::kInfo);
@@ -174,7 +175,7 @@ TEST(WindowsRecordedMachine, Rx7900XtxTorchDirectmlIsNotReplacedInPlace) {
 // Issue 31 item 3: a CPU-only torch beside the GPU is replaced in its own environment, with that
 // environment's python.exe (the `py` launcher's default Python may be another one).
 TEST(WindowsRecordedMachine, CpuTorchIsReplacedWithItsOwnPython) {
-  Snapshot s = Probe("win11-rx7900xtx-py311");
+  Snapshot s = ProbeWindowsRecorded("win11-rx7900xtx-py311");
   ASSERT_EQ(s.python_envs.size(), 1u);
   s.python_envs[0].frameworks.clear();  // the same machine without torch-directml
   auto fs = RunRules(s);
@@ -193,7 +194,7 @@ TEST(WindowsRecordedMachine, CpuTorchIsReplacedWithItsOwnPython) {
 
 // Issue 31: torch in a conda environment found from the Miniconda folder alone, judged against the GPU.
 TEST(WindowsRecordedMachine, Rtx4090CondaTorchIsJudged) {
-  auto fs = RunRules(Probe("win11-rtx4090-conda"));
+  auto fs = RunRules(ProbeWindowsRecorded("win11-rtx4090-conda"));
   const Finding* ok = FindId(fs, "framework.torch_ok");
   ASSERT_NE(ok, nullptr) << Ids(fs);
   EXPECT_EQ(ok->title, "PyTorch 2.5.1+cu124 has kernels for sm_89");
@@ -204,7 +205,7 @@ TEST(WindowsRecordedMachine, Rtx4090CondaTorchIsJudged) {
 // Issue 31: ComfyUI's portable Python on the Desktop holds a cu129 torch without sm_61: the error Pascal
 // owners meet, fixed in that portable Python with its own python.exe.
 TEST(WindowsRecordedMachine, Gtx1080PortableComfyUiTorchHasNoPascalCode) {
-  auto fs = RunRules(Probe("win11-gtx1080-comfyui-portable"));
+  auto fs = RunRules(ProbeWindowsRecorded("win11-gtx1080-comfyui-portable"));
   const Finding* f = FindId(fs, "framework.torch_no_kernels");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(f->severity, Severity::kError);
@@ -221,9 +222,9 @@ TEST(WindowsRecordedMachine, Gtx1080PortableComfyUiTorchHasNoPascalCode) {
 // System32: found, it is fine; missing, `import torch` fails (WinError 126) and the Redistributable is the
 // fix, except where torch lives only in conda environments, which carry their own copy.
 TEST(WindowsRecordedMachine, VisualCppRuntimeJudgedWhereTorchIs) {
-  Snapshot s = Probe("win11-rx7900xtx-py311");
-  ASSERT_NE(Runtime(s, "vc-runtime", "msvcp140.dll"), nullptr);
-  EXPECT_EQ(Runtime(s, "vc-runtime", "msvcp140.dll")->version, "14.42.34433.0");
+  Snapshot s = ProbeWindowsRecorded("win11-rx7900xtx-py311");
+  ASSERT_NE(RuntimeWithFile(s, "vc-runtime", "msvcp140.dll"), nullptr);
+  EXPECT_EQ(RuntimeWithFile(s, "vc-runtime", "msvcp140.dll")->version, "14.42.34433.0");
   auto fs = RunRules(s);
   ASSERT_NE(FindId(fs, "windows.vc_runtime"), nullptr) << Ids(fs);
   EXPECT_EQ(FindId(fs, "windows.vc_runtime")->severity, Severity::kOk);
@@ -244,12 +245,13 @@ TEST(WindowsRecordedMachine, VisualCppRuntimeJudgedWhereTorchIs) {
                                 "# or download and run https://aka.ms/vs/17/release/vc_redist.x64.exe"}));
   EXPECT_FALSE(Has(fs, "windows.vc_runtime"));
 
-  fs = RunRules(without(Probe("win11-rtx4090-conda"), ""));  // torch only in a conda environment
+  // torch only in a conda environment
+  fs = RunRules(without(ProbeWindowsRecorded("win11-rtx4090-conda"), ""));
   missing = FindId(fs, "windows.vc_runtime_missing");
   ASSERT_NE(missing, nullptr) << Ids(fs);
   EXPECT_EQ(missing->severity, Severity::kInfo);
 
-  fs = RunRules(Probe("win11-rtx4090"));  // no torch: nothing to say
+  fs = RunRules(ProbeWindowsRecorded("win11-rtx4090"));  // no torch: nothing to say
   EXPECT_FALSE(Has(fs, "windows.vc_runtime") || Has(fs, "windows.vc_runtime_missing")) << Ids(fs);
 }
 
@@ -258,7 +260,7 @@ TEST(WindowsRecordedMachine, VisualCppRuntimeJudgedWhereTorchIs) {
 // it blocks and updates Adrenalin first; no [ok] driver line, no second finding for the same cause, and
 // nothing reinstalled (the wheels carry gfx1201).
 TEST(WindowsRecordedMachine, AnAdrenalinBelowTheInstalledWheelsIsAnError) {
-  Snapshot s = Probe("win11-rx9070xt-old-adrenalin");
+  Snapshot s = ProbeWindowsRecorded("win11-rx9070xt-old-adrenalin");
   auto fs = RunRules(s);
   const Finding* f = FindId(fs, "windows.amd_driver_below_wheels");
   ASSERT_NE(f, nullptr) << Ids(fs);
@@ -296,7 +298,7 @@ TEST(WindowsRecordedMachine, AnAdrenalinBelowTheInstalledWheelsIsAnError) {
   EXPECT_EQ(FindId(fs, "windows.amd_wheels_ready")->severity, Severity::kOk);
 
   // A driver whose Adrenalin release was not recorded counts by its HIP runtime: no amdhip64_7.dll, older.
-  s = Probe("win11-rx9070xt-old-adrenalin");
+  s = ProbeWindowsRecorded("win11-rx9070xt-old-adrenalin");
   for (auto& a : s.windows.adapters) a.release.clear();
   EXPECT_TRUE(Has(RunRules(s), "windows.amd_driver_below_wheels"));
 }
@@ -304,7 +306,7 @@ TEST(WindowsRecordedMachine, AnAdrenalinBelowTheInstalledWheelsIsAnError) {
 // Issue 31 item 3, NVIDIA: below the installed torch's CUDA floor the driver is never an [ok] line;
 // runtime.cuda_driver_too_old is the one error.
 TEST(WindowsRecordedMachine, AnNvidiaDriverBelowTheInstalledTorchIsNotOk) {
-  Snapshot s = Probe("win11-rtx4090-conda");
+  Snapshot s = ProbeWindowsRecorded("win11-rtx4090-conda");
   for (auto& e : s.python_envs)
     if (e.torch) {
       e.torch->version = "2.9.0+cu130";
@@ -314,14 +316,15 @@ TEST(WindowsRecordedMachine, AnNvidiaDriverBelowTheInstalledTorchIsNotOk) {
   ASSERT_NE(FindId(fs, "runtime.cuda_driver_too_old"), nullptr) << Ids(fs);
   EXPECT_EQ(FindId(fs, "runtime.cuda_driver_too_old")->severity, Severity::kError);
   EXPECT_FALSE(Has(fs, "windows.nvidia_driver")) << Ids(fs);
-  EXPECT_TRUE(Has(RunRules(Probe("win11-rtx4090-conda")), "windows.nvidia_driver"));  // cu124 on 560.94: fine
+  // cu124 on 560.94: fine
+  EXPECT_TRUE(Has(RunRules(ProbeWindowsRecorded("win11-rtx4090-conda")), "windows.nvidia_driver"));
 }
 
 // Issue 31: a CPU torch that `pip install torch` put into the Microsoft Store's Python, beside a Radeon
 // 890M: found in the Store package's folder, judged an error, replaced in that Python with AMD's wheels
 // for gfx1150 by the Store's own execution alias.
 TEST(WindowsRecordedMachine, StorePythonCpuTorchBesideARadeonIsReplacedThere) {
-  auto fs = RunRules(Probe("win11-radeon890m-store-cpu-torch"));
+  auto fs = RunRules(ProbeWindowsRecorded("win11-radeon890m-store-cpu-torch"));
   const Finding* f = FindId(fs, "framework.torch_cpu_only");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(f->severity, Severity::kError);
@@ -340,7 +343,7 @@ TEST(WindowsRecordedMachine, StorePythonCpuTorchBesideARadeonIsReplacedThere) {
 // runtime in System32: the runtime is the one error (import torch would fail with WinError 126), the
 // torch itself is right for sm_120 and is not reinstalled.
 TEST(WindowsRecordedMachine, Rtx5090WithoutTheVisualCppRuntime) {
-  auto fs = RunRules(Probe("win11-rtx5090-no-vcredist"));
+  auto fs = RunRules(ProbeWindowsRecorded("win11-rtx5090-no-vcredist"));
   const Finding* f = FindId(fs, "windows.vc_runtime_missing");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(f->severity, Severity::kError);
@@ -376,7 +379,7 @@ void ExpectOneGpu(const Snapshot& s, const std::string& arch, const std::string&
 }
 
 TEST(WindowsRecordedMachine, Rtx5090WithoutTheVisualCppRuntimeFacts) {
-  Snapshot s = Probe("win11-rtx5090-no-vcredist");
+  Snapshot s = ProbeWindowsRecorded("win11-rtx5090-no-vcredist");
   ExpectOneGpu(s, "sm_120", "NVIDIA GeForce RTX 5090", false, "NVIDIA 576.88");
   EXPECT_EQ(RuntimeFiles(s),
             (std::vector<std::string>{"libcuda 32.0.15.7688 nvcuda.dll", "nvml 8.17.15.7688 nvml.dll"}));
@@ -384,7 +387,7 @@ TEST(WindowsRecordedMachine, Rtx5090WithoutTheVisualCppRuntimeFacts) {
 }
 
 TEST(WindowsRecordedMachine, Radeon890MStorePythonFacts) {
-  Snapshot s = Probe("win11-radeon890m-store-cpu-torch");
+  Snapshot s = ProbeWindowsRecorded("win11-radeon890m-store-cpu-torch");
   ExpectOneGpu(s, "gfx1150", "Radeon 890M", true, "Adrenalin 25.12.1");
   EXPECT_EQ(RuntimeFiles(s),
             (std::vector<std::string>{
@@ -397,7 +400,7 @@ TEST(WindowsRecordedMachine, Radeon890MStorePythonFacts) {
 }
 
 TEST(WindowsRecordedMachine, Rtx4090CondaFacts) {
-  Snapshot s = Probe("win11-rtx4090-conda");
+  Snapshot s = ProbeWindowsRecorded("win11-rtx4090-conda");
   ExpectOneGpu(s, "sm_89", "NVIDIA GeForce RTX 4090", false, "NVIDIA 560.94");
   EXPECT_EQ(RuntimeFiles(s),
             (std::vector<std::string>{
@@ -407,7 +410,7 @@ TEST(WindowsRecordedMachine, Rtx4090CondaFacts) {
 }
 
 TEST(WindowsRecordedMachine, Gtx1080PortableComfyUiFacts) {
-  Snapshot s = Probe("win11-gtx1080-comfyui-portable");
+  Snapshot s = ProbeWindowsRecorded("win11-gtx1080-comfyui-portable");
   ExpectOneGpu(s, "sm_61", "NVIDIA GeForce GTX 1080", false, "NVIDIA 581.57");
   EXPECT_EQ(RuntimeFiles(s),
             (std::vector<std::string>{
@@ -417,7 +420,7 @@ TEST(WindowsRecordedMachine, Gtx1080PortableComfyUiFacts) {
 }
 
 TEST(WindowsRecordedMachine, StrixHaloLaptop) {
-  Snapshot s = Probe("win11-strix-halo-laptop");
+  Snapshot s = ProbeWindowsRecorded("win11-strix-halo-laptop");
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_EQ(s.gpus[0].architecture, "gfx1151");
   EXPECT_EQ(s.gpus[0].integrated, true);  // 64 GiB of firmware-reserved memory does not make it discrete
@@ -436,14 +439,14 @@ TEST(WindowsRecordedMachine, StrixHaloLaptop) {
 }
 
 TEST(WindowsRecordedMachine, Rtx4090) {
-  Snapshot s = Probe("win11-rtx4090");
+  Snapshot s = ProbeWindowsRecorded("win11-rtx4090");
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_EQ(s.gpus[0].architecture, "sm_89");
   EXPECT_EQ(s.nvidia.driver_version, "560.94");
   EXPECT_EQ(s.windows.adapters[0].release, "NVIDIA 560.94");
-  ASSERT_NE(Runtime(s, "libcuda", "nvcuda.dll"), nullptr);
-  ASSERT_NE(Runtime(s, "cuda-toolkit", "v12.6"), nullptr);
-  EXPECT_EQ(Runtime(s, "cuda-toolkit", "v12.6")->version, "12.6.85");
+  ASSERT_NE(RuntimeWithFile(s, "libcuda", "nvcuda.dll"), nullptr);
+  ASSERT_NE(RuntimeWithFile(s, "cuda-toolkit", "v12.6"), nullptr);
+  EXPECT_EQ(RuntimeWithFile(s, "cuda-toolkit", "v12.6")->version, "12.6.85");
   auto fs = RunRules(s);
   const Finding* driver = FindId(fs, "windows.nvidia_driver");
   ASSERT_NE(driver, nullptr) << Ids(fs);
@@ -461,7 +464,7 @@ TEST(WindowsRecordedMachine, Rtx4090) {
 // machine, from the SMBIOS names in the registry; the same Windows on bare metal is not (its hypervisor bit
 // alone, set by Hyper-V and VBS on hosts too, is no evidence), and the GPU's verdicts are the same.
 TEST(WindowsRecordedMachine, AKvmGuestIsSaidToBeOne) {
-  Snapshot vm = Probe("win11-kvm-rtx4090-passthrough");
+  Snapshot vm = ProbeWindowsRecorded("win11-kvm-rtx4090-passthrough");
   ASSERT_TRUE(vm.windows.hypervisor_present.value_or(false));
   ASSERT_TRUE(vm.os.virtual_machine.has_value());
   EXPECT_EQ(*vm.os.virtual_machine, "KVM/QEMU");
@@ -471,7 +474,7 @@ TEST(WindowsRecordedMachine, AKvmGuestIsSaidToBeOne) {
       << vm.os.virtual_machine_evidence[0];
   auto fs = RunRules(vm);
   ASSERT_TRUE(Has(fs, "hardware.virtual_machine")) << Ids(fs);
-  Snapshot metal = Probe("win11-rtx4090");
+  Snapshot metal = ProbeWindowsRecorded("win11-rtx4090");
   EXPECT_FALSE(metal.os.virtual_machine.has_value());
   metal.windows.hypervisor_present = true;  // Hyper-V or VBS on the host: still not a guest
   auto metal_fs = RunRules(metal);
@@ -486,7 +489,7 @@ TEST(WindowsRecordedMachine, AKvmGuestIsSaidToBeOne) {
 // R580) on 581.57 is on R580: no "driver drops the GPU" error, and the install advice is a wheel that still
 // carries sm_61 (cu126), with no driver above R580. On 591.86 (R590) the error is real.
 TEST(WindowsRecordedMachine, Gtx1080On581IsStillOnR580) {
-  Snapshot s = Probe("win11-gtx1080");
+  Snapshot s = ProbeWindowsRecorded("win11-gtx1080");
   ASSERT_EQ(s.gpus.size(), 1u);
   EXPECT_EQ(s.gpus[0].architecture, "sm_61");
   EXPECT_EQ(s.nvidia.driver_version, "581.57");
@@ -508,7 +511,7 @@ TEST(WindowsRecordedMachine, Gtx1080On581IsStillOnR580) {
 TEST(WindowsRecordedMachine, SnapshotJsonKeepsTheWindowsPart) {
   for (const char* machine : {"win10-rx6700xt", "win11-rx7900xtx-py311", "win11-strix-halo-laptop",
                               "win11-rtx4090", "win11-rtx4090-conda", "win11-gtx1080-comfyui-portable"}) {
-    Snapshot s = Probe(machine);
+    Snapshot s = ProbeWindowsRecorded(machine);
     std::string json = SnapshotToJson(s);
     auto back = SnapshotFromJson(json, machine);
     ASSERT_TRUE(back.ok()) << back.error().message;
@@ -525,7 +528,7 @@ TEST(WindowsRecordedMachine, SnapshotJsonKeepsTheWindowsPart) {
 }
 
 TEST(WindowsRecordedMachine, ShellDefaultsToPowerShellOnWindows) {
-  EXPECT_EQ(DetectShell(Probe("win11-rtx4090").os.family, Environment()), Shell::kPowerShell);
+  EXPECT_EQ(DetectShell(ProbeWindowsRecorded("win11-rtx4090").os.family, Environment()), Shell::kPowerShell);
   EXPECT_EQ(DetectShell(OsFamily::kWindows,
                         Environment(std::map<std::string, std::string>{
                             {"PROMPT", "$P$G"}, {"ComSpec", "C:\\WINDOWS\\system32\\cmd.exe"}})),
@@ -588,7 +591,7 @@ class WindowsRecordedPythons : public ::testing::TestWithParam<WindowsPythons> {
 
 TEST_P(WindowsRecordedPythons, InstallsAndTorchAreFound) {
   const WindowsPythons& want = GetParam();
-  Snapshot s = Probe(want.machine);
+  Snapshot s = ProbeWindowsRecorded(want.machine);
   std::vector<std::string> installs, torch;
   for (const auto& p : s.windows.python_installs)
     installs.push_back(p.version + " " + p.kind + " " + p.prefix);
