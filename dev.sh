@@ -97,9 +97,9 @@ make_packages() {  # make_packages LINUX_BUILD WINDOWS_BUILD OUT
 cmd_package() {
   install_missing "${RUN_PACKAGES[@]}" "${PACKAGE_PACKAGES[@]}"
   build release
-  build windows --target gpudoctor
+  build windows-release --target gpudoctor
   log "packages"
-  make_packages build/release build/windows build/packages
+  make_packages build/release build/windows-release build/packages
   log "testing the packages"
   packaging/test_packages.sh build/packages
 }
