@@ -78,6 +78,8 @@ void Checker::Duplicates() {
          [](const NvidiaWindowsBranch& w) { return w.branch; });
   Unique(db_.nvidia_open_modules_only, "open-modules-only architecture",
          [](const NvidiaOpenModulesOnly& o) { return o.architecture; });
+  Unique(db_.nvlsm_architectures, "nvlsm architecture",
+         [](const NvlsmArchitecture& n) { return n.architecture; });
   Unique(db_.rocm_releases, "ROCm series", [](const RocmRelease& r) { return r.series.ToString(); });
   Unique(db_.hip_sdks_windows, "HIP SDK", [](const HipSdkWindows& h) { return h.version.ToString(); });
   Unique(db_.rocm_wsl, "WSL note", [](const RocmWslNote& w) { return w.id; });
@@ -176,6 +178,9 @@ void Checker::References() {
     if (!o.first_branch.empty() && !branch_known)
       Add(o.provenance.origin, "first_branch '" + o.first_branch + "' is not a [[nvidia_driver_branch]]");
   }
+  for (const NvlsmArchitecture& n : db_.nvlsm_architectures)
+    if (!known_architecture(n.architecture))
+      Add(n.provenance.origin, "architecture '" + n.architecture + "' is not one a [[cuda_arch]] names");
   for (const KernelFloor& k : db_.kernel_floors) GfxList(k.provenance.origin, k.gfx, "gfx");
   for (const RocmRelease& r : db_.rocm_releases) {
     const Origin& at = r.provenance.origin;

@@ -175,6 +175,20 @@ const NvidiaDriverInstall* KnowledgeDb::FindNvidiaDriverInstall(
   return naming("*");
 }
 
+const FabricManagerInstall* KnowledgeDb::FindFabricManagerInstall(
+    std::string_view id, const std::vector<std::string>& id_like) const {
+  auto naming = [&](std::string_view distro) {
+    return FindIf(fabric_manager_installs, [&](const FabricManagerInstall& f) {
+      return std::find(f.distros.begin(), f.distros.end(), distro) != f.distros.end();
+    });
+  };
+  if (!id.empty())
+    if (const FabricManagerInstall* own = naming(id)) return own;
+  for (const std::string& like : id_like)
+    if (const FabricManagerInstall* parent = naming(like)) return parent;
+  return naming("*");
+}
+
 std::vector<const TorchWheel*> KnowledgeDb::FindTorchWheels(const Version& version) const {
   std::vector<const TorchWheel*> out;
   for (const TorchWheel& w : torch_wheels) {
@@ -247,6 +261,8 @@ void KnowledgeDb::ForEachProvenance(Fn&& fn) const {
   each("nvidia_driver_branch", nvidia_driver_branches);
   each("nvidia_open_modules_only", nvidia_open_modules_only);
   each("nvidia_driver_install", nvidia_driver_installs);
+  each("fabric_manager_install", fabric_manager_installs);
+  each("nvlsm_architecture", nvlsm_architectures);
   each("nvidia_windows_branch", nvidia_windows_branches);
   each("rocm_release", rocm_releases);
   each("kernel_floor", kernel_floors);

@@ -55,6 +55,8 @@ struct KnowledgeDb {
   std::vector<NvidiaDriverBranch> nvidia_driver_branches;
   std::vector<NvidiaOpenModulesOnly> nvidia_open_modules_only;
   std::vector<NvidiaDriverInstall> nvidia_driver_installs;
+  std::vector<FabricManagerInstall> fabric_manager_installs;
+  std::vector<NvlsmArchitecture> nvlsm_architectures;
   std::vector<NvidiaWindowsBranch> nvidia_windows_branches;
   std::vector<RocmRelease> rocm_releases;
   std::vector<KernelFloor> kernel_floors;
@@ -113,6 +115,9 @@ struct KnowledgeDb {
   // entry (in its order), else the "*" row; nullptr when there is none.
   const NvidiaDriverInstall* FindNvidiaDriverInstall(std::string_view id,
                                                      const std::vector<std::string>& id_like) const;
+  // The Fabric Manager install of this distribution: its os-release ID's row, else ID_LIKE's, else "*".
+  const FabricManagerInstall* FindFabricManagerInstall(std::string_view id,
+                                                       const std::vector<std::string>& id_like) const;
   // Wheels of the release series of `version` ("2.7" and "2.7.1" both give the 2.7 wheels).
   std::vector<const TorchWheel*> FindTorchWheels(const Version& version) const;
   const TorchWheel* FindTorchWheel(const Version& version, std::string_view variant) const;

@@ -23,7 +23,7 @@ namespace {
 constexpr size_t kMaxFileBytes = 8u << 20;  // the whole database is a few hundred KiB
 constexpr size_t kMaxErrorsInMessage = 20;
 
-constexpr std::array<SectionSpec, 38> kSections{{
+constexpr std::array<SectionSpec, 40> kSections{{
     {"gfx_target", "name", ParseGfxTarget},
     {"amd_device", "device_id", ParseAmdDevice},
     {"amd_model", "name", ParseAmdModel},
@@ -36,6 +36,8 @@ constexpr std::array<SectionSpec, 38> kSections{{
     {"nvidia_windows_branch", "branch", ParseNvidiaWindowsBranch},
     {"nvidia_open_modules_only", "architecture", ParseNvidiaOpenModulesOnly},
     {"nvidia_driver_install", "name", ParseNvidiaDriverInstall},
+    {"fabric_manager_install", "name", ParseFabricManagerInstall},
+    {"nvlsm_architecture", "architecture", ParseNvlsmArchitecture},
     {"rocm_release", "series", ParseRocmRelease},
     {"kernel_floor", "min_kernel", ParseKernelFloor},
     {"hip_sdk_windows", "version", ParseHipSdkWindows},

@@ -182,6 +182,28 @@ struct NvidiaOpenModulesOnly {
   bool operator==(const NvidiaOpenModulesOnly&) const = default;
 };
 
+// How a distribution installs NVIDIA Fabric Manager, which NVSwitch systems (HGX/DGX A100, H100, H200, B200)
+// need before CUDA runs, at exactly the driver's version: chosen like NvidiaDriverInstall (os-release ID,
+// then ID_LIKE, then the "*" row). In lines BRANCH stands for the driver's branch ("570") and VERSION for the
+// driver's version ("570.124.06").
+struct FabricManagerInstall {
+  std::vector<std::string> distros;  // os-release IDs; "*" = any other
+  std::string name;                  // "Debian and Ubuntu (apt)"
+  std::string package;               // "nvidia-fabricmanager-BRANCH"
+  std::vector<std::string> lines;    // in order: a command ("sudo ..."), or an instruction in words
+  Provenance provenance;
+  bool operator==(const FabricManagerInstall&) const = default;
+};
+
+// A GPU architecture whose NVSwitch systems also need the NVLink Subnet Manager (nvlsm) beside Fabric
+// Manager (fourth-generation NVSwitches: Blackwell HGX B200/B100).
+struct NvlsmArchitecture {
+  std::string architecture;  // "Blackwell"
+  std::string package;       // "nvlsm"
+  Provenance provenance;
+  bool operator==(const NvlsmArchitecture&) const = default;
+};
+
 // How a distribution installs (or upgrades) NVIDIA's driver: the commands of its own documentation,
 // chosen by os-release ID, then ID_LIKE; the row naming "*" is for any other distribution.
 struct NvidiaDriverInstall {

@@ -50,6 +50,8 @@ void ParseTorchCompanion(EntryReader& r, KnowledgeDb& db);
 void ParseTorchBuildGfx(EntryReader& r, KnowledgeDb& db);
 void ParseTorchPypiDefault(EntryReader& r, KnowledgeDb& db);
 void ParseNvidiaDriverInstall(EntryReader& r, KnowledgeDb& db);
+void ParseFabricManagerInstall(EntryReader& r, KnowledgeDb& db);
+void ParseNvlsmArchitecture(EntryReader& r, KnowledgeDb& db);
 void ParsePackageIndex(EntryReader& r, KnowledgeDb& db);
 void ParseOverrideRule(EntryReader& r, KnowledgeDb& db);
 void ParseFixRanking(EntryReader& r, KnowledgeDb& db);

@@ -9,6 +9,7 @@
 #include "probe/common/runtime_probe.h"
 #include "probe/linux/amd_probe.h"
 #include "probe/linux/cdi_specs.h"
+#include "probe/linux/fabric_manager.h"
 #include "probe/linux/kernel_modules.h"
 #include "probe/linux/nvidia_probe.h"
 #include "probe/linux/os_probe.h"
@@ -55,6 +56,7 @@ Snapshot ProbeMachine(const ProbeContext& ctx) {
   ProbeNvidia(ctx, snap);
   ProbeKernelModules(ctx, snap);
   ProbeCdiSpecs(ctx, snap);
+  ProbeFabricManager(ctx, snap);
   ProbeRuntimes(ctx, snap);
   ProbeEnvironmentVariables(ctx, snap);
   ProbePythonEnvs(ctx, snap);

@@ -259,6 +259,31 @@ const std::vector<RuleInfo>& AllRuleInfo() {
        "After a driver upgrade without a reboot the old module stays loaded: nvidia-smi says \"Failed to "
        "initialize NVML: Driver/library version mismatch\" and CUDA finds no usable driver.",
        "https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html"},
+      {"runtime.fabric_manager_missing", Layer::kRuntime,
+       "On a machine with NVSwitches (NVIDIA PCI functions of class 0x0680: HGX/DGX A100, H100, H200, B200): "
+       "whether NVIDIA Fabric Manager is installed (/usr/bin/nv-fabricmanager, nvidia-fabricmanager.service, "
+       "the dpkg database).",
+       "Until nv-fabricmanager has set up the NVSwitches, CUDA fails with error 802 \"system not yet "
+       "initialized\". The fix installs the distribution's package of exactly the driver's version "
+       "(cuda_drivers.toml [[fabric_manager_install]]) and enables the service.",
+       "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html"},
+      {"runtime.fabric_manager_version", Layer::kRuntime,
+       "Fabric Manager's package version (dpkg database) against the loaded NVIDIA driver's.",
+       "Fabric Manager checks the driver's version when it starts and exits on any other: a driver update "
+       "without Fabric Manager's leaves CUDA failing with error 802.",
+       "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html"},
+      {"runtime.fabric_manager_disabled", Layer::kRuntime,
+       "Whether nvidia-fabricmanager.service is enabled (a link in "
+       "/etc/systemd/system/multi-user.target.wants).",
+       "A Fabric Manager that is installed but not enabled does not start at boot, and CUDA fails until "
+       "someone starts it.",
+       "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html"},
+      {"runtime.nvlsm_missing", Layer::kRuntime,
+       "On NVSwitch systems of the architectures cuda_drivers.toml [[nvlsm_architecture]] lists (Blackwell: "
+       "fourth-generation NVSwitches), whether the NVLink Subnet Manager package is installed (dpkg "
+       "database only; unknown on RPM systems).",
+       "Fabric Manager on these boards needs the NVLink Subnet Manager to bring the NVLink fabric up.",
+       "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html"},
       {"runtime.nvidia_module_not_built", Layer::kRuntime,
        "For an NVIDIA GPU with no driver bound: whether /lib/modules/<running kernel> has an nvidia.ko while "
        "another installed kernel has one.",

@@ -7,6 +7,7 @@
 
 #include "core/strings.h"
 #include "rules/amdgpu_driver_stack.h"
+#include "rules/fabric_manager.h"
 #include "rules/framework_parts.h"
 #include "rules/nvidia_driver_install.h"
 #include "rules/nvidia_driver_stack.h"
@@ -496,6 +497,7 @@ std::vector<Finding> RuntimeRules(const RuleContext& ctx) {
   OverrideRules(ctx, out);
   NvidiaLibraryMismatch(ctx, out);
   NvidiaCdiSpecStale(ctx, out);
+  NvidiaFabricManager(ctx, out);
   NvidiaDriverBranchForGpu(ctx, out);
   NvidiaOpenModules(ctx, out);
   NvidiaDriverForCuda(ctx, out);

@@ -172,6 +172,21 @@ struct CdiSpec {
   bool operator==(const CdiSpec&) const = default;
 };
 
+// NVIDIA Fabric Manager and the NVSwitches it sets up (probe/linux/fabric_manager.h): on an NVSwitch system
+// (HGX/DGX A100, H100, H200, B200) CUDA fails ("system not yet initialized") until nv-fabricmanager, of
+// exactly the driver's version, has configured the switches. Read from the disk only; nothing is started.
+struct FabricManagerInfo {
+  uint32_t nvswitches = 0;     // NVIDIA PCI functions of class 0x0680xx (bridge, other): the NVSwitches
+  std::string binary;          // "/usr/bin/nv-fabricmanager"; "" when absent
+  std::string unit;            // the nvidia-fabricmanager.service file found; "" when none
+  bool enabled = false;        // linked in /etc/systemd/system/multi-user.target.wants/
+  std::string package;         // "nvidia-fabricmanager-570" (the dpkg database); "" when unknown
+  std::string version;         // "570.124.06": the package's upstream version; "" when unknown
+  std::string version_source;  // "/var/lib/dpkg/status"; "" when no package database could say
+  std::string nvlsm_version;   // the nvlsm package's upstream version; "" when not installed or unknown
+  bool operator==(const FabricManagerInfo&) const = default;
+};
+
 struct NvidiaInfo {
   std::optional<std::string> driver_version;  // "580.159.03" from /proc/driver/nvidia/version or NVML
   std::string driver_version_source;
@@ -183,6 +198,8 @@ struct NvidiaInfo {
   // nullopt where /lib/modules was not read (Windows, a snapshot made before it was recorded).
   std::optional<std::vector<std::string>> module_kernels;
   std::vector<CdiSpec> cdi_specs;  // /etc/cdi, /var/run/cdi: those that name nvidia.com devices
+  // Read on a Linux host (not WSL) where an NVSwitch is on the PCI bus; nullopt elsewhere.
+  std::optional<FabricManagerInfo> fabric_manager;
 };
 
 // A GPU runtime or toolkit found on disk.

@@ -108,6 +108,17 @@ Json CdiSpecToJson(const CdiSpec& c) {
   return Json{{"path", c.path}, {"driver_version", c.driver_version}};
 }
 
+Json FabricManagerToJson(const FabricManagerInfo& f) {
+  return Json{{"nvswitches", f.nvswitches},
+              {"binary", f.binary},
+              {"unit", f.unit},
+              {"enabled", f.enabled},
+              {"package", f.package},
+              {"version", f.version},
+              {"version_source", f.version_source},
+              {"nvlsm_version", f.nvlsm_version}};
+}
+
 Json RuntimeToJson(const RuntimeInstall& r) {
   return Json{
       {"kind", r.kind}, {"path", r.path}, {"version", r.version}, {"version_source", r.version_source}};
@@ -456,6 +467,17 @@ void ReadCdiSpec(Reader& r, CdiSpec& c) {
   r.Get("driver_version", c.driver_version);
 }
 
+void ReadFabricManager(Reader& r, FabricManagerInfo& f) {
+  r.Get("nvswitches", f.nvswitches);
+  r.Get("binary", f.binary);
+  r.Get("unit", f.unit);
+  r.Get("enabled", f.enabled);
+  r.Get("package", f.package);
+  r.Get("version", f.version);
+  r.Get("version_source", f.version_source);
+  r.Get("nvlsm_version", f.nvlsm_version);
+}
+
 void ReadRuntime(Reader& r, RuntimeInstall& x) {
   r.Get("kind", x.kind);
   r.Get("path", x.path);
@@ -642,6 +664,8 @@ std::string SnapshotToJson(const Snapshot& s) {
               {"module_kernels", s.nvidia.module_kernels ? Json(*s.nvidia.module_kernels) : Json(nullptr)}};
   if (!s.nvidia.cdi_specs.empty())  // absent when none: the machines recorded before it read the same
     nvidia["cdi_specs"] = Array(s.nvidia.cdi_specs, CdiSpecToJson);
+  if (s.nvidia.fabric_manager)  // absent where no NVSwitch was found
+    nvidia["fabric_manager"] = FabricManagerToJson(*s.nvidia.fabric_manager);
   Json env = Json::object();
   for (const auto& [k, v] : s.environment) env[k] = v;
   Json doc{
@@ -794,6 +818,10 @@ Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& orig
       ReadStringArray(n, "module_kernels", *s.nvidia.module_kernels);
     }
     if (n.Child("cdi_specs", true) != nullptr) ReadArray(n, "cdi_specs", s.nvidia.cdi_specs, ReadCdiSpec);
+    if (const Json* fm = n.Child("fabric_manager", false)) {
+      Reader f(*fm, n.PathOf("fabric_manager"), &error);
+      ReadFabricManager(f, s.nvidia.fabric_manager.emplace());
+    }
   }
   ReadArray(r, "runtimes", s.runtimes, ReadRuntime);
   if (const Json* env = r.Child("environment", false)) {

@@ -125,6 +125,24 @@ INSTANTIATE_TEST_SUITE_P(
                 Severity::kError,
                 {{"runtime.nvidia_module_not_built", Severity::kError}},
                 {"runtime.driver_missing", "runtime.nvidia_module_refused"}},
+        // Issue 29's driver-stack model, Fabric Manager: an HGX H100 node with four NVSwitches and none.
+        Verdict{
+            "hgx-h100-no-fabric-manager",
+            Severity::kError,
+            {{"runtime.fabric_manager_missing", Severity::kError}, {"framework.torch_ok", Severity::kOk}},
+            {"runtime.fabric_manager_version", "runtime.fabric_manager_disabled", "runtime.nvlsm_missing"}},
+        // Fabric Manager 570.86.15 beside driver 570.124.06: it refuses to start.
+        Verdict{
+            "hgx-h100-fabric-manager-old",
+            Severity::kError,
+            {{"runtime.fabric_manager_version", Severity::kError}},
+            {"runtime.fabric_manager_missing", "runtime.fabric_manager_disabled", "runtime.nvlsm_missing"}},
+        // The healthy node: Fabric Manager of the driver's version, enabled; as quiet as h100-sxm-server.
+        Verdict{"hgx-h100-fabric-manager",
+                Severity::kOk,
+                {{"framework.torch_ok", Severity::kOk}, {"runtime.cuda_driver_ok", Severity::kOk}},
+                {"runtime.fabric_manager_missing", "runtime.fabric_manager_version",
+                 "runtime.fabric_manager_disabled", "runtime.nvlsm_missing"}},
         // Issue 29's driver-stack model, AMD side: amdgpu-dkms's module refused by Secure Boot.
         Verdict{"rx7900xtx-dkms-secure-boot",
                 Severity::kError,
@@ -439,6 +457,34 @@ TEST(CheckRecordedFixes, H100DriverBelowCu130GetsBothWaysOut) {
       << f->fix_summary;
   EXPECT_NE(BashFix(*f).find("--index-url https://download.pytorch.org/whl/cu128"), std::string::npos)
       << BashFix(*f);
+}
+
+// Issue 29, Fabric Manager: the install is Ubuntu's package of the driver's branch pinned to the driver's
+// exact version (a plain install takes the branch's newest), then the service enabled and started.
+TEST(CheckRecordedFixes, HgxWithoutFabricManagerGetsThePackageOfTheDriversVersion) {
+  auto fs = RunRules(ProbeRecorded("hgx-h100-no-fabric-manager"));
+  const Finding* f = FindId(fs, "runtime.fabric_manager_missing");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  const std::string bash = BashFix(*f);
+  EXPECT_NE(bash.find("sudo apt install 'nvidia-fabricmanager-570=570.124.06-*'"), std::string::npos) << bash;
+  EXPECT_NE(bash.find("sudo systemctl enable --now nvidia-fabricmanager"), std::string::npos) << bash;
+  EXPECT_LT(bash.find("apt install"), bash.find("systemctl enable")) << bash;
+  EXPECT_NE(f->title.find("4 NVSwitches"), std::string::npos) << f->title;
+  EXPECT_NE(f->evidence.front().find("/var/lib/dpkg/status"), std::string::npos) << f->evidence.front();
+}
+
+// Fabric Manager of another version: the evidence names both versions; the fix installs the driver's and
+// restarts the service (it is already enabled).
+TEST(CheckRecordedFixes, HgxWithAnOlderFabricManagerGetsTheDriversVersion) {
+  auto fs = RunRules(ProbeRecorded("hgx-h100-fabric-manager-old"));
+  const Finding* f = FindId(fs, "runtime.fabric_manager_version");
+  ASSERT_NE(f, nullptr) << Ids(fs);
+  EXPECT_NE(f->evidence.front().find("570.124.06"), std::string::npos) << f->evidence.front();
+  EXPECT_NE(f->evidence.front().find("nvidia-fabricmanager-570 570.86.15"), std::string::npos)
+      << f->evidence.front();
+  const std::string bash = BashFix(*f);
+  EXPECT_NE(bash.find("sudo apt install 'nvidia-fabricmanager-570=570.124.06-*'"), std::string::npos) << bash;
+  EXPECT_NE(bash.find("sudo systemctl restart nvidia-fabricmanager"), std::string::npos) << bash;
 }
 
 // Issue 13: a Pascal card on the PyPI default (cu130 since torch 2.11, "pip install torch"): CUDA 13 has

@@ -171,6 +171,49 @@ TEST(RecordedMachineFacts, H100SxmServer) {
   EXPECT_TRUE(Contains(cuda->version, "12.8")) << cuda->version;
 }
 
+// Issue 29: h100-sxm-server records no NVSwitch, so Fabric Manager is not looked at there.
+TEST(RecordedMachineFacts, H100SxmServerHasNoFabricManagerFacts) {
+  EXPECT_FALSE(Probe("h100-sxm-server").nvidia.fabric_manager.has_value());
+}
+
+// The HGX H100 copies of h100-sxm-server with their four NVSwitches (issue 29's Fabric Manager check).
+TEST(RecordedMachineFacts, HgxH100WithoutFabricManager) {
+  Snapshot s = Probe("hgx-h100-no-fabric-manager");
+  EXPECT_EQ(s.nvidia.driver_version, "570.124.06");
+  EXPECT_EQ(GpusOf(s, GpuVendor::kNvidia).size(), 8u) << "the NVSwitches are not GPUs";
+  ASSERT_TRUE(s.nvidia.fabric_manager.has_value());
+  const FabricManagerInfo& fm = *s.nvidia.fabric_manager;
+  EXPECT_EQ(fm.nvswitches, 4u);
+  EXPECT_EQ(fm.binary, "");
+  EXPECT_EQ(fm.unit, "");
+  EXPECT_FALSE(fm.enabled);
+  EXPECT_EQ(fm.package, "") << "nvidia-fabricmanager-550 is removed (config files only)";
+  EXPECT_EQ(fm.version_source, "/var/lib/dpkg/status");
+}
+
+TEST(RecordedMachineFacts, HgxH100WithAnOlderFabricManager) {
+  Snapshot s = Probe("hgx-h100-fabric-manager-old");
+  ASSERT_TRUE(s.nvidia.fabric_manager.has_value());
+  const FabricManagerInfo& fm = *s.nvidia.fabric_manager;
+  EXPECT_EQ(fm.nvswitches, 4u);
+  EXPECT_EQ(fm.binary, "/usr/bin/nv-fabricmanager");
+  EXPECT_EQ(fm.unit, "/lib/systemd/system/nvidia-fabricmanager.service");
+  EXPECT_TRUE(fm.enabled);
+  EXPECT_EQ(fm.package, "nvidia-fabricmanager-570");
+  EXPECT_EQ(fm.version, "570.86.15");
+  EXPECT_EQ(fm.nvlsm_version, "");
+}
+
+TEST(RecordedMachineFacts, HgxH100WithFabricManager) {
+  Snapshot s = Probe("hgx-h100-fabric-manager");
+  ASSERT_TRUE(s.nvidia.fabric_manager.has_value());
+  const FabricManagerInfo& fm = *s.nvidia.fabric_manager;
+  EXPECT_EQ(fm.nvswitches, 4u);
+  EXPECT_TRUE(fm.enabled);
+  EXPECT_EQ(fm.version, "570.124.06");
+  EXPECT_EQ(fm.version, s.nvidia.driver_version);
+}
+
 TEST(RecordedMachineFacts, NouveauLaptop) {
   Snapshot s = Probe("nouveau-laptop");
   EXPECT_EQ(s.os.distro_id, "fedora");
