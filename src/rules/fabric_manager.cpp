@@ -59,8 +59,8 @@ void AddInstall(const RuleContext& ctx, const std::optional<DriverRelease>& driv
       "check with: systemctl status nvidia-fabricmanager; nvidia-smi -q | grep -A2 Fabric"));
 }
 
-void Missing(const RuleContext& ctx, const FabricManagerInfo& fm, const std::optional<DriverRelease>& driver,
-             std::vector<Finding>& out) {
+void FabricManagerMissing(const RuleContext& ctx, const FabricManagerInfo& fm,
+                          const std::optional<DriverRelease>& driver, std::vector<Finding>& out) {
   Finding f = MakeFinding("runtime.fabric_manager_missing", Layer::kRuntime, Severity::kError, "",
                           "This machine has " + SwitchesText(fm.nvswitches) +
                               " but no NVIDIA Fabric Manager: CUDA fails with error 802 (system not yet "
@@ -150,7 +150,7 @@ void NvidiaFabricManager(const RuleContext& ctx, std::vector<Finding>& out) {
   if (!fm || fm->nvswitches == 0) return;
   const auto driver = LoadedDriver(ctx);
   const bool installed = !fm->binary.empty() || !fm->unit.empty() || !fm->package.empty();
-  if (!installed) return Missing(ctx, *fm, driver, out);
+  if (!installed) return FabricManagerMissing(ctx, *fm, driver, out);
   if (driver && !fm->version.empty() && fm->version != driver->version) WrongVersion(ctx, *fm, *driver, out);
   if (!fm->enabled) Disabled(*fm, out);
   NvlsmMissing(ctx, *fm, out);

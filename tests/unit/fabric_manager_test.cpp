@@ -87,7 +87,7 @@ void AddSwitch(const testing::SysrootBuilder& root, const std::string& address, 
   root.Write("/sys/bus/pci/devices/" + address + "/vendor", std::string(vendor) + "\n");
 }
 
-Snapshot ProbeHost(const testing::SysrootBuilder& root) {
+Snapshot ProbeFabricManagerHost(const testing::SysrootBuilder& root) {
   auto fs = MakeRootedFileSystem(root.root());
   Environment env;
   UserIdentity who;
@@ -113,9 +113,9 @@ TEST(FabricManagerProbe, ReadsTheSwitchesTheUnitItsLinkAndThePackages) {
     testing::SysrootBuilder plain;
     plain.Write("/sys/bus/pci/devices/0000:18:00.0/class", "0x030200\n");
     plain.Write("/sys/bus/pci/devices/0000:18:00.0/vendor", "0x10de\n");
-    EXPECT_FALSE(ProbeHost(plain).nvidia.fabric_manager.has_value());
+    EXPECT_FALSE(ProbeFabricManagerHost(plain).nvidia.fabric_manager.has_value());
   }
-  Snapshot bare = ProbeHost(root);
+  Snapshot bare = ProbeFabricManagerHost(root);
   ASSERT_TRUE(bare.nvidia.fabric_manager.has_value());
   EXPECT_EQ(bare.nvidia.fabric_manager->nvswitches, 2u);
   EXPECT_EQ(bare.nvidia.fabric_manager->unit, "");
@@ -124,7 +124,7 @@ TEST(FabricManagerProbe, ReadsTheSwitchesTheUnitItsLinkAndThePackages) {
   root.Write("/usr/bin/nv-fabricmanager", "");
   root.Write("/usr/lib/systemd/system/nvidia-fabricmanager.service", "[Unit]\n");
   root.Write("/var/lib/dpkg/status", kStatus);
-  Snapshot installed = ProbeHost(root);
+  Snapshot installed = ProbeFabricManagerHost(root);
   ASSERT_TRUE(installed.nvidia.fabric_manager.has_value());
   FabricManagerInfo fm = *installed.nvidia.fabric_manager;
   EXPECT_EQ(fm.binary, "/usr/bin/nv-fabricmanager");
@@ -139,7 +139,7 @@ TEST(FabricManagerProbe, ReadsTheSwitchesTheUnitItsLinkAndThePackages) {
                     "/usr/lib/systemd/system/nvidia-fabricmanager.service"))
     GTEST_SKIP() << "no symbolic links here";
   root.Write("/etc/systemd/system/multi-user.target.wants/other.service", "");
-  Snapshot enabled = ProbeHost(root);
+  Snapshot enabled = ProbeFabricManagerHost(root);
   ASSERT_TRUE(enabled.nvidia.fabric_manager.has_value());
   EXPECT_TRUE(enabled.nvidia.fabric_manager->enabled);
 

@@ -15,7 +15,7 @@
 namespace gpudoctor {
 namespace {
 
-constexpr const char* kPciDevicesDir = "/sys/bus/pci/devices";
+constexpr const char* kNvSwitchPciDir = "/sys/bus/pci/devices";
 constexpr const char* kBinary = "/usr/bin/nv-fabricmanager";
 constexpr const char* kUnitName = "nvidia-fabricmanager.service";
 constexpr std::array<const char*, 3> kUnitFolders = {"/lib/systemd/system", "/usr/lib/systemd/system",
@@ -34,11 +34,11 @@ std::optional<uint32_t> HexFile(const SysfsReader& r, const std::string& path, u
 
 uint32_t CountNvSwitches(const ProbeContext& ctx, Snapshot& snap) {
   SysfsReader r(ctx.fs, snap.warnings);
-  auto entries = ctx.fs.ListDir(kPciDevicesDir);
+  auto entries = ctx.fs.ListDir(kNvSwitchPciDir);
   if (!entries.ok()) return 0;
   uint32_t count = 0;
   for (const std::string& e : *entries) {
-    const std::string dir = JoinPath(kPciDevicesDir, e);
+    const std::string dir = JoinPath(kNvSwitchPciDir, e);
     auto class_code = HexFile(r, JoinPath(dir, "class"), 0xffffff);
     if (!class_code || (*class_code >> 8) != 0x0680) continue;
     auto vendor = HexFile(r, JoinPath(dir, "vendor"), 0xffff);
@@ -87,7 +87,7 @@ void ProbeFabricManager(const ProbeContext& ctx, Snapshot& snap) {
   if (!nvidia) return;
   const uint32_t switches = CountNvSwitches(ctx, snap);
   if (switches == 0) return;
-  snap.looked_at.push_back(std::string(kPciDevicesDir) + " (" + std::to_string(switches) + " NVSwitch" +
+  snap.looked_at.push_back(std::string(kNvSwitchPciDir) + " (" + std::to_string(switches) + " NVSwitch" +
                            (switches == 1 ? ")" : "es)"));
   FabricManagerInfo fm;
   fm.nvswitches = switches;
