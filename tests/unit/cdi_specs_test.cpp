@@ -2,8 +2,11 @@
 // were generated for with the loaded one (runtime.nvidia_cdi_spec_stale, issue 29's driver-stack model).
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "platform/filesystem.h"
 #include "probe/linux/cdi_specs.h"
+#include "probe_offline_run.h"
 #include "probe_sysroot_builder.h"
 #include "rules_test_util.h"
 #include "snapshot/snapshot_json.h"
@@ -44,18 +47,9 @@ TEST(CdiSpecs, TheDriverVersionComesFromTheVersionedLibraryPaths) {
 }
 
 Snapshot ProbeHost(const testing::SysrootBuilder& root, bool container) {
-  auto fs = MakeRootedFileSystem(root.root());
-  Environment env;
-  UserIdentity who;
-  ProbeContext ctx{*fs, env, who, false};
-  Snapshot snap;
-  PciDevice gpu;
-  gpu.vendor_id = 0x10de;
-  gpu.class_code = 0x030000;
-  snap.pci_devices.push_back(gpu);
-  if (container) snap.os.container = "docker";
-  ProbeCdiSpecs(ctx, snap);
-  return snap;
+  Snapshot before = testing::WithOneNvidiaGpu(0x030000);
+  if (container) before.os.container = "docker";
+  return testing::RunProbeOffline(root, std::move(before), ProbeCdiSpecs);
 }
 
 TEST(CdiSpecs, TheProbeReadsBothFoldersAndOnlyNvidiaSpecs) {

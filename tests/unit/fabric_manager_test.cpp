@@ -7,6 +7,7 @@
 #include "platform/filesystem.h"
 #include "probe/linux/dpkg_status.h"
 #include "probe/linux/fabric_manager.h"
+#include "probe_offline_run.h"
 #include "probe_sysroot_builder.h"
 #include "rules_test_util.h"
 #include "snapshot/snapshot_json.h"
@@ -88,17 +89,7 @@ void AddSwitch(const testing::SysrootBuilder& root, const std::string& address, 
 }
 
 Snapshot ProbeFabricManagerHost(const testing::SysrootBuilder& root) {
-  auto fs = MakeRootedFileSystem(root.root());
-  Environment env;
-  UserIdentity who;
-  ProbeContext ctx{*fs, env, who, false};
-  Snapshot snap;
-  PciDevice gpu;
-  gpu.vendor_id = 0x10de;
-  gpu.class_code = 0x030200;
-  snap.pci_devices.push_back(gpu);
-  ProbeFabricManager(ctx, snap);
-  return snap;
+  return testing::RunProbeOffline(root, testing::WithOneNvidiaGpu(0x030200), ProbeFabricManager);
 }
 
 TEST(FabricManagerProbe, ReadsTheSwitchesTheUnitItsLinkAndThePackages) {
