@@ -23,7 +23,7 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-15}"  # ... or this many seconds, whichever comes 
 
 # Debian 12 packages, by what needs them. Add a dependency here in the same commit that uses it.
 RUN_PACKAGES=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libzstd-dev zlib1g-dev)
-TEST_PACKAGES=(ccache  # compiler cache: CI runs on the machine that built last, so most objects come from it
+TEST_PACKAGES=(ccache  # compiler cache: objects of an earlier build on the same machine (CI's is not always warm: cold, 42 min)
                googletest g++-mingw-w64-x86-64-posix wine wine64 clang-14 libclang-rt-14-dev libzstd-dev libamdhip64-5
                clang-format  # the source layout check (.clang-format at the root)
                chromium  # chromium: the HTML report's browser test
