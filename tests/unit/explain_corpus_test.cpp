@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/strings.h"
 #include "explain/explain_catalog.h"
 #include "explain/explain_report.h"
 #include "explain/log_scanner.h"
@@ -29,8 +30,6 @@
 
 namespace gpudoctor {
 namespace {
-
-using testing::Lower;
 
 namespace stdfs = std::filesystem;
 
@@ -72,7 +71,7 @@ bool ParseCase(const stdfs::path& path, const std::string& family, CorpusCase& c
     if (key == "fix") {
       std::istringstream words(value);
       for (std::string w; std::getline(words, w, ',');)
-        if (!TrimBlanks(w).empty()) c.fix_words.push_back(Lower(TrimBlanks(w)));
+        if (!TrimBlanks(w).empty()) c.fix_words.push_back(ToLower(TrimBlanks(w)));
     }
   }
   if (c.url.rfind("https://github.com/", 0) != 0) error = "the url must be the GitHub thread";
@@ -129,7 +128,7 @@ std::string FixText(const ExplainedMatch& m) {
   if (m.loader_fix)
     text += "\n" + m.loader_fix->advice + "\n" + m.loader_fix->commands.bash + "\n" +
             m.loader_fix->commands.powershell;
-  return Lower(text);
+  return ToLower(text);
 }
 
 // The report for a log pasted into a machine with no GPU (the log's own facts decide, as for a user who
@@ -207,7 +206,7 @@ Score ScoreCases(const std::vector<CorpusCase>& cases) {
       why = "nothing matched";
       ++score.nothing_matched;
     } else {
-      const std::string fix = harmless ? Lower(expected->fix) : FixText(matches.front());
+      const std::string fix = harmless ? ToLower(expected->fix) : FixText(matches.front());
       for (const std::string& w : c.fix_words)
         if (fix.find(w) == std::string::npos) why += (why.empty() ? "fix lacks '" : ", '") + w + "'";
       if (!why.empty()) ++score.fix_lacks_words;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <regex>
 
+#include "core/strings.h"
 #include "report/html_report.h"
 #include "report/html_results.h"
 #include "test_common.h"
@@ -16,7 +17,6 @@ namespace gpudoctor {
 namespace {
 
 using testing::Count;
-using testing::Lower;
 
 Snapshot MachineWithHostileNames() {
   Snapshot s;
@@ -188,7 +188,7 @@ TEST(ReportHtml, MachineSummaryShowsTheSnapshot) {
 
 TEST(ReportHtml, HostileStringsStayText) {
   const std::string html = RenderHtmlReport(FullInput());
-  const std::string lower = Lower(html);
+  const std::string lower = ToLower(html);
   EXPECT_EQ(lower.find("<script"), std::string::npos);
   EXPECT_EQ(lower.find("<img"), std::string::npos);
   EXPECT_EQ(html.find("<b>cannot"), std::string::npos);
@@ -203,7 +203,7 @@ TEST(ReportHtml, HostileStringsStayText) {
 }
 
 TEST(ReportHtml, LoadsNothingAndRunsNothing) {
-  const std::string lower = Lower(RenderHtmlReport(FullInput()));
+  const std::string lower = ToLower(RenderHtmlReport(FullInput()));
   EXPECT_NE(lower.find("content-security-policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\""),
             std::string::npos);
   for (const char* forbidden :

@@ -2,8 +2,6 @@
 // whole file, byte units and small text helpers. One copy here instead of one per test file.
 #pragma once
 
-#include <algorithm>
-#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -57,13 +55,6 @@ inline std::string Joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& l : lines) out += l + "\n";
   return out;
-}
-
-// `s` in ASCII lower case.
-inline std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 }  // namespace gpudoctor::testing
