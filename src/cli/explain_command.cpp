@@ -111,7 +111,7 @@ std::string ExplainCommand::Description() const {
 void ExplainCommand::DefineFlags(FlagSet& flags) {
   flags.PositionalList("text", &text_,
                        "The message to explain (several arguments are read as several lines); one argument "
-                       "that names a file reads that file, as -f does.");
+                       "that names a file reads that file, as -f does, and '-' reads standard input.");
   flags.String("-f,--file", &file_, "FILE", "Read the log from FILE ('-' for standard input).");
   flags.Bool("--json", &json_, "Print the report as JSON (docs/explain-json.md).");
   flags.Bool("--here", &here_,
@@ -133,6 +133,11 @@ int ExplainCommand::Run(const CliContext& ctx) {
   std::string input_name;
   if (!text_.empty() && !file_.empty())
     return ReportError(ctx.err, UserError("give the message as arguments or with --file, not both"));
+  // `gpudoctor explain -` means standard input, as `-f -` does (`cmd | gpudoctor explain -`).
+  if (text_.size() == 1 && text_[0] == "-") {
+    file_ = "-";
+    text_.clear();
+  }
   // `gpudoctor explain train.log` means the file, not a one-line message naming it.
   std::error_code file_ec;
   if (text_.size() == 1 && text_[0].find('\n') == std::string::npos &&

@@ -48,6 +48,16 @@ TEST(ExplainCommand, UnknownTextFromStdinPrintsTheSummary) {
   EXPECT_NE(r.stdout_text.find("gfx1031"), std::string::npos) << r.stdout_text;
 }
 
+// `cmd | gpudoctor explain -`: the lone '-' is standard input, as with -f -, not a one-line message "-".
+TEST(ExplainCommand, ALoneDashReadsStandardInput) {
+  auto r = RunExplain({"--sysroot", kMachine, "--json", "-"},
+                      "epoch 1\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n");
+  EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+  auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["matches"][0]["id"], "hip.no_binary_for_gpu");
+  EXPECT_EQ(doc["input"]["lines"], 2);
+}
+
 // A Windows text-mode stdin would end at the 0x1A byte (Ctrl-Z) and never see the message after it.
 TEST(ExplainCommand, StdinIsReadAsBytesPastCtrlZAndCarriageReturns) {
   std::string log = std::string("binary noise \x1a here\r\n") +
