@@ -15,6 +15,9 @@
 # With --allocator-plan the child is the allocator's second run (docs/tune.md, "The allocator"): the parent
 # started it with PYTORCH_CUDA_ALLOC_CONF (PYTORCH_HIP_ALLOC_CONF on ROCm) set, because the caching
 # allocator reads its settings once, when it starts; it repeats only the batch search and the large batch.
+# With --library-plan the child is one library knob's run (docs/tune.md, "The library knobs"): the parent
+# started it with the knob's variable set (TunableOp, the cuBLASLt workspace, hipBLASLt, MIOpen's find mode),
+# which the library reads when it starts; it repeats the first run's figure, without a batch search.
 # Anything else on stdout is ignored by the parent; tracebacks go to stderr.
 import argparse
 import contextlib
@@ -54,6 +57,8 @@ def parse_args(argv):
                    "activation checkpointing")
     p.add_argument("--allocator-plan", default="",
                    help="JSON: the models to search and time again under the allocator setting in the environment")
+    p.add_argument("--library-plan", default="",
+                   help="JSON: the models to time again under a library knob's variable in the environment")
     return p.parse_args(argv)
 
 
@@ -434,15 +439,19 @@ def chosen_extras(rate, rates, stages):
 COMPILE_MODES = ("default", "reduce-overhead", "max-autotune")
 
 
-def rocm_knob_skips(bench, model):
-    """The ROCm library knobs (environment variables read when the libraries start, so they would be timed in
-    a second child as the allocator is): said, with the reason, where they do not apply."""
-    if bench.backend == "rocm":
-        reason = "ROCm: not measured by this version of tune (it would need a second child with the variable set)"
-    else:
-        reason = "ROCm only (this backend is %s)" % bench.backend
-    for name in ("tunableop", "hipblaslt", "miopen-find-mode"):
-        emit("skip", item="%s/knob/%s" % (model, name), reason=reason)
+# The library knobs the parent times in children of their own (their variables are read when the libraries
+# start): which apply to this backend. The others are said here, with the reason (src/tune/tune_library_knobs.cpp
+# holds the same list).
+LIBRARY_KNOBS = (("tunableop", ("cuda", "rocm")), ("cublaslt-workspace", ("cuda",)), ("hipblaslt", ("rocm",)),
+                 ("miopen-find-mode", ("rocm",)))
+
+
+def library_knob_skips(bench, model):
+    """The library knobs that do not apply to this backend, each a skip line with the reason."""
+    for name, backends in LIBRARY_KNOBS:
+        if bench.backend not in backends:
+            where = "ROCm only" if backends == ("rocm",) else ("CUDA only" if backends == ("cuda",) else "GPU only")
+            emit("skip", item="%s/knob/%s" % (model, name), reason="%s (this backend is %s)" % (where, bench.backend))
 
 
 # Activation checkpointing (docs/tune.md, "Activation checkpointing"): the forward pass keeps only the input of
@@ -1168,6 +1177,38 @@ def search_largest(bench, size, args, model, precision):
 ALLOC_CONF_NAMES = ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF")
 
 
+def time_again(bench, size, p):
+    """The first run's figure again, timed as the first run timed it (plan entry `p`): the large batch with the
+    settings the knob table recommends (or, when nothing larger than the knob batch fitted, the fastest knob
+    run), its warm-up and timed steps from the same steps_at."""
+    model, batch, role = p["model"], int(p["batch"]), p.get("role", "large_batch")
+    base = bench.base_batch(model)
+    warmup, steps = steps_at(size, base, batch, size["large_steps" if role == "large_batch" else "knob_steps"])
+    extras = {k: p.get(k, v) or v for k, v in NO_EXTRAS.items()}
+    if extras["compile"]:
+        warmup = max(warmup, 3)
+    return measure(bench, size, model, p["precision"], bool(p["channels_last"]), bool(p["benchmark"]), batch, role,
+                   warmup=warmup, steps=steps, extras=extras)
+
+
+def library_run(bench, size, args):
+    """One library knob's run: the first run's figure again under the variable the parent set. TunableOp's
+    tuning (the first step of each new GEMM shape) falls in the warm-up steps; its results file is written at
+    the end, for the user to keep (PYTORCH_TUNABLEOP_FILENAME, set by the parent)."""
+    if not bench.gpu:
+        emit("skip", item="library", reason="not applicable: the CPU has no GPU BLAS or convolution library")
+        return
+    plan = json.loads(args.library_plan)
+    for done, p in enumerate(plan, start=1):
+        time_again(bench, size, p)
+        bench.free()
+        emit("progress", done=done, total=len(plan), item=p["model"])
+    tunable = getattr(getattr(bench.torch, "cuda", None), "tunable", None)
+    with contextlib.suppress(Exception):
+        if tunable is not None and tunable.is_enabled():
+            tunable.write_file()
+
+
 def allocator_run(bench, size, args, alloc_conf):
     """The second run: the batch search (from the largest batch the first run found) and the large batch,
     under the allocator setting the parent put in the environment. On the CPU there is no caching
@@ -1198,17 +1239,7 @@ def allocator_run(bench, size, args, alloc_conf):
             bench.free()
             done += 1
             emit("progress", done=done, total=total, item=model)
-            # The first run's figure again, timed as the first run timed it: the large batch with the settings
-            # the knob table recommends (or, when nothing larger than the knob batch fitted, the fastest knob
-            # run), its warm-up and timed steps from the same steps_at.
-            batch, role = int(p["batch"]), p.get("role", "large_batch")
-            base = bench.base_batch(model)
-            warmup, steps = steps_at(size, base, batch, size["large_steps" if role == "large_batch" else "knob_steps"])
-            extras = {k: p.get(k, v) or v for k, v in NO_EXTRAS.items()}
-            if extras["compile"]:
-                warmup = max(warmup, 3)
-            measure(bench, size, model, p["precision"], bool(p["channels_last"]), bool(p["benchmark"]), batch, role,
-                    warmup=warmup, steps=steps, extras=extras)
+            time_again(bench, size, p)
             done += 1
             emit("progress", done=done, total=total, item=model)
     for w in caught:
@@ -1235,7 +1266,7 @@ def measure_model(bench, size, args, model, precisions, search_precision, compil
     extras = dict(NO_EXTRAS)
     knob_rate = rates.get(settings)
     if not args.no_extra_knobs:
-        rocm_knob_skips(bench, model)
+        library_knob_skips(bench, model)
         if rates.get(settings):
             extras, extra_rates = time_extras(bench, size, args, model, settings, rates[settings], batch, base,
                                               compile_modes, progress)
@@ -1321,13 +1352,18 @@ def main(argv):
     alloc_conf = {k: os.environ[k] for k in ALLOC_CONF_NAMES if k in os.environ}
     emit("hello", torch=str(torch.__version__), torchvision=vision, backend=backend, device=name, bf16=bf16,
          size=args.size, warmup=size["warmup"], steps=size["steps"], image=size["image"], seq=size["seq"],
-         alloc_conf=alloc_conf, mode="allocator" if args.allocator_plan else "knobs")
+         alloc_conf=alloc_conf,
+         mode="allocator" if args.allocator_plan else ("library" if args.library_plan else "knobs"))
 
     bench = Bench(torch, device, size)
     if args.user_model:
         bench.user = load_user_model(bench, args.user_model)
     if args.allocator_plan:
         allocator_run(bench, size, args, alloc_conf)
+        emit("end")
+        return 0
+    if args.library_plan:
+        library_run(bench, size, args)
         emit("end")
         return 0
     if args.loader_only:

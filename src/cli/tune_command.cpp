@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <random>
 #include <system_error>
 
 #include "cli/output.h"
@@ -35,6 +37,24 @@ const PythonEnv* PickEnv(const Snapshot& snap, bool named) {
     if (!pick) pick = &env;
   }
   return pick;
+}
+
+// A folder of the system's temporary folder that this run created (mkdir fails on any existing name, a
+// planted link included) and only its user can enter: where TunableOp's run keeps what it tuned.
+std::optional<std::filesystem::path> NewPrivateFolder(const std::string& prefix) {
+  std::error_code ec;
+  const std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+  if (ec) return std::nullopt;
+  std::random_device random;
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    std::filesystem::path folder = tmp / (prefix + std::to_string(random()));
+    if (std::filesystem::create_directory(folder, ec) && !ec) {
+      std::filesystem::permissions(folder, std::filesystem::perms::owner_all,
+                                   std::filesystem::perm_options::replace, ec);
+      return folder;
+    }
+  }
+  return std::nullopt;
 }
 
 // The env file for `shell`: its variable lines, and the Python lines as comments of that shell.
@@ -84,8 +104,12 @@ std::string TuneCommand::Description() const {
          "(fp32 runs on NVIDIA compute capability 8.0+), the fused optimizer step (SGD fused=True), the "
          "transformer's attention backend (flash, efficient, math), and torch.compile (--compile; its "
          "compile time is reported apart, with the steps after which it pays back; --quick leaves it out). "
-         "A knob the GPU, torch or backend cannot use is listed with the reason (the ROCm libraries' "
-         "TunableOp, hipBLASLt and MIOPEN_FIND_MODE: ROCm only, not measured yet). "
+         "Then the library knobs, each in a child of its own with its variables set, timing the allocator's "
+         "figure again: TunableOp (PYTORCH_TUNABLEOP_ENABLED=1; the GEMMs it tuned are kept in a file the "
+         "row "
+         "names), the cuBLASLt workspace (CUBLASLT_WORKSPACE_SIZE=32768, CUDA), hipBLASLt "
+         "(TORCH_BLAS_PREFER_HIPBLASLT=1, ROCm) and MIOPEN_FIND_MODE=NORMAL (ROCm); left out by --quick. "
+         "A knob the GPU, torch or backend cannot use is listed with the reason. "
          "Models: ResNet-50 from torchvision (built without "
          "weights; skipped when torchvision is missing) and a transformer block of torch.nn, or your own "
          "(--model MODULE:FUNCTION, --model-file PATH[:FUNCTION]: a function returning the model, a batch "
@@ -225,7 +249,8 @@ int TuneCommand::Run(const CliContext& ctx) {
   options.models = models;
   options.user_model = user_model;
   options.exact_search = exact_;
-  options.allocator = !quick_;  // a second child run: more than --quick's minute allows
+  options.allocator = !quick_;      // a second child run: more than --quick's minute allows
+  options.library_knobs = !quick_;  // a child per library knob, likewise
   if (!max_batch_.empty()) {
     auto cap = ParseU64(max_batch_);
     if (!cap || *cap < 1 || *cap > 1000000)
@@ -279,10 +304,16 @@ int TuneCommand::Run(const CliContext& ctx) {
   if (!json_ || ctx.stderr_is_tty)
     WriteAll(ctx.err, "tune: " + env->interpreter + ", device " + device_ + " (this takes up to " +
                           std::to_string(options.timeout.count() / 1000) + " s)\n");
+  std::optional<std::filesystem::path> tunableop_folder;
+  if (options.library_knobs && device_ != "cpu") tunableop_folder = NewPrivateFolder("gpudoctor-tunableop-");
+  if (tunableop_folder) options.tunableop_file = (*tunableop_folder / "tunableop_results.csv").string();
   TuneRun run = RunTune(options, [&](const TuneProgress& p) {
     WriteAll(ctx.err,
              "tune: " + std::to_string(p.done) + "/" + std::to_string(p.total) + " " + p.item + "\n");
   });
+  std::error_code rm_ec;
+  if (tunableop_folder)
+    std::filesystem::remove(*tunableop_folder, rm_ec);  // only when nothing was kept in it
   TuneAdvice advice = AdviseRun(run);
   TuneReportContext rctx;
   rctx.python_env = env->path;

@@ -251,11 +251,12 @@ void AddExtraRows(TuneModelAdvice& a, const TuneChildOutput& out, const std::str
       if (a.knobs[best].knob == CompileLabel(mode)) chosen.compile = mode;
     current = next(chosen);
   }
-  ExtraRow(a, out, "tunableop", "TunableOp", "off", "PYTORCH_TUNABLEOP_ENABLED=1", nullptr, nullptr, at);
-  ExtraRow(a, out, "hipblaslt", "hipBLASLt", "torch's default", "TORCH_BLAS_PREFER_HIPBLASLT=1", nullptr,
-           nullptr, at);
-  ExtraRow(a, out, "miopen-find-mode", "MIOPEN_FIND_MODE", "DYNAMIC_HYBRID", "FAST / NORMAL", nullptr,
-           nullptr, at);
+  // The library knobs that were not timed (another backend's, or --quick): their rows say why. Timed ones
+  // get theirs from their own runs (AddLibraryRow).
+  for (const std::string backend : {"cuda", "rocm"})
+    for (const TuneLibraryKnob& k : LibraryKnobsFor(backend, ""))
+      if (backend == "rocm" || k.name != "tunableop")
+        ExtraRow(a, out, k.name, k.row, k.without, LibraryKnobSetting(k), nullptr, nullptr, at);
   if (current) AdoptExtrasAndFigures(a, *current);  // `current` ran with `chosen` (SameExtras)
 }
 
@@ -554,6 +555,47 @@ void AddAllocatorRow(TuneModelAdvice& a, const TuneChildOutput& first, const Tun
   a.knobs.push_back(row);
 }
 
+// A library knob's row: the first run's baseline (AllocatorBaseline) against the same run in the knob's
+// child, with its variables set. It helps when it is faster beyond the noise; a run that did not finish says
+// so.
+void AddLibraryRow(TuneModelAdvice& a, const TuneChildOutput& first, const TuneLibraryRun& run,
+                   std::vector<std::pair<std::string, std::string>>& env) {
+  const TuneMeasurement* before = AllocatorBaseline(first, a.model);
+  const TuneMeasurement* after = nullptr;
+  for (const auto& m : run.output.measurements)
+    if (m.model == a.model && m.loss_finite && m.units_per_s > 0) after = &m;
+  // The model its run timed: the knob's own, or the one its plan fell back to (LibraryKnobPlan).
+  const std::string timed =
+      run.output.measurements.empty() ? run.knob.model : run.output.measurements.front().model;
+  if (timed != a.model) return;
+  std::string not_applicable;
+  for (const auto& s : run.output.skips)
+    if (s.item == "library") not_applicable = s.reason;
+  TuneKnobRow row =
+      Row(run.knob.row, run.knob.without,
+          LibraryKnobSetting(run.knob) + (before ? " (batch " + std::to_string(before->batch) + ")" : ""),
+          before ? std::optional<double>(before->units_per_s) : std::nullopt,
+          after ? std::optional<double>(after->units_per_s) : std::nullopt);
+  if (!not_applicable.empty()) {
+    row.why = not_applicable;
+  } else if (!after) {
+    row.why = run.status != "ok"
+                  ? "the " + run.knob.row + " run did not finish (" + run.status + ")"
+                  : "not measured: the run failed or its loss was not finite (see the problems)";
+  } else {
+    Judge(row, a.unit, "");
+    for (const auto& [name, value] : run.knob.env)
+      if (name == "PYTORCH_TUNABLEOP_FILENAME")
+        row.why += "; the GEMMs it tuned are in " + value +
+                   " (keep the file: with the variable set to it, the "
+                   "next run skips the tuning)";
+    if (row.recommended)
+      for (const auto& kv : run.knob.env)
+        if (std::find(env.begin(), env.end(), kv) == env.end()) env.push_back(kv);
+  }
+  a.knobs.push_back(row);
+}
+
 std::string Images(double rate) {
   char buf[32];
   std::snprintf(buf, sizeof buf, rate >= 100 ? "%.0f" : "%.1f", rate);
@@ -657,7 +699,8 @@ std::string FormatChange(double percent) {
   return buf;
 }
 
-TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun* allocator) {
+TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun* allocator,
+                           const std::vector<TuneLibraryRun>& library) {
   TuneAdvice advice;
   const bool rocm = output.hello && output.hello->backend == "rocm";
   std::vector<std::string> models;
@@ -665,13 +708,16 @@ TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun
     if (std::find(models.begin(), models.end(), m.model) == models.end() && !m.model.empty())
       models.push_back(m.model);
   bool expandable = false;
+  std::vector<std::pair<std::string, std::string>> library_env;
   for (const auto& model : models) {
     advice.models.push_back(AdviseModel(model, output, rocm));
     if (allocator) AddAllocatorRow(advice.models.back(), output, *allocator);
+    for (const TuneLibraryRun& run : library) AddLibraryRow(advice.models.back(), output, run, library_env);
     if (model == "resnet50") AddLoaderRows(advice.models.back(), output.loader);
     expandable = expandable || advice.models.back().expandable_segments;
   }
   if (expandable) advice.env.emplace_back(allocator->variable, allocator->value);
+  advice.env.insert(advice.env.end(), library_env.begin(), library_env.end());
 
   if (!advice.models.empty() && !(output.hello && output.hello->backend == "cpu")) {
     advice.notes.push_back(

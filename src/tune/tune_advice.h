@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tune/tune_allocator.h"
+#include "tune/tune_library_knobs.h"
 #include "tune/tune_protocol.h"
 
 namespace gpudoctor {
@@ -74,8 +75,10 @@ struct TuneAdvice {
 
 // `allocator`: the allocator's second run, when it ran (tune_allocator.h); it adds an
 // "expandable_segments", "DataLoader workers", "pin_memory" row per model it measured, and the variable to
-// `env` when it helps.
-TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun* allocator = nullptr);
+// `env` when it helps. `library`: the library knobs' runs (tune_library_knobs.h); each adds its row to the
+// model it timed, and its variables to `env` when it helps.
+TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun* allocator = nullptr,
+                           const std::vector<TuneLibraryRun>& library = {});
 
 // "AMP bf16, channels_last, cudnn.benchmark, torch.compile, batch 256": the recommended settings, for people.
 std::string TuneSettingsLabel(const TuneModelAdvice& m);

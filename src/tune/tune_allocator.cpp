@@ -44,6 +44,15 @@ const TuneMeasurement* AllocatorBaseline(const TuneChildOutput& first, const std
   return best;
 }
 
+nlohmann::json RepeatPlanEntry(const TuneMeasurement& base) {
+  // The role tells the child how the first run timed it (its warm-up and timed steps): the same again.
+  return {{"model", base.model},         {"role", base.role},
+          {"precision", base.precision}, {"channels_last", base.channels_last},
+          {"benchmark", base.benchmark}, {"batch", base.batch},
+          {"tf32", base.tf32},           {"fused", base.fused},
+          {"sdpa", base.sdpa},           {"compile", base.compile}};
+}
+
 std::optional<std::string> AllocatorPlan(const TuneChildOutput& first) {
   nlohmann::json plan = nlohmann::json::array();
   std::vector<std::string> models;
@@ -65,19 +74,10 @@ std::optional<std::string> AllocatorPlan(const TuneChildOutput& first) {
     const TuneMeasurement* base = AllocatorBaseline(first, model);
     if (!base || !plan.empty()) continue;
     const TuneBatchSearch* search = SearchOf(first, model);
-    // The role tells the child how the first run timed it (its warm-up and timed steps): the same again.
-    plan.push_back({{"model", model},
-                    {"role", base->role},
-                    {"precision", base->precision},
-                    {"channels_last", base->channels_last},
-                    {"benchmark", base->benchmark},
-                    {"batch", base->batch},
-                    {"tf32", base->tf32},
-                    {"fused", base->fused},
-                    {"sdpa", base->sdpa},
-                    {"compile", base->compile},
-                    {"search_precision", search->precision},
-                    {"search_from", search->largest}});
+    nlohmann::json entry = RepeatPlanEntry(*base);
+    entry["search_precision"] = search->precision;
+    entry["search_from"] = search->largest;
+    plan.push_back(entry);
   }
   if (plan.empty()) return std::nullopt;
   return plan.dump();

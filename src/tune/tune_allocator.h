@@ -5,6 +5,7 @@
 // This file says which variable, builds the second run's plan from the first run, and holds what it measured.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,11 @@ std::string AllocatorVariable(const std::string& backend);
 // table recommends, at the recommended batch), else (none was timed) the fastest knob run at the knob batch
 // and the batch search's precision; none without a search.
 const TuneMeasurement* AllocatorBaseline(const TuneChildOutput& first, const std::string& model);
+
+// A plan entry that times `base` again as the first run timed it: its model, role (how the child times it),
+// batch and settings. The allocator's plan adds the batch search to it; a library knob's plan is entries
+// alone.
+nlohmann::json RepeatPlanEntry(const TuneMeasurement& base);
 
 // The second run's plan (the child's --allocator-plan, JSON): one model (ResNet-50 when it has a baseline,
 // else the first that has one, to keep a full run under 3 minutes) with a baseline: its batch and

@@ -112,6 +112,23 @@ Json AllocatorJson(const std::optional<TuneAllocatorRun>& a) {
           {"skipped", SkipsJson(a->output.skips)}};
 }
 
+Json LibraryJson(const std::vector<TuneLibraryRun>& runs) {
+  Json out = Json::array();
+  for (const auto& r : runs) {
+    Json env = Json::object();
+    for (const auto& [k, v] : r.knob.env) env[k] = v;
+    out.push_back({{"knob", r.knob.name},
+                   {"row", r.knob.row},
+                   {"without", r.knob.without},
+                   {"model", r.knob.model},
+                   {"env", env},
+                   {"status", r.status},
+                   {"measurements", MeasurementsJson(r.output.measurements)},
+                   {"skipped", SkipsJson(r.output.skips)}});
+  }
+  return out;
+}
+
 Json ModelsJson(const std::vector<TuneModelAdvice>& list) {
   Json out = Json::array();
   for (const auto& m : list) {
@@ -272,10 +289,33 @@ std::optional<TuneAllocatorRun> ReadAllocator(const JsonReader& doc) {
   return run;
 }
 
+std::vector<TuneLibraryRun> ReadLibrary(const JsonReader& doc) {
+  std::vector<TuneLibraryRun> runs;
+  doc.ForEachObject("library_knobs", false, [&](const JsonReader& r) {
+    TuneLibraryRun run;
+    r.String("knob", run.knob.name, /*required=*/true);
+    r.String("row", run.knob.row);
+    r.String("without", run.knob.without);
+    r.String("model", run.knob.model);
+    r.String("status", run.status);
+    if (const JsonValue* env = r.Object("env", false)) {
+      JsonReader e(*env, r.PathOf("env"), r.error());
+      for (const auto& [name, value] : env->items()) {
+        std::string text;
+        e.String(name, text);
+        run.knob.env.emplace_back(name, text);
+      }
+    }
+    ReadOutputLists(r, run.output);
+    runs.push_back(std::move(run));
+  });
+  return runs;
+}
+
 }  // namespace
 
 TuneAdvice AdviseRun(const TuneRun& run) {
-  return BuildTuneAdvice(run.output, run.allocator ? &*run.allocator : nullptr);
+  return BuildTuneAdvice(run.output, run.allocator ? &*run.allocator : nullptr, run.library);
 }
 
 std::string TuneResultToJson(const TuneResult& t) {
@@ -296,6 +336,7 @@ std::string TuneResultToJson(const TuneResult& t) {
   j["batch_searches"] = SearchesJson(o.searches);
   j["loader"] = LoaderJson(o.loader);
   j["allocator"] = AllocatorJson(run.allocator);
+  j["library_knobs"] = LibraryJson(run.library);
   j["models"] = ModelsJson(t.advice.models);
   j["python_lines"] = t.advice.python_lines;
   Json env = Json::object();
@@ -335,6 +376,7 @@ Result<TuneResult> TuneResultFromJson(std::string_view text, const std::string& 
   r.ForEachObject("loader", false, [&](const JsonReader& l) { run.output.loader.push_back(ReadLoader(l)); });
   run.output.ended = run.status == "ok";
   run.allocator = ReadAllocator(r);
+  run.library = ReadLibrary(r);
   r.ForEachObject("problems", false, [&](const JsonReader& p) {
     TuneProblem problem;
     p.String("severity", problem.severity);

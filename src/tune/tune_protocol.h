@@ -25,8 +25,8 @@ struct TuneHello {
   uint32_t timed_steps = 0;
   uint32_t image_side = 0;
   uint32_t sequence_length = 0;
-  std::string
-      mode;  // "knobs" (the first run) or "allocator" (the allocator's second run); "" from older children
+  std::string mode;  // "knobs" (the first run), "allocator" (the allocator's run), "library" (a library
+                     // knob's run); "" from older children
   std::vector<std::pair<std::string, std::string>> alloc_conf;  // the allocator variables the child saw set
 };
 

@@ -110,6 +110,10 @@ ProcessRequest BuildTuneRequest(const TuneOptions& options) {
     req.argv.push_back("--allocator-plan");
     req.argv.push_back(options.allocator_plan);
   }
+  if (!options.library_plan.empty()) {
+    req.argv.push_back("--library-plan");
+    req.argv.push_back(options.library_plan);
+  }
   req.stdin_text = options.script.empty() ? std::string(TuneChildScript()) : options.script;
   req.timeout = options.timeout;
   req.extra_env = options.extra_env;
@@ -269,11 +273,56 @@ void RunAllocatorChild(const TuneOptions& options, TuneRun& run,
   run.allocator = TuneAllocatorRun{variable, kAllocatorSetting, r.status, std::move(r.output)};
 }
 
+// One child per library knob of the backend, each with its variables set, folded into the first run as the
+// allocator's is: its output, and its problems as warnings. A knob without a figure to repeat is a skip.
+void RunLibraryChildren(const TuneOptions& options, TuneRun& run,
+                        const std::function<void(const TuneProgress&)>& on_progress) {
+  const std::string backend = run.output.hello ? run.output.hello->backend : "";
+  for (const TuneLibraryKnob& knob : LibraryKnobsFor(backend, options.tunableop_file)) {
+    const std::string item = knob.model + "/knob/" + knob.name;
+    if (!options.library_knobs) {
+      run.output.skips.push_back(
+          {item, "it takes another run of the child with its variable set; --quick leaves it out"});
+      continue;
+    }
+    auto plan = LibraryKnobPlan(run.output, knob);
+    if (!plan) {
+      run.output.skips.push_back({item, "no run of the first child to time again"});
+      continue;
+    }
+    TuneOptions child = options;
+    child.allocator_plan.clear();
+    child.library_plan = *plan;
+    // One figure again (and TunableOp's tuning in its warm-up): far less than the first run's limit.
+    child.timeout = std::min<std::chrono::milliseconds>(options.timeout, std::chrono::minutes(4));
+    for (const auto& [name, value] : knob.env) child.extra_env[name] = value;
+    const std::string what = LibraryKnobSetting(knob);
+    std::function<void(const TuneProgress&)> progress;
+    if (on_progress)
+      progress = [&](const TuneProgress& p) {
+        TuneProgress q = p;
+        q.item = knob.row + " run, " + p.item;
+        on_progress(q);
+      };
+    TuneRun r = RunOneChild(child, progress);
+    for (auto& p : r.problems) {
+      p.severity = "warning";
+      p.title = knob.row + " run (" + what + "): " + p.title;
+      run.problems.push_back(std::move(p));
+    }
+    run.elapsed_ms += r.elapsed_ms;
+    run.library.push_back(TuneLibraryRun{knob, r.status, std::move(r.output)});
+  }
+}
+
 }  // namespace
 
 TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneProgress&)>& on_progress) {
   TuneRun run = RunOneChild(options, on_progress);
-  if (run.status == "ok" && options.allocator_plan.empty()) RunAllocatorChild(options, run, on_progress);
+  if (run.status == "ok" && options.allocator_plan.empty() && options.library_plan.empty()) {
+    RunAllocatorChild(options, run, on_progress);
+    RunLibraryChildren(options, run, on_progress);
+  }
   return run;
 }
 

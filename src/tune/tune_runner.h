@@ -15,6 +15,7 @@
 #include "core/result.h"
 #include "platform/process.h"
 #include "tune/tune_allocator.h"
+#include "tune/tune_library_knobs.h"
 #include "tune/tune_protocol.h"
 
 namespace gpudoctor {
@@ -37,6 +38,11 @@ struct TuneOptions {
   // Measure the allocator knob with a second child (tune_allocator.h); off: say it was not measured.
   bool allocator = false;
   std::string allocator_plan;  // set for the second child itself: its --allocator-plan
+  // Time the library knobs of the backend (tune_library_knobs.h), each in a child of its own; off: say they
+  // were not measured.
+  bool library_knobs = false;
+  std::string library_plan;    // set for a library knob's child itself: its --library-plan
+  std::string tunableop_file;  // where TunableOp's run keeps what it tuned; "": torch's default name
 };
 
 struct TuneProblem {
@@ -56,6 +62,7 @@ struct TuneRun {
   TuneChildOutput output;
   std::vector<TuneProblem> problems;
   std::optional<TuneAllocatorRun> allocator;  // the second run, when it ran
+  std::vector<TuneLibraryRun> library;        // the library knobs' runs, when they ran
 };
 
 ProcessRequest BuildTuneRequest(const TuneOptions& options);
@@ -69,8 +76,9 @@ TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessRes
 std::optional<std::string> CheckBatchSearch(const TuneBatchSearch& search);
 
 // Runs the child and, when `options.allocator` and the first run timed a large batch, the allocator's second
-// child with its variable set (its failure is a warning: the first run's figures stand); `on_progress`
-// (may be empty) gets each progress line while they run.
+// child with its variable set, then with `options.library_knobs` one child per library knob of the backend
+// (a later child's failure is a warning: the first run's figures stand); `on_progress` (may be empty) gets
+// each progress line while they run.
 TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneProgress&)>& on_progress);
 
 // 0 ok, 1 warnings, 2 errors or no usable GPU (the exit codes of docs/cli.md).

@@ -15,7 +15,9 @@
 #include "test_common.h"
 #include "tune/tune_advice.h"
 #include "tune/tune_child_script.h"
+#include "tune/tune_json.h"
 #include "tune/tune_report.h"
+#include "tune/tune_result.h"
 #include "tune/tune_runner.h"
 
 namespace gpudoctor {
@@ -179,9 +181,71 @@ TEST_F(TuneChild, AllocatorLeftOutSaysSo) {
   o.allocator = false;  // --quick
   TuneRun run = RunTune(o, nullptr);
   EXPECT_FALSE(run.allocator);
-  ASSERT_FALSE(run.output.skips.empty());
-  EXPECT_EQ(run.output.skips.back().item, "allocator");
-  EXPECT_NE(run.output.skips.back().reason.find("--quick"), std::string::npos);
+  auto reason = [&](const std::string& item) -> std::string {
+    for (const auto& s : run.output.skips)
+      if (s.item == item) return s.reason;
+    return "(no skip line for " + item + ")";
+  };
+  EXPECT_NE(reason("allocator").find("--quick"), std::string::npos) << reason("allocator");
+  // The library knobs of its backend (CUDA) were not run either, each said on the model it is timed on.
+  EXPECT_TRUE(run.library.empty());
+  EXPECT_NE(reason("transformer/knob/tunableop").find("--quick"), std::string::npos);
+  EXPECT_NE(reason("transformer/knob/cublaslt-workspace").find("--quick"), std::string::npos);
+  EXPECT_EQ(reason("transformer/knob/hipblaslt"), "(no skip line for transformer/knob/hipblaslt)");
+}
+
+// The library knobs: a child per knob of the backend, each with its variables set and no other's, timing
+// the first run's large batch again; a knob faster beyond the noise is advised with its variables, one
+// within the noise is not, and both survive tune's JSON.
+TEST_F(TuneChild, LibraryKnobRunsGetTheirVariableAndAFasterOneIsAdvised) {
+  TuneOptions o;
+  o.interpreter = kPython;
+  o.script = ReadFileText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
+  o.timeout = std::chrono::seconds(30);
+  o.library_knobs = true;
+  o.tunableop_file = "/private/tunableop_results.csv";
+  o.extra_env = {{"GPUDOCTOR_FAKE_TUNABLEOP_RATE", "1100"}, {"GPUDOCTOR_FAKE_WORKSPACE_RATE", "1010"}};
+  TuneRun run = RunTune(o, nullptr);
+  ASSERT_EQ(run.status, "ok");
+  for (const auto& p : run.problems)  // the fake's own first run has a planted search warning; none of these
+    EXPECT_EQ(p.title.find(" run ("), std::string::npos) << p.title;
+  ASSERT_EQ(run.library.size(), 2u);
+  EXPECT_EQ(run.library[0].knob.name, "tunableop");
+  EXPECT_EQ(run.library[1].knob.name, "cublaslt-workspace");
+  for (const auto& lib : run.library) {
+    EXPECT_EQ(lib.status, "ok");
+    ASSERT_EQ(lib.output.measurements.size(), 1u);
+    EXPECT_EQ(lib.output.measurements[0].batch, 64u);  // the first run's large batch, again
+    ASSERT_TRUE(lib.output.hello);
+    EXPECT_EQ(lib.output.hello->mode, "library");
+  }
+  TuneResult result;
+  result.run = run;
+  result.advice = AdviseRun(run);
+  auto back = TuneResultFromJson(TuneResultToJson(result), "tune.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  for (const TuneAdvice* a : {&result.advice, &back->advice}) {
+    const TuneKnobRow* tunableop = nullptr;
+    const TuneKnobRow* workspace = nullptr;
+    for (const auto& m : a->models)
+      for (const auto& k : m.knobs) {
+        if (k.knob == "TunableOp") tunableop = &k;
+        if (k.knob == "cuBLASLt workspace") workspace = &k;
+      }
+    ASSERT_TRUE(tunableop && workspace);
+    EXPECT_TRUE(tunableop->recommended) << tunableop->why;
+    EXPECT_NEAR(*tunableop->change_percent, 10.0, 1e-6);
+    EXPECT_EQ(
+        tunableop->with,
+        "PYTORCH_TUNABLEOP_ENABLED=1 PYTORCH_TUNABLEOP_FILENAME=/private/tunableop_results.csv (batch 64)");
+    EXPECT_NE(tunableop->why.find("the GEMMs it tuned are in /private/tunableop_results.csv"),
+              std::string::npos)
+        << tunableop->why;
+    EXPECT_FALSE(workspace->recommended) << workspace->why;  // +1%: within the noise
+    EXPECT_EQ(a->env, (std::vector<std::pair<std::string, std::string>>{
+                          {"PYTORCH_TUNABLEOP_ENABLED", "1"},
+                          {"PYTORCH_TUNABLEOP_FILENAME", "/private/tunableop_results.csv"}}));
+  }
 }
 
 // The child's largest_batch, driven by a planted limit for every limit up to each cap.
@@ -480,11 +544,12 @@ TEST_F(TuneChild, RealChildOnCpuTorchRunsThePlan) {
       if (s.item == item) return s.reason;
     return "(no skip line for " + item + ")";
   };
-  EXPECT_EQ(run.output.skips.size(), 13u);
+  EXPECT_EQ(run.output.skips.size(), 14u);
   EXPECT_EQ(run.output.skips[2].item, "transformer/fp32/nchw/default/4");
   EXPECT_NE(skip("transformer/fp32/nchw/default/4").find("every knob run of transformer is timed at batch 2"),
             std::string::npos);
-  EXPECT_EQ(skip("transformer/knob/tunableop"), "ROCm only (this backend is cpu)");
+  EXPECT_EQ(skip("transformer/knob/tunableop"), "GPU only (this backend is cpu)");
+  EXPECT_EQ(skip("transformer/knob/cublaslt-workspace"), "CUDA only (this backend is cpu)");
   EXPECT_EQ(skip("transformer/knob/hipblaslt"), "ROCm only (this backend is cpu)");
   EXPECT_EQ(skip("transformer/knob/miopen-find-mode"), "ROCm only (this backend is cpu)");
   EXPECT_NE(skip("transformer/knob/tf32").find("not on the CPU"), std::string::npos);
