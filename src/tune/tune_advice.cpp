@@ -555,12 +555,12 @@ void AddAllocatorRow(TuneModelAdvice& a, const TuneChildOutput& first, const Tun
   a.knobs.push_back(row);
 }
 
-// A library knob's row: the first run's baseline (AllocatorBaseline) against the same run in the knob's
-// child, with its variables set. It helps when it is faster beyond the noise; a run that did not finish says
-// so.
+// A library knob's row: the first run's figure it repeats (LibraryBaseline) against the same run in the
+// knob's child, with its variables set. It helps when it is faster beyond the noise; a run that did not
+// finish says so.
 void AddLibraryRow(TuneModelAdvice& a, const TuneChildOutput& first, const TuneLibraryRun& run,
                    std::vector<std::pair<std::string, std::string>>& env) {
-  const TuneMeasurement* before = AllocatorBaseline(first, a.model);
+  const TuneMeasurement* before = LibraryBaseline(first, a.model);
   const TuneMeasurement* after = nullptr;
   for (const auto& m : run.output.measurements)
     if (m.model == a.model && m.loss_finite && m.units_per_s > 0) after = &m;

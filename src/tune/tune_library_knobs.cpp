@@ -41,11 +41,20 @@ std::vector<TuneLibraryKnob> LibraryKnobsFor(const std::string& backend, const s
   return knobs;
 }
 
+const TuneMeasurement* LibraryBaseline(const TuneChildOutput& first, const std::string& model) {
+  const TuneMeasurement* best = nullptr;
+  for (const auto& m : first.measurements)
+    if (m.model == model && m.role == "knob" && m.compile.empty() && m.loss_finite && m.batch > 0 &&
+        m.units_per_s > 0 && (!best || m.units_per_s > best->units_per_s))
+      best = &m;
+  return best;
+}
+
 std::optional<std::string> LibraryKnobPlan(const TuneChildOutput& first, const TuneLibraryKnob& knob) {
-  const TuneMeasurement* base = AllocatorBaseline(first, knob.model);
+  const TuneMeasurement* base = LibraryBaseline(first, knob.model);
   for (const auto& m : first.measurements) {
     if (base) break;
-    base = AllocatorBaseline(first, m.model);
+    base = LibraryBaseline(first, m.model);
   }
   if (!base) return std::nullopt;
   return nlohmann::json::array({RepeatPlanEntry(*base)}).dump();

@@ -1,7 +1,7 @@
 // The library knobs: settings of the GPU libraries under PyTorch that are environment variables read when the
 // library starts (TunableOp, the cuBLASLt workspace, hipBLASLt against rocBLAS, MIOpen's find mode), so, like
-// the allocator's, each is timed in a child of its own with its variable set: the first run's figure again
-// (tune_allocator.h's baseline) without a batch search. This file says which knobs apply to a backend, with
+// the allocator's, each is timed in a child of its own with its variable set: a figure of the first run again
+// (LibraryBaseline) without a batch search. This file says which knobs apply to a backend, with
 // what values, on which model, and builds a run's plan.
 #pragma once
 
@@ -34,9 +34,14 @@ struct TuneLibraryRun {
 // folder.
 std::vector<TuneLibraryKnob> LibraryKnobsFor(const std::string& backend, const std::string& tunableop_file);
 
-// The plan of `knob`'s run (the child's --library-plan, JSON): its model's baseline from the first run
-// (AllocatorBaseline: the large batch, else the fastest knob run), else the first model that has one.
-// Nothing when no model has one.
+// The first run's measurement a library knob's run repeats for `model`: the fastest eager knob run (the knob
+// batch, where the GPU is the bottleneck). Eager, because the knobs act on the libraries' kernels, which a
+// compiled model calls too, and a compile in each knob's child would cost what the whole run cannot afford
+// (ResNet-50: over 30 s on an H100). Null when the model has none.
+const TuneMeasurement* LibraryBaseline(const TuneChildOutput& first, const std::string& model);
+
+// The plan of `knob`'s run (the child's --library-plan, JSON): its model's LibraryBaseline, else the first
+// model that has one. Nothing when no model has one.
 std::optional<std::string> LibraryKnobPlan(const TuneChildOutput& first, const TuneLibraryKnob& knob);
 
 // The variables as one line: "A=1 B=2".
