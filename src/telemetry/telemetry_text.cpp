@@ -20,8 +20,11 @@ std::string OrNa(const std::optional<T>& v, int decimals, const char* unit) {
   return v ? Fixed(static_cast<double>(*v), decimals) + unit : "n/a";
 }
 
-std::string Csv(const std::string& field) {
-  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+// A CSV field: the text made printable like the text output's (a GPU name read from the machine or a
+// recording may hold ESC, BEL or C1 bytes; issue 35, #63), then quoted where it holds a comma or a quote.
+std::string Csv(const std::string& raw) {
+  std::string field = Printable(raw);
+  if (field.find_first_of(",\"") == std::string::npos) return field;  // no CR or LF is left
   std::string out = "\"";
   for (char c : field) {
     if (c == '"') out += '"';

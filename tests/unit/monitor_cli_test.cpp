@@ -6,6 +6,7 @@
 
 #include "cli/monitor_settings.h"
 #include "platform/process.h"
+#include "telemetry/telemetry_text.h"
 #include "test_common.h"
 
 namespace gpudoctor {
@@ -108,6 +109,33 @@ TEST(MonitorCli, NoGpuIsExitTwoAndBadFlagsExitThree) {
   EXPECT_EQ(all.exit_code, 3);
   EXPECT_NE(all.stderr_text.find("--listen-all"), std::string::npos) << all.stderr_text;
   EXPECT_EQ(RunGpudoctor({"serve", "--prometheus", "--sysroot", kFixtures + "vm-no-gpu"}).exit_code, 2);
+}
+
+// Issue 35, attempt #63: a recorded GPU name with a colour escape, an OSC title, BEL, a C1 CSI (raw and as
+// UTF-8) and CR LF was quoted in --csv but reached the terminal with its control bytes.
+TEST(MonitorCsv, FieldsFromTheMachineCarryNoControlBytes) {
+  TelemetrySample s;
+  s.device.index = 0;
+  s.device.vendor = "nvidia\x1b[0m";
+  s.device.name =
+      "H100\x1b[31mRED\x1b]0;pwned\x07\x9b"
+      "2J\xc2\x9b"
+      "2J\r\nX";
+  s.device.pci_address = "0000:18:00.0\x07";
+  s.device.uuid = "GPU-1\x1b[2K";
+  s.throttle_reasons = {
+      "sw_power_cap\x9b"
+      "1m"};
+  std::string out = TelemetryCsvRows(1, 1796638259447, {s});
+  for (size_t i = 0; i < out.size(); ++i) {
+    auto c = static_cast<unsigned char>(out[i]);
+    EXPECT_FALSE((c < 0x20 && c != '\n') || (c >= 0x7f && c <= 0x9f))
+        << "byte " << int(c) << " at " << i << " in " << out;
+  }
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;  // one row, no line forged
+  EXPECT_NE(out.find("H100?[31mRED?]0;pwned??2J??2J??X"), std::string::npos) << out;
+  EXPECT_NE(out.find(",0000:18:00.0?,"), std::string::npos) << out;
+  EXPECT_NE(out.find("sw_power_cap?1m"), std::string::npos) << out;
 }
 
 TEST(MonitorSettings, IntervalsCountsAndAddresses) {
