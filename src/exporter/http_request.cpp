@@ -3,6 +3,8 @@
 // folding, Host required in HTTP/1.1.
 #include "exporter/http_request.h"
 
+#include <algorithm>
+
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -140,6 +142,11 @@ HttpParseResult ParseHttpRequestHead(std::string_view head, const HttpLimits& li
     req.headers.emplace_back(ToLower(name), std::string(value));
   }
   if (req.version == "HTTP/1.1" && !req.Header("host")) return Fail(400, "HTTP/1.1 request without Host");
+  // RFC 9112 3.2: a server responds 400 to a request with more than one Host field (which one a proxy in
+  // front of it read is anyone's guess).
+  if (std::count_if(req.headers.begin(), req.headers.end(), [](const auto& h) { return h.first == "host"; }) >
+      1)
+    return Fail(400, "more than one Host header field");
   if (req.Header("transfer-encoding")) return Fail(413, "request bodies are not accepted");
   if (const std::string* length = req.Header("content-length")) {
     auto n = ParseU64(*length);

@@ -40,6 +40,9 @@ TEST(HttpRequestParse, PrometheusScrapeRequest) {
 
 TEST(HttpRequestParse, MalformedAndRefusedRequests) {
   EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\n\r\n").status, 400);  // no Host
+  // Two Host fields (issue 35, attempt #79): 400, as RFC 9112 3.2 asks; in HTTP/1.0 too.
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n").status, 400);
+  EXPECT_EQ(ParseHead("GET /metrics HTTP/1.0\r\nhost: a\r\nHOST: a\r\n\r\n").status, 400);
   EXPECT_EQ(ParseHead("GET  /metrics HTTP/1.1\r\nHost: a\r\n\r\n").status, 400);
   EXPECT_EQ(ParseHead("GET /metrics\r\n\r\n").status, 400);
   EXPECT_EQ(ParseHead("G(T /metrics HTTP/1.1\r\nHost: a\r\n\r\n").status, 400);
