@@ -150,6 +150,12 @@ Result<SectionTable> ReadElfSections(const ByteSource& file) {
     const RawSection& s = sections[i];
     BinarySection out;
     out.name = name_bytes.CString(s.name, 256).value_or("");
+    // A name offset past the name table (or a name without its end) leaves the section unnamed: said, since
+    // an unnamed .hip_fatbin or .nv_fatbin would otherwise be missed without a word (issue 35, attempt #49).
+    if (!names.empty() && s.name != 0 && !name_bytes.CString(s.name, 256))
+      table.warnings.push_back(what + ": section #" + std::to_string(i) +
+                               "'s name lies outside the section name " +
+                               "table; the section is read unnamed");
     out.has_file_data = s.type != kShtNobits && s.type != 0;
     out.offset = s.offset;
     out.size = out.has_file_data ? s.size : 0;

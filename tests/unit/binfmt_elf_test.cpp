@@ -131,6 +131,33 @@ TEST(BinfmtElf, ASectionReachingPastTheEndIsClippedWithAWarning) {
   EXPECT_EQ(clipped->Find(".nv_fatbin")->size, patched.size() - table->sections[index].offset);
 }
 
+// A section whose name offset lies past the name table (issue 35, attempt #49): read unnamed, with a warning
+// that says so, since its GPU code would otherwise be missed without a word.
+TEST(BinfmtElf, ANameOutsideTheNameTableIsSaid) {
+  auto bytes = LoadBinaryFixture("cuda_sm75_sm90_ptx90.so");
+  MemoryByteSource whole(bytes, "cuda.so");
+  auto table = ReadSectionTable(whole);
+  ASSERT_TRUE(table.ok());
+  size_t index = 0;
+  while (index < table->sections.size() && table->sections[index].name != ".nv_fatbin") ++index;
+  ASSERT_LT(index, table->sections.size());
+  uint64_t shoff = 0;
+  for (int i = 7; i >= 0; --i) shoff = shoff << 8 | bytes[40 + i];
+  std::vector<uint8_t> patched = bytes;
+  const uint64_t at = shoff + (index + 1) * 64;  // sh_name, the header's first word: far past any name table
+  ASSERT_LE(at + 4, patched.size());
+  for (int i = 0; i < 4; ++i) patched[at + i] = static_cast<uint8_t>(0x7ffffff0u >> (8 * i));
+  MemoryByteSource hostile(patched, "hostile.so");
+  auto unnamed = ReadSectionTable(hostile);
+  ASSERT_TRUE(unnamed.ok());
+  EXPECT_EQ(unnamed->Find(".nv_fatbin"), nullptr);
+  ASSERT_EQ(unnamed->warnings.size(), 1u);
+  EXPECT_NE(unnamed->warnings[0].find("section #" + std::to_string(index + 1) +
+                                      "'s name lies outside the section name table"),
+            std::string::npos)
+      << unnamed->warnings[0];
+}
+
 TEST(BinfmtElf, NeitherElfNorPeIsAUserError) {
   std::vector<uint8_t> text = {'h', 'e', 'l', 'l', 'o'};
   MemoryByteSource source(text, "notes.txt");
