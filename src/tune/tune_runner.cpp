@@ -278,11 +278,21 @@ void RunAllocatorChild(const TuneOptions& options, TuneRun& run,
 void RunLibraryChildren(const TuneOptions& options, TuneRun& run,
                         const std::function<void(const TuneProgress&)>& on_progress) {
   const std::string backend = run.output.hello ? run.output.hello->backend : "";
+  std::chrono::milliseconds expected = kLibraryChildEstimate;
   for (const TuneLibraryKnob& knob : LibraryKnobsFor(backend, options.tunableop_file)) {
     const std::string item = knob.model + "/knob/" + knob.name;
     if (!options.library_knobs) {
       run.output.skips.push_back(
           {item, "it takes another run of the child with its variable set; --quick leaves it out"});
+      continue;
+    }
+    const std::chrono::milliseconds used{run.elapsed_ms};
+    if (options.budget.count() > 0 && used + expected > options.budget) {
+      run.output.skips.push_back({item, "left out to keep tune within its time: the run had taken " +
+                                            std::to_string(used.count() / 1000) + " s of " +
+                                            std::to_string(options.budget.count() / 1000) +
+                                            " s, and this knob's run takes about " +
+                                            std::to_string((expected.count() + 999) / 1000) + " s"});
       continue;
     }
     auto plan = LibraryKnobPlan(run.output, knob);
@@ -305,6 +315,7 @@ void RunLibraryChildren(const TuneOptions& options, TuneRun& run,
         on_progress(q);
       };
     TuneRun r = RunOneChild(child, progress);
+    expected = std::max(expected, std::chrono::milliseconds(r.elapsed_ms));
     for (auto& p : r.problems) {
       p.severity = "warning";
       p.title = knob.row + " run (" + what + "): " + p.title;

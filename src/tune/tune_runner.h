@@ -43,7 +43,15 @@ struct TuneOptions {
   bool library_knobs = false;
   std::string library_plan;    // set for a library knob's child itself: its --library-plan
   std::string tunableop_file;  // where TunableOp's run keeps what it tuned; "": torch's default name
+  // The time the children together keep to (the full run's 5 minutes, less a margin); 0: none. A library
+  // knob's child starts only when the run so far and the child's expected time (the longest library child
+  // yet, at least kLibraryChildEstimate) fit in it; otherwise its row says why it was left out.
+  std::chrono::milliseconds budget{0};
 };
+
+// What a library knob's child is expected to take before one has run (an H100 with torch 2.11: 11 s each,
+// start-up of torch included).
+inline constexpr std::chrono::milliseconds kLibraryChildEstimate{15000};
 
 struct TuneProblem {
   std::string severity;  // "error" or "warning"

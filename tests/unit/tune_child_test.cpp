@@ -194,6 +194,29 @@ TEST_F(TuneChild, AllocatorLeftOutSaysSo) {
   EXPECT_EQ(reason("transformer/knob/hipblaslt"), "(no skip line for transformer/knob/hipblaslt)");
 }
 
+// A run that has used its time budget starts no library knob's child: each is said, with the time it had
+// taken.
+TEST_F(TuneChild, LibraryKnobsPastTheBudgetAreLeftOutAndSaid) {
+  TuneOptions o;
+  o.interpreter = kPython;
+  o.script = ReadFileText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
+  o.timeout = std::chrono::seconds(30);
+  o.library_knobs = true;
+  o.budget = std::chrono::milliseconds(1);  // the first child alone takes longer
+  TuneRun run = RunTune(o, nullptr);
+  ASSERT_EQ(run.status, "ok");
+  EXPECT_TRUE(run.library.empty());
+  size_t said = 0;
+  for (const auto& s : run.output.skips)
+    if (s.item == "transformer/knob/tunableop" || s.item == "transformer/knob/cublaslt-workspace") {
+      ++said;
+      EXPECT_NE(s.reason.find("left out to keep tune within its time: the run had taken "), std::string::npos)
+          << s.reason;
+      EXPECT_NE(s.reason.find("this knob's run takes about 15 s"), std::string::npos) << s.reason;
+    }
+  EXPECT_EQ(said, 2u);
+}
+
 // The library knobs: a child per knob of the backend, each with its variables set and no other's, timing
 // the first run's fastest eager knob run again; a knob faster beyond the noise is advised with its variables,
 // one within the noise is not, and both survive tune's JSON.
