@@ -108,19 +108,36 @@ TEST(BinfmtElf, HostileSectionCountsAndOffsetsAreRefused) {
   EXPECT_FALSE(bad_entsize.ok());
 }
 
-TEST(BinfmtElf, ASectionReachingPastTheEndIsClippedWithAWarning) {
-  auto bytes = LoadBinaryFixture("cuda_sm75_sm90_ptx90.so");
-  MemoryByteSource whole(bytes, "cuda.so");
-  auto table = ReadSectionTable(whole);
-  ASSERT_TRUE(table.ok());
+// The nvcc fixture, its section table, and where the section header of its .nv_fatbin starts (`header`, 0
+// when not found): the ELF64 section table's offset (e_shoff, at byte 40) plus 64 bytes per header, counting
+// section 0, which the reader leaves out (`index` counts without it).
+struct FatbinFixture {
+  std::vector<uint8_t> bytes;
+  SectionTable table;
   size_t index = 0;
-  while (index < table->sections.size() && table->sections[index].name != ".nv_fatbin") ++index;
-  ASSERT_LT(index, table->sections.size());
-  // Section header index + 1 (the reader leaves out section 0); sh_size is at +32.
+  uint64_t header = 0;
+};
+
+FatbinFixture LoadFatbinFixture() {
+  FatbinFixture f;
+  f.bytes = LoadBinaryFixture("cuda_sm75_sm90_ptx90.so");
+  MemoryByteSource whole(f.bytes, "cuda.so");
+  auto table = ReadSectionTable(whole);
+  if (!table.ok()) return f;
+  f.table = *table;
+  while (f.index < f.table.sections.size() && f.table.sections[f.index].name != ".nv_fatbin") ++f.index;
+  if (f.index == f.table.sections.size()) return f;
   uint64_t shoff = 0;
-  for (int i = 7; i >= 0; --i) shoff = shoff << 8 | bytes[40 + i];
-  std::vector<uint8_t> patched = bytes;
-  uint64_t at = shoff + (index + 1) * 64 + 32;
+  for (int i = 7; i >= 0; --i) shoff = shoff << 8 | f.bytes[40 + i];
+  f.header = shoff + (f.index + 1) * 64;
+  return f;
+}
+
+TEST(BinfmtElf, ASectionReachingPastTheEndIsClippedWithAWarning) {
+  const FatbinFixture f = LoadFatbinFixture();
+  ASSERT_NE(f.header, 0u);
+  std::vector<uint8_t> patched = f.bytes;
+  uint64_t at = f.header + 32;  // sh_size
   patched.resize(std::max<size_t>(patched.size(), at + 8));
   for (int i = 0; i < 8; ++i) patched[at + i] = 0x7f;
   MemoryByteSource hostile(patched, "hostile.so");
@@ -128,23 +145,16 @@ TEST(BinfmtElf, ASectionReachingPastTheEndIsClippedWithAWarning) {
   ASSERT_TRUE(clipped.ok());
   ASSERT_FALSE(clipped->warnings.empty());
   EXPECT_NE(clipped->warnings[0].find("beyond the end"), std::string::npos);
-  EXPECT_EQ(clipped->Find(".nv_fatbin")->size, patched.size() - table->sections[index].offset);
+  EXPECT_EQ(clipped->Find(".nv_fatbin")->size, patched.size() - f.table.sections[f.index].offset);
 }
 
 // A section whose name offset lies past the name table (issue 35, attempt #49): read unnamed, with a warning
 // that says so, since its GPU code would otherwise be missed without a word.
 TEST(BinfmtElf, ANameOutsideTheNameTableIsSaid) {
-  auto bytes = LoadBinaryFixture("cuda_sm75_sm90_ptx90.so");
-  MemoryByteSource whole(bytes, "cuda.so");
-  auto table = ReadSectionTable(whole);
-  ASSERT_TRUE(table.ok());
-  size_t index = 0;
-  while (index < table->sections.size() && table->sections[index].name != ".nv_fatbin") ++index;
-  ASSERT_LT(index, table->sections.size());
-  uint64_t shoff = 0;
-  for (int i = 7; i >= 0; --i) shoff = shoff << 8 | bytes[40 + i];
-  std::vector<uint8_t> patched = bytes;
-  const uint64_t at = shoff + (index + 1) * 64;  // sh_name, the header's first word: far past any name table
+  const FatbinFixture f = LoadFatbinFixture();
+  const uint64_t at = f.header;  // sh_name: the header's first word
+  ASSERT_NE(at, 0u);
+  std::vector<uint8_t> patched = f.bytes;
   ASSERT_LE(at + 4, patched.size());
   for (int i = 0; i < 4; ++i) patched[at + i] = static_cast<uint8_t>(0x7ffffff0u >> (8 * i));
   MemoryByteSource hostile(patched, "hostile.so");
@@ -152,7 +162,7 @@ TEST(BinfmtElf, ANameOutsideTheNameTableIsSaid) {
   ASSERT_TRUE(unnamed.ok());
   EXPECT_EQ(unnamed->Find(".nv_fatbin"), nullptr);
   ASSERT_EQ(unnamed->warnings.size(), 1u);
-  EXPECT_NE(unnamed->warnings[0].find("section #" + std::to_string(index + 1) +
+  EXPECT_NE(unnamed->warnings[0].find("section #" + std::to_string(f.index + 1) +
                                       "'s name lies outside the section name table"),
             std::string::npos)
       << unnamed->warnings[0];

@@ -194,14 +194,20 @@ TEST_F(TuneChild, AllocatorLeftOutSaysSo) {
   EXPECT_EQ(reason("transformer/knob/hipblaslt"), "(no skip line for transformer/knob/hipblaslt)");
 }
 
-// A run that has used its time budget starts no library knob's child: each is said, with the time it had
-// taken.
-TEST_F(TuneChild, LibraryKnobsPastTheBudgetAreLeftOutAndSaid) {
+// The fake child (a CUDA backend) with the library knobs on.
+TuneOptions LibraryKnobsOnTheFake() {
   TuneOptions o;
   o.interpreter = kPython;
   o.script = ReadFileText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
   o.timeout = std::chrono::seconds(30);
   o.library_knobs = true;
+  return o;
+}
+
+// A run that has used its time budget starts no library knob's child: each is said, with the time it had
+// taken.
+TEST_F(TuneChild, LibraryKnobsPastTheBudgetAreLeftOutAndSaid) {
+  TuneOptions o = LibraryKnobsOnTheFake();
   o.budget = std::chrono::milliseconds(1);  // the first child alone takes longer
   TuneRun run = RunTune(o, nullptr);
   ASSERT_EQ(run.status, "ok");
@@ -221,11 +227,7 @@ TEST_F(TuneChild, LibraryKnobsPastTheBudgetAreLeftOutAndSaid) {
 // the first run's fastest eager knob run again; a knob faster beyond the noise is advised with its variables,
 // one within the noise is not, and both survive tune's JSON.
 TEST_F(TuneChild, LibraryKnobRunsGetTheirVariableAndAFasterOneIsAdvised) {
-  TuneOptions o;
-  o.interpreter = kPython;
-  o.script = ReadFileText(SourcePath("tests/fixtures/tune/fake_allocator.py"));
-  o.timeout = std::chrono::seconds(30);
-  o.library_knobs = true;
+  TuneOptions o = LibraryKnobsOnTheFake();
   o.tunableop_file = "/private/tunableop_results.csv";
   o.extra_env = {{"GPUDOCTOR_FAKE_TUNABLEOP_RATE", "880"}, {"GPUDOCTOR_FAKE_WORKSPACE_RATE", "808"}};
   TuneRun run = RunTune(o, nullptr);
