@@ -50,8 +50,9 @@ TEST(ExplainCommand, UnknownTextFromStdinPrintsTheSummary) {
 
 // `cmd | gpudoctor explain -`: the lone '-' is standard input, as with -f -, not a one-line message "-".
 TEST(ExplainCommand, ALoneDashReadsStandardInput) {
-  auto r = RunExplain({"--sysroot", kMachine, "--json", "-"},
-                      "epoch 1\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n");
+  auto r =
+      RunExplain({"--sysroot", kMachine, "--json", "-"},
+                 "epoch 1\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n");
   EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
   auto doc = nlohmann::json::parse(r.stdout_text);
   EXPECT_EQ(doc["matches"][0]["id"], "hip.no_binary_for_gpu");
