@@ -95,13 +95,17 @@ TEST(LogScanner, MatchesAcrossEveryChunkBoundary) {
 }
 
 TEST(LogScanner, DeduplicatesByEntryAndCapturesAndCounts) {
+  const std::string tail =
+      "rocBLAS error: Cannot read a/TensileLibrary.dat: No such file or directory for GPU arch : gfx1032\n"
+      "rocBLAS error: Cannot read a/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n";
+  // The same lines once: the regex runs a scan needs for them, however many patterns share their words.
+  LogScanner once(EmbeddedCatalog());
+  once.Feed("info line 0\nRuntimeError: HIP error: invalid device function\n" + tail);
+  once.Finish();
   std::string log;
   for (int i = 0; i < 1000; ++i)
     log += "info line " + std::to_string(i) + "\nRuntimeError: HIP error: invalid device function\n";
-  log +=
-      "rocBLAS error: Cannot read a/TensileLibrary.dat: No such file or directory for GPU arch : gfx1032\n";
-  log +=
-      "rocBLAS error: Cannot read a/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n";
+  log += tail;
   LogScanner s(EmbeddedCatalog());
   s.Feed(log);
   s.Finish();
@@ -110,7 +114,9 @@ TEST(LogScanner, DeduplicatesByEntryAndCapturesAndCounts) {
   EXPECT_EQ(s.matches()[0].first_line, 2u);
   EXPECT_EQ(s.matches()[1].Capture("gfx"), "gfx1032");
   EXPECT_EQ(s.matches()[2].Capture("gfx"), "gfx1031");
-  EXPECT_LE(s.stats().regex_runs, 50u) << "identical lines must come from the cache";
+  // 999 more copies of a line cost no regex run: they come from the cache.
+  EXPECT_GT(once.stats().regex_runs, 0u);
+  EXPECT_EQ(s.stats().regex_runs, once.stats().regex_runs) << "identical lines must come from the cache";
 }
 
 TEST(LogScanner, TenMegabyteLinesAreBoundedWork) {
