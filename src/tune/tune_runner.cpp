@@ -236,6 +236,28 @@ TuneRun RunOneChild(const TuneOptions& options, const std::function<void(const T
   return InterpretTuneRun(options.interpreter, RunProcess(req), options.timeout);
 }
 
+// A child after the first (the allocator's, a library knob's), folded into the first run: its progress shown
+// as "LABEL run, ITEM" (it counts its own items), its problems as warnings titled with its setting `what`
+// (the first run's figures stand), its time added. Returns its run, for its output and status.
+TuneRun RunFollowUpChild(const TuneOptions& child, const std::string& label, const std::string& what,
+                         TuneRun& run, const std::function<void(const TuneProgress&)>& on_progress) {
+  std::function<void(const TuneProgress&)> progress;
+  if (on_progress)
+    progress = [&](const TuneProgress& p) {
+      TuneProgress q = p;
+      q.item = label + " run, " + p.item;
+      on_progress(q);
+    };
+  TuneRun r = RunOneChild(child, progress);
+  for (auto& p : r.problems) {
+    p.severity = "warning";
+    p.title = label + " run (" + what + "): " + p.title;
+    run.problems.push_back(std::move(p));
+  }
+  run.elapsed_ms += r.elapsed_ms;
+  return r;
+}
+
 // The allocator's second child, folded into the first run: its output, and its problems as warnings.
 void RunAllocatorChild(const TuneOptions& options, TuneRun& run,
                        const std::function<void(const TuneProgress&)>& on_progress) {
@@ -255,21 +277,7 @@ void RunAllocatorChild(const TuneOptions& options, TuneRun& run,
   TuneOptions second = options;
   second.allocator_plan = *plan;
   second.extra_env[variable] = kAllocatorSetting;
-  // Its progress counts its own items: shown as the allocator run's.
-  std::function<void(const TuneProgress&)> progress;
-  if (on_progress)
-    progress = [&](const TuneProgress& p) {
-      TuneProgress q = p;
-      q.item = "allocator run, " + p.item;
-      on_progress(q);
-    };
-  TuneRun r = RunOneChild(second, progress);
-  for (auto& p : r.problems) {
-    p.severity = "warning";
-    p.title = "allocator run (" + what + "): " + p.title;
-    run.problems.push_back(std::move(p));
-  }
-  run.elapsed_ms += r.elapsed_ms;
+  TuneRun r = RunFollowUpChild(second, "allocator", what, run, on_progress);
   run.allocator = TuneAllocatorRun{variable, kAllocatorSetting, r.status, std::move(r.output)};
 }
 
@@ -306,22 +314,8 @@ void RunLibraryChildren(const TuneOptions& options, TuneRun& run,
     // One figure again (and TunableOp's tuning in its warm-up): far less than the first run's limit.
     child.timeout = std::min<std::chrono::milliseconds>(options.timeout, std::chrono::minutes(4));
     for (const auto& [name, value] : knob.env) child.extra_env[name] = value;
-    const std::string what = LibraryKnobSetting(knob);
-    std::function<void(const TuneProgress&)> progress;
-    if (on_progress)
-      progress = [&](const TuneProgress& p) {
-        TuneProgress q = p;
-        q.item = knob.row + " run, " + p.item;
-        on_progress(q);
-      };
-    TuneRun r = RunOneChild(child, progress);
+    TuneRun r = RunFollowUpChild(child, knob.row, LibraryKnobSetting(knob), run, on_progress);
     expected = std::max(expected, std::chrono::milliseconds(r.elapsed_ms));
-    for (auto& p : r.problems) {
-      p.severity = "warning";
-      p.title = knob.row + " run (" + what + "): " + p.title;
-      run.problems.push_back(std::move(p));
-    }
-    run.elapsed_ms += r.elapsed_ms;
     run.library.push_back(TuneLibraryRun{knob, r.status, std::move(r.output)});
   }
 }
