@@ -81,11 +81,19 @@ bool ParseCase(const stdfs::path& path, const std::string& family, CorpusCase& c
   return error.empty();
 }
 
+// tests/fixtures/FOLDER of this checkout; GPUDOCTOR_EXPLAIN_FIXTURES=DIR reads DIR/FOLDER instead (another
+// worktree's tests/fixtures, scored with this binary without building there).
+stdfs::path CorpusFolder(const std::string& folder) {
+  const char* dir = std::getenv("GPUDOCTOR_EXPLAIN_FIXTURES");
+  if (dir != nullptr && *dir != '\0') return stdfs::path(dir) / folder;
+  return stdfs::path(GPUDOCTOR_SOURCE_DIR) / "tests/fixtures" / folder;
+}
+
 // The training corpus, or (`folder` = "explain_heldout") the held-out set: logs written from threads the
 // catalog was never tuned on, scored apart (tests/fixtures/explain_heldout/README.md).
 std::vector<CorpusCase> LoadCorpus(const std::string& folder = "explain_corpus") {
   std::vector<CorpusCase> cases;
-  const stdfs::path root = stdfs::path(GPUDOCTOR_SOURCE_DIR) / "tests/fixtures" / folder;
+  const stdfs::path root = CorpusFolder(folder);
   std::vector<stdfs::path> files;
   for (const auto& e : stdfs::recursive_directory_iterator(root))
     if (e.is_regular_file() && e.path().extension() == ".log") files.push_back(e.path());
@@ -241,7 +249,7 @@ void Print(const std::string& name, const Score& score, bool show_misses = true)
 // comments): the cases that may be wrong today. Every other case is pinned right.
 std::set<std::string> KnownMisses(const std::string& folder) {
   std::set<std::string> known;
-  std::ifstream in(stdfs::path(GPUDOCTOR_SOURCE_DIR) / "tests/fixtures" / folder / "known_misses.txt");
+  std::ifstream in(CorpusFolder(folder) / "known_misses.txt");
   for (std::string line; std::getline(in, line);) {
     line = TrimBlanks(line.substr(0, line.find('#')));
     if (!line.empty()) known.insert(line);
