@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/json_reader.h"
+#include "core/pci_address.h"
 #include "probe/common/virtual_machine.h"
 #include "probe/linux/kernel_modules.h"
 #include "probe/linux/nvidia_record.h"

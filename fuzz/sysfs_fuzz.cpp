@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "probe/common/pci_address.h"
+#include "core/pci_address.h"
 #include "probe/linux/device_node_access.h"
 #include "probe/linux/pci_name_files.h"
 #include "probe/linux/pci_sysfs_parse.h"

@@ -5,8 +5,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/pci_address.h"
 #include "core/strings.h"
-#include "probe/common/pci_address.h"
 
 namespace gpudoctor {
 namespace {

@@ -1,9 +1,9 @@
 // ChooseDevice and its helpers (see device_choice.h).
 #include "gates/device_choice.h"
 
+#include "core/pci_address.h"
 #include "core/strings.h"
 #include "gates/device_match.h"
-#include "probe/common/pci_address.h"
 
 namespace gpudoctor {
 

@@ -9,15 +9,12 @@
 #include "platform/environment.h"
 #include "platform/filesystem.h"
 #include "platform/identity.h"
+#include "platform/recorded_inputs.h"
 #include "platform/windows_system.h"
 
 namespace gpudoctor {
 
 struct KnowledgeDb;
-
-// Inside a sysroot, files that `gather` records beside the machine's own files
-// (the environment, the user's identity, vendor library answers) live here.
-inline constexpr const char* kRecordedInputsDir = "/.gpudoctor";
 
 struct ProbeContext {
   const FileSystem& fs;

@@ -4,8 +4,8 @@
 
 #include <cstring>
 
+#include "core/pci_address.h"
 #include "gpu/api/nvml_api.h"
-#include "probe/linux/nvidia_record.h"
 
 namespace gpudoctor {
 namespace {

@@ -7,7 +7,7 @@
 #include "gpu/api/adl_api.h"
 #include "gpu/api/amd_smi_api.h"
 #include "gpu/api/rocm_smi_api.h"
-#include "probe/linux/nvidia_record.h"
+#include "platform/recorded_inputs.h"
 #include "telemetry/amd_sysfs_telemetry.h"
 #include "telemetry/telemetry_json.h"
 

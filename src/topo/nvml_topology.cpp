@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_depth.h"
-#include "probe/linux/nvidia_record.h"
+#include "core/pci_address.h"
 
 namespace gpudoctor {
 namespace {

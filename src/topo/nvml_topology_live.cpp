@@ -2,8 +2,8 @@
 // failure one warning line; a GPU without NVLink simply has no links.
 #include <cstring>
 
+#include "core/pci_address.h"
 #include "gpu/api/nvml_api.h"
-#include "probe/linux/nvidia_record.h"
 #include "topo/nvml_topology.h"
 
 namespace gpudoctor {

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
+#include "core/pci_address.h"
 #include "core/strings.h"
-#include "probe/common/pci_address.h"
 
 namespace gpudoctor {
 namespace {

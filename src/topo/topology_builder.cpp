@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <set>
 
-#include "probe/common/pci_address.h"
+#include "core/pci_address.h"
 #include "topo/kfd_links.h"
 #include "topo/pci_path.h"
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/pci_address.h"
 #include "core/strings.h"
-#include "probe/common/pci_address.h"
 #include "probe/linux/kfd_parse.h"
 #include "probe/linux/nvidia_record.h"
 #include "probe/linux/sysfs_reader.h"

@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/pci_address.h"
 #include "core/text_table.h"
-#include "probe/common/pci_address.h"
 #include "snapshot/topology_json.h"
 #include "topo/topology.h"
 

@@ -1,26 +1,11 @@
 // The worker's side of the device reference (see worker_device.h).
 #include "worker/worker_device.h"
 
-#include <cctype>
-
+#include "core/pci_address.h"
 #include "core/strings.h"
 
 namespace gpudoctor {
 namespace {
-
-// "0000:17:00.0": four, two and two lowercase hexadecimal digits and a function digit 0-7.
-bool IsCanonicalPciAddress(const std::string& text) {
-  const std::string shape = "xxxx:xx:xx.f";
-  if (text.size() != shape.size()) return false;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    char c = text[i];
-    if (shape[i] == 'x' && !(std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f')))
-      return false;
-    if (shape[i] == 'f' && !(c >= '0' && c <= '7')) return false;
-    if ((shape[i] == ':' || shape[i] == '.') && c != shape[i]) return false;
-  }
-  return true;
-}
 
 std::string Seen(const std::vector<DeviceInfo>& devices) {
   std::string seen;

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/pci_address.h"
 #include "knowledge/knowledge_loader.h"
 #include "probe/common/knowledge_enrich.h"
-#include "probe/common/pci_address.h"
 
 namespace gpudoctor {
 namespace {
@@ -175,6 +175,22 @@ TEST(PciAddress, NormalizeParseAndOrder) {
   EXPECT_TRUE(PciAddressTextLess("0000:ff:00.0", "10000:00:00.0"));  // numeric, not textual
   EXPECT_TRUE(PciAddressTextLess("0000:ff:00.0", ""));
   EXPECT_FALSE(PciAddressTextLess("", "0000:ff:00.0"));
+}
+
+// The NVIDIA form and the canonical check are the general parser's, so the probes, telemetry, the device
+// choice and the worker cannot disagree on which text is an address.
+TEST(PciAddress, NvidiaBusIdAndCanonicalFormAgreeWithTheParser) {
+  for (const char* text : {"00000000:17:00.0", "17:00.1", " 0001:C1:1F.7\n", "0000:03:20.0", "bus 3", ""}) {
+    auto parsed = ParsePciAddress(text);
+    EXPECT_EQ(NormalizeNvidiaBusId(text), parsed ? FormatPciAddress(*parsed) : "") << text;
+  }
+  EXPECT_TRUE(IsCanonicalPciAddress("0000:17:00.0"));
+  EXPECT_TRUE(IsCanonicalPciAddress("10000:01:00.0"))
+      << "a domain wider than four digits, as Format writes it";
+  EXPECT_FALSE(IsCanonicalPciAddress("00000000:17:00.0"));
+  EXPECT_FALSE(IsCanonicalPciAddress("0000:17:00.0 "));
+  EXPECT_FALSE(IsCanonicalPciAddress("0000:C1:00.0"));
+  EXPECT_FALSE(IsCanonicalPciAddress("17:00.0"));
 }
 
 }  // namespace

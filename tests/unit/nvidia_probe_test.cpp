@@ -7,6 +7,7 @@
 
 #include <cstddef>
 
+#include "core/pci_address.h"
 #include "gpu/api/cuda_driver_api.h"
 #include "gpu/api/nvml_api.h"
 #include "probe/linux/nvidia_record.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "probe/common/pci_address.h"
+#include "core/pci_address.h"
 
 namespace gpudoctor {
 namespace {

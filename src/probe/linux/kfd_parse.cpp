@@ -3,8 +3,8 @@
 
 #include <limits>
 
+#include "core/pci_address.h"
 #include "core/strings.h"
-#include "probe/common/pci_address.h"
 #include "probe/linux/sysfs_reader.h"
 
 namespace gpudoctor {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 
+#include "core/pci_address.h"
 #include "core/strings.h"
 #include "gpu/api/cuda_driver_api.h"
 #include "gpu/api/nvml_api.h"

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_depth.h"
+#include "core/pci_address.h"
 #include "core/strings.h"
 #include "probe/linux/procfs_parse.h"
 
@@ -127,33 +128,6 @@ Result<RecordedNvidiaAnswers> ParseNvidiaAnswersJson(std::string_view text) {
   } catch (const std::exception& e) {
     return EnvError(std::string("unreadable: ") + e.what());
   }
-}
-
-std::string NormalizeNvidiaBusId(std::string_view bus_id) {
-  bus_id = Trim(bus_id);
-  // domain:bus:device.function, the domain optional and up to 8 hex digits.
-  auto parts = Split(bus_id, ':');
-  if (parts.size() != 2 && parts.size() != 3) return {};
-  std::string_view domain_text = parts.size() == 3 ? parts[0] : "0";
-  std::string_view bus_text = parts[parts.size() - 2];
-  auto dev_fn = Split(parts.back(), '.');
-  if (dev_fn.size() != 2) return {};
-  auto is_hex = [](std::string_view s, size_t max_len) {
-    if (s.empty() || s.size() > max_len) return false;
-    for (char c : s) {
-      bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-      if (!ok) return false;
-    }
-    return true;
-  };
-  if (!is_hex(domain_text, 8) || !is_hex(bus_text, 2) || !is_hex(dev_fn[0], 2) || !is_hex(dev_fn[1], 1))
-    return {};
-  uint64_t domain = ParseU64(domain_text, 16).value_or(0);
-  uint64_t bus = ParseU64(bus_text, 16).value_or(0);
-  uint64_t device = ParseU64(dev_fn[0], 16).value_or(0);
-  uint64_t function = ParseU64(dev_fn[1], 16).value_or(0);
-  if (device > 0x1f || function > 7) return {};
-  return Hex(domain, 4) + ":" + Hex(bus, 2) + ":" + Hex(device, 2) + "." + Hex(function, 1);
 }
 
 }  // namespace gpudoctor

@@ -9,12 +9,10 @@
 #include <vector>
 
 #include "core/result.h"
+#include "platform/recorded_inputs.h"
 #include "snapshot/snapshot.h"
 
 namespace gpudoctor {
-
-// The recorded file, relative to the sysroot: kRecordedInputsDir + "/nvml.json".
-inline constexpr const char* kRecordedNvmlFile = "/.gpudoctor/nvml.json";
 
 struct RecordedNvidiaAnswers {
   std::optional<std::string> driver_version;
@@ -31,8 +29,5 @@ std::string NvidiaAnswersToJson(const NvidiaInfo& info);
 // Fails when the text is not a JSON object; fields of the wrong type are skipped and named in `problems`.
 // Never throws.
 Result<RecordedNvidiaAnswers> ParseNvidiaAnswersJson(std::string_view text);
-
-// NVML's "00000000:17:00.0" (or "17:00.0", "0000:17:00.0") -> "0000:17:00.0"; "" when malformed.
-std::string NormalizeNvidiaBusId(std::string_view bus_id);
 
 }  // namespace gpudoctor

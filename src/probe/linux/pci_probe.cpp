@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "core/pci_address.h"
 #include "core/strings.h"
-#include "probe/common/pci_address.h"
 #include "probe/linux/integrated_gpu.h"
 #include "probe/linux/pci_name_files.h"
 #include "probe/linux/pci_sysfs_parse.h"

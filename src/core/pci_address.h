@@ -1,5 +1,6 @@
 // A device's identity is its PCI address; sources spell it differently (sysfs "0000:03:00.0", NVML
-// "00000000:17:00.0", KFD as domain + packed location_id), so every comparison goes through here.
+// "00000000:17:00.0", KFD as domain + packed location_id), so every comparison goes through here: the
+// probes, the topology, telemetry, the device choice of verify and bench, and the worker's device check.
 #pragma once
 
 #include <compare>
@@ -28,6 +29,14 @@ std::string FormatPciAddress(const PciAddress& address);
 // The canonical spelling of an address from any source ("00000000:17:00.0" -> "0000:17:00.0").
 // Text that is not a PCI address comes back trimmed and lowercased, so comparisons stay stable.
 std::string NormalizePciAddress(std::string_view text);
+
+// NVML's "00000000:17:00.0" (or "17:00.0", "0000:17:00.0") -> "0000:17:00.0"; "" when malformed (the
+// NVIDIA sources' form: an address or nothing, never the text it was given).
+std::string NormalizeNvidiaBusId(std::string_view bus_id);
+
+// True when `text` is already the canonical spelling (FormatPciAddress's: lowercase, no white space), the
+// form a parent hands a worker.
+bool IsCanonicalPciAddress(std::string_view text);
 
 // KFD packs bus/device/function as (bus << 8) | (device << 3) | function (kfd_topology.c).
 PciAddress PciAddressFromKfdLocation(uint32_t domain, uint32_t location_id);

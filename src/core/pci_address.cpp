@@ -1,5 +1,5 @@
-// Parsing, printing and ordering of PCI addresses, shared by every probe and by the GPU merge.
-#include "probe/common/pci_address.h"
+// Parsing, printing and ordering of PCI addresses (pci_address.h).
+#include "core/pci_address.h"
 
 #include "core/strings.h"
 
@@ -55,6 +55,16 @@ std::string FormatPciAddress(const PciAddress& a) {
 std::string NormalizePciAddress(std::string_view text) {
   if (auto parsed = ParsePciAddress(text)) return FormatPciAddress(*parsed);
   return ToLower(Trim(text));
+}
+
+std::string NormalizeNvidiaBusId(std::string_view bus_id) {
+  auto parsed = ParsePciAddress(bus_id);
+  return parsed ? FormatPciAddress(*parsed) : std::string();
+}
+
+bool IsCanonicalPciAddress(std::string_view text) {
+  auto parsed = ParsePciAddress(text);
+  return parsed && FormatPciAddress(*parsed) == text;
 }
 
 PciAddress PciAddressFromKfdLocation(uint32_t domain, uint32_t location_id) {
