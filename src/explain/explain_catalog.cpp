@@ -94,7 +94,7 @@ void ReadEntry(EntryReader& reader, const std::string& area, ExplainCatalog& cat
   }
   e.title = reader.Text("title", Need::kRequired).value_or("");
   if (auto s = reader.Choice("severity", Need::kRequired, kSeverityNames))
-    e.severity = static_cast<ExplainSeverity>(*s);
+    e.severity = SeverityFromString(kSeverityNames[*s]).value_or(Severity::kError);
   e.priority = static_cast<int>(reader.Integer("priority", Need::kOptional, -100, 100).value_or(0));
   bool icase = reader.Boolean("icase", Need::kOptional).value_or(false);
   e.refines = reader.Text("refines", Need::kOptional).value_or("");
@@ -191,18 +191,6 @@ Result<ExplainCatalog> ToResult(ExplainCatalogLoad load, const std::string& what
 }
 
 }  // namespace
-
-const char* ToString(ExplainSeverity s) {
-  switch (s) {
-    case ExplainSeverity::kInfo:
-      return "info";
-    case ExplainSeverity::kWarning:
-      return "warning";
-    case ExplainSeverity::kError:
-      return "error";
-  }
-  return "error";
-}
 
 const char* ToString(ExplainFact f) {
   for (size_t i = 0; i < kFactNames.size(); ++i)

@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/severity.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
 
-enum class ExplainSeverity { kInfo, kWarning, kError };
-const char* ToString(ExplainSeverity s);  // "info", "warning", "error"
+// core/severity.h's; a catalog entry is info, warning or error (never ok).
+using ExplainSeverity = Severity;
 
 // The machine facts an entry can ask for (explain_facts.h turns each into lines of text).
 enum class ExplainFact {

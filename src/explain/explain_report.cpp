@@ -21,6 +21,8 @@ const char* Colour(ExplainSeverity s) {
       return "\x1b[33m";
     case ExplainSeverity::kError:
       return "\x1b[31m";
+    case ExplainSeverity::kOk:
+      break;
   }
   return "";
 }

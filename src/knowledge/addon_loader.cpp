@@ -36,10 +36,6 @@ std::vector<Platform> Platforms(EntryReader& r, std::string_view key) {
 
 }  // namespace
 
-const char* ToString(AddonSeverity s) {
-  return kSeverities[static_cast<size_t>(s)].data();
-}
-
 void ParseAddonLibrary(EntryReader& r, KnowledgeDb& db) {
   LabelFromField(r, "name");
   AddonLibrary a;
@@ -53,7 +49,7 @@ void ParseAddonLibrary(EntryReader& r, KnowledgeDb& db) {
   a.gpu_plugins = Distributions(r, "gpu_plugins", Need::kOptional);
   a.gpu_version_tags = r.TextList("gpu_version_tags", Need::kOptional);
   if (auto s = r.Choice("cpu_only", Need::kOptional, kSeverities))
-    a.cpu_only = static_cast<AddonSeverity>(*s);
+    a.cpu_only = SeverityFromString(kSeverities[*s]).value_or(Severity::kWarning);
   a.gpu_platforms = Platforms(r, "gpu_platforms");
   a.install_cuda = r.Text("install_cuda", Need::kOptional).value_or("");
   a.install_rocm = r.Text("install_rocm", Need::kOptional).value_or("");
@@ -75,12 +71,12 @@ void ParseAddonGpuFloor(EntryReader& r, KnowledgeDb& db) {
   auto cc = r.VersionText("cc", Need::kRequired);
   f.from = r.VersionText("from", Need::kOptional);
   if (auto s = r.Choice("severity", Need::kRequired, kSeverities))
-    f.severity = static_cast<AddonSeverity>(*s);
+    f.severity = SeverityFromString(kSeverities[*s]).value_or(Severity::kWarning);
   f.part = r.Text("part", Need::kOptional).value_or("");
   f.fallback = r.Text("fallback", Need::kRequired).value_or("");
   f.provenance = r.ReadProvenance();
   r.Finish();
-  if (f.severity == AddonSeverity::kError) r.Error(0, "severity of a GPU floor is info or warning");
+  if (f.severity == Severity::kError) r.Error(0, "severity of a GPU floor is info or warning");
   if (cc && cc->parts().size() != 2) r.Error(0, "cc must be a compute capability such as \"8.0\"");
   if (f.addon.empty() || !cc) return;
   f.cc = *cc;

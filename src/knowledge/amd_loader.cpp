@@ -210,7 +210,7 @@ void ParseOverridePitfall(EntryReader& r, KnowledgeDb& db) {
   p.gfx = r.TextList("gfx", Need::kOptional);
   p.values = r.TextList("values", Need::kOptional);
   if (auto s = r.Choice("severity", Need::kRequired, kAmdSeverities))
-    p.severity = static_cast<PitfallSeverity>(*s);
+    p.severity = SeverityFromString(kAmdSeverities[*s]).value_or(Severity::kWarning);
   p.problem = r.Text("problem", Need::kRequired).value_or("");
   p.fix = r.Text("fix", Need::kRequired).value_or("");
   p.symptoms = r.TextList("symptoms", Need::kOptional);

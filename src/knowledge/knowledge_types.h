@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/os.h"
+#include "core/severity.h"
 #include "knowledge/version.h"
 
 namespace gpudoctor {
@@ -362,9 +363,6 @@ struct TorchCompanion {
 
 // ---- Add-on libraries (addon_libraries.toml) -------------------------------------------------------
 
-enum class AddonSeverity { kInfo, kWarning, kError };
-const char* ToString(AddonSeverity s);  // "info", "warning", "error"
-
 // A package that brings GPU code of its own on top of torch, ONNX Runtime or JAX (xformers, flash-attn,
 // vllm, triton, deepspeed, onnxruntime-gpu, bitsandbytes, jax), and what `check` needs to judge it.
 struct AddonLibrary {
@@ -383,7 +381,7 @@ struct AddonLibrary {
   std::vector<std::string> gpu_plugins;
   std::vector<std::string> gpu_version_tags;
   // How bad a build without GPU code is on a machine with an AMD or NVIDIA GPU; unset: not judged.
-  std::optional<AddonSeverity> cpu_only;
+  std::optional<Severity> cpu_only;
   std::vector<Platform> gpu_platforms;  // where GPU builds of it exist (jax: linux, wsl)
   std::string
       install_cuda;  // the pip requirement of its CUDA build, "{cuda}" = the CUDA major: "jax[cuda{cuda}]"
@@ -398,7 +396,7 @@ struct AddonGpuFloor {
   Version cc;         // "8.0"
   std::optional<Version>
       from;  // the first release it applies to ("2.0" for flash-attn); unset: every release
-  AddonSeverity severity = AddonSeverity::kWarning;  // warning: it cannot run there; info: a part cannot
+  Severity severity = Severity::kWarning;  // warning: it cannot run there; info: a part cannot
   std::string part;  // what cannot run when only a part of it needs the GPU ("its FlashAttention kernels")
   std::string fallback;  // what runs instead ("memory_efficient_attention uses its CUTLASS kernels")
   Provenance provenance;
@@ -456,7 +454,6 @@ struct TorchRoute {
 
 enum class OverrideVerdict { kWorks, kRisky, kUnverified };
 enum class PitfallWhen { kListed, kCrossFamily, kNativeTarget, kWindows, kMixedGpus, kInvalidValue };
-enum class PitfallSeverity { kInfo, kWarning, kError };
 
 struct OverrideRule {
   std::vector<std::string> gfx;  // physical targets
@@ -472,7 +469,7 @@ struct OverridePitfall {
   PitfallWhen when = PitfallWhen::kListed;
   std::vector<std::string> gfx;     // for kListed
   std::vector<std::string> values;  // for kListed
-  PitfallSeverity severity = PitfallSeverity::kWarning;
+  Severity severity = Severity::kWarning;
   std::string problem;
   std::string fix;
   std::vector<std::string> symptoms;

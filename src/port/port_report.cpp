@@ -50,18 +50,6 @@ std::string_view ToString(PortFindingKind kind) {
   return "unsupported";
 }
 
-std::string_view ToString(PortSeverity severity) {
-  switch (severity) {
-    case PortSeverity::kInfo:
-      return "info";
-    case PortSeverity::kWarning:
-      return "warning";
-    case PortSeverity::kError:
-      return "error";
-  }
-  return "info";
-}
-
 std::map<std::string, uint64_t> PortReport::TotalConversions() const {
   std::map<std::string, uint64_t> total;
   for (const PortFileReport& f : files)

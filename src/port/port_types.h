@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/severity.h"
 #include "knowledge/version.h"
 
 namespace gpudoctor {
@@ -35,8 +36,8 @@ enum class PortFindingKind {
 
 std::string_view ToString(PortFindingKind kind);  // "unsupported", "warp_size", ...
 
-enum class PortSeverity { kInfo, kWarning, kError };
-std::string_view ToString(PortSeverity severity);
+// core/severity.h's; a port finding is info, warning or error (never ok).
+using PortSeverity = Severity;
 
 struct PortFinding {
   PortFindingKind kind = PortFindingKind::kUnsupported;

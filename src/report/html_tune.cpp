@@ -90,7 +90,8 @@ std::string RenderTuneSection(const TuneResult& t, const std::string& origin) {
     out += Element("h3", "", "Problems");
     HtmlTable problems("tune-problems", {"severity", "id", "what"});
     for (const auto& p : t.run.problems)
-      problems.AddRow({Raw{Badge(p.severity == "error" ? BadgeKind::kBad : BadgeKind::kWarn, p.severity)},
+      problems.AddRow({Raw{Badge(p.severity == Severity::kError ? BadgeKind::kBad : BadgeKind::kWarn,
+                                 ToString(p.severity))},
                        p.id, p.title});
     out += problems.Render();
   }

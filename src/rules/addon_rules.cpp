@@ -20,18 +20,6 @@ namespace {
 // 525 and on every GPU the add-ons support; CUDA 13 needs driver 580 and drops GPUs before Turing.
 constexpr uint32_t kDefaultCudaMajor = 12;
 
-Severity SeverityOf(AddonSeverity s) {
-  switch (s) {
-    case AddonSeverity::kInfo:
-      return Severity::kInfo;
-    case AddonSeverity::kWarning:
-      return Severity::kWarning;
-    case AddonSeverity::kError:
-      return Severity::kError;
-  }
-  return Severity::kWarning;
-}
-
 // A pip requirement as one argument: quoted when it holds an extra or a version clause.
 std::string Arg(const std::string& requirement) {
   return requirement.find_first_of("[]<>=,!*;") == std::string::npos ? requirement
@@ -128,7 +116,7 @@ void GpuFloor(const RuleContext& ctx, const PythonEnv& env, const InstalledAddon
   const std::string name = a.fw->name + " " + a.fw->version;
   const std::string need = "compute capability " + floor->cc.ToString() + " or newer";
   Finding f = MakeFinding(
-      "addon.gpu_too_old", Layer::kFramework, SeverityOf(floor->severity), AddonSubject(*a.fw, env),
+      "addon.gpu_too_old", Layer::kFramework, floor->severity, AddonSubject(*a.fw, env),
       floor->part.empty()
           ? name + " cannot run on this machine's GPUs: it needs " + need
           : name + ": " + floor->part + " cannot run on this machine's GPUs (" + need + " needed)");
@@ -219,7 +207,7 @@ void NoGpuBuild(const RuleContext& ctx, const PythonEnv& env, const std::vector<
     const std::string requirement = GpuRequirement(ctx, env, addon);
     if (mine.empty() || requirement.empty() || HasGpuBuild(env, addon, mine)) continue;
     const std::string vendor = ctx.HasVendor(GpuVendor::kNvidia) ? "an NVIDIA GPU" : "an AMD GPU";
-    Finding f = MakeFinding("addon.no_gpu_build", Layer::kFramework, SeverityOf(*addon.cpu_only),
+    Finding f = MakeFinding("addon.no_gpu_build", Layer::kFramework, *addon.cpu_only,
                             AddonSubject(*mine.front(), env),
                             mine.front()->name + " " + mine.front()->version +
                                 " has no GPU build: it runs on the CPU only, on a machine with " + vendor);

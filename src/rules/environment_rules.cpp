@@ -115,11 +115,8 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
     bool cross = !target || target->generic.empty() || target->generic != g->target->generic;
     if (listed && !cross) {
       // Same family, yet known to go wrong on this GPU (gfx1033: wrong training results).
-      Finding f = MakeFinding("environment.override_known_bad", Layer::kEnvironment,
-                              listed->severity == PitfallSeverity::kError     ? Severity::kError
-                              : listed->severity == PitfallSeverity::kWarning ? Severity::kWarning
-                                                                              : Severity::kInfo,
-                              name, name + "=" + value + " on " + g->gfx + " is known to give wrong results");
+      Finding f = MakeFinding("environment.override_known_bad", Layer::kEnvironment, listed->severity, name,
+                              name + "=" + value + " on " + g->gfx + " is known to give wrong results");
       f.evidence.push_back("required no override on " + g->gfx + " (overrides.toml: " + listed->id +
                            "), found " + name + "=" + value);
       f.evidence.push_back(listed->problem);

@@ -8,12 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace gpudoctor {
+#include "core/severity.h"
 
-// Ordered: a larger value is worse.
-enum class Severity { kOk, kInfo, kWarning, kError };
-const char* ToString(Severity s);  // "ok", "info", "warning", "error"
-std::optional<Severity> SeverityFromString(std::string_view s);
+namespace gpudoctor {
 
 // The doctor's four layers, in the order `check` shows them.
 enum class Layer { kHardware, kRuntime, kFramework, kEnvironment };

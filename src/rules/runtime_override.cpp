@@ -53,16 +53,7 @@ std::optional<CodeSource> FindCodeSource(const RuleContext& ctx) {
 }
 
 Severity FromPitfall(const OverridePitfall* p, Severity fallback) {
-  if (!p) return fallback;
-  switch (p->severity) {
-    case PitfallSeverity::kInfo:
-      return Severity::kInfo;
-    case PitfallSeverity::kWarning:
-      return Severity::kWarning;
-    case PitfallSeverity::kError:
-      return Severity::kError;
-  }
-  return fallback;
+  return p ? p->severity : fallback;
 }
 
 }  // namespace

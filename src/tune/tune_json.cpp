@@ -312,6 +312,13 @@ std::vector<TuneLibraryRun> ReadLibrary(const JsonReader& doc) {
   return runs;
 }
 
+// A tune problem is a warning or an error; a result that says anything else is refused when read back.
+std::optional<Severity> TuneProblemSeverity(std::string_view text) {
+  auto s = SeverityFromString(text);
+  if (s == Severity::kWarning || s == Severity::kError) return s;
+  return std::nullopt;
+}
+
 }  // namespace
 
 TuneAdvice AdviseRun(const TuneRun& run) {
@@ -347,7 +354,7 @@ std::string TuneResultToJson(const TuneResult& t) {
   Json problems = Json::array();
   for (const auto& p : run.problems)
     problems.push_back(
-        {{"severity", p.severity}, {"id", p.id}, {"title", p.title}, {"evidence", p.evidence}});
+        {{"severity", ToString(p.severity)}, {"id", p.id}, {"title", p.title}, {"evidence", p.evidence}});
   j["problems"] = problems;
   j["stderr_tail"] = run.stderr_tail;
   // The child's stderr is any bytes: text that is not UTF-8 is written with U+FFFD, never thrown on.
@@ -379,7 +386,7 @@ Result<TuneResult> TuneResultFromJson(std::string_view text, const std::string& 
   run.library = ReadLibrary(r);
   r.ForEachObject("problems", false, [&](const JsonReader& p) {
     TuneProblem problem;
-    p.String("severity", problem.severity);
+    p.Enum("severity", problem.severity, TuneProblemSeverity, "warning or error");
     p.String("id", problem.id);
     p.String("title", problem.title);
     p.Strings("evidence", problem.evidence);

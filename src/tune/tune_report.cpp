@@ -99,7 +99,7 @@ std::string RenderTuneText(const TuneRun& run, const TuneAdvice& advice, const T
   if (!run.problems.empty()) {
     out += "\nProblems:\n";
     for (const auto& p : run.problems) {
-      out += "  " + p.severity + " [" + p.id + "] " + p.title + "\n";
+      out += "  " + std::string(ToString(p.severity)) + " [" + p.id + "] " + p.title + "\n";
       for (const auto& e : p.evidence) out += "      " + e + "\n";
     }
   }

@@ -48,13 +48,13 @@ std::vector<std::string> ChildEvidence(const TuneRun& run) {
 void JudgeResults(TuneRun& run) {
   for (const auto& m : run.output.measurements) {
     if (!m.loss_finite) {
-      run.problems.push_back({"warning",
+      run.problems.push_back({Severity::kWarning,
                               "tune.loss_not_finite",
                               m.item + " trained to a loss of NaN or Inf: its figures are not to be trusted",
                               {"precision " + m.precision + ", batch " + std::to_string(m.batch)}});
     } else if (!(m.seconds > 0) || !(m.samples_per_s > 0) || !std::isfinite(m.samples_per_s)) {
       run.problems.push_back(
-          {"warning",
+          {Severity::kWarning,
            "tune.measurement_wrong",
            m.item + " reported no usable time",
            {"seconds " + std::to_string(m.seconds) + ", samples/s " + std::to_string(m.samples_per_s)}});
@@ -62,7 +62,7 @@ void JudgeResults(TuneRun& run) {
   }
   for (const auto& s : run.output.searches) {
     if (auto wrong = CheckBatchSearch(s))
-      run.problems.push_back({"warning",
+      run.problems.push_back({Severity::kWarning,
                               "tune.search_inconsistent",
                               "the largest-batch search of " + s.model + " contradicts itself",
                               {*wrong}});
@@ -73,14 +73,14 @@ void JudgeResults(TuneRun& run) {
       // The user's own code raised: a finding with its traceback (the child printed it on stderr).
       std::vector<std::string> evidence = {e.message};
       for (const auto& line : run.stderr_tail) evidence.push_back("stderr: " + line);
-      run.problems.push_back({"error", "tune.user_model_failed",
+      run.problems.push_back({Severity::kError, "tune.user_model_failed",
                               (e.item == "user/setup" ? std::string("loading your model failed")
                                                       : "your model failed in " + e.item) +
                                   ": " + e.message,
                               evidence});
       continue;
     }
-    run.problems.push_back({"warning",
+    run.problems.push_back({Severity::kWarning,
                             e.code == "oom" ? "tune.measurement_oom" : "tune.measurement_failed",
                             e.item + " failed",
                             {e.message}});
@@ -159,7 +159,7 @@ TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessRes
   run.interpreter = interpreter;
   if (!result.ok()) {
     run.status = "not-started";
-    run.problems.push_back({"error",
+    run.problems.push_back({Severity::kError,
                             "tune.child_not_started",
                             "the Python interpreter could not be started",
                             {result.error().message}});
@@ -176,28 +176,28 @@ TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessRes
     if (e.item == "setup" && (e.code == "no_gpu" || e.code == "no_torch" || e.code == "no_device")) {
       run.status = "no-gpu";
       run.problems.push_back(
-          {"error", "tune.no_gpu", "no GPU to tune: " + e.message, {"interpreter: " + interpreter}});
+          {Severity::kError, "tune.no_gpu", "no GPU to tune: " + e.message, {"interpreter: " + interpreter}});
       return run;
     }
   }
   if (r.timed_out) {
     run.status = "timeout";
     run.problems.push_back(
-        {"error", "tune.child_hang",
+        {Severity::kError, "tune.child_hang",
          "the framework child did not finish within " + WholeSeconds(timeout) +
              (run.output.last_begun.empty() ? "" : " (it was running " + run.output.last_begun + ")"),
          ChildEvidence(run)});
   } else if (r.term_signal) {
     run.status = "crashed";
     run.problems.push_back(
-        {"error", "tune.child_crashed",
+        {Severity::kError, "tune.child_crashed",
          "the framework child was killed by signal " + std::to_string(*r.term_signal) +
              (run.output.last_begun.empty() ? "" : " while running " + run.output.last_begun),
          ChildEvidence(run)});
   } else if (r.exit_code.value_or(0) != 0) {
     run.status = "failed";
     run.problems.push_back(
-        {"error", "tune.child_failed",
+        {Severity::kError, "tune.child_failed",
          "the framework child exited with code " + std::to_string(*r.exit_code) +
              (run.output.last_begun.empty() ? "" : " while running " + run.output.last_begun),
          ChildEvidence(run)});
@@ -211,7 +211,7 @@ TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessRes
         break;
       }
     }
-    run.problems.push_back({"error", "tune.child_no_report",
+    run.problems.push_back({Severity::kError, "tune.child_no_report",
                             "the framework child ended without a complete report (no end line)", evidence});
   } else {
     run.status = "ok";
@@ -250,7 +250,7 @@ TuneRun RunFollowUpChild(const TuneOptions& child, const std::string& label, con
     };
   TuneRun r = RunOneChild(child, progress);
   for (auto& p : r.problems) {
-    p.severity = "warning";
+    p.severity = Severity::kWarning;
     p.title = label + " run (" + what + "): " + p.title;
     run.problems.push_back(std::move(p));
   }
@@ -333,7 +333,7 @@ TuneRun RunTune(const TuneOptions& options, const std::function<void(const TuneP
 
 int TuneExitCode(const TuneRun& run) {
   int code = 0;
-  for (const auto& p : run.problems) code = std::max(code, p.severity == "error" ? 2 : 1);
+  for (const auto& p : run.problems) code = std::max(code, p.severity == Severity::kError ? 2 : 1);
   return code;
 }
 

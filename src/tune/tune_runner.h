@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/severity.h"
 #include "platform/process.h"
 #include "tune/tune_allocator.h"
 #include "tune/tune_library_knobs.h"
@@ -54,8 +55,8 @@ struct TuneOptions {
 inline constexpr std::chrono::milliseconds kLibraryChildEstimate{15000};
 
 struct TuneProblem {
-  std::string severity;  // "error" or "warning"
-  std::string id;        // "tune.child_hang", ...
+  Severity severity = Severity::kWarning;  // a warning or an error
+  std::string id;                          // "tune.child_hang", ...
   std::string title;
   std::vector<std::string> evidence;
 };

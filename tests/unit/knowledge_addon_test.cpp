@@ -90,12 +90,12 @@ TEST(KnowledgeAddons, GpuFloorsApplyFromTheirRelease) {
   auto flash2 = Db().AddonGpuFloorsFor("flash-attn", V("2.7.4"));
   ASSERT_EQ(flash2.size(), 1u);
   EXPECT_EQ(flash2.front()->cc, V("8.0"));
-  EXPECT_EQ(flash2.front()->severity, AddonSeverity::kWarning);
+  EXPECT_EQ(flash2.front()->severity, Severity::kWarning);
   EXPECT_TRUE(Db().AddonGpuFloorsFor("flash-attn", V("1.0.9")).empty());  // FlashAttention 1 ran on Turing
   EXPECT_TRUE(Db().AddonGpuFloorsFor("flash-attn", std::nullopt).empty());
   auto old_xformers = Db().AddonGpuFloorsFor("xformers", V("0.0.28"));
   ASSERT_EQ(old_xformers.size(), 1u);
-  EXPECT_EQ(old_xformers.front()->severity, AddonSeverity::kInfo);
+  EXPECT_EQ(old_xformers.front()->severity, Severity::kInfo);
   EXPECT_EQ(Db().AddonGpuFloorsFor("xformers", V("0.0.31")).size(), 2u);
   ASSERT_EQ(Db().AddonGpuFloorsFor("triton", V("3.2.0")).size(), 1u);
   EXPECT_EQ(Db().AddonGpuFloorsFor("triton", V("3.2.0")).front()->cc, V("7.0"));
@@ -105,11 +105,11 @@ TEST(KnowledgeAddons, WhatProvesAGpuBuild) {
   const AddonLibrary* bnb = Db().FindAddon("bitsandbytes");
   ASSERT_NE(bnb, nullptr);
   ASSERT_TRUE(bnb->cpu_only.has_value());
-  EXPECT_EQ(*bnb->cpu_only, AddonSeverity::kError);
+  EXPECT_EQ(*bnb->cpu_only, Severity::kError);
   EXPECT_EQ(bnb->install_cuda, "bitsandbytes");
   const AddonLibrary* jax = Db().FindAddon("jax");
   ASSERT_TRUE(jax->cpu_only.has_value());
-  EXPECT_EQ(*jax->cpu_only, AddonSeverity::kWarning);
+  EXPECT_EQ(*jax->cpu_only, Severity::kWarning);
   EXPECT_EQ(jax->install_cuda, "jax[cuda{cuda}]");
   EXPECT_EQ(jax->install_rocm, "jax[rocm7-local]");
   EXPECT_FALSE(Db().FindAddon("xformers")->cpu_only.has_value());

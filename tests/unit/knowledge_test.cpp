@@ -260,7 +260,7 @@ TEST(KnowledgeData, AmdSpotChecks) {
   ASSERT_NE(rule, nullptr);
   EXPECT_EQ(rule->value, "10.3.0");
   EXPECT_EQ(rule->verdict, OverrideVerdict::kWorks);
-  EXPECT_EQ(db.FindPitfall("rdna1-no-override")->severity, PitfallSeverity::kError);
+  EXPECT_EQ(db.FindPitfall("rdna1-no-override")->severity, Severity::kError);
   EXPECT_EQ(db.FindTheRockFamilies("gfx1151").size(), 2u);  // gfx115X-all and its own legacy index
 }
 

@@ -736,7 +736,7 @@ TEST_F(TuneChild, UsersModelThatRaisesIsAProblemWithItsTraceback) {
   ASSERT_EQ(run.problems.size(), 1u);
   const TuneProblem& p = run.problems[0];
   EXPECT_EQ(p.id, "tune.user_model_failed");
-  EXPECT_EQ(p.severity, "error");
+  EXPECT_EQ(p.severity, Severity::kError);
   EXPECT_NE(p.title.find("loading your model failed"), std::string::npos) << p.title;
   EXPECT_NE(p.title.find("ValueError: planted: the user's build function failed"), std::string::npos)
       << p.title;
