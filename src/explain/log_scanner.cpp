@@ -9,6 +9,8 @@
 #include <functional>
 #include <regex>
 
+#include "explain/explain_pattern.h"
+
 namespace gpudoctor {
 namespace {
 
@@ -179,6 +181,7 @@ bool LogScanner::EvaluatePattern(size_t pattern_index, std::string_view window) 
                                       ? catalog_.entries[entry_index].context[ref.index]
                                       : catalog_.entries[entry_index].patterns[ref.index];
   if (ref.role == Role::kFact) ++fact_evaluations_[ref.index];
+  if (!ContainsAllFolded(window, pattern.also_required)) return false;  // cannot match: no regex run
   const uint64_t key = std::hash<std::string_view>{}(window) ^ (0x9e3779b97f4a7c15ull * (pattern_index + 1));
   auto it = cache_.find(key);
   if (it == cache_.end() || it->second.pattern != pattern_index || it->second.window != window) {
