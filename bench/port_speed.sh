@@ -5,6 +5,8 @@
 # memory (maximum resident set, from /usr/bin/time). It then checks that every run wrote the same bytes and
 # the same JSON report: the output must not depend on the run or the thread count.
 # A benchmark, not a test: it prints figures; it fails only when the tool fails or the outputs differ.
+# With hipify-perl (HIPIFY_PERL=PATH, or hipify-perl in PATH; ROCm/HIPIFY's bin/hipify-perl), it also times
+# `perl hipify-perl -quiet-warnings` over the same files in one process and prints both rates, same run.
 #   bench/port_speed.sh [BINARY] [LINES] [THREADS]
 # Build first: cmake -S . -B build/h7rel -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUDOCTOR_TESTS=OFF
 #              cmake --build build/h7rel -j2
@@ -55,6 +57,7 @@ run() {  # run NAME THREADS -> prints seconds and max RSS KiB
   if [ "$rc" -ge 3 ]; then echo "gpudoctor port failed (exit $rc):" >&2; cat "$WORK/$name.err" >&2; exit 1; fi
   local secs rss; secs=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')  # awk: bc is not everywhere
   rss=$(tail -n 1 "$WORK/$name.rss")
+  echo "$secs" > "$WORK/$name.secs"
   printf '%-22s %8.3f s  %10.0f lines/s  peak %6.1f MiB\n' "$name ($threads thread(s))" "$secs" \
     "$(awk -v t="$TOTAL" -v s="$secs" 'BEGIN { print t / s }')" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
 }
@@ -70,4 +73,21 @@ for other in many_threads one_thread_again; do
   cmp -s <(sed "s#$WORK/one_thread#OUT#g" "$WORK/one_thread.json") <(sed "s#$WORK/$other#OUT#g" "$WORK/$other.json") || same=no
 done
 echo "outputs and reports identical across runs and thread counts: $same"
+
+# hipify-perl's quiet mode over the same files, one process (it takes many files and prints each translation).
+HIPIFY="${HIPIFY_PERL:-$(command -v hipify-perl || true)}"
+if [ -n "$HIPIFY" ] && [ -f "$HIPIFY" ]; then
+  mapfile -t FILES < <(find "$WORK/src" -name '*.cu' | sort)
+  start=$(date +%s.%N)
+  perl "$HIPIFY" -quiet-warnings "${FILES[@]}" > "$WORK/hipify.out" 2> "$WORK/hipify.err" || true
+  end=$(date +%s.%N)
+  hsecs=$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')
+  psecs=$(cat "$WORK/one_thread.secs")
+  printf '%-22s %8.3f s  %10.0f lines/s\n' "hipify-perl (quiet)" "$hsecs" \
+    "$(awk -v t="$TOTAL" -v s="$hsecs" 'BEGIN { print t / s }')"
+  echo "port (1 thread) against hipify-perl -quiet-warnings: $(awk -v h="$hsecs" -v p="$psecs" \
+    'BEGIN { printf "%.1f", h / p }')x the lines per second"
+else
+  echo "hipify-perl: not found (set HIPIFY_PERL=PATH to time it beside port)"
+fi
 [ "$same" = yes ]

@@ -68,29 +68,87 @@ RawSection ParseSectionHeader(const LeBytes& b, uint64_t at) {
   return s;
 }
 
+// The ELF identification and header size: a 64-bit little-endian ELF file, or what it is instead.
+Status CheckElf64Header(const std::string& what, const std::vector<uint8_t>& head_bytes) {
+  LeBytes head(head_bytes);
+  if (!head.StartsWithAt(0,
+                         "\x7f"
+                         "ELF"))
+    return UserError(what + " is not an ELF file");
+  if (head.size() < 6) return UserError(what + ": the ELF header is truncated");
+  if (head_bytes[4] == 1)
+    return UserError(what + " is a 32-bit ELF file; only 64-bit libraries are read",
+                     "GPU frameworks ship 64-bit libraries only; this is not one of them");
+  if (head_bytes[4] != 2) return UserError(what + ": unknown ELF class " + std::to_string(head_bytes[4]));
+  if (head_bytes[5] != 1)
+    return UserError(what + " is a big-endian ELF file; only little-endian libraries are read");
+  if (head.size() < kElf64HeaderSize)
+    return UserError(what + ": the ELF header is truncated (" + std::to_string(head.size()) +
+                     " of 64 bytes)");
+  return Ok{};
+}
+
+// The section name table's bytes; empty (with a warning) when the table is absent, has no data, or
+// cannot be read.
+std::vector<uint8_t> ReadSectionNames(const ByteSource& file, const std::string& what,
+                                      const std::vector<RawSection>& sections, uint32_t shstrndx,
+                                      uint64_t shnum, SectionTable& table) {
+  std::vector<uint8_t> names;
+  if (shstrndx != 0 && shstrndx < sections.size()) {
+    const RawSection& strtab = sections[shstrndx];
+    if (strtab.type == kShtNobits) {
+      table.warnings.push_back(what + ": the section name table has no data; sections are unnamed");
+    } else {
+      auto read = file.Read(strtab.offset, strtab.size, kMaxNameTable);
+      if (read.ok()) {
+        names = std::move(*read);
+      } else {
+        table.warnings.push_back(read.error().With("reading the ELF section names").message);
+      }
+    }
+  } else if (shstrndx != 0) {
+    table.warnings.push_back(what + ": the section name table index " + std::to_string(shstrndx) +
+                             " is outside the table of " + std::to_string(shnum) + " sections");
+  }
+  return names;
+}
+
+// The sections as the readers see them (section 0, the null section, left out), each name read from the
+// name table, each extent checked against the file.
+void AddSections(const ByteSource& file, const std::string& what, const std::vector<RawSection>& sections,
+                 const std::vector<uint8_t>& names, SectionTable& table) {
+  LeBytes name_bytes(names);
+  for (uint64_t i = 1; i < sections.size(); ++i) {
+    const RawSection& s = sections[i];
+    BinarySection out;
+    out.name = name_bytes.CString(s.name, 256).value_or("");
+    // A name offset past the name table (or a name without its end) leaves the section unnamed: said, since
+    // an unnamed .hip_fatbin or .nv_fatbin would otherwise be missed without a word (issue 35, attempt #49).
+    if (!names.empty() && s.name != 0 && !name_bytes.CString(s.name, 256))
+      table.warnings.push_back(what + ": section #" + std::to_string(i) +
+                               "'s name lies outside the section name " +
+                               "table; the section is read unnamed");
+    out.has_file_data = s.type != kShtNobits && s.type != 0;
+    out.offset = s.offset;
+    out.size = out.has_file_data ? s.size : 0;
+    if (out.has_file_data && !file.Contains(s.offset, s.size)) {
+      table.warnings.push_back(what + ": section " + (out.name.empty() ? "#" + std::to_string(i) : out.name) +
+                               " lies beyond the end of the file (truncated download?)");
+      out.size = s.offset < file.Size() ? file.Size() - s.offset : 0;
+      out.has_file_data = s.offset < file.Size();
+    }
+    table.sections.push_back(std::move(out));
+  }
+}
+
 }  // namespace
 
 Result<SectionTable> ReadElfSections(const ByteSource& file) {
   const std::string what = file.Name();
   auto head_bytes = file.ReadUpTo(0, kElf64HeaderSize);
   if (!head_bytes.ok()) return head_bytes.error();
+  if (Status header = CheckElf64Header(what, *head_bytes); !header.ok()) return header.error();
   LeBytes head(*head_bytes);
-  if (!head.StartsWithAt(0,
-                         "\x7f"
-                         "ELF"))
-    return UserError(what + " is not an ELF file");
-  if (head.size() < 6) return UserError(what + ": the ELF header is truncated");
-  if ((*head_bytes)[4] == 1)
-    return UserError(what + " is a 32-bit ELF file; only 64-bit libraries are read",
-                     "GPU frameworks ship 64-bit libraries only; this is not one of them");
-  if ((*head_bytes)[4] != 2)
-    return UserError(what + ": unknown ELF class " + std::to_string((*head_bytes)[4]));
-  if ((*head_bytes)[5] != 1)
-    return UserError(what + " is a big-endian ELF file; only little-endian libraries are read");
-  if (head.size() < kElf64HeaderSize)
-    return UserError(what + ": the ELF header is truncated (" + std::to_string(head.size()) +
-                     " of 64 bytes)");
-
   SectionTable table;
   table.format = BinaryFormat::kElf;
   table.description =
@@ -127,46 +185,8 @@ Result<SectionTable> ReadElfSections(const ByteSource& file) {
   for (uint64_t i = 0; i < shnum; ++i)
     sections.push_back(ParseSectionHeader(headers, i * kElf64SectionHeaderSize));
 
-  std::vector<uint8_t> names;
-  if (shstrndx != 0 && shstrndx < sections.size()) {
-    const RawSection& strtab = sections[shstrndx];
-    if (strtab.type == kShtNobits) {
-      table.warnings.push_back(what + ": the section name table has no data; sections are unnamed");
-    } else {
-      auto read = file.Read(strtab.offset, strtab.size, kMaxNameTable);
-      if (read.ok()) {
-        names = std::move(*read);
-      } else {
-        table.warnings.push_back(read.error().With("reading the ELF section names").message);
-      }
-    }
-  } else if (shstrndx != 0) {
-    table.warnings.push_back(what + ": the section name table index " + std::to_string(shstrndx) +
-                             " is outside the table of " + std::to_string(shnum) + " sections");
-  }
-
-  LeBytes name_bytes(names);
-  for (uint64_t i = 1; i < sections.size(); ++i) {
-    const RawSection& s = sections[i];
-    BinarySection out;
-    out.name = name_bytes.CString(s.name, 256).value_or("");
-    // A name offset past the name table (or a name without its end) leaves the section unnamed: said, since
-    // an unnamed .hip_fatbin or .nv_fatbin would otherwise be missed without a word (issue 35, attempt #49).
-    if (!names.empty() && s.name != 0 && !name_bytes.CString(s.name, 256))
-      table.warnings.push_back(what + ": section #" + std::to_string(i) +
-                               "'s name lies outside the section name " +
-                               "table; the section is read unnamed");
-    out.has_file_data = s.type != kShtNobits && s.type != 0;
-    out.offset = s.offset;
-    out.size = out.has_file_data ? s.size : 0;
-    if (out.has_file_data && !file.Contains(s.offset, s.size)) {
-      table.warnings.push_back(what + ": section " + (out.name.empty() ? "#" + std::to_string(i) : out.name) +
-                               " lies beyond the end of the file (truncated download?)");
-      out.size = s.offset < file.Size() ? file.Size() - s.offset : 0;
-      out.has_file_data = s.offset < file.Size();
-    }
-    table.sections.push_back(std::move(out));
-  }
+  const std::vector<uint8_t> names = ReadSectionNames(file, what, sections, shstrndx, shnum, table);
+  AddSections(file, what, sections, names, table);
   return table;
 }
 

@@ -55,7 +55,9 @@ std::string PortCommand::Description() const {
          "report "
          "gives, per file and in total, the references converted by API family and, with line:column and "
          "what to "
-         "do: APIs HIP lacks, APIs newer than --hip-version (meta_group_rank with HIP 5.2), 32-lane "
+         "do: APIs HIP lacks, APIs newer than --hip-version (__nv_bfloat162 with HIP 5.2; where that release "
+         "has an equivalent, "
+         "such as hip_bfloat16 or sharedMemPerBlock, it is written instead), 32-lane "
          "assumptions "
          "(tiles, shared arrays and lane arithmetic of 32, lane masks given to warp intrinsics), code whose "
          "result "
@@ -68,8 +70,7 @@ std::string PortCommand::Description() const {
          "  gpudoctor port src/ -o src-hip                  a folder into a new folder\n"
          "  gpudoctor port src/ --in-place --backup         rewrite the files, keeping FILE.orig\n"
          "  gpudoctor port src/ --examine --json            the report only, as JSON\n"
-         "  gpudoctor port kernel.cu --hip-version 5.2 -o k.hip.cu   APIs Debian 12's HIP 5.2 lacks are "
-         "errors\n"
+         "  gpudoctor port kernel.cu --hip-version 5.2 -o k.hip.cu   written for HIP 5.2 (Debian 12)\n"
          "  gpudoctor port src/ -o src-hip --check-build    compile each translated source with hipcc\n\n"
          "Exit codes: 0 nothing to look at, 1 warnings (hazards to check), 2 errors (APIs HIP lacks, inline "
          "PTX, "
@@ -89,7 +90,9 @@ void PortCommand::DefineFlags(FlagSet& flags) {
   flags.Bool("--backup", &backup_, "With --in-place: keep each original as FILE.orig.");
   flags.Bool("--examine", &examine_, "Report only; write nothing.");
   flags.String("--hip-version", &hip_version_, "X.Y",
-               "Translate for this HIP release: an API it lacks becomes an error in the report.");
+               "Translate for this HIP release: what it lacks is written as what it has where there is an "
+               "equivalent (hip_bfloat16, sharedMemPerBlock, the meta_group_* expressions), else an error in "
+               "the report.");
   flags.Bool(
       "--launch-macro", &launch_macro_,
       "Rewrite kernel<<<grid, block, shared, stream>>>(args) as hipLaunchKernelGGL(...) (<<<>>> is valid "

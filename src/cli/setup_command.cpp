@@ -213,24 +213,8 @@ int SetupCommand::Run(const CliContext& ctx) {
     return kExitOk;
   }
   WriteAll(ctx.out, RenderPlanText(plan));
-  // After --apply, check --live and verify prove the environment, unless there is nothing here to prove.
-  auto post_check = [&](const std::string& environment) -> int {
-    if (no_post_check_) return kExitOk;
-    if (!source_.sysroot.empty() || !source_.from.empty()) {
-      WriteAll(ctx.out,
-               "post-check skipped: the plan is of a recorded machine (--sysroot or --from), and check "
-               "--live and verify would judge this one\n");
-      return kExitOk;
-    }
-    if (snap->gpus.empty()) {
-      WriteAll(ctx.out,
-               "post-check skipped: no GPU found on this machine for check --live and verify to prove\n");
-      return kExitOk;
-    }
-    return PostCheck(ctx, environment);
-  };
   // Nothing to change in an existing environment: --apply still proves it works.
-  if (plan.Empty()) return apply_ && !env_.empty() ? post_check(env_) : kExitOk;
+  if (plan.Empty()) return apply_ && !env_.empty() ? PostCheckIfUseful(ctx, *snap, env_) : kExitOk;
   const std::string conda_exe = conda && apply_ ? FindOnPath(ctx.env, "conda") : "";
   if (conda && apply_ && conda_exe.empty())
     return ReportError(ctx.err,
@@ -244,9 +228,33 @@ int SetupCommand::Run(const CliContext& ctx) {
     return kExitOk;
   }
   WriteAll(ctx.out, "\n");
+  return ApplySteps(ctx, plan, *snap, uv, conda_exe);
+}
 
+// After --apply, check --live and verify prove the environment, unless there is nothing here to prove.
+int SetupCommand::PostCheckIfUseful(const CliContext& ctx, const Snapshot& snap,
+                                    const std::string& environment) {
+  if (no_post_check_) return kExitOk;
+  if (!source_.sysroot.empty() || !source_.from.empty()) {
+    WriteAll(ctx.out,
+             "post-check skipped: the plan is of a recorded machine (--sysroot or --from), and check "
+             "--live and verify would judge this one\n");
+    return kExitOk;
+  }
+  if (snap.gpus.empty()) {
+    WriteAll(ctx.out,
+             "post-check skipped: no GPU found on this machine for check --live and verify to prove\n");
+    return kExitOk;
+  }
+  return PostCheck(ctx, environment);
+}
+
+// --apply: the plan's steps carried out with the installer chosen (uv or conda where found), then the
+// post-check of the environment made.
+int SetupCommand::ApplySteps(const CliContext& ctx, const SetupPlan& plan, const Snapshot& snap,
+                             const std::string& uv, const std::string& conda_exe) {
   ApplyOptions options;
-  options.installer = conda ? Installer::kConda : uv.empty() ? Installer::kPip : Installer::kUv;
+  options.installer = !conda_exe.empty() ? Installer::kConda : uv.empty() ? Installer::kPip : Installer::kUv;
   options.uv = uv;
   options.conda = conda_exe;
   options.local_index = local_index_;
@@ -258,7 +266,7 @@ int SetupCommand::Run(const CliContext& ctx) {
   if (!ReportOutcome(ctx, *outcome)) return kExitErrors;
   if (!plan.manual.empty())
     WriteAll(ctx.out, "Still to do by hand (setup never runs these): step 1 above.\n");
-  return post_check(plan.environment);
+  return PostCheckIfUseful(ctx, snap, plan.environment);
 }
 
 }  // namespace gpudoctor

@@ -4,6 +4,7 @@
 
 #include "cli/command.h"
 #include "cli/snapshot_options.h"
+#include "setup/setup_plan.h"
 
 namespace gpudoctor {
 
@@ -31,6 +32,10 @@ class SetupCommand final : public Command {
   std::string shell_ = "auto";
   std::string db_;
   SnapshotOptions source_;
+
+  int PostCheckIfUseful(const CliContext& ctx, const Snapshot& snap, const std::string& environment);
+  int ApplySteps(const CliContext& ctx, const SetupPlan& plan, const Snapshot& snap, const std::string& uv,
+                 const std::string& conda_exe);
 };
 
 }  // namespace gpudoctor

@@ -9,6 +9,7 @@
 #include <random>
 #include <system_error>
 
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "core/strings.h"
 #include "platform/identity.h"
@@ -204,93 +205,127 @@ int TuneCommand::ApplyPerfLevel(const CliContext& ctx, const Snapshot& snap) {
   return kExitOk;
 }
 
-int TuneCommand::Run(const CliContext& ctx) {
-  if (restore_) return Restore(ctx);
-  if (perf_level_ && apply_.empty())
-    return ReportError(ctx.err, UserError("--perf-level changes the machine only with --apply FILE"));
+namespace {
+
+// --model-file PATH or PATH:FUNCTION as the child's MODULE:FUNCTION form: a colon after the file's last
+// separator names the function (a Windows drive's colon does not); the file must exist.
+Result<std::string> UserModelFromFile(const std::string& model_file) {
+  const size_t sep = model_file.find_last_of("/\\");
+  const size_t colon = model_file.rfind(':');
+  const bool has_function =
+      colon != std::string::npos && (sep == std::string::npos || colon > sep) && colon > 0;
+  const std::string path = has_function ? model_file.substr(0, colon) : model_file;
+  const std::string function = has_function ? model_file.substr(colon + 1) : "build";
+  std::error_code ec;
+  if (path.empty() || function.empty() || !std::filesystem::is_regular_file(path, ec))
+    return UserError("--model-file " + model_file + ": no such Python file",
+                     "e.g. --model-file train.py:build");
+  return std::filesystem::absolute(path, ec).string() + ":" + function;
+}
+
+// The models to time: the built-in ones --model names, and the user's own (--model MODULE:FUNCTION or
+// --model-file), timed as model "user"; one model of the user's own per run.
+Result<std::vector<std::string>> ReadModels(const std::vector<std::string>& named,
+                                            const std::string& model_file, std::string& user_model) {
   std::vector<std::string> models;
-  std::string user_model;
-  for (const auto& m : models_) {
+  for (const auto& m : named) {
     if (m == "resnet50" || m == "transformer") {
       models.push_back(m);
     } else if (m.find(':') != std::string::npos && m.front() != ':' && m.back() != ':') {
-      if (!user_model.empty())
-        return ReportError(ctx.err, UserError("--model " + m + ": one model of your own per run"));
+      if (!user_model.empty()) return UserError("--model " + m + ": one model of your own per run");
       user_model = m;
     } else {
-      return ReportError(ctx.err, UserError("--model " + m + ": unknown model",
-                                            "use resnet50, transformer, or MODULE:FUNCTION for your own"));
+      return UserError("--model " + m + ": unknown model",
+                       "use resnet50, transformer, or MODULE:FUNCTION for your own");
     }
   }
-  if (!model_file_.empty()) {
+  if (!model_file.empty()) {
     if (!user_model.empty())
-      return ReportError(ctx.err, UserError("--model-file: one model of your own per run (--model " +
-                                            user_model + " is one)"));
-    // PATH or PATH:FUNCTION: a colon after the file's last separator names the function (a Windows drive's
-    // colon does not).
-    const size_t sep = model_file_.find_last_of("/\\");
-    const size_t colon = model_file_.rfind(':');
-    const bool has_function =
-        colon != std::string::npos && (sep == std::string::npos || colon > sep) && colon > 0;
-    std::string path = has_function ? model_file_.substr(0, colon) : model_file_;
-    const std::string function = has_function ? model_file_.substr(colon + 1) : "build";
-    std::error_code ec;
-    if (path.empty() || function.empty() || !std::filesystem::is_regular_file(path, ec))
-      return ReportError(ctx.err, UserError("--model-file " + model_file_ + ": no such Python file",
-                                            "e.g. --model-file train.py:build"));
-    user_model = std::filesystem::absolute(path, ec).string() + ":" + function;
+      return UserError("--model-file: one model of your own per run (--model " + user_model + " is one)");
+    auto from_file = UserModelFromFile(model_file);
+    if (!from_file) return from_file.error();
+    user_model = *from_file;
   }
   if (!user_model.empty()) models.push_back("user");
+  return models;
+}
+
+// --compile's modes, comma-separated, each checked; "none": no compiled run ("").
+Result<std::string> ReadCompileModes(const std::string& compile) {
+  if (compile == "none") return std::string();
+  for (const auto& mode : Split(compile, ','))
+    if (mode != "default" && mode != "reduce-overhead" && mode != "max-autotune")
+      return UserError("--compile " + compile + ": unknown mode \"" + std::string(mode) + "\"",
+                       "give default, reduce-overhead, max-autotune (comma-separated) or none");
+  return compile;
+}
+
+// --apply FILE is checked before minutes of work: it must not exist (it is never replaced) and its folder
+// must take a new file (issue 35, attempt 98: a folder that cannot be written failed only after the
+// measurement).
+Status CheckApplyTarget(const std::string& apply) {
+  if (apply.empty() || apply == "-") return Ok{};
+  std::error_code ec;
+  if (std::filesystem::exists(apply, ec))
+    return UserError("--apply " + apply + ": the file exists; it is never replaced",
+                     "choose another file name, or remove it first");
+  return CheckCanCreate(apply);
+}
+
+}  // namespace
+
+// Every flag read into the run's options before anything starts, so a bad value stops the command first.
+Result<TuneOptions> TuneCommand::ReadOptions() const {
   TuneOptions options;
-  options.device = device_;
+  auto models = ReadModels(models_, model_file_, options.user_model);
+  if (!models) return models.error();
+  options.models = *models;
   if (device_ != "cpu" && !ParseU64(device_))
-    return ReportError(ctx.err, UserError("--device " + device_ + ": not a GPU number", "e.g. --device 0"));
+    return UserError("--device " + device_ + ": not a GPU number", "e.g. --device 0");
+  options.device = device_;
   options.size = device_ == "cpu" ? "tiny" : (quick_ ? "quick" : "full");
-  options.models = models;
-  options.user_model = user_model;
   options.exact_search = exact_;
   options.allocator = !quick_;      // a second child run: more than --quick's minute allows
   options.library_knobs = !quick_;  // a child per library knob, likewise
   // The full run keeps to its 5 minutes (issue 33): the library knobs' children start only while they fit in
   // 285 s of children, leaving the rest for torch's start-up in the first child's wall time and the report.
   if (!quick_) options.budget = std::chrono::seconds(285);
-  if (!max_batch_.empty()) {
-    auto cap = ParseU64(max_batch_);
-    if (!cap || *cap < 1 || *cap > 1000000)
-      return ReportError(ctx.err,
-                         UserError("--max-batch " + max_batch_ + ": give a number from 1 to 1000000"));
-    options.max_batch = static_cast<uint32_t>(*cap);
-  }
-  if (compile_ != "none") {
-    for (const auto& mode : Split(compile_, ','))
-      if (mode != "default" && mode != "reduce-overhead" && mode != "max-autotune")
-        return ReportError(ctx.err,
-                           UserError("--compile " + compile_ + ": unknown mode \"" + std::string(mode) + "\"",
-                                     "give default, reduce-overhead, max-autotune (comma-separated) or "
-                                     "none"));
-    options.compile_modes = compile_;
-  } else {
-    options.compile_modes = "";
-  }
+  auto cap = WholeFlag("--max-batch", max_batch_, 1, 1000000);
+  if (!cap) return cap.error();
+  if (*cap) options.max_batch = static_cast<uint32_t>(**cap);
+  auto compile = ReadCompileModes(compile_);
+  if (!compile) return compile.error();
+  options.compile_modes = *compile;
   // torch.compile's runs compile each model two or three times: the full run's limit has room for it.
   options.timeout = std::chrono::seconds(quick_ ? 120 : 600);
-  if (!timeout_.empty()) {
-    auto s = ParseU64(timeout_);
-    if (!s || *s < 1 || *s > 86400)
-      return ReportError(ctx.err, UserError("--timeout " + timeout_ + ": give seconds from 1 to 86400"));
-    options.timeout = std::chrono::seconds(*s);
-  }
+  auto timeout = SecondsFlag("--timeout", timeout_);
+  if (!timeout) return timeout.error();
+  if (*timeout) options.timeout = **timeout;
+  return options;
+}
 
-  std::error_code exists_ec;
-  if (!apply_.empty() && apply_ != "-" &&
-      std::filesystem::exists(apply_, exists_ec))  // before minutes of work
-    return ReportError(ctx.err, UserError("--apply " + apply_ + ": the file exists; it is never replaced",
-                                          "choose another file name, or remove it first"));
-  if (!apply_.empty() && apply_ != "-") {
-    // A folder that cannot be written would fail only after the whole measurement (issue 35, attempt 98).
-    if (Status writable = CheckCanCreate(apply_); !writable.ok())
-      return ReportError(ctx.err, writable.error());
+// --apply: the recommended lines written to a new file (or stderr for "-"), then --perf-level's change.
+int TuneCommand::WriteApply(const CliContext& ctx, const TuneAdvice& advice, Shell shell,
+                            const Snapshot& snap) {
+  const std::string text = EnvFileText(advice, device_, shell);
+  if (apply_ == "-") {
+    WriteAll(ctx.err, text);
+  } else if (auto s = WriteFileAtomically(apply_, text, /*overwrite=*/false); !s) {
+    return ReportError(ctx.err, s.error());
+  } else {
+    WriteAll(ctx.err, "tune: wrote " + apply_ + "\n");
   }
+  return perf_level_ ? ApplyPerfLevel(ctx, snap) : kExitOk;
+}
+
+int TuneCommand::Run(const CliContext& ctx) {
+  if (restore_) return Restore(ctx);
+  if (perf_level_ && apply_.empty())
+    return ReportError(ctx.err, UserError("--perf-level changes the machine only with --apply FILE"));
+  auto read = ReadOptions();
+  if (!read) return ReportError(ctx.err, read.error());
+  TuneOptions options = *read;
+  if (Status target = CheckApplyTarget(apply_); !target.ok()) return ReportError(ctx.err, target.error());
   auto snap = snapshot_.Acquire(ctx);
   if (!snap) return ReportError(ctx.err, snap.error());
   const PythonEnv* env = PickEnv(*snap, !snapshot_.python_envs.empty());
@@ -324,20 +359,9 @@ int TuneCommand::Run(const CliContext& ctx) {
   rctx.quick = quick_;
   rctx.shell = shell_ == "auto" ? DetectShell(snap->os.family, ctx.env) : *ShellFromString(shell_);
 
-  int code = TuneExitCode(run);
-  if (!apply_.empty() && run.status == "ok") {
-    std::string text = EnvFileText(advice, device_, rctx.shell);
-    if (apply_ == "-") {
-      WriteAll(ctx.err, text);
-    } else if (auto s = WriteFileAtomically(apply_, text, /*overwrite=*/false); !s) {
-      return ReportError(ctx.err, s.error());
-    } else {
-      WriteAll(ctx.err, "tune: wrote " + apply_ + "\n");
-    }
-    if (perf_level_) {
-      if (int c = ApplyPerfLevel(ctx, *snap); c != kExitOk) return c;
-    }
-  }
+  const int code = TuneExitCode(run);
+  if (!apply_.empty() && run.status == "ok")
+    if (int c = WriteApply(ctx, advice, rctx.shell, *snap); c != kExitOk) return c;
   if (json_) {
     TuneResult result{env->path, device_, quick_, std::move(run), std::move(advice)};
     WriteAll(ctx.out, TuneResultToJson(result));

@@ -6,6 +6,10 @@
 
 #include "cli/command.h"
 #include "cli/snapshot_options.h"
+#include "core/result.h"
+#include "rules/shell.h"
+#include "tune/tune_advice.h"
+#include "tune/tune_runner.h"
 
 namespace gpudoctor {
 
@@ -38,6 +42,8 @@ class TuneCommand final : public Command {
 
   int Restore(const CliContext& ctx);
   int ApplyPerfLevel(const CliContext& ctx, const Snapshot& snap);
+  Result<TuneOptions> ReadOptions() const;
+  int WriteApply(const CliContext& ctx, const TuneAdvice& advice, Shell shell, const Snapshot& snap);
 };
 
 }  // namespace gpudoctor

@@ -36,8 +36,9 @@ const char* ToString(ExplainFact f);  // "gpu_arch"
 // One regular expression of an entry, ready to run. Named captures `(?<gfx>...)` are rewritten to
 // plain groups for std::regex (ECMAScript has none); `group_names[i]` names group i + 1.
 struct ExplainPattern {
-  std::string text;     // as written in the catalog
-  std::string literal;  // lower-case text every match contains (the prefilter's key)
+  std::string text;                        // as written in the catalog
+  std::string literal;                     // lower-case text every match contains (the prefilter's key)
+  std::vector<std::string> also_required;  // more lower-case text every match contains (explain_pattern.h)
   std::shared_ptr<const std::regex> regex;
   std::vector<std::string> group_names;
 };

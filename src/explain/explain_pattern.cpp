@@ -108,10 +108,21 @@ Result<NamedGroups> RewriteNamedGroups(std::string_view regex) {
   return out;
 }
 
-std::string DeriveLiteral(std::string_view regex) {
-  std::string best, run;
+namespace {
+
+// The runs of literal characters at depth 0 (each one lower-cased), in order; `alternatives` tells whether a
+// top-level | splits the expression (then no run is required of every match).
+struct LiteralRunScan {
+  std::vector<std::string> runs;
+  bool alternatives = false;
+};
+
+LiteralRunScan ScanLiteralRuns(std::string_view regex) {
+  LiteralRunScan scan;
+  std::vector<std::string>& runs = scan.runs;
+  std::string run;
   auto end_run = [&] {
-    if (run.size() > best.size()) best = run;
+    if (!run.empty()) runs.push_back(ToLower(run));
     run.clear();
   };
   size_t depth = 0, i = 0;
@@ -137,6 +148,8 @@ std::string DeriveLiteral(std::string_view regex) {
       ++depth;
     } else if (c == ')') {
       if (depth > 0) --depth;
+    } else if (c == '|' && depth == 0) {
+      scan.alternatives = true;
     } else if (std::string_view(".^$|?*+{}").find(c) == std::string_view::npos) {
       literal = true;
     }
@@ -154,7 +167,41 @@ std::string DeriveLiteral(std::string_view regex) {
     i = next;
   }
   end_run();
-  return ToLower(best);
+  return scan;
+}
+
+char LowerAsciiByte(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
+std::string DeriveLiteral(std::string_view regex) {
+  std::string best;
+  for (std::string& run : ScanLiteralRuns(regex).runs)
+    if (run.size() > best.size()) best = std::move(run);
+  return best;
+}
+
+std::vector<std::string> AlsoRequiredLiterals(std::string_view regex, std::string_view prefilter_literal) {
+  std::vector<std::string> out;
+  LiteralRunScan scan = ScanLiteralRuns(regex);
+  if (scan.alternatives) return out;  // one alternative needs none of the other's text
+  for (std::string& run : scan.runs) {
+    const bool ascii = std::all_of(run.begin(), run.end(), [](char c) { return (c & 0x80) == 0; });
+    if (run.size() < kMinRequiredLength || !ascii || prefilter_literal.find(run) != std::string_view::npos)
+      continue;
+    if (std::find(out.begin(), out.end(), run) == out.end()) out.push_back(std::move(run));
+  }
+  return out;
+}
+
+bool ContainsAllFolded(std::string_view text, const std::vector<std::string>& needles) {
+  for (const std::string& needle : needles) {
+    auto same = [](char a, char b) { return LowerAsciiByte(a) == b; };
+    if (std::search(text.begin(), text.end(), needle.begin(), needle.end(), same) == text.end()) return false;
+  }
+  return true;
 }
 
 Result<ExplainPattern> CompileExplainPattern(std::string_view regex, std::string_view declared_literal,
@@ -165,6 +212,7 @@ Result<ExplainPattern> CompileExplainPattern(std::string_view regex, std::string
   p.text = std::string(regex);
   p.group_names = named->group_names;
   p.literal = declared_literal.empty() ? DeriveLiteral(regex) : ToLower(declared_literal);
+  p.also_required = AlsoRequiredLiterals(regex, p.literal);
   if (p.literal.size() < kMinLiteralLength)
     return UserError(
         "no literal of " + std::to_string(kMinLiteralLength) + "+ characters in '" + std::string(regex) + "'",

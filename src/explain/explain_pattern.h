@@ -29,6 +29,18 @@ Result<NamedGroups> RewriteNamedGroups(std::string_view regex);
 // quantifier), lower-cased; "" when there is none. Escaped punctuation (\. \( \[) counts as literal.
 std::string DeriveLiteral(std::string_view regex);
 
+// The shortest extra literal worth checking before a regex runs: shorter ones are in most lines anyway.
+inline constexpr size_t kMinRequiredLength = 3;
+
+// Every other run of literal characters at depth 0 (lower-cased, ASCII only, at least kMinRequiredLength
+// long, not part of `prefilter_literal`): text each match contains besides the prefilter's literal. A
+// window lacking one of them cannot match, so the regex need not run (a common literal such as "nccl info"
+// then costs a substring search instead of a std::regex run). Empty when a top-level | splits `regex`.
+std::vector<std::string> AlsoRequiredLiterals(std::string_view regex, std::string_view prefilter_literal);
+
+// Whether `text`, ASCII letters lower-cased, contains every one of `needles` (lower-case).
+bool ContainsAllFolded(std::string_view text, const std::vector<std::string>& needles);
+
 // Compiles one alternative. `declared_literal` (may be empty) replaces the derived one; the literal
 // must be at least kMinLiteralLength characters.
 Result<ExplainPattern> CompileExplainPattern(std::string_view regex, std::string_view declared_literal,

@@ -255,6 +255,94 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
   return out;
 }
 
+namespace {
+
+// A fix's commands per shell (bash, PowerShell), only those it has.
+template <typename Commands>
+Json ShellCommandsJson(const Commands& c) {
+  Json cmds = Json::object();
+  if (!c.bash.empty()) cmds["bash"] = c.bash;
+  if (!c.powershell.empty()) cmds["powershell"] = c.powershell;
+  return cmds;
+}
+
+Json OrNull(const std::string& s) {
+  return s.empty() ? Json(nullptr) : Json(s);
+}
+
+Json TargetFixesJson(const std::vector<TargetFix>& fixes) {
+  Json out = Json::array();
+  for (const TargetFix& t : fixes)
+    out.push_back(Json{{"gfx", OrNull(t.gfx)},
+                       {"from", OrNull(t.from)},
+                       {"advice", t.advice},
+                       {"commands", ShellCommandsJson(t.commands)}});
+  return out;
+}
+
+Json WheelFixJson(const WheelFix& w) {
+  return Json{{"gpu", OrNull(w.gpu)},
+              {"variant", OrNull(w.variant)},
+              {"index_url", OrNull(w.index_url)},
+              {"torch", OrNull(w.torch)},
+              {"python", OrNull(w.python)},
+              {"advice", w.advice},
+              {"commands", ShellCommandsJson(w.commands)}};
+}
+
+Json LoaderFixJson(const LoaderFix& l) {
+  return Json{{"library", OrNull(l.library)},
+              {"component", OrNull(l.component)},
+              {"requester", OrNull(l.requester)},
+              {"route", l.route},
+              {"advice", l.advice},
+              {"commands", ShellCommandsJson(l.commands)}};
+}
+
+// One match as the JSON report lists it: the entry, where it matched, and every fix for this log.
+Json MatchJson(const ExplainedMatch& em, const ExplainReport& report) {
+  const ExplainEntry& e = *em.match.entry;
+  Json captures = Json::object();
+  for (const auto& [k, v] : em.match.captures) captures[k] = v;
+  Json commands = Json::object();
+  if (!e.commands.bash.empty()) commands["bash"] = e.commands.bash;
+  if (!e.commands.powershell.empty()) commands["powershell"] = e.commands.powershell;
+  if (!e.commands.cmd.empty()) commands["cmd"] = e.commands.cmd;
+  Json facts = Json::array();
+  for (const FactLine& f : em.facts) facts.push_back(Json{{"fact", f.fact}, {"text", f.text}});
+  const Json target_fixes = TargetFixesJson(em.target_fixes);
+  const Json wheel_fix = em.wheel_fix ? WheelFixJson(*em.wheel_fix) : Json(nullptr);
+  const Json loader_fix = em.loader_fix ? LoaderFixJson(*em.loader_fix) : Json(nullptr);
+  Json context = nullptr;
+  if (em.match.context.refined != nullptr)
+    context = Json{{"refines", em.match.context.refined->id},
+                   {"line", em.match.context.line},
+                   {"excerpt", em.match.context.excerpt}};
+  return Json{{"id", e.id},
+              {"area", e.area},
+              {"severity", ToString(e.severity)},
+              {"title", e.title},
+              {"first_line", em.match.first_line},
+              {"count", em.match.count},
+              {"excerpt", em.match.excerpt},
+              {"captures", captures},
+              {"context", context},
+              {"cause", e.cause},
+              {"fix", e.fix},
+              {"commands", commands},
+              {"target_fixes", target_fixes},
+              {"wheel_fix", wheel_fix},
+              {"loader_fix", loader_fix},
+              {"fallback_advice", em.fallback_advice.empty() ? Json(nullptr) : Json(em.fallback_advice)},
+              {"specific_fix", em.specific_fix.empty() ? Json(nullptr) : Json(em.specific_fix)},
+              {"facts", facts},
+              {"facts_about", em.facts_about.empty() ? report.machine : em.facts_about},
+              {"sources", e.sources},
+              {"catalog", e.file + ":" + std::to_string(e.line)}};
+}
+
+}  // namespace
+
 std::string RenderExplainJson(const ExplainReport& report) {
   Json doc;
   doc["schema_version"] = kExplainJsonSchemaVersion;
@@ -271,80 +359,7 @@ std::string RenderExplainJson(const ExplainReport& report) {
            {"origin", report.knowledge_origin.empty() ? Json(nullptr) : Json(report.knowledge_origin)}};
   doc["exit_code"] = ExplainExitCode(report);
   Json matches = Json::array();
-  for (const ExplainedMatch& em : report.matches) {
-    const ExplainEntry& e = *em.match.entry;
-    Json captures = Json::object();
-    for (const auto& [k, v] : em.match.captures) captures[k] = v;
-    Json commands = Json::object();
-    if (!e.commands.bash.empty()) commands["bash"] = e.commands.bash;
-    if (!e.commands.powershell.empty()) commands["powershell"] = e.commands.powershell;
-    if (!e.commands.cmd.empty()) commands["cmd"] = e.commands.cmd;
-    Json facts = Json::array();
-    for (const FactLine& f : em.facts) facts.push_back(Json{{"fact", f.fact}, {"text", f.text}});
-    Json target_fixes = Json::array();
-    for (const TargetFix& t : em.target_fixes) {
-      Json cmds = Json::object();
-      if (!t.commands.bash.empty()) cmds["bash"] = t.commands.bash;
-      if (!t.commands.powershell.empty()) cmds["powershell"] = t.commands.powershell;
-      target_fixes.push_back(Json{{"gfx", t.gfx.empty() ? Json(nullptr) : Json(t.gfx)},
-                                  {"from", t.from.empty() ? Json(nullptr) : Json(t.from)},
-                                  {"advice", t.advice},
-                                  {"commands", cmds}});
-    }
-    Json wheel_fix = nullptr;
-    if (em.wheel_fix) {
-      const WheelFix& w = *em.wheel_fix;
-      Json cmds = Json::object();
-      if (!w.commands.bash.empty()) cmds["bash"] = w.commands.bash;
-      if (!w.commands.powershell.empty()) cmds["powershell"] = w.commands.powershell;
-      auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
-      wheel_fix = Json{
-          {"gpu", or_null(w.gpu)},     {"variant", or_null(w.variant)}, {"index_url", or_null(w.index_url)},
-          {"torch", or_null(w.torch)}, {"python", or_null(w.python)},   {"advice", w.advice},
-          {"commands", cmds}};
-    }
-    Json loader_fix = nullptr;
-    if (em.loader_fix) {
-      const LoaderFix& l = *em.loader_fix;
-      Json cmds = Json::object();
-      if (!l.commands.bash.empty()) cmds["bash"] = l.commands.bash;
-      if (!l.commands.powershell.empty()) cmds["powershell"] = l.commands.powershell;
-      auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
-      loader_fix = Json{{"library", or_null(l.library)},
-                        {"component", or_null(l.component)},
-                        {"requester", or_null(l.requester)},
-                        {"route", l.route},
-                        {"advice", l.advice},
-                        {"commands", cmds}};
-    }
-    Json context = nullptr;
-    if (em.match.context.refined != nullptr)
-      context = Json{{"refines", em.match.context.refined->id},
-                     {"line", em.match.context.line},
-                     {"excerpt", em.match.context.excerpt}};
-    matches.push_back(
-        Json{{"id", e.id},
-             {"area", e.area},
-             {"severity", ToString(e.severity)},
-             {"title", e.title},
-             {"first_line", em.match.first_line},
-             {"count", em.match.count},
-             {"excerpt", em.match.excerpt},
-             {"captures", captures},
-             {"context", context},
-             {"cause", e.cause},
-             {"fix", e.fix},
-             {"commands", commands},
-             {"target_fixes", target_fixes},
-             {"wheel_fix", wheel_fix},
-             {"loader_fix", loader_fix},
-             {"fallback_advice", em.fallback_advice.empty() ? Json(nullptr) : Json(em.fallback_advice)},
-             {"specific_fix", em.specific_fix.empty() ? Json(nullptr) : Json(em.specific_fix)},
-             {"facts", facts},
-             {"facts_about", em.facts_about.empty() ? report.machine : em.facts_about},
-             {"sources", e.sources},
-             {"catalog", e.file + ":" + std::to_string(e.line)}});
-  }
+  for (const ExplainedMatch& em : report.matches) matches.push_back(MatchJson(em, report));
   doc["matches"] = matches;
   Json harmless = Json::array();
   for (const ExplainMatch& m : report.harmless)

@@ -57,14 +57,14 @@ LiteralAutomaton::LiteralAutomaton(const std::vector<std::string>& literals) {
   // Failure links in BFS order; fill the DFA as we go.
   const size_t states = out.size();
   std::vector<uint32_t> fail(states, 0);
-  delta_.assign(states * class_count_, 0);
+  std::vector<uint32_t> delta(states * class_count_, 0);  // by state number, renumbered below
   std::deque<uint32_t> queue;
   for (size_t k = 0; k < class_count_; ++k) {
     uint32_t t = trie[k];
     if (t == kNone) {
-      delta_[k] = 0;
+      delta[k] = 0;
     } else {
-      delta_[k] = t;
+      delta[k] = t;
       fail[t] = 0;
       queue.push_back(t);
     }
@@ -78,23 +78,77 @@ LiteralAutomaton::LiteralAutomaton(const std::vector<std::string>& literals) {
     for (size_t k = 0; k < class_count_; ++k) {
       uint32_t t = trie[s * class_count_ + k];
       if (t == kNone) {
-        delta_[s * class_count_ + k] = delta_[fail[s] * class_count_ + k];
+        delta[s * class_count_ + k] = delta[fail[s] * class_count_ + k];
       } else {
-        delta_[s * class_count_ + k] = t;
-        fail[t] = delta_[fail[s] * class_count_ + k];
+        delta[s * class_count_ + k] = t;
+        fail[t] = delta[fail[s] * class_count_ + k];
         queue.push_back(t);
       }
     }
   }
 
-  accepting_.assign(states, 0);
+  Renumber(delta, out);
+}
+
+LiteralAutomaton::State LiteralAutomaton::FindEndings(State state, std::string_view text,
+                                                      std::vector<Ending>& out,
+                                                      std::vector<Ending>& scratch) const {
+  const uint32_t* delta = delta_.data();
+  const uint8_t* klass = byte_class_;
+  const State first_accepting = first_accepting_;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  const size_t mid = n / 2;
+  if (n < kTwoWaysFrom || max_length_ == 0 || mid <= max_length_) {
+    for (size_t i = Advance(state, text, 0); i < n; i = Advance(state, text, i + 1))
+      out.push_back(Ending{static_cast<uint32_t>(i), state});
+    return state;
+  }
+  const size_t second = mid - (max_length_ - 1);  // where the second half's stream starts, from kStart
+  scratch.clear();
+  State a = state;
+  State b = kStart;
+  for (size_t k = 0; k < mid; ++k) {
+    a = delta[a + klass[p[k]]];
+    b = delta[b + klass[p[second + k]]];
+    if (a >= first_accepting) out.push_back(Ending{static_cast<uint32_t>(k), a});
+    if (b >= first_accepting && second + k >= mid)
+      scratch.push_back(Ending{static_cast<uint32_t>(second + k), b});
+  }
+  for (size_t i = second + mid; i < n; ++i) {
+    b = delta[b + klass[p[i]]];
+    if (b >= first_accepting) scratch.push_back(Ending{static_cast<uint32_t>(i), b});
+  }
+  out.insert(out.end(), scratch.begin(), scratch.end());
+  return b;
+}
+
+// Numbers the states for the scan loop: the non-accepting ones first (the root stays 0), then the accepting
+// ones; each state becomes its row offset.
+void LiteralAutomaton::Renumber(const std::vector<uint32_t>& delta, std::vector<std::vector<uint32_t>>& out) {
+  const size_t states = out.size();
+  std::vector<uint32_t> order;  // new number -> old number
+  for (size_t s = 0; s < states; ++s)
+    if (out[s].empty()) order.push_back(static_cast<uint32_t>(s));
+  const size_t accepting_from = order.size();
+  for (size_t s = 0; s < states; ++s)
+    if (!out[s].empty()) order.push_back(static_cast<uint32_t>(s));
+  std::vector<uint32_t> number(states);  // old number -> new number
+  for (size_t n = 0; n < states; ++n) number[order[n]] = static_cast<uint32_t>(n);
+
+  const size_t width = class_count_;
+  first_accepting_ = static_cast<State>(accepting_from * width);
+  delta_.assign(states * width, 0);
   outputs_begin_.assign(states + 1, 0);
-  for (size_t s = 0; s < states; ++s) {
-    std::sort(out[s].begin(), out[s].end());
-    out[s].erase(std::unique(out[s].begin(), out[s].end()), out[s].end());
-    accepting_[s] = out[s].empty() ? 0 : 1;
-    outputs_begin_[s] = static_cast<uint32_t>(outputs_.size());
-    outputs_.insert(outputs_.end(), out[s].begin(), out[s].end());
+  for (size_t n = 0; n < states; ++n) {
+    const uint32_t old = order[n];
+    for (size_t k = 0; k < width; ++k)
+      delta_[n * width + k] = static_cast<uint32_t>(number[delta[old * width + k]] * width);
+    std::vector<uint32_t>& ids = out[old];
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    outputs_begin_[n] = static_cast<uint32_t>(outputs_.size());
+    outputs_.insert(outputs_.end(), ids.begin(), ids.end());
   }
   outputs_begin_[states] = static_cast<uint32_t>(outputs_.size());
 }

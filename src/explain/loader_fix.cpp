@@ -159,6 +159,76 @@ void AddRequester(LoaderFix& fix, const SharedLibrary& lib, const std::string& w
              "pip install --force-reinstall " + pkg + "   # or the " + pkg + " build named for your CUDA");
 }
 
+// A library the loader model does not know: find the package that ships it, and the file on disk.
+void UnknownLibraryFix(const std::string& file, const std::string& stem, LoaderFix& fix) {
+  fix.advice = file +
+               " is not a library gpudoctor's loader model knows. Find the package that ships it, and if "
+               "the file is on disk, put its folder on the loader's path.";
+  fix.commands.bash = "apt-file search " + file +
+                      "   # Debian/Ubuntu (apt install apt-file); Fedora: dnf provides '*/" + file +
+                      "'\nfind / -name '" + stem + "*' 2>/dev/null | head";
+}
+
+// A library of the GPU driver (libcuda, libnvidia-ml): it comes with the driver, never from pip or conda; in
+// a container the toolkit maps it in, in WSL2 the Windows driver provides it.
+void DriverLibraryFix(const SharedLibrary* lib, const std::string& route, const std::string& stem,
+                      LoaderFix& fix) {
+  fix.advice +=
+      route == "container"
+          ? "It comes with the GPU driver, which a container does not have: the NVIDIA Container "
+            "Toolkit maps it in when the container starts with --gpus all (or the nvidia "
+            "runtime, or CDI devices)."
+      : route == "wsl"
+          ? "In WSL2 it comes from the Windows driver through /usr/lib/wsl/lib: keep that folder on "
+            "the loader's path and install no Linux NVIDIA driver inside WSL."
+          : "It comes with the GPU driver, never from pip or conda: " + lib->system + ".";
+  fix.commands.bash =
+      route == "container" ? "docker run --gpus all ...   # needs nvidia-container-toolkit on the host"
+      : route == "wsl"     ? "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH; ls /usr/lib/wsl/lib"
+                           : "nvidia-smi   # the driver must answer; then: ldconfig -p | grep -F " + stem;
+}
+
+// The CUDA major the program was built for against the log's CUDA, and the last release of that major.
+void CudaMajorAdvice(const std::string& version, int cuda, const std::string& log_cuda,
+                     const std::string& newest, const SharedLibrary* lib, LoaderFix& fix) {
+  if (lib->family == "cuda" && cuda > 0 && !version.empty() && std::atoi(version.c_str()) != cuda) {
+    fix.advice += "The program asking for it was built for CUDA " + version +
+                  ", while the log's environment has CUDA " + log_cuda +
+                  ": install the program's build for CUDA " + log_cuda + ", or add CUDA " + version +
+                  "'s library beside it" +
+                  (newest.empty() ? ""
+                                  : " (the runtime of CUDA " + newest + ", the last " + version +
+                                        ".x, serves every program built for " + version + ".x)") +
+                  ". ";
+  } else if (!newest.empty()) {
+    fix.advice += "Any CUDA " + version + ".x provides it; CUDA " + newest + ", the last " + version +
+                  ".x, serves every program built for CUDA " + version + ". ";
+  }
+}
+
+// pip's nvidia-* wheels put their libraries in site-packages/nvidia/NAME/lib, which the loader searches
+// only when a program (torch) loads them from there itself; any other program needs the folder on
+// LD_LIBRARY_PATH. The module is the package's name without "nvidia-", its -cuNN suffix and its pin.
+void PipLibraryFolderAdvice(const std::string& module, LoaderFix& fix, std::string& commands) {
+  if (module.empty()) return;
+  fix.advice += " A library from pip's nvidia-* packages lies in site-packages/nvidia/" + module +
+                "/lib, which the loader does not search for programs other than torch: put that folder "
+                "on LD_LIBRARY_PATH.";
+  AddCommand(commands, "export LD_LIBRARY_PATH=\"$(python3 -c 'import nvidia." + module +
+                           ".lib as m; print(m.__path__[0])'):$LD_LIBRARY_PATH\"");
+}
+
+// cuDNN 8 has wheels for CUDA 11 and 12; with no CUDA in the log, both are named (a program that wants
+// cuDNN 8 today was most often built for CUDA 11).
+void BothCudnn8Advice(LoaderFix& fix, std::string& commands) {
+  fix.advice +=
+      "cuDNN 8 comes as nvidia-cudnn-cu11==8.* for a program built for CUDA 11 and as "
+      "nvidia-cudnn-cu12==8.9.* for one built for CUDA 12 (its wheel's or image's CUDA).";
+  AddCommand(commands,
+             "pip install \"nvidia-cudnn-cu11==8.*\"   # a program built for CUDA 11; CUDA 12: "
+             "\"nvidia-cudnn-cu12==8.9.*\"");
+}
+
 LoaderFix MissingLibrary(const std::string& file, const std::string& route, const std::vector<LogFact>& facts,
                          const std::string& requester, const KnowledgeDb& db) {
   LoaderFix fix;
@@ -168,12 +238,7 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
   const SharedLibrary* lib = db.FindSharedLibrary(file, &version);
   const std::string stem = file.substr(0, file.find('.'));
   if (lib == nullptr) {
-    fix.advice = file +
-                 " is not a library gpudoctor's loader model knows. Find the package that ships it, and if "
-                 "the file is on disk, put its folder on the loader's path.";
-    fix.commands.bash = "apt-file search " + file +
-                        "   # Debian/Ubuntu (apt install apt-file); Fedora: dnf provides '*/" + file +
-                        "'\nfind / -name '" + stem + "*' 2>/dev/null | head";
+    UnknownLibraryFix(file, stem, fix);
     return fix;
   }
   const std::string label =
@@ -186,19 +251,7 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
                   " where the loader finds it, or put the folder that holds it on the "
                   "loader's path. ";
   if (lib->driver) {
-    fix.advice +=
-        route == "container"
-            ? "It comes with the GPU driver, which a container does not have: the NVIDIA Container "
-              "Toolkit maps it in when the container starts with --gpus all (or the nvidia "
-              "runtime, or CDI devices)."
-        : route == "wsl"
-            ? "In WSL2 it comes from the Windows driver through /usr/lib/wsl/lib: keep that folder on "
-              "the loader's path and install no Linux NVIDIA driver inside WSL."
-            : "It comes with the GPU driver, never from pip or conda: " + lib->system + ".";
-    fix.commands.bash =
-        route == "container" ? "docker run --gpus all ...   # needs nvidia-container-toolkit on the host"
-        : route == "wsl"     ? "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH; ls /usr/lib/wsl/lib"
-                             : "nvidia-smi   # the driver must answer; then: ldconfig -p | grep -F " + stem;
+    DriverLibraryFix(lib, route, stem, fix);
     return fix;
   }
   const int cuda = LogCudaMajor(facts);
@@ -222,31 +275,10 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
                                          : lib->conda;
   std::string log_cuda = LogCudaVersion(facts);
   if (log_cuda.empty() || std::atoi(log_cuda.c_str()) != cuda) log_cuda = std::to_string(cuda);
-  if (lib->family == "cuda" && cuda > 0 && !version.empty() && std::atoi(version.c_str()) != cuda) {
-    fix.advice += "The program asking for it was built for CUDA " + version +
-                  ", while the log's environment has CUDA " + log_cuda +
-                  ": install the program's build for CUDA " + log_cuda + ", or add CUDA " + version +
-                  "'s library beside it" +
-                  (newest.empty() ? ""
-                                  : " (the runtime of CUDA " + newest + ", the last " + version +
-                                        ".x, serves every program built for " + version + ".x)") +
-                  ". ";
-  } else if (!newest.empty()) {
-    fix.advice += "Any CUDA " + version + ".x provides it; CUDA " + newest + ", the last " + version +
-                  ".x, serves every program built for CUDA " + version + ". ";
-  }
+  CudaMajorAdvice(version, cuda, log_cuda, newest, lib, fix);
   std::string commands;
-  // cuDNN 8 has wheels for CUDA 11 and 12; with no CUDA in the log, both are named (a program that wants
-  // cuDNN 8 today was most often built for CUDA 11).
   const bool both_cudnn8 = lib->family == "cudnn" && version == "8" && cuda == 0 && !pip.empty();
-  if (both_cudnn8) {
-    fix.advice +=
-        "cuDNN 8 comes as nvidia-cudnn-cu11==8.* for a program built for CUDA 11 and as "
-        "nvidia-cudnn-cu12==8.9.* for one built for CUDA 12 (its wheel's or image's CUDA).";
-    AddCommand(commands,
-               "pip install \"nvidia-cudnn-cu11==8.*\"   # a program built for CUDA 11; CUDA 12: "
-               "\"nvidia-cudnn-cu12==8.9.*\"");
-  }
+  if (both_cudnn8) BothCudnn8Advice(fix, commands);
   if (both_cudnn8) {
   } else if ((route == "conda" || (old_cuda && pip.empty())) && !conda.empty()) {
     fix.advice += "In a conda environment: conda install -c conda-forge " + conda + ".";
@@ -258,17 +290,7 @@ LoaderFix MissingLibrary(const std::string& file, const std::string& route, cons
   if (!lib->system.empty()) fix.advice += " System install: " + Replace(lib->system, "{v}", full) + ".";
   if (commands.empty() && !pip.empty())
     AddCommand(commands, "pip install " + pip + "   # in a Python environment");
-  // pip's nvidia-* wheels put their libraries in site-packages/nvidia/NAME/lib, which the loader searches
-  // only when a program (torch) loads them from there itself; any other program needs the folder on
-  // LD_LIBRARY_PATH. The module is the package's name without "nvidia-", its -cuNN suffix and its pin.
-  const std::string module = both_cudnn8 ? "cudnn" : PipModule(pip);
-  if (route != "windows" && !module.empty()) {
-    fix.advice += " A library from pip's nvidia-* packages lies in site-packages/nvidia/" + module +
-                  "/lib, which the loader does not search for programs other than torch: put that folder "
-                  "on LD_LIBRARY_PATH.";
-    AddCommand(commands, "export LD_LIBRARY_PATH=\"$(python3 -c 'import nvidia." + module +
-                             ".lib as m; print(m.__path__[0])'):$LD_LIBRARY_PATH\"");
-  }
+  if (route != "windows") PipLibraryFolderAdvice(both_cudnn8 ? "cudnn" : PipModule(pip), fix, commands);
   AddRequester(fix, *lib, what, commands);
   AddCommand(commands, "ldconfig -p | grep -F " + stem + "   # which copies the loader knows");
   if (route == "windows")

@@ -140,6 +140,7 @@ const std::vector<LogFactPattern>& LogFactPatterns() {
       p.vendor = row.vendor;
       p.pattern.text = row.regex;
       p.pattern.literal = row.literal;
+      p.pattern.also_required = AlsoRequiredLiterals(row.regex, row.literal);
       p.pattern.group_names = named->group_names;
       auto flags = std::regex::ECMAScript | std::regex::optimize;
       if (row.icase) flags |= std::regex::icase;

@@ -2,8 +2,10 @@
 // one-line look-behind that joins a line cut at a console width with its continuation.
 #include "explain/log_normalizer.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 
 namespace gpudoctor {
 namespace {
@@ -46,22 +48,22 @@ void LogNormalizer::EmitHeld(std::string& out) {
   held_newlines_ = 0;
 }
 
-void LogNormalizer::EndLine(std::string& out) {
+void LogNormalizer::EndLine(std::string_view line, size_t columns, std::string& out) {
   if (streaming_) {  // already passed on
     out.push_back('\n');
-  } else if (held_newlines_ > 0 && held_newlines_ <= kMaxJoined && Continues(line_)) {
-    held_ += line_;
+  } else if (held_newlines_ > 0 && held_newlines_ <= kMaxJoined && Continues(line)) {
+    held_ += line;
     ++held_newlines_;
-    if (!IsTerminalWidth(columns_)) EmitHeld(out);  // the continuation ended the message
+    if (!IsTerminalWidth(columns)) EmitHeld(out);  // the continuation ended the message
   } else {
     EmitHeld(out);
-    const bool ends_in_word = !line_.empty() && WordByte(static_cast<unsigned char>(line_.back()));
-    if (IsTerminalWidth(columns_) && ends_in_word) {
-      held_ = std::move(line_);
+    const bool ends_in_word = !line.empty() && WordByte(static_cast<unsigned char>(line.back()));
+    if (IsTerminalWidth(columns) && ends_in_word) {
+      held_.assign(line);
       held_newlines_ = 1;
-      held_width_ = columns_;
+      held_width_ = columns;
     } else {
-      out += line_;
+      out += line;
       out.push_back('\n');
     }
   }
@@ -70,8 +72,23 @@ void LogNormalizer::EndLine(std::string& out) {
   streaming_ = false;
 }
 
-void LogNormalizer::Feed(std::string_view chunk, std::string& out) {
-  for (char ch : chunk) {
+size_t LogNormalizer::FeedWholeLine(std::string_view rest, std::string& out) {
+  if (escape_ != Escape::kNone || streaming_ || !line_.empty()) return 0;  // inside a line or a sequence
+  const void* nl = std::memchr(rest.data(), '\n', rest.size());
+  if (nl == nullptr) return 0;
+  std::string_view line = rest.substr(0, static_cast<size_t>(static_cast<const char*>(nl) - rest.data()));
+  if (line.size() > kMaxHeldLine || std::memchr(line.data(), 0x1b, line.size()) != nullptr) return 0;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF: the CR is no part of the text
+  const auto columns = static_cast<size_t>(std::count_if(
+      line.begin(), line.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xc0) != 0x80; }));
+  EndLine(line, columns, out);
+  return static_cast<size_t>(static_cast<const char*>(nl) - rest.data()) + 1;
+}
+
+size_t LogNormalizer::FeedBytes(std::string_view rest, std::string& out) {
+  size_t used = 0;
+  for (char ch : rest) {
+    ++used;
     const auto c = static_cast<unsigned char>(ch);
     switch (escape_) {
       case Escape::kNone:
@@ -103,8 +120,8 @@ void LogNormalizer::Feed(std::string_view chunk, std::string& out) {
         line_.pop_back();
         --columns_;
       }
-      EndLine(out);
-      continue;
+      EndLine(line_, columns_, out);
+      return used;  // at the start of a line: the caller may take the next ones whole
     }
     if (streaming_) {
       out.push_back(ch);
@@ -118,6 +135,17 @@ void LogNormalizer::Feed(std::string_view chunk, std::string& out) {
       line_.clear();
       streaming_ = true;
     }
+  }
+  return used;
+}
+
+// Whole lines without escape sequences (nearly all of a log) go through FeedWholeLine at memchr speed; the
+// byte-by-byte state machine takes the rest: escapes, a line split across chunks, a line too long to hold.
+void LogNormalizer::Feed(std::string_view chunk, std::string& out) {
+  size_t i = 0;
+  while (i < chunk.size()) {
+    const size_t whole = FeedWholeLine(chunk.substr(i), out);
+    i += whole != 0 ? whole : FeedBytes(chunk.substr(i), out);
   }
 }
 

@@ -24,7 +24,13 @@ class LogNormalizer {
  private:
   enum class Escape { kNone, kStart, kCsi, kOsc, kOscEscape };
 
-  void EndLine(std::string& out);
+  // Ends the current line, whose text (escapes and a final CR removed) is `line`, `columns` characters wide.
+  void EndLine(std::string_view line, size_t columns, std::string& out);
+  // At the start of a line: takes the next line whole when it is complete in `rest` and plain (no escape
+  // sequence, short enough to hold); returns the bytes used (its newline included), 0 when it is not.
+  size_t FeedWholeLine(std::string_view rest, std::string& out);
+  // The state machine, byte by byte, up to and including the next newline; returns the bytes used.
+  size_t FeedBytes(std::string_view rest, std::string& out);
   void EmitHeld(std::string& out);
   bool Continues(std::string_view next) const;
 

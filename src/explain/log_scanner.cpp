@@ -9,9 +9,12 @@
 #include <functional>
 #include <regex>
 
+#include "explain/explain_pattern.h"
+
 namespace gpudoctor {
 namespace {
 
+constexpr size_t kScanBlock = 64u << 10;       // bytes given to the prefilter at a time
 constexpr size_t kMaxCacheEntries = 4096;      // distinct windows remembered (logs repeat lines)
 constexpr size_t kMaxEvaluationsPerLine = 16;  // per pattern and line: bounds work on a 10 MB line
 constexpr size_t kMaxCaptureBytes = 200;
@@ -87,14 +90,22 @@ void LogScanner::FeedNormalized(std::string_view chunk) {
   buf_.append(chunk);
   ResolveHits(false);  // hits left from the last chunk now see the bytes after them
   const uint64_t base = buf_start_ + old_size;
-  state_ = prefilter_->automaton->Scan(
-      state_, std::string_view(buf_).substr(old_size), [&](size_t i, uint32_t literal) {
+  const LiteralAutomaton& automaton = *prefilter_->automaton;
+  const std::string_view fresh = std::string_view(buf_).substr(old_size);
+  // In blocks, so that the endings of one block bound the memory whatever the chunk's size.
+  for (size_t from = 0; from < fresh.size(); from += kScanBlock) {
+    endings_.clear();
+    state_ = automaton.FindEndings(state_, fresh.substr(from, kScanBlock), endings_, endings_scratch_);
+    for (const LiteralAutomaton::Ending& ending : endings_) {
+      for (uint32_t literal : automaton.Outputs(ending.state)) {
         ++stats_.prefilter_hits;
-        const uint64_t end = base + i + 1;
-        pending_.push_back(Hit{end - prefilter_->automaton->literal_length(literal), end, literal});
+        const uint64_t end = base + from + ending.at + 1;
+        pending_.push_back(Hit{end - automaton.literal_length(literal), end, literal});
         // Resolve at once when possible, so a chunk full of hits never piles up.
         if (pending_.size() - pending_head_ == 1) ResolveHits(false);
-      });
+      }
+    }
+  }
   ResolveHits(false);
   Trim();
 }
@@ -179,6 +190,7 @@ bool LogScanner::EvaluatePattern(size_t pattern_index, std::string_view window) 
                                       ? catalog_.entries[entry_index].context[ref.index]
                                       : catalog_.entries[entry_index].patterns[ref.index];
   if (ref.role == Role::kFact) ++fact_evaluations_[ref.index];
+  if (!ContainsAllFolded(window, pattern.also_required)) return false;  // cannot match: no regex run
   const uint64_t key = std::hash<std::string_view>{}(window) ^ (0x9e3779b97f4a7c15ull * (pattern_index + 1));
   auto it = cache_.find(key);
   if (it == cache_.end() || it->second.pattern != pattern_index || it->second.window != window) {

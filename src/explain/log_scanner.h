@@ -150,6 +150,8 @@ class LogScanner {
   LogNormalizer normalizer_;
   std::string normalized_;  // the normalizer's output for the chunk being fed
   LiteralAutomaton::State state_ = LiteralAutomaton::kStart;
+  std::vector<LiteralAutomaton::Ending> endings_;  // of the block being scanned (reused: no allocation)
+  std::vector<LiteralAutomaton::Ending> endings_scratch_;
   std::string buf_;
   uint64_t buf_start_ = 0;   // absolute offset of buf_[0]
   uint64_t counted_to_ = 0;  // newlines counted in [0, counted_to_)

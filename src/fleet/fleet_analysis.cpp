@@ -85,12 +85,11 @@ double Median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
-FleetSummary AnalyzeFleet(const std::vector<NodeFacts>& parsed, const FleetOptions& options) {
-  FleetSummary s;
-  s.options = options;
-  s.nodes = MergeByHost(parsed);
+namespace {
 
-  // Figures: median over the nodes that have the figure, at least two of them.
+// Figures: the median over the nodes that have the figure (at least two of them); a node further from it than
+// the threshold, in the worse direction, is an outlier.
+void AddFigureOutliers(FleetSummary& s, const FleetOptions& options) {
   std::set<std::string> ids;
   for (const auto& n : s.nodes)
     for (const auto& f : n.figures) ids.insert(f.id);
@@ -123,8 +122,11 @@ FleetSummary AnalyzeFleet(const std::vector<NodeFacts>& parsed, const FleetOptio
       }
     }
   }
+}
 
-  // Versions: the most common value among the nodes that report the key.
+// Versions: the most common value among the nodes that report the key; a node with another value is an
+// outlier (not on a tie).
+void AddVersionOutliers(FleetSummary& s) {
   std::set<std::string> keys;
   for (const auto& n : s.nodes)
     for (const auto& [k, v] : n.versions) keys.insert(k);
@@ -157,8 +159,10 @@ FleetSummary AnalyzeFleet(const std::vector<NodeFacts>& parsed, const FleetOptio
            m.value + " on " + std::to_string(m.count) + " of " + std::to_string(m.nodes) + " nodes", 0, ""});
     }
   }
+}
 
-  // Topology: the most common link matrix among the nodes that report one.
+// Topology: the most common link matrix among the nodes that report one; a node with another is an outlier.
+void AddTopologyOutliers(FleetSummary& s) {
   std::vector<LinkMatrix> matrices;
   for (const auto& n : s.nodes) matrices.push_back(n.topology);
   s.topology = MajorityLinkMatrix(matrices);
@@ -172,6 +176,18 @@ FleetSummary AnalyzeFleet(const std::vector<NodeFacts>& parsed, const FleetOptio
                             0, ""});
     }
   }
+}
+
+}  // namespace
+
+FleetSummary AnalyzeFleet(const std::vector<NodeFacts>& parsed, const FleetOptions& options) {
+  FleetSummary s;
+  s.options = options;
+  s.nodes = MergeByHost(parsed);
+
+  AddFigureOutliers(s, options);
+  AddVersionOutliers(s);
+  AddTopologyOutliers(s);
 
   for (const auto& n : s.nodes) {
     for (const auto& f : n.failures)

@@ -51,6 +51,9 @@ class Checker {
   void Duplicates();
   void GfxTargets();
   void References();
+  void AmdModelReferences();
+  void NvidiaReferences();
+  void AmdReleaseReferences();
   void Overrides();
   void Torch();
   void Addons();
@@ -131,6 +134,13 @@ void Checker::GfxTargets() {
 }
 
 void Checker::References() {
+  AmdModelReferences();
+  NvidiaReferences();
+  AmdReleaseReferences();
+}
+
+// AMD's PCI devices and models: every gfx a known target, and a model's gfx the same as its PCI device's.
+void Checker::AmdModelReferences() {
   for (const AmdPciDevice& d : db_.amd_devices) Gfx(d.provenance.origin, d.gfx, "gfx");
   for (const AmdGpuModel& m : db_.amd_models) {
     Gfx(m.provenance.origin, m.gfx, "gfx");
@@ -144,6 +154,11 @@ void Checker::References() {
       }
     }
   }
+}
+
+// NVIDIA's tables: every compute capability, architecture and driver branch named is one the base has; a
+// Windows driver number belongs to one branch.
+void Checker::NvidiaReferences() {
   for (const NvidiaGpuModel& g : db_.nvidia_gpus) {
     if (db_.FindCudaArch(g.cc) == nullptr)
       Add(g.provenance.origin, "cc " + g.cc.ToString() + " is not a [[cuda_arch]]");
@@ -181,6 +196,11 @@ void Checker::References() {
   for (const NvlsmArchitecture& n : db_.nvlsm_architectures)
     if (!known_architecture(n.architecture))
       Add(n.provenance.origin, "architecture '" + n.architecture + "' is not one a [[cuda_arch]] names");
+}
+
+// AMD's release tables (kernel floors, ROCm releases, the HIP SDK, WSL, TheRock, torch routes and builds):
+// every gfx a known target, and the versions they name known.
+void Checker::AmdReleaseReferences() {
   for (const KernelFloor& k : db_.kernel_floors) GfxList(k.provenance.origin, k.gfx, "gfx");
   for (const RocmRelease& r : db_.rocm_releases) {
     const Origin& at = r.provenance.origin;

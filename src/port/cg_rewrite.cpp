@@ -74,7 +74,7 @@ class CgRewriter {
   // cg::plus<T>() at k (the name): the operator's name and its type, or nothing for another form.
   struct CgOperator {
     std::string_view name, type;
-    size_t end = 0;  // the index of the closing ")" of "()"
+    size_t end = 0;  // the index of the closing ")" of "()" (or "}" of "{}")
   };
   std::optional<CgOperator> OperatorAt(size_t k) const {
     if (k >= code_.size() || Operators().count(code_.Text(k)) == 0 || !code_.Is(k + 1, "<"))
@@ -88,7 +88,10 @@ class CgRewriter {
       if (t == ";" || t == "{" || t == ">>") return std::nullopt;
     }
     --close;  // the ">"
-    if (close == k + 2 || !code_.Is(close + 1, "(") || !code_.Is(close + 2, ")")) return std::nullopt;
+    // cg::plus<T>() or, brace-initialized, cg::plus<T>{}
+    const bool parens = code_.Is(close + 1, "(") && code_.Is(close + 2, ")");
+    const bool braces = code_.Is(close + 1, "{") && code_.Is(close + 2, "}");
+    if (close == k + 2 || (!parens && !braces)) return std::nullopt;
     const uint32_t from = code_[k + 2].offset;
     return CgOperator{code_.Text(k), code_.source().substr(from, code_[close].offset - from), close + 2};
   }
@@ -153,9 +156,10 @@ class CgRewriter {
   // tile.meta_group_rank(): absent from HIP up to the release the table names.
   void Member(size_t i) {
     std::string_view name = code_.Text(i);
-    for (const CgMember& m : map_.cooperative_groups_members) {
+    for (const HipMember& m : map_.cooperative_groups_members) {
       if (m.name != name) continue;
       if (options_.hip_version && m.missing_through < *options_.hip_version) return;
+      if (options_.hip_version && Older(i, m)) return;
       const bool known = options_.hip_version.has_value();
       Add(PortFindingKind::kCooperativeGroups, known ? PortSeverity::kError : PortSeverity::kWarning,
           code_[i], m.name,
@@ -164,6 +168,30 @@ class CgRewriter {
           m.advice);
       return;
     }
+  }
+
+  // tile.meta_group_size() -> the table's expression for that tile, when the object is a plain name and
+  // the call is empty: "{object}" in `older` becomes the name.
+  bool Older(size_t i, const HipMember& m) {
+    if (m.older.empty() || i < 2 || !code_.Is(i - 1, ".") || !code_.IsKind(i - 2, TokenKind::kIdentifier) ||
+        !code_.Is(i + 2, ")") || !OneLine(code_[i - 2].offset, code_[i + 2].offset))
+      return false;
+    const size_t before = code_.Prev(i - 2);
+    if (before < code_.size() && (code_.Is(before, ".") || code_.Is(before, "->") || code_.Is(before, "::")))
+      return false;
+    const Token& object = code_[i - 2];
+    std::string text = m.older;
+    const std::string name(code_.Text(i - 2));
+    for (size_t at = text.find("{object}"); at != std::string::npos;
+         at = text.find("{object}", at + name.size()))
+      text.replace(at, 8, name);
+    edits_.push_back(PortEdit{object.offset, code_[i + 2].offset + 1 - object.offset, text});
+    ++report_.conversions["cooperative_groups"];
+    Add(PortFindingKind::kOlderHip, PortSeverity::kWarning, code_[i], m.name,
+        m.name + "() is missing from HIP " + m.missing_through.ToString() + " and older: written as " + text +
+            " for HIP " + options_.hip_version->ToString(),
+        m.advice);
+    return true;
   }
 
   const CodeTokens& code_;

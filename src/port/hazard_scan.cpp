@@ -71,13 +71,7 @@ class Scanner {
             "cooperative_groups::" + std::string(name) + " does not exist in HIP",
             map_.cooperative_groups_advice);
       if (name == "__launch_bounds__") LaunchBounds(i);
-      if (name == "__CUDA_ARCH__")
-        Add(PortFindingKind::kCudaArch, PortSeverity::kWarning, t, "__CUDA_ARCH__",
-            "__CUDA_ARCH__ is never defined by hipcc: code under #ifdef __CUDA_ARCH__ or #if __CUDA_ARCH__ "
-            ">= N "
-            "is left out of the GPU code, and code under #ifndef __CUDA_ARCH__ is compiled for the GPU too",
-            "test __HIP_DEVICE_COMPILE__ for device code; for a feature of newer NVIDIA GPUs keep the CUDA "
-            "branch under __HIP_PLATFORM_NVIDIA__ and write the AMD one");
+      if (name == "__CUDA_ARCH__") CudaArch(i);
       if ((name == "tiled_partition" || name == "thread_block_tile") && code_.Is(i + 1, "<") &&
           code_.IsKind(i + 2, TokenKind::kNumber) && NumberValue(code_.Text(i + 2)) == "32")
         Add(PortFindingKind::kWarpSize, PortSeverity::kWarning, code_[i + 2], std::string(name) + "<32>",
@@ -294,6 +288,64 @@ class Scanner {
           std::string(code_.Text(i)) + " returns a 64-bit mask on HIP but is " + why +
               ": lanes 32-63 are lost",
           "keep it in uint64_t (unsigned long long) and count with __popcll / __ffsll / __clzll");
+  }
+
+  // A directive's name without '#' and blanks: "# if" -> "if".
+  std::string DirectiveName(size_t d) const {
+    std::string n(code_.Text(d));
+    n.erase(std::remove_if(n.begin(), n.end(), [](char c) { return c == '#' || c == ' ' || c == '\t'; }),
+            n.end());
+    return n;
+  }
+
+  // The directive that ends the branch opened at directive d: its #elif, #else or #endif.
+  size_t BranchEnd(size_t d) const {
+    int depth = 0;
+    for (size_t j = d + 1; j < code_.size(); ++j) {
+      if (code_[j].kind != TokenKind::kDirective) continue;
+      const std::string n = DirectiveName(j);
+      if (n.rfind("if", 0) == 0) ++depth;
+      if (depth == 0 && (n == "endif" || n == "else" || n == "elif")) return j;
+      if (n == "endif") --depth;
+    }
+    return code_.size();
+  }
+
+  // __CUDA_ARCH__, never defined by hipcc: in an #if, #ifdef, #ifndef or #elif, the lines it hides from the
+  // GPU pass or gives to it.
+  void CudaArch(size_t i) {
+    const std::string advice =
+        "test __HIP_DEVICE_COMPILE__ for device code; for a feature of newer NVIDIA GPUs, keep the CUDA "
+        "branch under __HIP_PLATFORM_NVIDIA__ and write the AMD one";
+    size_t d = i;
+    while (d < code_.size() && code_[d].in_directive && code_[d].kind != TokenKind::kDirective)
+      d = code_.Prev(d);
+    const std::string n = d < code_.size() && code_[d].line == code_[i].line ? DirectiveName(d) : "";
+    if (n != "if" && n != "ifdef" && n != "ifndef" && n != "elif") {
+      Add(PortFindingKind::kCudaArch, PortSeverity::kWarning, code_[i], "__CUDA_ARCH__",
+          "__CUDA_ARCH__ is never defined by hipcc, in the GPU pass too: a test of it is false there, and a "
+          "use of its value does not compile",
+          advice);
+      return;
+    }
+    const bool negated = n == "ifndef" || code_.Is(code_.Prev(i), "!") ||
+                         (code_.Is(code_.Prev(i), "(") && code_.Is(i - 2, "defined") && code_.Is(i - 3, "!"));
+    const size_t end = BranchEnd(d);
+    const uint32_t first = code_[i].line + 1;
+    const uint32_t last = (end < code_.size() ? code_[end].line : code_[code_.size() - 1].line + 1) - 1;
+    const std::string lines = last < first    ? "the (empty) branch"
+                              : last == first ? "line " + std::to_string(first)
+                                              : "lines " + std::to_string(first) + "-" + std::to_string(last);
+    std::string other;
+    if (end < code_.size() && DirectiveName(end) != "endif")
+      other = ", and the #" + DirectiveName(end) + " branch from line " + std::to_string(code_[end].line) +
+              " is compiled for the GPU instead";
+    Add(PortFindingKind::kCudaArch, PortSeverity::kWarning, code_[i], "__CUDA_ARCH__",
+        negated ? "__CUDA_ARCH__ is never defined by hipcc: " + lines +
+                      ", meant for the host pass only, go to the GPU compile too"
+                : "__CUDA_ARCH__ is never defined by hipcc: " + lines + ", the device code under this #" + n +
+                      ", never reach the GPU compile" + other,
+        advice);
   }
 
   void LaunchBounds(size_t i) {

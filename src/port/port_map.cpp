@@ -68,8 +68,8 @@ struct Loader {
 
   void Entry(const TomlNode& item, const PortFamily& family) {
     static const std::vector<std::string_view> kKnown = {
-        "cuda",         "hip",       "since",  "removed",    "unsupported", "kind",
-        "experimental", "drop_mask", "source", "kernel_arg", "rewrite"};
+        "cuda",      "hip",    "since",      "removed", "unsupported", "kind",      "experimental",
+        "drop_mask", "source", "kernel_arg", "rewrite", "older",       "older_note"};
     if (item.kind != TomlNode::Kind::kTable) {
       Fail(item.line, "each map entry is a table { cuda = \"...\", hip = \"...\" }");
       return;
@@ -85,6 +85,10 @@ struct Loader {
     e.removed = VersionField(item, "removed");
     e.unsupported = Flag(item, "unsupported");
     e.drop_mask = Flag(item, "drop_mask");
+    e.older = Text(item, "older", false);
+    e.older_note = Text(item, "older_note", false);
+    if (!e.older.empty() && !e.since)
+      Fail(item.line, "'older' needs 'since' (the release it stands in before)");
     if (const TomlNode* arg = item.Find("kernel_arg"); arg != nullptr) {
       if (arg->kind != TomlNode::Kind::kInteger || arg->integer < 0 || arg->integer > 16)
         Fail(arg->line, "'kernel_arg' must be an argument index from 0 to 16");
@@ -134,6 +138,19 @@ struct Loader {
     if (!table->emplace(key, e).second) Fail(item.line, "'" + e.cuda + "' is mapped twice");
   }
 
+  // [[cooperative_groups_member]] and [[struct_member]]: members older HIP releases lack.
+  void Members(const TomlNode& root, std::string_view table, std::vector<HipMember>& out) {
+    const TomlNode* members = root.Find(std::string(table));
+    if (members == nullptr) return;
+    for (const TomlNode& t : members->items) {
+      Sourced(t);
+      auto through = VersionField(t, "missing_through");
+      if (!through) Fail(t.line, "'missing_through' is missing");
+      out.push_back({Text(t, "name", true), through.value_or(Version{}), Text(t, "advice", true),
+                     Text(t, "older", false)});
+    }
+  }
+
   void Hazards(const TomlNode& root) {
     if (const TomlNode* cg = root.Find("cooperative_groups"); cg != nullptr) {
       for (const TomlNode& t : cg->items) {
@@ -143,15 +160,8 @@ struct Loader {
           for (const TomlNode& n : names->items) map.cooperative_groups_missing.push_back(n.text);
       }
     }
-    if (const TomlNode* members = root.Find("cooperative_groups_member"); members != nullptr) {
-      for (const TomlNode& t : members->items) {
-        Sourced(t);
-        auto through = VersionField(t, "missing_through");
-        if (!through) Fail(t.line, "'missing_through' is missing");
-        map.cooperative_groups_members.push_back(
-            {Text(t, "name", true), through.value_or(Version{}), Text(t, "advice", true)});
-      }
-    }
+    Members(root, "cooperative_groups_member", map.cooperative_groups_members);
+    Members(root, "struct_member", map.struct_members);
     if (const TomlNode* meta = root.Find("build_flags"); meta != nullptr) Sourced(*meta);
     if (const TomlNode* flags = root.Find("build_flag"); flags != nullptr) {
       if (root.Find("build_flags") == nullptr)

@@ -31,13 +31,21 @@ struct PortEntry {
   std::string qualifier;   // namespace entries written "thrust::cuda": "thrust"
   int kernel_arg = -1;     // the argument HIP takes as `const void*` (a kernel): cast there, nvcc needs none
   PortRewrite rewrite = PortRewrite::kNone;
+  // With --hip-version older than `since`: what that release has instead (hip_bfloat16 for __hip_bfloat16),
+  // written in place of `hip` and reported as older_hip with `older_note`.
+  std::string older;
+  std::string older_note;
 };
 
-// A cooperative-groups member function older HIP releases lack (tile.meta_group_rank()).
-struct CgMember {
+// A member older HIP releases lack: a cooperative-groups member function (tile.meta_group_rank()) or a field
+// of a runtime struct (prop.sharedMemPerBlockOptin).
+struct HipMember {
   std::string name;
   Version missing_through;  // the newest release known to lack it
   std::string advice;
+  // What to write instead up to missing_through, "{object}" standing for the object's name; empty: report
+  // only.
+  std::string older;
 };
 
 struct PortFamily {
@@ -60,7 +68,8 @@ struct PortMap {
   std::unordered_map<std::string, PortEntry> qualified;  // "thrust::cuda" -> ...
   std::vector<std::string> cooperative_groups_missing;
   std::string cooperative_groups_advice;
-  std::vector<CgMember> cooperative_groups_members;
+  std::vector<HipMember> cooperative_groups_members;
+  std::vector<HipMember> struct_members;  // fields of runtime structs (hipDeviceProp_t)
   std::vector<BuildFlagRule> build_flags;
 
   const PortFamily* Family(std::string_view name) const;

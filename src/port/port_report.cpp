@@ -46,6 +46,8 @@ std::string_view ToString(PortFindingKind kind) {
       return "wave64";
     case PortFindingKind::kCgRewritten:
       return "cg_rewritten";
+    case PortFindingKind::kOlderHip:
+      return "older_hip";
   }
   return "unsupported";
 }

@@ -32,6 +32,7 @@ enum class PortFindingKind {
   kCudaArch,           // a __CUDA_ARCH__ test: never true in hipcc's device pass
   kWave64,             // code whose result changes when a wavefront has 64 lanes
   kCgRewritten,        // a cooperative-groups call HIP lacks rewritten in portable code (cg::reduce)
+  kOlderHip,           // with --hip-version: a name that release lacks written as what it has instead
 };
 
 std::string_view ToString(PortFindingKind kind);  // "unsupported", "warp_size", ...

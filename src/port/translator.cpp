@@ -144,6 +144,12 @@ class Translator {
                                                         : "HIP has no equivalent: rewrite this part";
   }
 
+  // --hip-version is older than the HIP name and the table gives what that release has instead.
+  bool UsesOlder(const PortEntry& e) const {
+    return !e.older.empty() && options_.hip_version && e.since && *e.since > *options_.hip_version;
+  }
+  const std::string& HipName(const PortEntry& e) const { return UsesOlder(e) ? e.older : e.hip; }
+
   // Version checks, the count, and the edit of one mapped reference.
   void Apply(const PortEntry& e, size_t i, std::string replacement) {
     const Token& t = code_[i];
@@ -153,7 +159,12 @@ class Translator {
           e.cuda + " has no HIP equivalent (" + (f != nullptr ? f->title : e.family) + ")", Advice(e));
       return;
     }
-    if (options_.hip_version && e.since && *e.since > *options_.hip_version)
+    if (UsesOlder(e)) {
+      Add(PortFindingKind::kOlderHip, PortSeverity::kWarning, t, e.cuda,
+          e.hip + " (for " + e.cuda + ") appeared in HIP " + e.since->ToString() + ": written as " + e.older +
+              ", which HIP " + options_.hip_version->ToString() + " has",
+          e.older_note);
+    } else if (options_.hip_version && e.since && *e.since > *options_.hip_version)
       Add(PortFindingKind::kNewerHip, PortSeverity::kError, t, e.cuda,
           e.hip + " (for " + e.cuda + ") appeared in HIP " + e.since->ToString() + "; HIP " +
               options_.hip_version->ToString() + " lacks it",
@@ -174,14 +185,14 @@ class Translator {
     auto it = map_.headers.find(name);
     if (it == map_.headers.end()) return;
     const PortEntry& e = it->second;
-    Apply(e, i, std::string(1, text.front()) + e.hip + std::string(1, text.back()));
+    Apply(e, i, std::string(1, text.front()) + HipName(e) + std::string(1, text.back()));
   }
 
   void Identifier(size_t i) {
     std::string_view name = code_.Text(i);
     const size_t prev = code_.Prev(i);
     std::string_view before = code_.Text(prev);
-    if (before == "." || before == "->") return;  // a member of the user's struct
+    if (before == "." || before == "->") return StructMember(i);  // a member: renamed only for an older HIP
     if (before == "::") {
       const size_t q = code_.Prev(prev);
       if (code_.IsKind(q, TokenKind::kIdentifier)) {
@@ -203,8 +214,33 @@ class Translator {
     if (e.kind == PortKind::kNamespace && !code_.Is(i + 1, "::") && before != "namespace") return;
     if (e.kind == PortKind::kNamespace && before == "namespace" && code_.Is(i + 1, "{"))
       return;  // reopened by the user
-    Apply(e, i, e.hip);
+    Apply(e, i, HipName(e));
     if (e.drop_mask && !e.unsupported) DropMask(i, e);
+  }
+
+  // prop.sharedMemPerBlockOptin: a field of a runtime struct that older HIP lacks ([[struct_member]]).
+  void StructMember(size_t i) {
+    std::string_view name = code_.Text(i);
+    for (const HipMember& m : map_.struct_members) {
+      if (m.name != name) continue;
+      if (options_.hip_version && m.missing_through < *options_.hip_version) return;
+      const std::string missing =
+          m.name + " is missing from HIP " + m.missing_through.ToString() + " and older";
+      if (!options_.hip_version) {
+        Add(PortFindingKind::kNewerHip, PortSeverity::kWarning, code_[i], m.name, missing, m.advice);
+        return;
+      }
+      if (m.older.empty()) {
+        Add(PortFindingKind::kNewerHip, PortSeverity::kError, code_[i], m.name,
+            missing + " (--hip-version " + options_.hip_version->ToString() + ")", m.advice);
+        return;
+      }
+      Add(PortFindingKind::kOlderHip, PortSeverity::kWarning, code_[i], m.name,
+          missing + ": written as " + m.older + " for HIP " + options_.hip_version->ToString(), m.advice);
+      ++report_.conversions["runtime"];
+      Replace(code_[i], m.older);
+      return;
+    }
   }
 
   // __shfl_down_sync(mask, v, d) -> __shfl_down(v, d): HIP's wavefront-wide forms take no mask.

@@ -186,12 +186,8 @@ std::string SummarySection(const HtmlReportInput& in) {
 
 // ---- machine ----
 
-std::string HtmlMachineSection(const HtmlReportInput& in) {
-  const Snapshot& s = in.snapshot;
-  std::string out = "<section id=\"machine\" class=\"report-section\">\n<h2>Machine</h2>\n";
-  if (!s.live_machine)
-    out += "<p class=\"note\">Not this machine: read from " +
-           EscapeHtml(in.machine_source.empty() ? s.sysroot : in.machine_source) + ".</p>\n";
+// The machine's facts: host, OS, WSL2, container, CPU, memory, disk and the drivers found.
+std::vector<std::pair<std::string, std::string>> MachineFacts(const Snapshot& s) {
   std::string os = OrNa(s.os.distro_name);
   if (!s.os.kernel_release.empty()) os += ", kernel " + s.os.kernel_release;
   std::string cpu = OrNa(s.cpu.model);
@@ -228,8 +224,12 @@ std::string HtmlMachineSection(const HtmlReportInput& in) {
                                       : ", no KFD";
     facts.push_back({"AMD driver", amd});
   }
-  out += FactList(facts);
+  return facts;
+}
 
+// The GPUs table.
+std::string HtmlGpuTable(const Snapshot& s) {
+  std::string out;
   out += Element("h3", "", "GPUs (" + std::to_string(s.gpus.size()) + ")");
   if (s.gpus.empty()) {
     out += "<p class=\"absent\">No GPU was found.</p>\n";
@@ -251,6 +251,12 @@ std::string HtmlMachineSection(const HtmlReportInput& in) {
     out += t.Render();
   }
 
+  return out;
+}
+
+// The GPU runtimes and the Python environments found.
+std::string HtmlRuntimesAndEnvironments(const Snapshot& s) {
+  std::string out;
   out += Element("h3", "", "GPU runtimes");
   if (s.runtimes.empty()) {
     out += "<p class=\"absent\">None found (no ROCm, HIP, CUDA toolkit or libcuda).</p>\n";
@@ -277,6 +283,18 @@ std::string HtmlMachineSection(const HtmlReportInput& in) {
     out += t.Render();
   }
 
+  return out;
+}
+
+std::string HtmlMachineSection(const HtmlReportInput& in) {
+  const Snapshot& s = in.snapshot;
+  std::string out = "<section id=\"machine\" class=\"report-section\">\n<h2>Machine</h2>\n";
+  if (!s.live_machine)
+    out += "<p class=\"note\">Not this machine: read from " +
+           EscapeHtml(in.machine_source.empty() ? s.sysroot : in.machine_source) + ".</p>\n";
+  out += FactList(MachineFacts(s));
+  out += HtmlGpuTable(s);
+  out += HtmlRuntimesAndEnvironments(s);
   if (!s.environment.empty()) {
     out += Element("h3", "", "Environment variables that matter");
     HtmlTable t("environment", {"Variable", "Value"});

@@ -109,40 +109,11 @@ double ChartLayout::YPixel(double value) const {
   return plot.bottom - t * (plot.bottom - plot.top);
 }
 
-ChartLayout LayoutChart(const ChartSpec& spec) {
-  ChartLayout layout;
-  layout.width = std::max(spec.width, 240);
+namespace {
 
-  // The data's extent; the peaks belong to the y range so that their lines are on the chart.
-  double x_lo = INFINITY, x_hi = -INFINITY, y_lo = 0, y_hi = -INFINITY;
-  for (const auto& s : spec.series) {
-    for (const auto& [x, y] : s.points) {
-      if (!Drawable(x, y)) continue;
-      x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x);
-      y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
-    }
-  }
-  layout.empty = !(x_lo <= x_hi);
-  for (const auto& s : spec.series)
-    if (s.peak && std::isfinite(*s.peak) && !layout.empty)
-      y_lo = std::min(y_lo, *s.peak), y_hi = std::max(y_hi, *s.peak);
-  if (layout.empty) {
-    layout.x = LogAxis(1, 1024, spec.x_unit == "bytes");
-    layout.y = LinearAxis(0, 1);
-    layout.x.ticks.clear();
-    layout.y.ticks.clear();
-  } else {
-    layout.x = LogAxis(x_lo, x_hi, spec.x_unit == "bytes");
-    layout.y = LinearAxis(y_lo, y_hi);
-  }
-
-  double label_width = 0;
-  for (const auto& t : layout.y.ticks) label_width = std::max(label_width, TextWidth(t.label));
-  layout.plot.left = 34 + std::max(label_width, 3 * kCharWidth);
-  layout.plot.right = layout.width - 22;
-  layout.plot.top = 42;
-
-  // Legend rows under the x axis title: one entry per series, then the peak line when there is one.
+// Legend rows under the x axis title: one entry per series, then the peak line when there is one; the
+// chart grows by the rows the legend takes, and the plot's bottom is set above them.
+void PlaceLegend(const ChartSpec& spec, ChartLayout& layout) {
   std::vector<LegendEntry> entries;
   for (size_t i = 0; i < spec.series.size(); ++i) {
     LegendEntry e;
@@ -168,7 +139,11 @@ ChartLayout LayoutChart(const ChartSpec& spec) {
   layout.plot.bottom = layout.height - 58 - legend_rows * kLegendRow;
   for (auto& e : entries) e.y = layout.plot.bottom + 48 + e.y * kLegendRow;
   layout.legend = std::move(entries);
+}
 
+// Each series' drawable points in pixels, sorted by x, and the spec peaks (one line for series that share
+// a peak, grey, with a label that names the series when the peaks differ).
+void PlaceSeries(const ChartSpec& spec, ChartLayout& layout) {
   for (size_t i = 0; i < spec.series.size(); ++i) {
     const ChartSeries& s = spec.series[i];
     PlacedSeries placed;
@@ -208,25 +183,54 @@ ChartLayout LayoutChart(const ChartSpec& spec) {
       pk.label += " (" + names + ")";
     }
   }
+}
+
+}  // namespace
+
+ChartLayout LayoutChart(const ChartSpec& spec) {
+  ChartLayout layout;
+  layout.width = std::max(spec.width, 240);
+
+  // The data's extent; the peaks belong to the y range so that their lines are on the chart.
+  double x_lo = INFINITY, x_hi = -INFINITY, y_lo = 0, y_hi = -INFINITY;
+  for (const auto& s : spec.series) {
+    for (const auto& [x, y] : s.points) {
+      if (!Drawable(x, y)) continue;
+      x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x);
+      y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+    }
+  }
+  layout.empty = !(x_lo <= x_hi);
+  for (const auto& s : spec.series)
+    if (s.peak && std::isfinite(*s.peak) && !layout.empty)
+      y_lo = std::min(y_lo, *s.peak), y_hi = std::max(y_hi, *s.peak);
+  if (layout.empty) {
+    layout.x = LogAxis(1, 1024, spec.x_unit == "bytes");
+    layout.y = LinearAxis(0, 1);
+    layout.x.ticks.clear();
+    layout.y.ticks.clear();
+  } else {
+    layout.x = LogAxis(x_lo, x_hi, spec.x_unit == "bytes");
+    layout.y = LinearAxis(y_lo, y_hi);
+  }
+
+  double label_width = 0;
+  for (const auto& t : layout.y.ticks) label_width = std::max(label_width, TextWidth(t.label));
+  layout.plot.left = 34 + std::max(label_width, 3 * kCharWidth);
+  layout.plot.right = layout.width - 22;
+  layout.plot.top = 42;
+
+  PlaceLegend(spec, layout);
+  PlaceSeries(spec, layout);
   return layout;
 }
 
-std::string RenderSvgChart(const ChartSpec& spec) {
-  const ChartLayout L = LayoutChart(spec);
-  const PlotBox& p = L.plot;
-  const std::string font = " font-family=\"system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif\"";
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" viewBox=\"0 0 " +
-                    std::to_string(L.width) + " " + std::to_string(L.height) + "\" width=\"" +
-                    std::to_string(L.width) + "\" height=\"" + std::to_string(L.height) + "\"" + font +
-                    " font-size=\"12\">\n";
-  svg += "<title>" + EscapeHtml(spec.title) + "</title>\n";
-  svg += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(L.width) + "\" height=\"" +
-         std::to_string(L.height) + "\" fill=\"#ffffff\"/>\n";
-  svg += Text(p.left, 24, spec.title,
-              " class=\"chart-title\" font-size=\"15\" font-weight=\"600\" fill=\"#1a1a1a\"") +
-         "\n";
+namespace {
 
-  // Grid and y axis.
+// The grid and the y axis with its title.
+std::string SvgYAxis(const ChartSpec& spec, const ChartLayout& L) {
+  std::string svg;
+  const PlotBox& p = L.plot;
   svg += "<g class=\"axis y-axis\">\n";
   for (const auto& t : L.y.ticks) {
     const double y = L.YPixel(t.value);
@@ -242,8 +246,13 @@ std::string RenderSvgChart(const ChartSpec& spec) {
          Num(mid_y) + ")\" text-anchor=\"middle\" fill=\"#333333\">" + EscapeHtml(YAxisTitle(spec)) +
          "</text>\n";
   svg += "</g>\n";
+  return svg;
+}
 
-  // x axis.
+// The x axis with its title.
+std::string SvgXAxis(const ChartSpec& spec, const ChartLayout& L) {
+  std::string svg;
+  const PlotBox& p = L.plot;
   svg += "<g class=\"axis x-axis\">\n";
   for (const auto& t : L.x.ticks) {
     const double x = L.XPixel(t.value);
@@ -258,17 +267,13 @@ std::string RenderSvgChart(const ChartSpec& spec) {
               " class=\"axis-title\" text-anchor=\"middle\" fill=\"#333333\"") +
          "\n";
   svg += "</g>\n";
-  svg += "<rect class=\"frame\" x=\"" + Num(p.left) + "\" y=\"" + Num(p.top) + "\" width=\"" +
-         Num(p.right - p.left) + "\" height=\"" + Num(p.bottom - p.top) +
-         "\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n";
+  return svg;
+}
 
-  if (L.empty) {
-    svg += Text((p.left + p.right) / 2, mid_y, "no data to draw",
-                " class=\"no-data\" text-anchor=\"middle\" font-size=\"14\" fill=\"#777777\"") +
-           "\n";
-  }
-
-  // Spec peaks: dashed, labelled at the right end; a label too close to the previous one moves down.
+// Spec peaks: dashed, labelled at the right end; a label too close to the previous one moves down.
+std::string SvgPeaks(const ChartLayout& L) {
+  std::string svg;
+  const PlotBox& p = L.plot;
   double last_label_y = -1e9;
   for (const auto& pk : L.peaks) {
     svg += "<line class=\"peak\" x1=\"" + Num(p.left) + "\" y1=\"" + Num(pk.py) + "\" x2=\"" + Num(p.right) +
@@ -281,7 +286,12 @@ std::string RenderSvgChart(const ChartSpec& spec) {
                 " class=\"peak-label\" text-anchor=\"end\" font-size=\"11\" fill=\"" + pk.color + "\"") +
            "\n";
   }
+  return svg;
+}
 
+// Each series: its line and its markers, each marker titled with its point.
+std::string SvgSeries(const ChartSpec& spec, const ChartLayout& L) {
+  std::string svg;
   for (const auto& s : L.series) {
     svg += "<g class=\"series\" data-series=\"" + EscapeHtmlAttribute(s.name) + "\">\n";
     if (s.points.size() >= 2) {
@@ -295,7 +305,12 @@ std::string RenderSvgChart(const ChartSpec& spec) {
       svg += PointMarker(s.marker, pt.px, pt.py, s.color, PointTitle(spec, s.name, pt));
     svg += "\n</g>\n";
   }
+  return svg;
+}
 
+// The legend under the x axis title.
+std::string SvgLegend(const ChartLayout& L) {
+  std::string svg;
   svg += "<g class=\"legend\">\n";
   for (const auto& e : L.legend) {
     const double y = e.y + 6;
@@ -312,6 +327,42 @@ std::string RenderSvgChart(const ChartSpec& spec) {
            "\n";
   }
   svg += "</g>\n";
+  return svg;
+}
+
+}  // namespace
+
+std::string RenderSvgChart(const ChartSpec& spec) {
+  const ChartLayout L = LayoutChart(spec);
+  const PlotBox& p = L.plot;
+  const std::string font = " font-family=\"system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif\"";
+  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" viewBox=\"0 0 " +
+                    std::to_string(L.width) + " " + std::to_string(L.height) + "\" width=\"" +
+                    std::to_string(L.width) + "\" height=\"" + std::to_string(L.height) + "\"" + font +
+                    " font-size=\"12\">\n";
+  svg += "<title>" + EscapeHtml(spec.title) + "</title>\n";
+  svg += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(L.width) + "\" height=\"" +
+         std::to_string(L.height) + "\" fill=\"#ffffff\"/>\n";
+  svg += Text(p.left, 24, spec.title,
+              " class=\"chart-title\" font-size=\"15\" font-weight=\"600\" fill=\"#1a1a1a\"") +
+         "\n";
+
+  svg += SvgYAxis(spec, L);
+  svg += SvgXAxis(spec, L);
+  const double mid_y = (p.top + p.bottom) / 2;
+  svg += "<rect class=\"frame\" x=\"" + Num(p.left) + "\" y=\"" + Num(p.top) + "\" width=\"" +
+         Num(p.right - p.left) + "\" height=\"" + Num(p.bottom - p.top) +
+         "\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n";
+
+  if (L.empty) {
+    svg += Text((p.left + p.right) / 2, mid_y, "no data to draw",
+                " class=\"no-data\" text-anchor=\"middle\" font-size=\"14\" fill=\"#777777\"") +
+           "\n";
+  }
+
+  svg += SvgPeaks(L);
+  svg += SvgSeries(spec, L);
+  svg += SvgLegend(L);
   if (L.not_drawn > 0) {
     svg += Text(p.right, p.top - 6,
                 std::to_string(L.not_drawn) + (L.not_drawn == 1 ? " point" : " points") +

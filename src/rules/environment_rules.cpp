@@ -73,75 +73,65 @@ void AddOverrideFix(const RuleContext& ctx, const GpuView& g, const std::string&
   }
 }
 
-void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
-  std::vector<std::pair<std::string, std::string>> set;  // HSA_OVERRIDE_GFX_VERSION and its _<node> forms
-  for (const auto& [name, value] : ctx.snap.environment)
-    if (StartsWith(name, "HSA_OVERRIDE_GFX_VERSION")) set.emplace_back(name, value);
-  if (set.empty()) return;
-  if (ctx.platform == Platform::kWindows) {
-    const OverridePitfall* pit = ctx.db.FindPitfall("windows-ignored");
-    Finding f = MakeFinding("environment.override_windows", Layer::kEnvironment, Severity::kInfo,
-                            set.front().first, set.front().first + " has no effect on Windows");
-    f.evidence.push_back(pit ? pit->problem : "the Windows HIP runtime lives in the driver and ignores it");
-    f.fix_summary = pit ? pit->fix : "use a build that carries the GPU's target";
-    f.fix.push_back(FixAction::UnsetEnv(set.front().first));
+// One HSA_OVERRIDE_GFX_VERSION value (the global one or a per-node one) against the GPU: invalid (every
+// GPU disappears), known to give wrong results on it, or of another family.
+void JudgeOverrideValue(const RuleContext& ctx, const GpuView* g, const std::string& name,
+                        const std::string& value, std::vector<Finding>& out) {
+  auto chosen = GfxNameFromOverride(value);
+  if (!chosen) {
+    const OverridePitfall* pit = ctx.db.FindPitfall("invalid-value");
+    Finding f = MakeFinding("environment.override_invalid", Layer::kEnvironment, Severity::kError, name,
+                            name + "=\"" + value + "\" is rejected by ROCm: every GPU disappears");
+    f.evidence.push_back("required major.minor.stepping in decimal (major <= 63), found \"" + value + "\"");
+    if (g) {
+      AddOverrideFix(ctx, *g, name, f);
+    } else {
+      f.fix.push_back(FixAction::UnsetEnv(name));
+    }
     if (pit) Cite(f, pit->provenance);
     out.push_back(std::move(f));
     return;
   }
-  const GpuView* g = PrimaryAmd(ctx);
-  for (const auto& [name, value] : set) {
-    auto chosen = GfxNameFromOverride(value);
-    if (!chosen) {
-      const OverridePitfall* pit = ctx.db.FindPitfall("invalid-value");
-      Finding f = MakeFinding("environment.override_invalid", Layer::kEnvironment, Severity::kError, name,
-                              name + "=\"" + value + "\" is rejected by ROCm: every GPU disappears");
-      f.evidence.push_back("required major.minor.stepping in decimal (major <= 63), found \"" + value + "\"");
-      if (g) {
-        AddOverrideFix(ctx, *g, name, f);
-      } else {
-        f.fix.push_back(FixAction::UnsetEnv(name));
-      }
-      if (pit) Cite(f, pit->provenance);
-      out.push_back(std::move(f));
-      continue;
-    }
-    if (!g || *chosen == g->gfx) continue;
-    const GpuTarget* target = ctx.db.FindGfxTarget(*chosen);
-    const OverridePitfall* listed = nullptr;
-    for (const auto& p : ctx.db.override_pitfalls) {
-      if (p.when == PitfallWhen::kListed && Contains(p.gfx, g->gfx) && Contains(p.values, value)) listed = &p;
-    }
-    bool cross = !target || target->generic.empty() || target->generic != g->target->generic;
-    if (listed && !cross) {
-      // Same family, yet known to go wrong on this GPU (gfx1033: wrong training results).
-      Finding f = MakeFinding("environment.override_known_bad", Layer::kEnvironment, listed->severity, name,
-                              name + "=" + value + " on " + g->gfx + " is known to give wrong results");
-      f.evidence.push_back("required no override on " + g->gfx + " (overrides.toml: " + listed->id +
-                           "), found " + name + "=" + value);
-      f.evidence.push_back(listed->problem);
-      f.fix_summary = listed->fix;
-      f.fix.push_back(FixAction::UnsetEnv(name));
-      Cite(f, listed->provenance);
-      out.push_back(std::move(f));
-      continue;
-    }
-    if (listed || cross) {
-      const OverridePitfall* pit = listed ? listed : ctx.db.FindPitfall("cross-family");
-      Finding f =
-          MakeFinding("environment.override_cross_family", Layer::kEnvironment, Severity::kError, name,
-                      name + "=" + value + " runs " + *chosen + " code on " + g->gfx +
-                          ", another instruction set: expect faults, hangs or wrong results");
-      f.evidence.push_back("required a target of " +
-                           (g->target->generic.empty() ? g->gfx : g->target->generic) + ", found " + *chosen +
-                           (target && !target->generic.empty() ? " (" + target->generic + ")" : ""));
-      if (pit) f.evidence.push_back(pit->problem);
-      AddOverrideFix(ctx, *g, name, f);
-      if (pit) Cite(f, pit->provenance);
-      out.push_back(std::move(f));
-    }
+  if (!g || *chosen == g->gfx) return;
+  const GpuTarget* target = ctx.db.FindGfxTarget(*chosen);
+  const OverridePitfall* listed = nullptr;
+  for (const auto& p : ctx.db.override_pitfalls) {
+    if (p.when == PitfallWhen::kListed && Contains(p.gfx, g->gfx) && Contains(p.values, value)) listed = &p;
   }
-  // A global override applies to every GPU: fine when all share one target.
+  bool cross = !target || target->generic.empty() || target->generic != g->target->generic;
+  if (listed && !cross) {
+    // Same family, yet known to go wrong on this GPU (gfx1033: wrong training results).
+    Finding f = MakeFinding("environment.override_known_bad", Layer::kEnvironment, listed->severity, name,
+                            name + "=" + value + " on " + g->gfx + " is known to give wrong results");
+    f.evidence.push_back("required no override on " + g->gfx + " (overrides.toml: " + listed->id +
+                         "), found " + name + "=" + value);
+    f.evidence.push_back(listed->problem);
+    f.fix_summary = listed->fix;
+    f.fix.push_back(FixAction::UnsetEnv(name));
+    Cite(f, listed->provenance);
+    out.push_back(std::move(f));
+    return;
+  }
+  if (listed || cross) {
+    const OverridePitfall* pit = listed ? listed : ctx.db.FindPitfall("cross-family");
+    Finding f = MakeFinding("environment.override_cross_family", Layer::kEnvironment, Severity::kError, name,
+                            name + "=" + value + " runs " + *chosen + " code on " + g->gfx +
+                                ", another instruction set: expect faults, hangs or wrong results");
+    f.evidence.push_back("required a target of " +
+                         (g->target->generic.empty() ? g->gfx : g->target->generic) + ", found " + *chosen +
+                         (target && !target->generic.empty() ? " (" + target->generic + ")" : ""));
+    if (pit) f.evidence.push_back(pit->problem);
+    AddOverrideFix(ctx, *g, name, f);
+    if (pit) Cite(f, pit->provenance);
+    out.push_back(std::move(f));
+  }
+}
+
+// A global override applies to every GPU: fine when all share one target, said when they differ, with the
+// per-node form for the GPU the override is meant for.
+void MixedGpusOverride(const RuleContext& ctx, const GpuView* g,
+                       const std::vector<std::pair<std::string, std::string>>& set,
+                       std::vector<Finding>& out) {
   bool global = std::any_of(set.begin(), set.end(),
                             [](const auto& p) { return p.first == "HSA_OVERRIDE_GFX_VERSION"; });
   std::vector<const GpuView*> amd;
@@ -170,6 +160,27 @@ void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
     if (pit) Cite(f, pit->provenance);
     out.push_back(std::move(f));
   }
+}
+
+void Overrides(const RuleContext& ctx, std::vector<Finding>& out) {
+  std::vector<std::pair<std::string, std::string>> set;  // HSA_OVERRIDE_GFX_VERSION and its _<node> forms
+  for (const auto& [name, value] : ctx.snap.environment)
+    if (StartsWith(name, "HSA_OVERRIDE_GFX_VERSION")) set.emplace_back(name, value);
+  if (set.empty()) return;
+  if (ctx.platform == Platform::kWindows) {
+    const OverridePitfall* pit = ctx.db.FindPitfall("windows-ignored");
+    Finding f = MakeFinding("environment.override_windows", Layer::kEnvironment, Severity::kInfo,
+                            set.front().first, set.front().first + " has no effect on Windows");
+    f.evidence.push_back(pit ? pit->problem : "the Windows HIP runtime lives in the driver and ignores it");
+    f.fix_summary = pit ? pit->fix : "use a build that carries the GPU's target";
+    f.fix.push_back(FixAction::UnsetEnv(set.front().first));
+    if (pit) Cite(f, pit->provenance);
+    out.push_back(std::move(f));
+    return;
+  }
+  const GpuView* g = PrimaryAmd(ctx);
+  for (const auto& [name, value] : set) JudgeOverrideValue(ctx, g, name, value, out);
+  MixedGpusOverride(ctx, g, set, out);
 }
 
 // The ROCm version a library folder belongs to: from a rocm-X.Y.Z folder name, else from the

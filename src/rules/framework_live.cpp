@@ -37,10 +37,36 @@ std::string StageWords(const std::string& stage) {
   return stage.empty() ? "starting" : stage;
 }
 
+// torch.cuda.is_available() is False: as expected on a machine without a GPU, an error on one with a GPU.
+void NoGpuSeen(const RuleContext& ctx, const PythonEnv& env, const PythonLiveRun& run,
+               std::vector<Finding>& out) {
+  const std::string subject = EnvName(env);
+  const bool gpu_machine = !ctx.gpus.empty();
+  if (!gpu_machine) {
+    Finding f = MakeFinding("framework.live_ok", Layer::kFramework, Severity::kOk, subject,
+                            "PyTorch " + run.torch_version + " imports; no GPU here for it to use");
+    f.evidence.push_back("found torch.cuda.is_available() False, torch.version.cuda " +
+                         (run.cuda.empty() ? "None" : run.cuda) + ", torch.version.hip " +
+                         (run.hip.empty() ? "None" : run.hip));
+    out.push_back(std::move(f));
+    return;
+  }
+  Finding f =
+      MakeFinding("framework.live_no_gpu", Layer::kFramework, Severity::kError, subject,
+                  "PyTorch " + run.torch_version + " sees no GPU: torch.cuda.is_available() is False");
+  f.evidence.push_back("required torch.cuda.is_available() True on " + ctx.gpus.front().label +
+                       ", found False (" + run.torch_file + ", torch.version.cuda " +
+                       (run.cuda.empty() ? "None" : run.cuda) + ", torch.version.hip " +
+                       (run.hip.empty() ? "None" : run.hip) + ")");
+  AddStderr(run, f);
+  f.fix_summary =
+      "the other findings say why (a CPU-only build, no code for this GPU, the driver, device access)";
+  out.push_back(std::move(f));
+}
+
 void Judge(const RuleContext& ctx, const PythonEnv& env, const PythonLiveRun& run,
            std::vector<Finding>& out) {
   const std::string subject = EnvName(env);
-  const bool gpu_machine = !ctx.gpus.empty();
   if (run.status != "ok") {
     std::string what =
         run.status == "timeout"     ? "hung (killed after " + std::to_string(run.elapsed_ms / 1000) + " s)"
@@ -72,26 +98,7 @@ void Judge(const RuleContext& ctx, const PythonEnv& env, const PythonLiveRun& ru
     return;
   }
   if (run.cuda_available == false) {
-    if (!gpu_machine) {
-      Finding f = MakeFinding("framework.live_ok", Layer::kFramework, Severity::kOk, subject,
-                              "PyTorch " + run.torch_version + " imports; no GPU here for it to use");
-      f.evidence.push_back("found torch.cuda.is_available() False, torch.version.cuda " +
-                           (run.cuda.empty() ? "None" : run.cuda) + ", torch.version.hip " +
-                           (run.hip.empty() ? "None" : run.hip));
-      out.push_back(std::move(f));
-      return;
-    }
-    Finding f =
-        MakeFinding("framework.live_no_gpu", Layer::kFramework, Severity::kError, subject,
-                    "PyTorch " + run.torch_version + " sees no GPU: torch.cuda.is_available() is False");
-    f.evidence.push_back("required torch.cuda.is_available() True on " + ctx.gpus.front().label +
-                         ", found False (" + run.torch_file + ", torch.version.cuda " +
-                         (run.cuda.empty() ? "None" : run.cuda) + ", torch.version.hip " +
-                         (run.hip.empty() ? "None" : run.hip) + ")");
-    AddStderr(run, f);
-    f.fix_summary =
-        "the other findings say why (a CPU-only build, no code for this GPU, the driver, device access)";
-    out.push_back(std::move(f));
+    NoGpuSeen(ctx, env, run, out);
     return;
   }
   std::string device = run.device_names.empty() ? "the GPU" : run.device_names.front();

@@ -118,6 +118,36 @@ void KernelDrivers(const RuleContext& ctx, std::vector<Finding>& out) {
   }
 }
 
+// The device nodes this user may not open: the error, with the command that adds the user to the groups
+// (or, for a user who cannot administer the machine, what to ask an administrator for).
+void DeniedNodes(const RuleContext& ctx, const std::vector<const DeviceNodeAccess*>& denied,
+                 std::vector<Finding>& out) {
+  Finding f = MakeFinding("runtime.device_access", Layer::kRuntime, Severity::kError, denied.front()->path,
+                          "This user cannot open the GPU device nodes: ROCm will see no GPU");
+  for (const auto* n : denied)
+    f.evidence.push_back("required read-write " + n->path + ", found: " + n->reason);
+  // The command names the user the probe saw (`$USER` would add whoever runs it: an administrator acting
+  // for them adds themselves); a user outside the administrators' groups cannot run it at all.
+  const UserInfo& user = ctx.snap.user;
+  const std::string name = user.name.empty() ? std::string("$USER") : user.name;
+  const std::string command = "sudo usermod -aG render,video " + name;
+  if (CanAdminister(user)) {
+    f.fix_summary = "join the render and video groups, then log out and back in";
+    f.fix.push_back(FixAction::Bash(command));
+  } else {
+    f.evidence.push_back("user " + name +
+                         " is in none of the administrators' groups (sudo, wheel, admin): an administrator "
+                         "must add them");
+    f.fix_summary = "an administrator adds " + name + " to the render and video groups; then " + name +
+                    " logs out and back in";
+    f.fix.push_back(FixAction::Manual("ask an administrator of this machine to run, for " + name + ":"));
+    f.fix.push_back(FixAction::Bash(command));
+  }
+  f.fix.push_back(FixAction::Manual("log out and back in (or reboot) so the new groups apply"));
+  f.link = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html";
+  out.push_back(std::move(f));
+}
+
 void ComputeNodes(const RuleContext& ctx, std::vector<Finding>& out) {
   if (ctx.platform != Platform::kLinux || !ctx.HasVendor(GpuVendor::kAmd)) return;
   bool amdgpu_bound = std::any_of(ctx.gpus.begin(), ctx.gpus.end(), [](const GpuView& g) {
@@ -166,30 +196,7 @@ void ComputeNodes(const RuleContext& ctx, std::vector<Finding>& out) {
     return;
   }
   if (!denied.empty()) {
-    Finding f = MakeFinding("runtime.device_access", Layer::kRuntime, Severity::kError, denied.front()->path,
-                            "This user cannot open the GPU device nodes: ROCm will see no GPU");
-    for (const auto* n : denied)
-      f.evidence.push_back("required read-write " + n->path + ", found: " + n->reason);
-    // The command names the user the probe saw (`$USER` would add whoever runs it: an administrator acting
-    // for them adds themselves); a user outside the administrators' groups cannot run it at all.
-    const UserInfo& user = ctx.snap.user;
-    const std::string name = user.name.empty() ? std::string("$USER") : user.name;
-    const std::string command = "sudo usermod -aG render,video " + name;
-    if (CanAdminister(user)) {
-      f.fix_summary = "join the render and video groups, then log out and back in";
-      f.fix.push_back(FixAction::Bash(command));
-    } else {
-      f.evidence.push_back("user " + name +
-                           " is in none of the administrators' groups (sudo, wheel, admin): an administrator "
-                           "must add them");
-      f.fix_summary = "an administrator adds " + name + " to the render and video groups; then " + name +
-                      " logs out and back in";
-      f.fix.push_back(FixAction::Manual("ask an administrator of this machine to run, for " + name + ":"));
-      f.fix.push_back(FixAction::Bash(command));
-    }
-    f.fix.push_back(FixAction::Manual("log out and back in (or reboot) so the new groups apply"));
-    f.link = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html";
-    out.push_back(std::move(f));
+    DeniedNodes(ctx, denied, out);
     return;
   }
   // Not seen is not ok: a node whose access could not be told (a recorded tree without the user's groups, a

@@ -167,6 +167,23 @@ void Alternatives(const RuleContext& ctx, const GpuView& g, Finding& f) {
   f.evidence.push_back("HSA_OVERRIDE_GFX_VERSION cannot help here: the Windows HIP runtime ignores it");
 }
 
+// The Python the wheels need against the ones installed: the newest installed that the wheels are built
+// for, else 3.12 (every AMD Windows build has it); `ok` when one installed fits.
+std::string WheelPython(const RuleContext& ctx, const TorchRoute& route, std::vector<std::string>& evidence,
+                        bool& ok) {
+  auto versions = PythonVersions(ctx);
+  std::string python;
+  for (auto it = versions.rbegin(); it != versions.rend() && python.empty(); ++it)
+    if (Contains(route.python, *it)) python = *it;
+  if (python.empty())
+    python = route.python.empty() || Contains(route.python, "3.12") ? "3.12" : route.python.front();
+  ok = std::any_of(versions.begin(), versions.end(),
+                   [&](const std::string& v) { return Contains(route.python, v); });
+  evidence.push_back("required Python " + JoinList(route.python) + ", found " +
+                     (versions.empty() ? std::string("no Python") : "Python " + JoinList(versions)));
+  return python;
+}
+
 void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choice,
                std::vector<Finding>& out) {
   const TorchRoute& route = *choice.route;
@@ -179,17 +196,8 @@ void AmdWheels(const RuleContext& ctx, const GpuView& g, const RouteChoice& choi
                      "+), found " + WindowsName(ctx));
   if (!os_ok) missing.push_back("Windows 11 22H2+");
   // Python.
-  auto versions = PythonVersions(ctx);
-  // The newest Python installed that the wheels are built for; else 3.12, which every AMD Windows build has.
-  std::string python;
-  for (auto it = versions.rbegin(); it != versions.rend() && python.empty(); ++it)
-    if (Contains(route.python, *it)) python = *it;
-  if (python.empty())
-    python = route.python.empty() || Contains(route.python, "3.12") ? "3.12" : route.python.front();
-  bool python_ok = std::any_of(versions.begin(), versions.end(),
-                               [&](const std::string& v) { return Contains(route.python, v); });
-  evidence.push_back("required Python " + JoinList(route.python) + ", found " +
-                     (versions.empty() ? std::string("no Python") : "Python " + JoinList(versions)));
+  bool python_ok = false;
+  const std::string python = WheelPython(ctx, route, evidence, python_ok);
   if (!python_ok) missing.push_back("Python " + python);
   // Driver.
   const WindowsAdapter* adapter = AdapterOf(ctx, g);

@@ -701,15 +701,9 @@ std::string SnapshotToJson(const Snapshot& s) {
 
 namespace {
 
-Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& origin) {
-  if (auto too_deep = JsonTooDeep(text, origin))
-    return UserError(*too_deep, "pass a file written by `gpudoctor info --save FILE`");
-  Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded())
-    return UserError(origin + ":" + std::to_string(JsonErrorLine(text)) + ": not valid JSON",
-                     "pass a file written by `gpudoctor info --save FILE`");
-  if (!doc.is_object()) return UserError(origin + ": a snapshot must be a JSON object");
-  // "gpudoctor.snapshot/2"; before the convention "gpudoctor.snapshot" with "schema_version" (json_reader.h).
+// The document's schema: "gpudoctor.snapshot/2", or before the convention "gpudoctor.snapshot" with
+// "schema_version" (json_reader.h); a version newer than this build's is refused.
+Status ReadSchemaVersion(const Json& doc, const std::string& origin, Reader& r, int& schema_version) {
   auto schema = doc.find("schema");
   std::optional<std::string> name;
   if (schema != doc.end() && schema->is_string()) name = schema->get<std::string>();
@@ -723,25 +717,23 @@ Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& orig
     return UserError(origin + ": not a gpudoctor snapshot (\"schema\" is not \"" +
                          SchemaName("snapshot", kSnapshotSchemaVersion) + "\")",
                      "pass a file written by `gpudoctor info --save FILE`");
-  std::string error;
-  Snapshot s;
-  Reader r(doc, "snapshot", &error);
   if (kind.name.find('/') == std::string::npos)
-    r.Get("schema_version", s.schema_version);  // the old form; absent: this version's
+    r.Get("schema_version", schema_version);  // the old form; absent: this version's
   else if (kind.major >= 1)
-    s.schema_version = static_cast<int>(std::min<int64_t>(kind.major, kSnapshotSchemaVersion + 1));
+    schema_version = static_cast<int>(std::min<int64_t>(kind.major, kSnapshotSchemaVersion + 1));
   else
     return UserError(origin + ": snapshot schema \"" + kind.name + "\" names no valid version",
                      "pass a file written by `gpudoctor info --save FILE`");
-  if (error.empty() && s.schema_version > kSnapshotSchemaVersion)
-    return UserError(origin + ": snapshot schema version " + std::to_string(s.schema_version) +
+  if (r.error()->empty() && schema_version > kSnapshotSchemaVersion)
+    return UserError(origin + ": snapshot schema version " + std::to_string(schema_version) +
                          " is newer than this gpudoctor understands (" +
                          std::to_string(kSnapshotSchemaVersion) + ")",
                      "update gpudoctor");
-  r.Get("tool_version", s.tool_version);
-  r.Get("sysroot", s.sysroot);
-  r.Get("live_machine", s.live_machine);
-  r.Get("host_name", s.host_name);
+  return Ok{};
+}
+
+// The machine's own parts: user, OS, CPU, memory, disk.
+void ReadHost(Reader& r, Snapshot& s, std::string& error) {
   if (const Json* user = r.Child("user", false)) {
     Reader u(*user, "snapshot.user", &error);
     u.Get("name", s.user.name);
@@ -786,8 +778,10 @@ Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& orig
     d.Get("total_bytes", s.disk.total_bytes);
     d.Get("free_bytes", s.disk.free_bytes);
   }
-  ReadArray(r, "gpus", s.gpus, ReadGpu);
-  ReadArray(r, "pci_devices", s.pci_devices, ReadPci);
+}
+
+// What the vendors' stacks showed: AMD's KFD and modules, NVIDIA's driver, devices, libraries and CDI.
+void ReadVendors(Reader& r, Snapshot& s, std::string& error) {
   if (const Json* amd = r.Child("amd", false)) {
     Reader a(*amd, "snapshot.amd", &error);
     a.Get("kfd_topology_present", s.amd.kfd_topology_present);
@@ -823,16 +817,44 @@ Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& orig
       ReadFabricManager(f, s.nvidia.fabric_manager.emplace());
     }
   }
-  ReadArray(r, "runtimes", s.runtimes, ReadRuntime);
+}
+
+// The environment variables recorded, each a string.
+void ReadEnvironment(Reader& r, std::map<std::string, std::string>& environment, std::string& error) {
   if (const Json* env = r.Child("environment", false)) {
     for (auto it = env->begin(); it != env->end(); ++it) {
       if (!it->is_string()) {
         if (error.empty()) error = "field snapshot.environment." + it.key() + " must be a string";
         break;
       }
-      s.environment[it.key()] = it->get<std::string>();
+      environment[it.key()] = it->get<std::string>();
     }
   }
+}
+
+Result<Snapshot> ReadSnapshotJson(std::string_view text, const std::string& origin) {
+  if (auto too_deep = JsonTooDeep(text, origin))
+    return UserError(*too_deep, "pass a file written by `gpudoctor info --save FILE`");
+  Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded())
+    return UserError(origin + ":" + std::to_string(JsonErrorLine(text)) + ": not valid JSON",
+                     "pass a file written by `gpudoctor info --save FILE`");
+  if (!doc.is_object()) return UserError(origin + ": a snapshot must be a JSON object");
+  std::string error;
+  Snapshot s;
+  Reader r(doc, "snapshot", &error);
+  if (Status version = ReadSchemaVersion(doc, origin, r, s.schema_version); !version.ok())
+    return version.error();
+  r.Get("tool_version", s.tool_version);
+  r.Get("sysroot", s.sysroot);
+  r.Get("live_machine", s.live_machine);
+  r.Get("host_name", s.host_name);
+  ReadHost(r, s, error);
+  ReadArray(r, "gpus", s.gpus, ReadGpu);
+  ReadArray(r, "pci_devices", s.pci_devices, ReadPci);
+  ReadVendors(r, s, error);
+  ReadArray(r, "runtimes", s.runtimes, ReadRuntime);
+  ReadEnvironment(r, s.environment, error);
   ReadArray(r, "python_envs", s.python_envs, ReadPythonEnv);
   // Absent in snapshots saved before the topology joined the Snapshot: read as not probed.
   if (auto t = doc.find("topology"); t != doc.end() && !t->is_null() && error.empty()) {

@@ -402,35 +402,19 @@ void AddCheckpointRow(TuneModelAdvice& a, const TuneChildOutput& out) {
   a.knobs.push_back(row);
 }
 
-TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out, bool rocm) {
-  TuneModelAdvice a;
-  a.model = model;
-  // The knob batch is the smallest batch of the knob runs: an out-of-memory error halves it for all of
-  // them, so runs at a larger batch before it are not part of the table.
-  for (const auto& m : out.measurements) {
-    if (m.model != model) continue;
-    if (a.unit.empty()) a.unit = m.unit;
-    if (m.role == "knob" && m.batch > 0 && (a.knob_batch == 0 || m.batch < a.knob_batch))
-      a.knob_batch = m.batch;
-    if (m.role == "generic") a.generic_batch = m.batch;
+// The knob runs of one model at its knob batch, by precision, channels_last and benchmark.
+struct KnobRates {
+  std::map<Key, const TuneMeasurement*> runs;
+  std::optional<double> operator()(const std::string& p, bool cl, bool bench) const {
+    auto it = runs.find({p, cl, bench});
+    return it == runs.end() ? std::nullopt : std::optional<double>(it->second->units_per_s);
   }
-  std::map<Key, const TuneMeasurement*> knob;
-  std::vector<const TuneMeasurement*> large;
-  for (const auto& m : out.measurements) {
-    if (m.model != model || !m.loss_finite || !(m.units_per_s > 0)) continue;
-    if (m.role == "large_batch") large.push_back(&m);
-    if (m.role == "generic") a.generic_rate = m.units_per_s;
-    if (m.role == "knob" && m.batch == a.knob_batch && SameExtras(m, Extras{}))
-      knob[{m.precision, m.channels_last, m.benchmark}] = &m;
-  }
-  auto rate = [&](const std::string& p, bool cl, bool bench) -> std::optional<double> {
-    auto it = knob.find({p, cl, bench});
-    return it == knob.end() ? std::nullopt : std::optional<double>(it->second->units_per_s);
-  };
-  const std::string at = "at batch " + std::to_string(a.knob_batch);
+  bool Has(const std::string& p, bool cl, bool bench) const { return runs.count({p, cl, bench}) > 0; }
+};
 
-  // Precision: each mixed precision against fp32; the fastest recommended one wins, and bf16 when fp16
-  // is not measurably faster (bf16 needs no GradScaler and does not overflow).
+// Precision: each mixed precision against fp32; the fastest recommended one wins, and bf16 when fp16
+// is not measurably faster (bf16 needs no GradScaler and does not overflow).
+void AddPrecisionRows(TuneModelAdvice& a, const KnobRates& rate, const std::string& at) {
   const std::optional<double> fp32 = rate("fp32", false, false);
   bool bf16_helps = false;
   for (const std::string p : {"fp16", "bf16"}) {
@@ -453,23 +437,51 @@ TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out
                    ? "; no measurable difference from AMP " + a.precision + ", which needs no GradScaler"
                    : "; AMP " + a.precision + " is faster";
   }
-  const bool convolutional = knob.count({a.precision, true, false}) || knob.count({a.precision, false, true});
-  if (convolutional) {
-    TuneKnobRow cl = Row("channels_last", "NCHW", "channels_last (model and input)",
-                         rate(a.precision, false, false), rate(a.precision, true, false));
-    Judge(cl, a.unit, at);
-    a.channels_last = cl.recommended;
-    a.knobs.push_back(cl);
-    // On ROCm the flag is MIOpen's find: on, an exhaustive search of every algorithm; off, the find mode
-    // that MIOPEN_FIND_MODE sets (the notes say more).
-    TuneKnobRow bench =
-        Row(rocm ? "cudnn.benchmark (MIOpen find)" : "cudnn.benchmark",
-            rocm ? "off (MIOPEN_FIND_MODE's find)" : "off", rocm ? "on (exhaustive find)" : "on",
-            rate(a.precision, a.channels_last, false), rate(a.precision, a.channels_last, true));
-    Judge(bench, a.unit, at);
-    a.benchmark = bench.recommended;
-    a.knobs.push_back(bench);
+}
+
+// channels_last and cudnn.benchmark, for a model that has convolutions (its layout runs were measured).
+void AddLayoutRows(TuneModelAdvice& a, const KnobRates& rate, bool rocm, const std::string& at) {
+  if (!rate.Has(a.precision, true, false) && !rate.Has(a.precision, false, true)) return;
+  TuneKnobRow cl = Row("channels_last", "NCHW", "channels_last (model and input)",
+                       rate(a.precision, false, false), rate(a.precision, true, false));
+  Judge(cl, a.unit, at);
+  a.channels_last = cl.recommended;
+  a.knobs.push_back(cl);
+  // On ROCm the flag is MIOpen's find: on, an exhaustive search of every algorithm; off, the find mode
+  // that MIOPEN_FIND_MODE sets (the notes say more).
+  TuneKnobRow bench =
+      Row(rocm ? "cudnn.benchmark (MIOpen find)" : "cudnn.benchmark",
+          rocm ? "off (MIOPEN_FIND_MODE's find)" : "off", rocm ? "on (exhaustive find)" : "on",
+          rate(a.precision, a.channels_last, false), rate(a.precision, a.channels_last, true));
+  Judge(bench, a.unit, at);
+  a.benchmark = bench.recommended;
+  a.knobs.push_back(bench);
+}
+
+TuneModelAdvice AdviseModel(const std::string& model, const TuneChildOutput& out, bool rocm) {
+  TuneModelAdvice a;
+  a.model = model;
+  // The knob batch is the smallest batch of the knob runs: an out-of-memory error halves it for all of
+  // them, so runs at a larger batch before it are not part of the table.
+  for (const auto& m : out.measurements) {
+    if (m.model != model) continue;
+    if (a.unit.empty()) a.unit = m.unit;
+    if (m.role == "knob" && m.batch > 0 && (a.knob_batch == 0 || m.batch < a.knob_batch))
+      a.knob_batch = m.batch;
+    if (m.role == "generic") a.generic_batch = m.batch;
   }
+  KnobRates rate;
+  std::vector<const TuneMeasurement*> large;
+  for (const auto& m : out.measurements) {
+    if (m.model != model || !m.loss_finite || !(m.units_per_s > 0)) continue;
+    if (m.role == "large_batch") large.push_back(&m);
+    if (m.role == "generic") a.generic_rate = m.units_per_s;
+    if (m.role == "knob" && m.batch == a.knob_batch && SameExtras(m, Extras{}))
+      rate.runs[{m.precision, m.channels_last, m.benchmark}] = &m;
+  }
+  const std::string at = "at batch " + std::to_string(a.knob_batch);
+  AddPrecisionRows(a, rate, at);
+  AddLayoutRows(a, rate, rocm, at);
   // The recommendation so far: the knob run with the chosen settings, its figure and its batch.
   a.recommended_rate = rate(a.precision, a.channels_last, a.benchmark);
   a.batch = a.knob_batch ? a.knob_batch : a.generic_batch;
@@ -699,6 +711,66 @@ std::string FormatChange(double percent) {
   return buf;
 }
 
+namespace {
+
+// The Python lines that carry one model's recommended settings (a script trains one model; the settings
+// of two models may differ).
+std::vector<std::string> PythonLinesOf(const TuneModelAdvice& a) {
+  std::vector<std::string> lines;
+  if (a.tf32) {
+    lines.push_back(
+        "torch.backends.cuda.matmul.fp32_precision = \"tf32\"  # TF32 matmuls; before torch 2.9: "
+        "torch.set_float32_matmul_precision(\"high\")");
+  }
+  if (a.benchmark) lines.push_back("torch.backends.cudnn.benchmark = True");
+  if (a.channels_last) {
+    lines.push_back("model = model.to(memory_format=torch.channels_last)");
+    lines.push_back("images = images.to(memory_format=torch.channels_last)  # each input batch");
+  }
+  if (a.precision == "bf16")
+    lines.push_back("with torch.autocast(\"cuda\", dtype=torch.bfloat16):  # forward pass and loss");
+  if (a.precision == "fp16") {
+    lines.push_back("scaler = torch.amp.GradScaler(\"cuda\")");
+    lines.push_back("with torch.autocast(\"cuda\", dtype=torch.float16):  # forward pass and loss");
+    lines.push_back("scaler.scale(loss).backward(); scaler.step(optimizer); scaler.update()");
+  }
+  if (a.fused)
+    lines.push_back(
+        "optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, fused=True)  # Adam, AdamW: "
+        "fused=True too");
+  if (!a.sdpa.empty()) {
+    const std::string kind = a.sdpa == "flash"       ? "FLASH_ATTENTION"
+                             : a.sdpa == "efficient" ? "EFFICIENT_ATTENTION"
+                                                     : "MATH";
+    lines.push_back("from torch.nn.attention import sdpa_kernel, SDPBackend");
+    lines.push_back("with sdpa_kernel(SDPBackend." + kind + "):  # forward pass, loss and backward");
+  }
+  if (!a.compile.empty()) {
+    lines.push_back("model = torch.compile(model" +
+                    (a.compile == "default" ? std::string() : ", mode=\"" + a.compile + "\"") + ")" +
+                    (a.compile_seconds
+                         ? "  # compiles in about " + Seconds(*a.compile_seconds) + " on the first steps"
+                         : std::string()));
+    if (a.compile == "reduce-overhead")
+      lines.push_back("torch.compiler.cudagraph_mark_step_begin()  # at the start of each training step");
+  }
+  AddCheckpointLines(a, lines);
+  if (a.loader_workers) {
+    std::string args = "num_workers=" + std::to_string(*a.loader_workers);
+    if (a.pin_memory) args += ", pin_memory=True";
+    if (*a.loader_workers > 0) args += ", persistent_workers=True";
+    lines.push_back("loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, " +
+                    args + ")" + (a.loader_keeps_up ? "" : "  # still slower than the GPU: see the table"));
+  }
+  // The batch when it is not the guides' (the generic run's; without one, the knob runs').
+  if (a.batch && a.batch != (a.generic_batch ? a.generic_batch : a.knob_batch))
+    lines.push_back("batch_size = " + std::to_string(a.batch) + "  # largest that fitted: " +
+                    (a.largest_batch ? std::to_string(*a.largest_batch) : std::string("n/a")));
+  return lines;
+}
+
+}  // namespace
+
 TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun* allocator,
                            const std::vector<TuneLibraryRun>& library) {
   TuneAdvice advice;
@@ -744,58 +816,9 @@ TuneAdvice BuildTuneAdvice(const TuneChildOutput& output, const TuneAllocatorRun
         "steps of a new shape are slow while it searches.");
   }
 
-  // The lines to paste, per model (a script trains one of them; the settings may differ).
+  // The lines to paste, per model.
   for (const auto& a : advice.models) {
-    std::vector<std::string> lines;
-    if (a.tf32) {
-      lines.push_back(
-          "torch.backends.cuda.matmul.fp32_precision = \"tf32\"  # TF32 matmuls; before torch 2.9: "
-          "torch.set_float32_matmul_precision(\"high\")");
-    }
-    if (a.benchmark) lines.push_back("torch.backends.cudnn.benchmark = True");
-    if (a.channels_last) {
-      lines.push_back("model = model.to(memory_format=torch.channels_last)");
-      lines.push_back("images = images.to(memory_format=torch.channels_last)  # each input batch");
-    }
-    if (a.precision == "bf16")
-      lines.push_back("with torch.autocast(\"cuda\", dtype=torch.bfloat16):  # forward pass and loss");
-    if (a.precision == "fp16") {
-      lines.push_back("scaler = torch.amp.GradScaler(\"cuda\")");
-      lines.push_back("with torch.autocast(\"cuda\", dtype=torch.float16):  # forward pass and loss");
-      lines.push_back("scaler.scale(loss).backward(); scaler.step(optimizer); scaler.update()");
-    }
-    if (a.fused)
-      lines.push_back(
-          "optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, fused=True)  # Adam, AdamW: "
-          "fused=True too");
-    if (!a.sdpa.empty()) {
-      const std::string kind = a.sdpa == "flash"       ? "FLASH_ATTENTION"
-                               : a.sdpa == "efficient" ? "EFFICIENT_ATTENTION"
-                                                       : "MATH";
-      lines.push_back("from torch.nn.attention import sdpa_kernel, SDPBackend");
-      lines.push_back("with sdpa_kernel(SDPBackend." + kind + "):  # forward pass, loss and backward");
-    }
-    if (!a.compile.empty()) {
-      lines.push_back("model = torch.compile(model" +
-                      (a.compile == "default" ? std::string() : ", mode=\"" + a.compile + "\"") + ")" +
-                      (a.compile_seconds
-                           ? "  # compiles in about " + Seconds(*a.compile_seconds) + " on the first steps"
-                           : std::string()));
-      if (a.compile == "reduce-overhead")
-        lines.push_back("torch.compiler.cudagraph_mark_step_begin()  # at the start of each training step");
-    }
-    AddCheckpointLines(a, lines);
-    if (a.loader_workers) {
-      std::string args = "num_workers=" + std::to_string(*a.loader_workers);
-      if (a.pin_memory) args += ", pin_memory=True";
-      if (*a.loader_workers > 0) args += ", persistent_workers=True";
-      lines.push_back("loader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, " +
-                      args + ")" + (a.loader_keeps_up ? "" : "  # still slower than the GPU: see the table"));
-    }
-    // The batch when it is not the guides' (the generic run's; without one, the knob runs').
-    if (a.batch && a.batch != (a.generic_batch ? a.generic_batch : a.knob_batch))
-      lines.push_back("batch_size = " + std::to_string(a.batch) + "  # largest that fitted: " +
-                      (a.largest_batch ? std::to_string(*a.largest_batch) : std::string("n/a")));
+    const std::vector<std::string> lines = PythonLinesOf(a);
     if (lines.empty()) continue;
     advice.python_lines.push_back("# " + a.model + ":");
     advice.python_lines.insert(advice.python_lines.end(), lines.begin(), lines.end());

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "explain/explain_catalog.h"
 #include "explain/explain_pattern.h"
@@ -46,6 +48,38 @@ TEST(ExplainPattern, DerivesTheLongestRequiredLiteral) {
   EXPECT_EQ(DeriveLiteral("x{2,3}yz"), "yz");   // no quantifier digits
   EXPECT_EQ(DeriveLiteral(R"(Package \x27(?<p>[^\x27]+))"), "package ");
   EXPECT_EQ(DeriveLiteral(R"(\d+\s\w)"), "");
+}
+
+TEST(ExplainPattern, ListsTheOtherLiteralsEveryMatchContains) {
+  EXPECT_EQ(AlsoRequiredLiterals(R"(NCCL INFO[^\n]{0,160}?libnccl-(?:net|tuner)\.so\b)", "nccl info"),
+            (std::vector<std::string>{"libnccl-", ".so"}));
+  EXPECT_EQ(AlsoRequiredLiterals("abcd?efgh", "efgh"), (std::vector<std::string>{"abc"}));  // d is optional
+  EXPECT_EQ(AlsoRequiredLiterals("ab(cdef)ghij", "ghij"), std::vector<std::string>{});  // runs of 2 and none
+  EXPECT_EQ(AlsoRequiredLiterals("abcdef|ghijkl", "abc"), std::vector<std::string>{});  // either side alone
+  EXPECT_TRUE(ContainsAllFolded("x LIBNCCL-net.SO y", {"libnccl-", ".so"}));
+  EXPECT_FALSE(ContainsAllFolded("x LIBNCCL-net y", {"libnccl-", ".so"}));
+  EXPECT_TRUE(ContainsAllFolded("anything", {}));
+}
+
+TEST(LogScanner, ALineWithoutAPatternsOtherLiteralsCostsNoRegexRun) {
+  ExplainCatalog catalog;
+  ExplainEntry entry;
+  entry.id = "test.nccl_plugin";
+  auto pattern = CompileExplainPattern(R"(NCCL INFO[^\n]{0,160}?libnccl-net\.so)", "nccl info", false);
+  ASSERT_TRUE(pattern.ok());
+  entry.patterns.push_back(std::move(pattern).value());
+  catalog.entries.push_back(std::move(entry));
+  std::string log;
+  for (int i = 0; i < 100; ++i)
+    log += "node:17 [0] NCCL INFO Channel " + std::to_string(i) + "/32 via P2P/IPC\n";
+  log += "node:17 [0] NCCL INFO Unable to load libnccl-net.so\n";
+  LogScanner s(std::make_shared<const ExplainPrefilter>(catalog, false));
+  s.Feed(log);
+  s.Finish();
+  ASSERT_EQ(s.matches().size(), 1u);
+  EXPECT_EQ(s.matches()[0].first_line, 101u);
+  EXPECT_EQ(s.stats().prefilter_hits, 101u);
+  EXPECT_EQ(s.stats().regex_runs, 1u) << "lines without libnccl-net.so need no regex";
 }
 
 TEST(ExplainPattern, ShortLiteralsAreRefusedUnlessDeclared) {

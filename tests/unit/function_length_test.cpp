@@ -1,6 +1,6 @@
-// No function of the GPU half (src/bench, src/gates, src/worker, src/collectives) passes 80 lines (issue 15):
-// a benchmark, a gate or a run mode that grows past a screen is split by meaning (set-up, one measurement,
-// the verdict) before it lands. The scanner
+// No function in src/ passes 80 lines (issues 15 and 34): a function that grows past a screen is split by
+// meaning (set-up, one step, the verdict) before it lands. Data tables are the one exception, each named in
+// kDataTables below (a table of rows reads best whole). The scanner
 // below reads C++ well enough for this code base: comments, string and character literals, raw strings and
 // preprocessor lines are blanked; a brace block at namespace or class scope whose head has a parameter list
 // is a function, counted from the first line of its head to its closing brace. Its own tests plant long and
@@ -224,22 +224,41 @@ TEST(FunctionLength, BracesInLiteralsAndCommentsAndDataTablesAreNotCode) {
   EXPECT_EQ(FunctionsLongerThan(after, 80)[0].head, "void Long");
 }
 
-TEST(FunctionLength, NoFunctionOfTheGpuHalfPassesEightyLines) {
+// The functions allowed past the limit: data tables only ("file:function head").
+const char* const kDataTables[] = {
+    "src/rules/rules.cpp:const std::vector<RuleInfo>& AllRuleInfo",  // one row per rule id, for `check
+                                                                     // --list-rules`
+};
+
+bool IsDataTable(const std::string& file, const std::string& head) {
+  for (const char* t : kDataTables)
+    if (file + ":" + head == t) return true;
+  return false;
+}
+
+TEST(FunctionLength, NoFunctionInSrcPassesEightyLines) {
   size_t files = 0;
-  for (const char* folder : {"src/bench", "src/gates", "src/worker", "src/collectives"}) {
-    for (const auto& entry : fs::directory_iterator(kSourceTree / folder)) {
-      std::string ext = entry.path().extension().string();
-      if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".h")) continue;
-      ++files;
-      for (const auto& f : FunctionsLongerThan(ReadFileText(entry.path()), kLongestFunction))
-        ADD_FAILURE() << fs::relative(entry.path(), kSourceTree).generic_string() << ":" << f.first_line
-                      << " " << f.head << " is " << f.lines
-                      << " lines; split it by meaning (set-up, one measurement, "
-                      << "the verdict) so that none passes " << kLongestFunction;
+  std::vector<std::string> tables_seen;
+  for (const auto& entry : fs::recursive_directory_iterator(kSourceTree / "src")) {
+    std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".h")) continue;
+    ++files;
+    const std::string file = fs::relative(entry.path(), kSourceTree).generic_string();
+    for (const auto& f : FunctionsLongerThan(ReadFileText(entry.path()), kLongestFunction)) {
+      if (IsDataTable(file, f.head)) {
+        tables_seen.push_back(file + ":" + f.head);
+        continue;
+      }
+      ADD_FAILURE() << file << ":" << f.first_line << " " << f.head << " is " << f.lines
+                    << " lines; split it by meaning (set-up, one step, the verdict) so that none passes "
+                    << kLongestFunction;
     }
   }
-  EXPECT_GT(files, 40u) << "src/bench, src/gates, src/worker and src/collectives were not all found under "
-                        << kSourceTree;
+  EXPECT_GT(files, 300u) << "src/ was not found whole under " << kSourceTree;
+  // An allow-list entry that no longer names a long function is stale: remove it.
+  for (const char* t : kDataTables)
+    EXPECT_NE(std::find(tables_seen.begin(), tables_seen.end(), t), tables_seen.end())
+        << t << " is not past " << kLongestFunction << " lines (or is gone): remove it from kDataTables";
 }
 
 }  // namespace

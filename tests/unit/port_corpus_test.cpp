@@ -79,12 +79,13 @@ std::vector<Compiled> CompileWithHipcc(const std::vector<fs::path>& files,
 }
 
 // Translates `names` from `from` into `to` (created), each with the built-in table.
-void TranslateInto(const fs::path& from, const std::vector<std::string>& names, const fs::path& to) {
+void TranslateInto(const fs::path& from, const std::vector<std::string>& names, const fs::path& to,
+                   const PortOptions& options = {}) {
   auto map = EmbeddedPortMap();
   ASSERT_TRUE(map.ok()) << map.error().message;
   fs::create_directories(to);
   for (const std::string& name : names) {
-    auto t = TranslateCuda(ReadFileText(from / name), **map, {});
+    auto t = TranslateCuda(ReadFileText(from / name), **map, options);
     ASSERT_TRUE(t.ok()) << name << ": " << t.error().message;
     std::ofstream(to / name, std::ios::binary) << t->text;
   }
@@ -163,7 +164,10 @@ RealScore ScoreRealPart(const std::string& part, const std::map<std::string, std
   const fs::path out = ScratchDir("port_real") / (part.empty() ? "training" : "heldout");
   fs::remove_all(out);
   const std::vector<std::string> names = CudaFiles(dir);
-  TranslateInto(dir, names, out);
+  // For the HIP that compiles it (Debian 12's 5.2.3), as a user would: `port --hip-version 5.2`.
+  PortOptions options;
+  options.hip_version = Version::Parse("5.2");
+  TranslateInto(dir, names, out, options);
   std::vector<fs::path> files;
   for (const std::string& name : names) files.push_back(out / name);
   // -fsyntax-only checks host and device code, writing nothing: 3-17% less CPU than -O0 -c (README.md).

@@ -38,6 +38,7 @@ TEST(PortMap, MalformedEntriesAreNamedWithFileAndLine) {
       "  { cuda = \"d\" },\n"
       "  { cuda = \"e\", hip = \"f\", since = \"six\" },\n"
       "  { cuda = \"g\", hip = \"h\", colour = \"red\" },\n"
+      "  { cuda = \"i\", hip = \"j\", older = \"k\" },\n"
       "]\n";
   auto map = LoadPortMap({{"data/port/x.toml", text}});
   ASSERT_FALSE(map.ok());
@@ -46,6 +47,7 @@ TEST(PortMap, MalformedEntriesAreNamedWithFileAndLine) {
   EXPECT_NE(m.find("data/port/x.toml:9: 'd': give either hip"), std::string::npos) << m;
   EXPECT_NE(m.find("'since' is not a version: six"), std::string::npos) << m;
   EXPECT_NE(m.find("unknown field 'colour'"), std::string::npos) << m;
+  EXPECT_NE(m.find("data/port/x.toml:12: 'older' needs 'since'"), std::string::npos) << m;
 }
 
 TEST(PortMap, FactsNeedTheirSource) {

@@ -294,6 +294,100 @@ bool TryReap(pid_t pid, ProcessResult& result) {
   return true;
 }
 
+// The exec report pipe closes on a successful execve; an errno arrives otherwise (0: it started).
+int ExecFailure(int report_fd) {
+  int exec_errno = 0;
+  ssize_t got;
+  while ((got = ::read(report_fd, &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
+  }
+  return got == static_cast<ssize_t>(sizeof exec_errno) ? exec_errno : 0;
+}
+
+// Waits for `pid` (blocking), retrying on EINTR: for a child that never started or was just killed.
+void WaitBlocking(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+// The parent's ends of the child's standard streams while it runs.
+struct ChildStreams {
+  Fd& in;
+  Fd& out;
+  Fd& err;
+  size_t stdin_written = 0;
+};
+
+// Serves the descriptors poll found ready: writes what stdin still has, appends what stdout and stderr
+// bring (stdout also to the request's callback), closes each stream at its end.
+void ServeReady(const ProcessRequest& request, const pollfd* fds, nfds_t n, int ready, ChildStreams& streams,
+                ProcessResult& result) {
+  char buffer[65536];
+  for (nfds_t i = 0; ready > 0 && i < n; ++i) {
+    if (fds[i].revents == 0) continue;
+    const int fd = fds[i].fd;
+    if (fd == streams.in.get()) {
+      const std::string& text = request.stdin_text;
+      ssize_t w =
+          WriteWithoutSigpipe(fd, text.data() + streams.stdin_written, text.size() - streams.stdin_written);
+      if (w > 0) streams.stdin_written += static_cast<size_t>(w);
+      if ((w < 0 && errno != EAGAIN && errno != EINTR) || streams.stdin_written == text.size())
+        streams.in.Close();
+    } else if (fd == streams.out.get() || fd == streams.err.get()) {
+      const bool is_out = fd == streams.out.get();
+      ssize_t r = ::read(fd, buffer, sizeof buffer);
+      if (r > 0) {
+        (is_out ? result.stdout_text : result.stderr_text).append(buffer, static_cast<size_t>(r));
+        if (is_out && request.on_stdout) request.on_stdout(std::string_view(buffer, static_cast<size_t>(r)));
+      } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+        (is_out ? streams.out : streams.err).Close();
+      }
+    }
+  }
+}
+
+// Feeds the child's stdin and collects its output until it has ended and both streams closed, a stop
+// signal came (passed on to its group), or the deadline passed (its group killed). Returns whether the
+// child was reaped.
+bool ExchangeUntilDone(const ProcessRequest& request, pid_t pid, Clock::time_point deadline, int pid_fd,
+                       ChildStreams& streams, ProcessResult& result) {
+  bool reaped = false;
+  while (true) {
+    if (!reaped) reaped = TryReap(pid, result);
+    if (reaped && streams.out.get() < 0 && streams.err.get() < 0) return reaped;
+    if (int signal = StopSignalForwarding::Pending(); signal != 0) {
+      result.interrupted = true;
+      StopChildGroup(pid, signal, reaped);
+      return reaped;
+    }
+    auto now = Clock::now();
+    if (now >= deadline) {
+      if (!reaped) result.timed_out = true;
+      ::kill(-pid, SIGKILL);  // the whole group; the leader is not reaped, so its id is still ours
+      return reaped;
+    }
+    pollfd fds[4];
+    nfds_t n = 0;
+    auto add = [&](int fd, short events) {
+      if (fd >= 0) fds[n++] = pollfd{fd, events, 0};
+    };
+    add(streams.in.get(), POLLOUT);
+    add(streams.out.get(), POLLIN);
+    add(streams.err.get(), POLLIN);
+    if (!reaped) add(pid_fd, POLLIN);
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
+    // Without a pidfd the child's exit is noticed by polling waitpid. A signal taken by another thread
+    // does not wake this poll: it is seen within 200 ms.
+    int wait_ms = static_cast<int>(std::min<long long>(left, (reaped || pid_fd >= 0) ? 200 : 10));
+    int ready = ::poll(fds, n, wait_ms);
+    if (ready < 0 && errno != EINTR) {
+      ::kill(-pid, SIGKILL);
+      return reaped;
+    }
+    ServeReady(request, fds, n, ready, streams, result);
+  }
+}
+
 }  // namespace
 
 Result<ProcessResult> RunProcess(const ProcessRequest& request) {
@@ -329,21 +423,11 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
   GroupReaper reaper;
   if (auto started = reaper.Start(pid); !started) {
     ::kill(-pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    WaitBlocking(pid);
     return started.error();
   }
-
-  // The exec report pipe closes on a successful execve; an errno arrives otherwise.
-  int exec_errno = 0;
-  ssize_t got;
-  while ((got = ::read(report.read.get(), &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
-  }
-  if (got == static_cast<ssize_t>(sizeof exec_errno)) {
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+  if (int exec_errno = ExecFailure(report.read.get()); exec_errno != 0) {
+    WaitBlocking(pid);
     return EnvError("cannot start " + *program + ": " + ErrnoText(exec_errno));
   }
 
@@ -353,64 +437,8 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
   SetNonBlocking(out.read.get());
   SetNonBlocking(err.read.get());
   if (request.stdin_text.empty()) in.write.Close();
-
-  const Clock::time_point deadline = start + request.timeout;
-  size_t stdin_written = 0;
-  bool reaped = false;
-  char buffer[65536];
-  while (true) {
-    if (!reaped) reaped = TryReap(pid, result);
-    if (reaped && out.read.get() < 0 && err.read.get() < 0) break;
-    if (int signal = StopSignalForwarding::Pending(); signal != 0) {
-      result.interrupted = true;
-      StopChildGroup(pid, signal, reaped);
-      break;
-    }
-    auto now = Clock::now();
-    if (now >= deadline) {
-      if (!reaped) result.timed_out = true;
-      ::kill(-pid, SIGKILL);  // the whole group; the leader is not reaped, so its id is still ours
-      break;
-    }
-    pollfd fds[4];
-    nfds_t n = 0;
-    auto add = [&](int fd, short events) {
-      if (fd >= 0) fds[n++] = pollfd{fd, events, 0};
-    };
-    add(in.write.get(), POLLOUT);
-    add(out.read.get(), POLLIN);
-    add(err.read.get(), POLLIN);
-    if (!reaped) add(pid_fd.get(), POLLIN);
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1;
-    // Without a pidfd the child's exit is noticed by polling waitpid. A signal taken by another thread
-    // does not wake this poll: it is seen within 200 ms.
-    int wait_ms = static_cast<int>(std::min<long long>(left, (reaped || pid_fd.get() >= 0) ? 200 : 10));
-    int ready = ::poll(fds, n, wait_ms);
-    if (ready < 0 && errno != EINTR) {
-      ::kill(-pid, SIGKILL);
-      break;
-    }
-    for (nfds_t i = 0; ready > 0 && i < n; ++i) {
-      if (fds[i].revents == 0) continue;
-      int fd = fds[i].fd;
-      if (fd == in.write.get()) {
-        const std::string& text = request.stdin_text;
-        ssize_t w = WriteWithoutSigpipe(fd, text.data() + stdin_written, text.size() - stdin_written);
-        if (w > 0) stdin_written += static_cast<size_t>(w);
-        if ((w < 0 && errno != EAGAIN && errno != EINTR) || stdin_written == text.size()) in.write.Close();
-      } else if (fd == out.read.get() || fd == err.read.get()) {
-        ssize_t r = ::read(fd, buffer, sizeof buffer);
-        if (r > 0) {
-          (fd == out.read.get() ? result.stdout_text : result.stderr_text)
-              .append(buffer, static_cast<size_t>(r));
-          if (fd == out.read.get() && request.on_stdout)
-            request.on_stdout(std::string_view(buffer, static_cast<size_t>(r)));
-        } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-          (fd == out.read.get() ? out.read : err.read).Close();
-        }
-      }
-    }
-  }
+  ChildStreams streams{in.write, out.read, err.read};
+  bool reaped = ExchangeUntilDone(request, pid, start + request.timeout, pid_fd.get(), streams, result);
 
   // Reap the child; a process stuck in the kernel (a hung driver) may ignore
   // SIGKILL for a while, so waiting is bounded rather than forever.

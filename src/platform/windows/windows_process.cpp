@@ -214,6 +214,53 @@ DWORD MillisUntil(Clock::time_point deadline) {
   return static_cast<DWORD>(std::clamp<long long>(left, 0, 0x7fffffff));
 }
 
+// Starts the program suspended. ERROR_INTERNAL_ERROR says nothing about the program: the system failed to
+// start it this time. Wine does that now and then when its loader cannot be spawned (seen once in CI in
+// ~2,900 starts), so a start that failed that way is tried twice more. Every other error (no such file,
+// access denied) is final at once.
+Result<PROCESS_INFORMATION> StartSuspended(const std::wstring& program, std::wstring& command_line,
+                                           std::wstring& environment, STARTUPINFOEXW& startup, DWORD flags) {
+  PROCESS_INFORMATION info{};
+  DWORD create_error = 0;
+  for (int attempt = 1; attempt <= kStartAttempts; ++attempt) {
+    if (::CreateProcessW(program.c_str(), command_line.data(), nullptr, nullptr, TRUE, flags,
+                         environment.data(), nullptr, &startup.StartupInfo, &info))
+      return info;
+    create_error = ::GetLastError();
+    if (create_error != ERROR_INTERNAL_ERROR) break;
+    ::Sleep(static_cast<DWORD>(100 * attempt));
+  }
+  return EnvError("cannot start " + WideToUtf8(program) + ": " + WindowsErrorText(create_error));
+}
+
+// Ends the child and whatever it started: the whole job where the child is in one, else the child.
+void KillChild(HANDLE process, HANDLE job, bool in_job) {
+  if (in_job) {
+    ::TerminateJobObject(job, 1);
+  } else {
+    ::TerminateProcess(process, 1);
+  }
+}
+
+// Waits for the child until the deadline (then ends it) and reads its exit code; processes the child left
+// behind may still hold the pipes: the stream threads get until the deadline, then the job ends them all.
+void WaitForChild(HANDLE process, HANDLE job, bool in_job, const std::vector<HANDLE>& threads,
+                  Clock::time_point deadline, ProcessResult& result) {
+  if (::WaitForSingleObject(process, MillisUntil(deadline)) == WAIT_TIMEOUT) {
+    result.timed_out = true;
+    KillChild(process, job, in_job);
+    ::WaitForSingleObject(process, 5000);
+  } else {
+    DWORD code = 0;
+    if (::GetExitCodeProcess(process, &code)) result.exit_code = static_cast<int>(code);
+  }
+  if (!threads.empty() && ::WaitForMultipleObjects(static_cast<DWORD>(threads.size()), threads.data(), TRUE,
+                                                   MillisUntil(deadline)) == WAIT_TIMEOUT) {
+    KillChild(process, job, in_job);
+    ::WaitForMultipleObjects(static_cast<DWORD>(threads.size()), threads.data(), TRUE, INFINITE);
+  }
+}
+
 }  // namespace
 
 Result<ProcessResult> RunProcess(const ProcessRequest& request) {
@@ -254,25 +301,12 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
   if (have_list) startup.lpAttributeList = attrs;
 
   const Clock::time_point start = Clock::now();
-  PROCESS_INFORMATION info{};
-  DWORD flags = CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW |
-                (have_list ? EXTENDED_STARTUPINFO_PRESENT : 0);
-  // ERROR_INTERNAL_ERROR says nothing about the program: the system failed to start it this time. Wine does
-  // that now and then when its loader cannot be spawned (seen once in CI in ~2,900 starts), so a start that
-  // failed that way is tried twice more. Every other error (no such file, access denied) is final at once.
-  BOOL created = FALSE;
-  DWORD create_error = 0;
-  for (int attempt = 1; attempt <= kStartAttempts; ++attempt) {
-    created = ::CreateProcessW(program->c_str(), command_line.data(), nullptr, nullptr, TRUE, flags,
-                               environment.data(), nullptr, &startup.StartupInfo, &info);
-    create_error = created ? 0 : ::GetLastError();
-    if (created || create_error != ERROR_INTERNAL_ERROR) break;
-    ::Sleep(static_cast<DWORD>(100 * attempt));
-  }
+  const DWORD flags = CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW |
+                      (have_list ? EXTENDED_STARTUPINFO_PRESENT : 0);
+  auto started = StartSuspended(*program, command_line, environment, startup, flags);
   ::DeleteProcThreadAttributeList(attrs);
-  if (!created) {
-    return EnvError("cannot start " + WideToUtf8(*program) + ": " + WindowsErrorText(create_error));
-  }
+  if (!started) return started.error();
+  const PROCESS_INFORMATION info = *started;
   Handle process(info.hProcess), thread(info.hThread);
   Handle job = MakeKillOnCloseJob();
   bool in_job = job.get() && ::AssignProcessToJobObject(job.get(), process.get());
@@ -299,34 +333,11 @@ Result<ProcessResult> RunProcess(const ProcessRequest& request) {
     }
   }
 
-  auto kill_all = [&] {
-    if (in_job) {
-      ::TerminateJobObject(job.get(), 1);
-    } else {
-      ::TerminateProcess(process.get(), 1);
-    }
-  };
-
-  const Clock::time_point deadline = start + request.timeout;
-  if (::WaitForSingleObject(process.get(), MillisUntil(deadline)) == WAIT_TIMEOUT) {
-    result.timed_out = true;
-    kill_all();
-    ::WaitForSingleObject(process.get(), 5000);
-  } else {
-    DWORD code = 0;
-    if (::GetExitCodeProcess(process.get(), &code)) result.exit_code = static_cast<int>(code);
-  }
-  // Processes the child left behind may still hold the pipes: they get until
-  // the deadline, then the job ends them all.
   std::vector<HANDLE> threads;
   for (const Handle* t : {&out_thread, &err_thread, &in_thread}) {
     if (t->get()) threads.push_back(t->get());
   }
-  if (!threads.empty() && ::WaitForMultipleObjects(static_cast<DWORD>(threads.size()), threads.data(), TRUE,
-                                                   MillisUntil(deadline)) == WAIT_TIMEOUT) {
-    kill_all();
-    ::WaitForMultipleObjects(static_cast<DWORD>(threads.size()), threads.data(), TRUE, INFINITE);
-  }
+  WaitForChild(process.get(), job.get(), in_job, threads, start + request.timeout, result);
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
   return result;
 }

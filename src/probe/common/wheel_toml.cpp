@@ -53,6 +53,39 @@ std::string FileNameOf(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The wheel's CUDA architectures as the [[torch_wheel]] row lists them ("8.0", "9.0+PTX"): a cubin's arch,
+// "+PTX" where PTX of that arch is also carried; arch-specific names ("sm_90a") go to `special`, and PTX
+// without a cubin of its arch is noted.
+std::vector<std::string> CudaArchList(std::vector<std::string> cubins, std::vector<std::string> ptx,
+                                      std::vector<std::string>& special, std::string& note) {
+  SortArchNames(cubins);
+  SortArchNames(ptx);
+  std::vector<std::string> archs;
+  for (const auto& c : cubins) {
+    std::string cc = CcOf(c);
+    if (cc.empty()) {
+      special.push_back(c);
+    } else if (std::find(archs.begin(), archs.end(), cc) == archs.end()) {
+      archs.push_back(cc);
+    }
+  }
+  for (const auto& p : ptx) {
+    std::string cc = CcOf(p);
+    if (cc.empty()) {
+      special.push_back(p);
+      continue;
+    }
+    auto it = std::find(archs.begin(), archs.end(), cc);
+    if (it != archs.end()) {
+      *it += "+PTX";
+    } else {
+      archs.push_back(cc + "+PTX");
+      note += "PTX " + p + " without a cubin of that arch; ";
+    }
+  }
+  return archs;
+}
+
 }  // namespace
 
 Result<std::string> WheelTomlText(const WheelCode& code, const std::string& checked) {
@@ -107,31 +140,7 @@ Result<std::string> WheelTomlText(const WheelCode& code, const std::string& chec
     });
     out += "gfx = " + List(gfx) + "\n";
   } else {
-    SortArchNames(cubins);
-    SortArchNames(ptx);
-    std::vector<std::string> archs;
-    for (const auto& c : cubins) {
-      std::string cc = CcOf(c);
-      if (cc.empty()) {
-        special.push_back(c);
-      } else if (std::find(archs.begin(), archs.end(), cc) == archs.end()) {
-        archs.push_back(cc);
-      }
-    }
-    for (const auto& p : ptx) {
-      std::string cc = CcOf(p);
-      if (cc.empty()) {
-        special.push_back(p);
-        continue;
-      }
-      auto it = std::find(archs.begin(), archs.end(), cc);
-      if (it != archs.end()) {
-        *it += "+PTX";
-      } else {
-        archs.push_back(cc + "+PTX");
-        note += "PTX " + p + " without a cubin of that arch; ";
-      }
-    }
+    const std::vector<std::string> archs = CudaArchList(cubins, ptx, special, note);
     out += "cuda = " + Quoted(code.cuda) + "\n";
     out += "cuda_archs = " + List(archs) + "\n";
     if (!special.empty()) {

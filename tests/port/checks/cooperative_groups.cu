@@ -18,10 +18,18 @@ __global__ void row_sum(const float* x, float* out) {
   auto larger = cg::greater<float>();
   // CHECK: auto larger = [](float a_, float b_) { return a_ < b_ ? b_ : a_; };
   float r = cg::reduce(tile, s, larger);  // FINDING: cooperative_groups
-  if (tile.thread_rank() == 0) out[tile.meta_group_rank()] = s + m;  // FINDING: cooperative_groups
-  out[1] += tile.meta_group_size();  // FINDING: cooperative_groups
+  if (tile.thread_rank() == 0) out[tile.meta_group_rank()] = s + m;  // FINDING: older_hip
+  // CHECK: if (tile.thread_rank() == 0) out[((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / tile.size())] = s + m;
+  out[1] += tile.meta_group_size();  // FINDING: older_hip
+  // CHECK: out[1] += ((blockDim.x * blockDim.y * blockDim.z + tile.size() - 1) / tile.size());
+  auto* tp = &tile;
+  out[3] = tp->meta_group_size();  // FINDING: cooperative_groups
+  // CHECK: out[3] = tp->meta_group_size();
   auto half = cg::binary_partition(tile, s > 0);  // FINDING: cooperative_groups
-  out[2] = half.size() + r;
-  __nv_bfloat16 b;  // FINDING: newer_hip
+  auto parts = cg::labeled_partition(tile, threadIdx.x % 3);  // FINDING: cooperative_groups
+  out[2] = half.size() + r + parts.size();
+  float top = cg::reduce(tile, s, cg::greater<float>{});  // FINDING: cg_rewritten
+  // CHECK: float top = [&](const decltype(tile)& g_, float v_) { for (unsigned o_ = g_.size() / 2; o_ > 0; o_ /= 2) { float a_ = v_, b_ = g_.shfl_xor(v_, o_); v_ = a_ < b_ ? b_ : a_; } return v_; }(tile, s);
+  out[4] = top;
 }
-// CONVERTED: bf16=1 cooperative_groups=3 headers=3
+// CONVERTED: cooperative_groups=6 headers=3

@@ -32,6 +32,12 @@ __global__ void stream_copy(const float4* in, float4* out, __nv_bfloat16* h, int
            w);
     // CHECK: (*(out + i) = (
     // CHECK: w));
+    float4 x = __ldca(in + i) + __ldlu(in + i) + __ldcv(in + i);  // FINDING: cache_hint cache_hint cache_hint
+    // CHECK: float4 x = (*(in + i)) + (*(in + i)) + (*(in + i));
+    __stwb(out + i, x);  // FINDING: cache_hint
+    // CHECK: (*(out + i) = (x));
+    __stwt(out + i, x);  // FINDING: cache_hint
+    // CHECK: (*(out + i) = (x));
     h[i] = __float2bfloat16(v.x + __bfloat162float(h[i]));
     // CHECK: h[i] = __float2bfloat16(v.x + __bfloat162float(h[i]));
   }
@@ -48,6 +54,10 @@ void Configure() {
   // CHECK: hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(scaled<4>));
   cudaFuncSetCacheConfig((const void*)stream_copy, cudaFuncCachePreferL1);
   // CHECK: hipFuncSetCacheConfig((const void*)stream_copy, hipFuncCachePreferL1);
+  int blocks = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, scaled<4>, 128, 0);
+  // HIP's hipOccupancy* are templates over the kernel's type: the kernel goes in as it is.
+  // CHECK: hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, scaled<4>, 128, 0);
   struct cudaDeviceProp prop;
   // CHECK: struct hipDeviceProp_t prop;
   Check(cudaGetDeviceProperties(&prop, 0));

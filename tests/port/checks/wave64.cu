@@ -41,3 +41,14 @@ __global__ void reduce_rows(const float* in, float* out) {
   bool all = __ballot_sync(LANES_ALL, v > 0) == 0xffffffff;  // FINDING: wave64
   if (threadIdx.x % 32 == 31) out[blockIdx.x] = v + u + w + all;  // FINDING: warp_size wave64
 }
+
+__global__ void lane_math(const float* in, unsigned* votes, float* out) {
+  int lane = threadIdx.x & 31;  // FINDING: warp_size
+  int warp = threadIdx.x >> 5;  // FINDING: warp_size
+  unsigned vote = __ballot_sync(__activemask(), in[threadIdx.x] > 0);  // FINDING: ballot_width
+  votes[warp] = vote;
+  if (__activemask() == 0xffffffff) out[lane] = 1.0f;  // FINDING: wave64
+  float s = in[threadIdx.x];
+  for (int offset = 16; offset >= 1; offset /= 2) s += __shfl_down_sync(__activemask(), s, offset);  // FINDING: wave64
+  out[warp] = s;
+}

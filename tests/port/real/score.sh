@@ -3,9 +3,10 @@
 # tests/port/real/heldout, compile each result with Debian's hipcc for gfx1030, and print per file and the totals,
 # training and held-out apart, with files that need a library Debian 12 does not package counted apart.
 #
-#   tests/port/real/score.sh gpudoctor BINARY         translate with `BINARY port FILE`
+#   tests/port/real/score.sh gpudoctor BINARY         translate with `BINARY port --hip-version 5.2 FILE`
 #   tests/port/real/score.sh hipify-perl SCRIPT       translate with `perl SCRIPT -quiet-warnings FILE`
 #
+# Debian 12's hipcc is HIP 5.2.3, so gpudoctor is told the release it translates for (HIP_VERSION to change it).
 # Environment: JOBS (parallel compiles, default 2), HIPCC_MODE (syntax: -fsyntax-only, the default and what the
 # test command uses; full: -O0 -c). The unit test PortRealCorpus does the same for gpudoctor and pins the result.
 set -u
@@ -25,7 +26,7 @@ unpackaged='#[[:space:]]*include[[:space:]]*[<"](cublas|cub/|thrust/|nvtx|nvTool
 
 translate() {  # $1 input, $2 output
   case $tool in
-    gpudoctor) "$path" port "$1" > "$2" 2>/dev/null; [ -s "$2" ] ;;
+    gpudoctor) "$path" port --hip-version "${HIP_VERSION:-5.2}" "$1" > "$2" 2>/dev/null; [ -s "$2" ] ;;
     hipify-perl) perl "$path" -quiet-warnings "$1" > "$2" 2>/dev/null; [ -s "$2" ] ;;
     *) echo "unknown tool $tool" >&2; exit 3 ;;
   esac
