@@ -3,6 +3,8 @@
 #include "cli/port_command.h"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "cli/output.h"
 #include "core/strings.h"
@@ -35,6 +37,29 @@ Result<std::string> FindHipccOf(const CliContext& ctx) {
     return std::filesystem::is_regular_file(p, ec);
   };
   return FindHipcc(search);
+}
+
+struct InstalledHip {
+  Version version;
+  std::string hipcc;
+  std::string header;
+};
+
+// The HIP installed here, for a port without --hip-version: the release its hipcc's headers state
+// (hip/hip_version.h beside hipcc, or beside the file a linked hipcc points at); nullopt without one.
+std::optional<InstalledHip> FindInstalledHip(const CliContext& ctx) {
+  auto hipcc = FindHipccOf(ctx);
+  if (!hipcc.ok()) return std::nullopt;
+  std::error_code ec;
+  const std::string resolved = std::filesystem::canonical(*hipcc, ec).string();
+  for (const std::string& compiler : {*hipcc, ec ? *hipcc : resolved}) {
+    const std::string header = HipVersionHeaderOf(compiler);
+    std::ifstream in(header, std::ios::binary);
+    if (!in) continue;
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (auto v = ParseHipVersionHeader(text)) return InstalledHip{*v, *hipcc, header};
+  }
+  return std::nullopt;
 }
 }  // namespace
 
@@ -92,7 +117,8 @@ void PortCommand::DefineFlags(FlagSet& flags) {
   flags.String("--hip-version", &hip_version_, "X.Y",
                "Translate for this HIP release: what it lacks is written as what it has where there is an "
                "equivalent (hip_bfloat16, sharedMemPerBlock, the meta_group_* expressions), else an error in "
-               "the report.");
+               "the report. Default: the release of the hipcc found (its hip/hip_version.h), said on stderr; "
+               "newest: every HIP API, whatever is installed.");
   flags.Bool(
       "--launch-macro", &launch_macro_,
       "Rewrite kernel<<<grid, block, shared, stream>>>(args) as hipLaunchKernelGGL(...) (<<<>>> is valid "
@@ -145,11 +171,19 @@ int PortCommand::Run(const CliContext& ctx) {
   job.force = force_;
   job.skip_existing = skip_existing_;
   job.options.launch_macro = launch_macro_;
-  if (!hip_version_.empty()) {
+  if (hip_version_ == "newest") {
+    // every HIP API the table knows, whatever is installed
+  } else if (!hip_version_.empty()) {
     job.options.hip_version = Version::Parse(hip_version_);
     if (!job.options.hip_version)
       return ReportError(ctx.err, UserError("--hip-version " + hip_version_ + " is not a version",
-                                            "write it as 5.2 or 6.4.1"));
+                                            "write it as 5.2 or 6.4.1, or newest"));
+  } else if (auto installed = FindInstalledHip(ctx)) {
+    // What a user builds the output with is the HIP installed here (issue 32: Debian 12's hipcc is HIP 5.2).
+    job.options.hip_version = installed->version;
+    WriteAll(ctx.err, "port: translating for HIP " + installed->version.ToString() + ", the release of " +
+                          installed->hipcc + " (" + installed->header +
+                          "); --hip-version X.Y or --hip-version newest translates for another\n");
   }
   if (!threads_.empty()) {
     auto n = ParseU64(threads_);

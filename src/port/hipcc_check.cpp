@@ -2,6 +2,7 @@
 #include "port/hipcc_check.h"
 
 #include <chrono>
+#include <regex>
 
 namespace gpudoctor {
 namespace {
@@ -38,6 +39,26 @@ std::string FirstError(const ProcessResult& r) {
 }
 
 }  // namespace
+
+std::optional<Version> ParseHipVersionHeader(std::string_view text) {
+  static const std::regex kDefine(R"(#define[ \t]+HIP_VERSION_(MAJOR|MINOR|PATCH)[ \t]+([0-9]{1,9})\b)");
+  std::string major, minor, patch;
+  const std::string owned(text.substr(0, 64 * 1024));  // the header is a few hundred bytes
+  for (std::sregex_iterator it(owned.begin(), owned.end(), kDefine), end; it != end; ++it) {
+    const std::string part = (*it)[1].str();
+    (part == "MAJOR" ? major : part == "MINOR" ? minor : patch) = (*it)[2].str();
+  }
+  if (major.empty() || minor.empty()) return std::nullopt;
+  return Version::Parse(major + "." + minor + (patch.empty() ? "" : "." + patch));
+}
+
+std::string HipVersionHeaderOf(const std::string& hipcc) {
+  const size_t slash = hipcc.find_last_of("/\\");
+  const std::string bin = slash == std::string::npos ? "." : hipcc.substr(0, slash);
+  const size_t up = bin.find_last_of("/\\");
+  const std::string root = up == std::string::npos ? "." : bin.substr(0, up);
+  return root + "/include/hip/hip_version.h";
+}
 
 Result<std::string> FindHipcc(const HipccSearch& search) {
   std::vector<std::string> dirs;

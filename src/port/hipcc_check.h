@@ -5,10 +5,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
+#include "knowledge/version.h"
 #include "platform/process.h"
 #include "port/port_types.h"
 
@@ -25,6 +27,14 @@ struct HipccSearch {
 // The places searched, in order: each folder of PATH, HIP_PATH/bin, ROCM_PATH/bin, /opt/rocm/bin and
 // /usr/bin (Debian's hipcc). Error (a user's): none holds hipcc, with the places looked at.
 Result<std::string> FindHipcc(const HipccSearch& search);
+
+// The HIP release a hip/hip_version.h states (HIP_VERSION_MAJOR, _MINOR, _PATCH); nullopt when it states
+// none.
+std::optional<Version> ParseHipVersionHeader(std::string_view text);
+
+// Where the HIP headers of a hipcc are: the include folder beside its bin folder (/usr/bin/hipcc ->
+// /usr/include/hip/hip_version.h, /opt/rocm-6.2/bin/hipcc -> /opt/rocm-6.2/include/hip/hip_version.h).
+std::string HipVersionHeaderOf(const std::string& hipcc);
 
 using PortProcessRunner = std::function<Result<ProcessResult>(const ProcessRequest&)>;
 

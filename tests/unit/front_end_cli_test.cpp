@@ -189,6 +189,45 @@ TEST(PortCli, CheckBuildCompilesEachTranslatedSourceWithHipcc) {
       << nowhere.stderr_text;
 }
 
+// Without --hip-version, port translates for the HIP installed here (the hip_version.h beside the hipcc it
+// finds, PATH first), says so on stderr, and --hip-version newest keeps every HIP API.
+TEST(PortCli, TranslatesForTheHipInstalledHereUnlessTold) {
+  stdfs::path dir = FreshTempDir("front_end_cli_port_installed");
+  stdfs::create_directories(dir / "rocm/bin");
+  stdfs::create_directories(dir / "rocm/include/hip");
+  stdfs::create_directories(dir / "src");
+  std::ofstream(dir / "rocm/bin/hipcc", std::ios::binary) << "#!/bin/sh\nexit 1\n";
+  std::ofstream(dir / "rocm/include/hip/hip_version.h", std::ios::binary)
+      << "#define HIP_VERSION_MAJOR 5\n#define HIP_VERSION_MINOR 2\n#define HIP_VERSION_PATCH 21153\n";
+  std::ofstream(dir / "src/k.cu", std::ios::binary)
+      << "#include <cuda_runtime.h>\nint main() {\n  cudaDeviceProp prop;\n  cudaGetDeviceProperties(&prop, "
+         "0);\n"
+         "  return (int)prop.sharedMemPerBlockOptin;\n}\n";
+  auto port = [&](std::vector<std::string> extra, const std::string& out) {
+    ProcessRequest req;
+    req.argv = {GPUDOCTOR_BINARY_PATH, "port", (dir / "src/k.cu").string(), "-o", (dir / out).string()};
+    req.argv.insert(req.argv.end(), extra.begin(), extra.end());
+    req.timeout = std::chrono::seconds(60);
+    req.extra_env["PATH"] = (dir / "rocm/bin").string();
+    req.extra_env["NO_COLOR"] = "1";
+    auto r = RunProcess(req);
+    EXPECT_TRUE(r.ok());
+    return r.ok() ? *r : ProcessResult{};
+  };
+  auto installed = port({}, "k52.cu");
+  ExpectExited(installed);
+  EXPECT_TRUE(Contains(installed.stderr_text, "port: translating for HIP 5.2.21153, the release of "))
+      << installed.stderr_text;
+  std::string hip = ReadFileText(dir / "k52.cu");
+  EXPECT_TRUE(Contains(hip, "prop.sharedMemPerBlock;")) << hip;
+  EXPECT_FALSE(Contains(hip, "Optin")) << hip;
+  auto newest = port({"--hip-version", "newest"}, "knew.cu");
+  ExpectExited(newest);
+  EXPECT_FALSE(Contains(newest.stderr_text, "translating for HIP")) << newest.stderr_text;
+  EXPECT_TRUE(Contains(ReadFileText(dir / "knew.cu"), "prop.sharedMemPerBlockOptin"))
+      << ReadFileText(dir / "knew.cu");
+}
+
 TEST(ManCli, PrintsAManPageWithANameSectionAndTheCommands) {
   auto r = Gpudoctor({"man"});
   ExpectExited(r);

@@ -444,6 +444,24 @@ TEST(PortBuildCheck, FindsHipccInTheDocumentedOrder) {
   EXPECT_EQ(FindHipcc(search).value(), "/usr/local/bin/hipcc");
 }
 
+// The HIP release beside a hipcc: hip_version.h's three defines, in the include folder next to its bin.
+TEST(PortHipVersion, HeaderBesideHipccStatesTheRelease) {
+  EXPECT_EQ(HipVersionHeaderOf("/usr/bin/hipcc"), "/usr/include/hip/hip_version.h");
+  EXPECT_EQ(HipVersionHeaderOf("/opt/rocm-6.2/bin/hipcc"), "/opt/rocm-6.2/include/hip/hip_version.h");
+  EXPECT_EQ(HipVersionHeaderOf("C:\\AMD\\ROCm\\6.1\\bin\\hipcc.bat"),
+            "C:\\AMD\\ROCm\\6.1/include/hip/hip_version.h");
+  const auto debian = ParseHipVersionHeader(
+      "#define HIP_VERSION_MAJOR 5\n#define HIP_VERSION_MINOR 2\n#define HIP_VERSION_PATCH 21153\n"
+      "#define HIP_VERSION    (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + "
+      "HIP_VERSION_PATCH)\n");
+  ASSERT_TRUE(debian);
+  EXPECT_EQ(debian->ToString(), "5.2.21153");
+  EXPECT_EQ(ParseHipVersionHeader("#define HIP_VERSION_MINOR 4\n#define HIP_VERSION_MAJOR 6\n")->ToString(),
+            "6.4");
+  EXPECT_FALSE(ParseHipVersionHeader("#define HIP_VERSION_MAJOR 6\n"));  // no minor: not a release
+  EXPECT_FALSE(ParseHipVersionHeader("// HIP_VERSION_MAJOR 6\nint x;\n"));
+}
+
 // Each translated source is compiled once with -c --offload-arch; headers, build files and files that could
 // not be translated are not; the compiler's first error line is what the report keeps.
 TEST(PortBuildCheck, CompilesEachSourceAndKeepsTheFirstError) {
