@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -208,7 +209,14 @@ TEST(PortCli, TranslatesForTheHipInstalledHereUnlessTold) {
     req.argv = {GPUDOCTOR_BINARY_PATH, "port", (dir / "src/k.cu").string(), "-o", (dir / out).string()};
     req.argv.insert(req.argv.end(), extra.begin(), extra.end());
     req.timeout = std::chrono::seconds(60);
-    req.extra_env["PATH"] = (dir / "rocm/bin").string();
+    // The fake ROCm first, the rest of PATH kept (wine's child needs its own folders to start).
+    const char* path = std::getenv("PATH");
+#ifdef _WIN32
+    const std::string separator = ";";
+#else
+    const std::string separator = ":";
+#endif
+    req.extra_env["PATH"] = (dir / "rocm/bin").string() + (path ? separator + path : std::string());
     req.extra_env["NO_COLOR"] = "1";
     auto r = RunProcess(req);
     EXPECT_TRUE(r.ok());
