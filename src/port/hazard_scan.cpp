@@ -169,15 +169,18 @@ class Scanner {
       Add(PortFindingKind::kWave64, PortSeverity::kWarning, t, std::string(code_.Text(i)),
           "a ballot compared with a 32-lane full mask: on a 64-lane wavefront the ballot is 64 bits, so the "
           "test is false whenever lanes 32-63 vote, and the branch silently goes the other way",
-          "compare with __activemask() (all active lanes), or test __all(pred) instead");
+          "compare with __ballot(1) (the 64-bit mask of the active lanes in every HIP release; newer HIP "
+          "also "
+          "has __activemask()), or test __all(pred) instead");
       return;
     }
     if (InsideMaskCall(i) || lane_mask_names_.count(std::string(named)) > 0)
       Add(PortFindingKind::kFullMask, PortSeverity::kWarning, t, std::string(code_.Text(i)),
           "a 32-lane full mask: a wavefront has 64 lanes on CDNA GPUs (MI100, MI200, MI300), so lanes 32-63 "
           "are left out",
-          "use the maskless HIP intrinsic (port drops the mask of *_sync calls) or a 64-bit mask such as "
-          "__activemask()");
+          "use the maskless HIP intrinsic (port drops the mask of *_sync calls) or a 64-bit mask of the "
+          "active "
+          "lanes: __ballot(1) (every HIP release; newer HIP also has __activemask())");
   }
 
   bool BallotOnLine(size_t i) const {
