@@ -52,7 +52,9 @@ std::optional<InstalledHip> FindInstalledHip(const CliContext& ctx) {
   if (!hipcc.ok()) return std::nullopt;
   std::error_code ec;
   const std::string resolved = std::filesystem::canonical(*hipcc, ec).string();
-  for (const std::string& compiler : {*hipcc, ec ? *hipcc : resolved}) {
+  std::vector<std::string> compilers = {*hipcc};
+  if (!ec && resolved != *hipcc) compilers.push_back(resolved);  // a linked hipcc: its target's headers too
+  for (const std::string& compiler : compilers) {
     const std::string header = HipVersionHeaderOf(compiler);
     std::ifstream in(header, std::ios::binary);
     if (!in) continue;
@@ -161,6 +163,23 @@ int PortCommand::Interrupted(const CliContext& ctx, PortReport& report) const {
   return kExitInterrupted;
 }
 
+// The HIP release to translate for: --hip-version's, none for newest (every API the table knows), else the
+// one installed here, said on stderr (issue 32: Debian 12's hipcc is HIP 5.2).
+Result<std::optional<Version>> PortCommand::ChosenHipVersion(const CliContext& ctx) const {
+  if (hip_version_ == "newest") return std::optional<Version>{};
+  if (!hip_version_.empty()) {
+    if (auto v = Version::Parse(hip_version_)) return std::optional<Version>{*v};
+    return UserError("--hip-version " + hip_version_ + " is not a version",
+                     "write it as 5.2 or 6.4.1, or newest");
+  }
+  auto installed = FindInstalledHip(ctx);
+  if (!installed) return std::optional<Version>{};
+  WriteAll(ctx.err, "port: translating for HIP " + installed->version.ToString() + ", the release of " +
+                        installed->hipcc + " (" + installed->header +
+                        "); --hip-version X.Y or --hip-version newest translates for another\n");
+  return std::optional<Version>{installed->version};
+}
+
 int PortCommand::Run(const CliContext& ctx) {
   PortJob job;
   job.input = input_;
@@ -171,20 +190,9 @@ int PortCommand::Run(const CliContext& ctx) {
   job.force = force_;
   job.skip_existing = skip_existing_;
   job.options.launch_macro = launch_macro_;
-  if (hip_version_ == "newest") {
-    // every HIP API the table knows, whatever is installed
-  } else if (!hip_version_.empty()) {
-    job.options.hip_version = Version::Parse(hip_version_);
-    if (!job.options.hip_version)
-      return ReportError(ctx.err, UserError("--hip-version " + hip_version_ + " is not a version",
-                                            "write it as 5.2 or 6.4.1, or newest"));
-  } else if (auto installed = FindInstalledHip(ctx)) {
-    // What a user builds the output with is the HIP installed here (issue 32: Debian 12's hipcc is HIP 5.2).
-    job.options.hip_version = installed->version;
-    WriteAll(ctx.err, "port: translating for HIP " + installed->version.ToString() + ", the release of " +
-                          installed->hipcc + " (" + installed->header +
-                          "); --hip-version X.Y or --hip-version newest translates for another\n");
-  }
+  auto hip_version = ChosenHipVersion(ctx);
+  if (!hip_version.ok()) return ReportError(ctx.err, hip_version.error());
+  job.options.hip_version = *hip_version;
   if (!threads_.empty()) {
     auto n = ParseU64(threads_);
     if (!n || *n == 0 || *n > 1024)
@@ -232,9 +240,14 @@ int PortCommand::Run(const CliContext& ctx) {
   if (run->report.interrupted) return Interrupted(ctx, run->report);
   run->report.tool_version = GPUDOCTOR_VERSION;
   if (check_build_) {
-    std::vector<std::string> include_dirs;
-    if (!output_.empty() && std::filesystem::is_directory(output_)) include_dirs.push_back(output_);
-    CheckBuild(hipcc, offload_arch_, include_dirs, in_place_, RunProcess, run->report);
+    BuildCheckRequest request{hipcc, offload_arch_, {}, in_place_, ""};
+    if (!output_.empty() && std::filesystem::is_directory(output_)) request.include_dirs.push_back(output_);
+    std::error_code ec;
+    const auto scratch =
+        std::filesystem::temp_directory_path(ec) / ("gpudoctor-port-" + std::to_string(CurrentProcessId()));
+    if (!ec && std::filesystem::create_directories(scratch, ec)) request.temp_dir = scratch.string();
+    CheckBuild(request, RunProcess, run->report);
+    if (!request.temp_dir.empty()) std::filesystem::remove_all(scratch, ec);
   }
   const bool to_stdout = !examine_ && !in_place_ && output_.empty();
   if (to_stdout) {

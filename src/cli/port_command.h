@@ -1,9 +1,12 @@
 // `gpudoctor port`: CUDA source to HIP, with a report of what needs a human.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "cli/command.h"
+#include "core/result.h"
+#include "knowledge/version.h"
 
 namespace gpudoctor {
 
@@ -21,6 +24,7 @@ class PortCommand final : public Command {
 
  private:
   int Interrupted(const CliContext& ctx, PortReport& report) const;
+  Result<std::optional<Version>> ChosenHipVersion(const CliContext& ctx) const;
 
   std::string input_;
   std::string output_;

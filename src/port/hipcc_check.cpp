@@ -84,18 +84,18 @@ bool IsCompiledSourceName(std::string_view name) {
   return false;
 }
 
-void CheckBuild(const std::string& hipcc, const std::string& offload_arch,
-                const std::vector<std::string>& include_dirs, bool in_place, const PortProcessRunner& run,
-                PortReport& report) {
+void CheckBuild(const BuildCheckRequest& request, const PortProcessRunner& run, PortReport& report) {
   PortBuildCheck check;
-  check.hipcc = hipcc;
-  check.offload_arch = offload_arch;
+  check.hipcc = request.hipcc;
+  check.offload_arch = request.offload_arch;
   for (PortFileReport& f : report.files) {
-    const std::string target = !f.output.empty() ? f.output : in_place ? f.path : "";
+    const std::string target = !f.output.empty() ? f.output : request.in_place ? f.path : "";
     if (!f.error.empty() || f.build_file || target.empty() || !IsCompiledSourceName(target)) continue;
     ProcessRequest r;
-    r.argv = {hipcc, "-c", "--offload-arch=" + offload_arch};
-    for (const std::string& dir : include_dirs) r.argv.push_back("-I" + dir);
+    r.argv = {request.hipcc, "-c", "--offload-arch=" + request.offload_arch};
+    for (const std::string& dir : request.include_dirs) r.argv.push_back("-I" + dir);
+    if (!request.temp_dir.empty())
+      for (const char* name : {"TMPDIR", "TMP", "TEMP"}) r.extra_env[name] = request.temp_dir;
     r.argv.insert(r.argv.end(), {target, "-o", kNullDevice});
     r.timeout = std::chrono::seconds(300);
     auto result = run(r);

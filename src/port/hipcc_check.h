@@ -41,10 +41,18 @@ using PortProcessRunner = std::function<Result<ProcessResult>(const ProcessReque
 // True for the outputs compiled on their own (.cu, .cpp, .cc, .cxx, .hip); headers are compiled through them.
 bool IsCompiledSourceName(std::string_view file_name);
 
+struct BuildCheckRequest {
+  std::string hipcc;
+  std::string offload_arch;
+  std::vector<std::string> include_dirs;  // given to hipcc as -I (the output folder)
+  bool in_place = false;                  // compile the files themselves where there is no output
+  // hipcc's TMPDIR (and TMP, TEMP) when not empty: clang leaves a NAME-XXXXXX folder in the temporary
+  // folder for every file it compiles, so the caller gives one it removes afterwards.
+  std::string temp_dir;
+};
+
 // Compiles every translated source of the report (its output, or the file itself with --in-place) and sets
-// each one's build; sets report.build_check. `include_dirs` go to hipcc as -I (the output folder).
-void CheckBuild(const std::string& hipcc, const std::string& offload_arch,
-                const std::vector<std::string>& include_dirs, bool in_place, const PortProcessRunner& run,
-                PortReport& report);
+// each one's build; sets report.build_check.
+void CheckBuild(const BuildCheckRequest& request, const PortProcessRunner& run, PortReport& report);
 
 }  // namespace gpudoctor

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,13 +27,15 @@ inline constexpr const char* kTestToday = "2026-12-05";
 // name a day. A binary that cannot be started fails the test and gives an empty result. The timeout only
 // bounds a hang; every command the tests run takes seconds.
 inline ProcessResult Gpudoctor(std::vector<std::string> args,
-                               std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+                               std::chrono::milliseconds timeout = std::chrono::seconds(60),
+                               std::map<std::string, std::string> extra_env = {}) {
   if (!args.empty() && args[0] == "check" && std::find(args.begin(), args.end(), "--today") == args.end())
     args.insert(args.begin() + 1, {"--today", kTestToday});
   ProcessRequest req;
   req.argv = {GPUDOCTOR_BINARY_PATH};
   req.argv.insert(req.argv.end(), args.begin(), args.end());
   req.timeout = timeout;
+  req.extra_env = std::move(extra_env);
   req.extra_env["NO_COLOR"] = "1";
   auto r = RunProcess(req);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);

@@ -171,8 +171,12 @@ TEST(PortCli, CheckBuildCompilesEachTranslatedSourceWithHipcc) {
   std::ofstream(dir / "src/bad.cu", std::ios::binary)
       << "#include <cuda_runtime.h>\nint main() { return cudaInitDevice(0, 0, 0); }\n";
   std::ofstream(dir / "src/k.cuh", std::ios::binary) << "#pragma once\n";
-  auto r = Gpudoctor({"port", (dir / "src").string(), "-o", (dir / "out").string(), "--check-build"});
+  stdfs::create_directories(dir / "tmp");
+  auto r = Gpudoctor({"port", (dir / "src").string(), "-o", (dir / "out").string(), "--check-build"},
+                     std::chrono::seconds(60), {{"TMPDIR", (dir / "tmp").string()}});
   ExpectExited(r);
+  // hipcc's clang leaves a folder per compiled file in TMPDIR; port gives it one of its own and removes it.
+  EXPECT_TRUE(stdfs::is_empty(dir / "tmp"));
   EXPECT_EQ(r.exit_code, 2) << r.stdout_text << r.stderr_text;  // docs: 2, the result will not build
   const std::string bad = (dir / "src/bad.cu").string() + " -> " + (dir / "out/bad.cu").string() + "\n";
   const size_t at = r.stdout_text.find(bad);

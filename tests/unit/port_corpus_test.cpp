@@ -65,6 +65,7 @@ std::vector<Compiled> CompileWithHipcc(const std::vector<fs::path>& files,
       if (std::find(flags.begin(), flags.end(), "-c") != flags.end())
         r.argv.insert(r.argv.end(), {"-o", files[i].string() + ".o"});
       r.timeout = std::chrono::seconds(300);
+      r.extra_env["TMPDIR"] = files[i].parent_path().string();  // clang leaves a folder per file there
       auto run = RunProcess(r);
       results[i].ok = run.ok() && run->exit_code && *run->exit_code == 0;
       if (!results[i].ok)

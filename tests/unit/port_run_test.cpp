@@ -477,8 +477,10 @@ TEST(PortBuildCheck, CompilesEachSourceAndKeepsTheFirstError) {
   file("src/k.cuh", "out/k.cuh");
   file("src/c.cu", "");  // --in-place, unchanged: the file itself
   std::vector<std::vector<std::string>> calls;
+  std::vector<std::string> temp_dirs;
   PortProcessRunner run = [&](const ProcessRequest& r) -> Result<ProcessResult> {
     calls.push_back(r.argv);
+    temp_dirs.push_back(r.extra_env.count("TMPDIR") ? r.extra_env.at("TMPDIR") : "(none)");
     ProcessResult p;
     p.exit_code = r.argv[4] == "out/b.cpp" ? 1 : 0;
     if (*p.exit_code != 0)
@@ -486,8 +488,9 @@ TEST(PortBuildCheck, CompilesEachSourceAndKeepsTheFirstError) {
           "In file included from out/b.cpp:1:\nout/b.cpp:3:7: error: unknown type name 'float4'\n1 error\n";
     return p;
   };
-  CheckBuild("/usr/bin/hipcc", "gfx90a", {"out"}, true, run, report);
+  CheckBuild({"/usr/bin/hipcc", "gfx90a", {"out"}, true, "/tmp/scratch-1"}, run, report);
   ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(temp_dirs, (std::vector<std::string>(3, "/tmp/scratch-1")));  // hipcc's litter goes there
   EXPECT_EQ(calls[0], (std::vector<std::string>{"/usr/bin/hipcc", "-c", "--offload-arch=gfx90a", "-Iout",
                                                 "out/a.cu", "-o", calls[0].back()}));
   EXPECT_EQ(calls[2][4], "src/c.cu");
