@@ -395,7 +395,11 @@ void LogScanner::Trim() {
 }
 
 std::vector<ExplainMatch> ScanText(const ExplainCatalog& catalog, std::string_view text) {
-  LogScanner scanner(std::make_shared<const ExplainPrefilter>(catalog, false));
+  return ScanText(std::make_shared<const ExplainPrefilter>(catalog, false), text);
+}
+
+std::vector<ExplainMatch> ScanText(std::shared_ptr<const ExplainPrefilter> prefilter, std::string_view text) {
+  LogScanner scanner(std::move(prefilter));
   scanner.Feed(text);
   scanner.Finish();
   return scanner.matches();

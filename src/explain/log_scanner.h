@@ -172,8 +172,10 @@ class LogScanner {
   bool finished_ = false;
 };
 
-// Convenience for short texts (tests): one Feed and Finish; matches only, no log facts.
+// Convenience for short texts (tests): one Feed and Finish; matches only, no log facts. The first builds a
+// prefilter for the one text; many texts share one built once (ExplainPrefilter(catalog, false)).
 std::vector<ExplainMatch> ScanText(const ExplainCatalog& catalog, std::string_view text);
+std::vector<ExplainMatch> ScanText(std::shared_ptr<const ExplainPrefilter> prefilter, std::string_view text);
 
 // The order in which findings are reported: most severe first, then the higher priority (a refinement
 // outranks the plain entries), then by first appearance. The first is the log's main diagnosis.

@@ -58,7 +58,7 @@ TEST(ExplainCatalog, EverySampleIsClaimedByItsOwnEntry) {
     for (const std::string& sample : e.samples) {
       auto [it, fresh] = owner.emplace(sample, e.id);
       EXPECT_TRUE(fresh) << "sample listed by both " << it->second << " and " << e.id << ": " << sample;
-      auto matches = ScanText(EmbeddedCatalog(), sample);
+      auto matches = ScanEmbedded(sample);
       ASSERT_EQ(matches.size(), 1u) << e.id << " (source " << e.sources.front() << "): " << sample;
       EXPECT_EQ(matches[0].entry->id, e.id)
           << "sample of " << e.id << " claimed by " << matches[0].entry->id << ": " << sample;
@@ -71,7 +71,7 @@ TEST(ExplainCatalog, EverySampleIsClaimedByItsOwnEntry) {
 // Audit 2026-12-05: amdhip64_7.dll ships with the Adrenalin driver, so its absence first means a driver
 // older than the ROCm 7 era: the fix starts with the driver; the HIP SDK is only for building HIP code.
 TEST(ExplainCatalog, MissingAmdhip64_7IsAnOldDriverFirst) {
-  auto m = ScanText(EmbeddedCatalog(), "cusparse.dll explicitly requires amdhip64_7.dll");
+  auto m = ScanEmbedded("cusparse.dll explicitly requires amdhip64_7.dll");
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].entry->id, "windows.hip_dll_missing");
   const std::string& fix = m[0].entry->fix;
@@ -93,17 +93,18 @@ TEST(ExplainCatalog, MovedRepositoriesAreCitedAtTheirNewHome) {
   EXPECT_GE(moved, 23u);
 }
 
-// No sample is ambiguous: no other entry of the same priority matches it too.
+// No sample is ambiguous: no other entry of the same priority matches it too. Each entry is tried alone
+// (with one prefilter of its own) on the samples of every other entry of its priority.
 TEST(ExplainCatalog, NoTwoEntriesOfEqualPriorityClaimTheSameSample) {
-  for (const auto& e : EmbeddedCatalog().entries) {
-    for (const std::string& sample : e.samples) {
-      for (const auto& other : EmbeddedCatalog().entries) {
-        if (&other == &e || other.priority != e.priority) continue;
-        ExplainCatalog alone;
-        alone.entries.push_back(other);
-        EXPECT_TRUE(ScanText(alone, sample).empty())
+  for (const auto& other : EmbeddedCatalog().entries) {
+    ExplainCatalog alone;
+    alone.entries.push_back(other);
+    auto prefilter = std::make_shared<const ExplainPrefilter>(alone, false);
+    for (const auto& e : EmbeddedCatalog().entries) {
+      if (&other == &e || other.priority != e.priority) continue;
+      for (const std::string& sample : e.samples)
+        EXPECT_TRUE(ScanText(prefilter, sample).empty())
             << "sample of " << e.id << " is also matched by " << other.id << ": " << sample;
-      }
     }
   }
 }
@@ -189,7 +190,7 @@ TEST(ExplainCatalog, EveryHipErrorNameIsMatched) {
                          "hipErrorRuntimeMemory",
                          "hipErrorRuntimeOther"};
   for (const char* name : names) {
-    auto m = ScanText(EmbeddedCatalog(), std::string("hipMalloc returned ") + name + " at step 3");
+    auto m = ScanEmbedded(std::string("hipMalloc returned ") + name + " at step 3");
     ASSERT_EQ(m.size(), 1u) << name;
     EXPECT_EQ(m[0].entry->area, "hip") << name;
   }
@@ -259,7 +260,7 @@ TEST(ExplainCatalog, CommonCudaNamesAreMatched) {
                          "cudaErrorUnknown",
                          "CUDA_ERROR_UNKNOWN"};
   for (const char* name : names) {
-    auto m = ScanText(EmbeddedCatalog(), std::string("call failed: ") + name);
+    auto m = ScanEmbedded(std::string("call failed: ") + name);
     ASSERT_EQ(m.size(), 1u) << name;
     EXPECT_EQ(m[0].entry->area, "cuda") << name;
   }

@@ -65,7 +65,7 @@ TEST(ExplainContext, EveryBuiltInRefinementNeedsItsEvidence) {
     ASSERT_NE(EmbeddedCatalog().Find(r.refines), nullptr) << r.id;
     EXPECT_GT(r.priority, EmbeddedCatalog().Find(r.refines)->priority) << r.id;
     for (const std::string& sample : r.samples) {
-      auto with = ScanText(EmbeddedCatalog(), sample);
+      auto with = ScanEmbedded(sample);
       RankExplainMatches(with);
       ASSERT_FALSE(with.empty()) << r.id;
       EXPECT_EQ(with.front().entry->id, r.id) << sample;
@@ -79,7 +79,7 @@ TEST(ExplainContext, EveryBuiltInRefinementNeedsItsEvidence) {
         for (const ExplainPattern& p : r.context) evidence = evidence || std::regex_search(line, *p.regex);
         if (!evidence) without += line + "\n";
       }
-      auto plain = ScanText(EmbeddedCatalog(), without);
+      auto plain = ScanEmbedded(without);
       RankExplainMatches(plain);
       ASSERT_FALSE(plain.empty()) << r.id << ": " << without;
       EXPECT_EQ(plain.front().entry->id, r.refines) << without;

@@ -25,7 +25,7 @@ Snapshot RecordedSnapshot(const std::string& name) {
 }
 
 std::string AllFacts(const std::string& message, const Snapshot& snap, std::string* id = nullptr) {
-  auto matches = ScanText(EmbeddedCatalog(), message);
+  auto matches = ScanEmbedded(message);
   EXPECT_EQ(matches.size(), 1u) << message;
   if (matches.empty()) return {};
   if (id != nullptr) *id = matches[0].entry->id;
@@ -109,7 +109,7 @@ TEST(ExplainFacts, KfdPermissionShowsDeviceNodes) {
 
 TEST(ExplainReport, NothingMatchedGivesTheHelpSummaryAndExitZero) {
   Snapshot snap = RecordedSnapshot("rx6700xt-desktop");
-  LogScanner s(EmbeddedCatalog());
+  LogScanner s(EmbeddedPrefilter(true));
   s.Feed("my model does not converge\n");
   s.Finish();
   ExplainReport r = BuildExplainReport(s.matches(), s.stats(), snap, EmbeddedDb());
@@ -126,7 +126,7 @@ TEST(ExplainReport, NothingMatchedGivesTheHelpSummaryAndExitZero) {
 TEST(ExplainReport, ExitCodesFollowTheWorstSeverity) {
   Snapshot snap;
   auto code_for = [&](const std::string& text) {
-    auto m = ScanText(EmbeddedCatalog(), text);
+    auto m = ScanEmbedded(text);
     return ExplainExitCode(BuildExplainReport(m, ScanStats{}, snap, EmbeddedDb()));
   };
   EXPECT_EQ(code_for("hipErrorNotReady"), 0);  // info only

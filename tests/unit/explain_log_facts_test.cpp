@@ -18,7 +18,7 @@ namespace gpudoctor {
 namespace {
 
 std::vector<LogFact> FactsOf(const std::string& log) {
-  LogScanner scanner(EmbeddedCatalog());
+  LogScanner scanner(EmbeddedPrefilter(true));
   scanner.Feed(log);
   scanner.Finish();
   return scanner.facts();
@@ -174,7 +174,7 @@ TEST(ExplainLogFacts, ReportUsesTheLogsFactsForAnotherMachineUnlessHere) {
   const Snapshot here = MachineWith("Radeon RX 7900 XTX", "gfx1100");
   const std::string log =
       "device gfx1032\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n";
-  LogScanner scanner(EmbeddedCatalog());
+  LogScanner scanner(EmbeddedPrefilter(true));
   scanner.Feed(log);
   scanner.Finish();
   ExplainReport other =
@@ -203,7 +203,7 @@ TEST(ExplainLogFacts, AWindowsLogOnALinuxMachineGetsPowerShellFixes) {
   const std::string log =
       "C:\\ComfyUI_windows_portable>.\\python_embeded\\python.exe -s ComfyUI\\main.py\n"
       "AssertionError: Torch not compiled with CUDA enabled\n";
-  LogScanner scanner(EmbeddedCatalog());
+  LogScanner scanner(EmbeddedPrefilter(true));
   scanner.Feed(log);
   scanner.Finish();
   ExplainReport r =

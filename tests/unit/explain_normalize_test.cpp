@@ -29,7 +29,7 @@ std::string Normalize(const std::string& text, size_t chunk = 0) {
 }
 
 ExplainReport Report(const std::string& log, size_t chunk = 0) {
-  LogScanner scanner(EmbeddedCatalog());
+  LogScanner scanner(EmbeddedPrefilter(true));
   if (chunk == 0) {
     scanner.Feed(log);
   } else {

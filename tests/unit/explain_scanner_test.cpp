@@ -115,7 +115,7 @@ TEST(LogScanner, MatchesAcrossEveryChunkBoundary) {
       "step 3\nrocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or "
       "directory for GPU arch : gfx1031\r\nend";
   for (size_t chunk = 1; chunk <= log.size(); chunk += (chunk < 40 ? 1 : 17)) {
-    LogScanner s(EmbeddedCatalog());
+    LogScanner s(EmbeddedPrefilter(true));
     for (size_t i = 0; i < log.size(); i += chunk) s.Feed(std::string_view(log).substr(i, chunk));
     s.Finish();
     ASSERT_EQ(s.matches().size(), 2u) << "chunk " << chunk;
@@ -133,14 +133,14 @@ TEST(LogScanner, DeduplicatesByEntryAndCapturesAndCounts) {
       "rocBLAS error: Cannot read a/TensileLibrary.dat: No such file or directory for GPU arch : gfx1032\n"
       "rocBLAS error: Cannot read a/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n";
   // The same lines once: the regex runs a scan needs for them, however many patterns share their words.
-  LogScanner once(EmbeddedCatalog());
+  LogScanner once(EmbeddedPrefilter(true));
   once.Feed("info line 0\nRuntimeError: HIP error: invalid device function\n" + tail);
   once.Finish();
   std::string log;
   for (int i = 0; i < 1000; ++i)
     log += "info line " + std::to_string(i) + "\nRuntimeError: HIP error: invalid device function\n";
   log += tail;
-  LogScanner s(EmbeddedCatalog());
+  LogScanner s(EmbeddedPrefilter(true));
   s.Feed(log);
   s.Finish();
   ASSERT_EQ(s.matches().size(), 3u);
@@ -161,7 +161,7 @@ TEST(LogScanner, TenMegabyteLinesAreBoundedWork) {
   middle += " hipErrorNoBinaryForGpu: Unable to find code object for all current devices! ";
   middle.append(5u << 20, 'b');
   auto start = std::chrono::steady_clock::now();
-  LogScanner s(EmbeddedCatalog());
+  LogScanner s(EmbeddedPrefilter(true));
   s.Feed(repeated);
   s.Feed("\n");
   for (size_t i = 0; i < middle.size(); i += 1u << 20) s.Feed(std::string_view(middle).substr(i, 1u << 20));
@@ -178,7 +178,7 @@ TEST(LogScanner, GarbageNulAndInvalidUtf8NeverCrash) {
   std::string junk(4u << 20, '\0');
   for (char& c : junk) c = static_cast<char>(rng());
   junk += std::string("\0\xff\xfe hipErrorOutOfMemory \xc3\x28 \xed\xa0\x80\n", 32);
-  LogScanner s(EmbeddedCatalog());
+  LogScanner s(EmbeddedPrefilter(true));
   for (size_t i = 0; i < junk.size(); i += 65521) s.Feed(std::string_view(junk).substr(i, 65521));
   s.Finish();
   bool found = false;
@@ -190,11 +190,10 @@ TEST(LogScanner, GarbageNulAndInvalidUtf8NeverCrash) {
 }
 
 TEST(LogScanner, EmptyAndUnknownInputMatchNothing) {
-  EXPECT_TRUE(ScanText(EmbeddedCatalog(), "").empty());
-  EXPECT_TRUE(ScanText(EmbeddedCatalog(), "my model did not converge\nloss went up").empty());
+  EXPECT_TRUE(ScanEmbedded("").empty());
+  EXPECT_TRUE(ScanEmbedded("my model did not converge\nloss went up").empty());
   // A crash no entry knows is left to the fallback (unrecognized.toml), never to a real diagnosis.
-  const auto crash =
-      ScanText(EmbeddedCatalog(), "Segmentation fault (core dumped)\nmy model did not converge");
+  const auto crash = ScanEmbedded("Segmentation fault (core dumped)\nmy model did not converge");
   ASSERT_EQ(crash.size(), 1u);
   EXPECT_TRUE(crash.front().entry->fallback) << crash.front().entry->id;
 }

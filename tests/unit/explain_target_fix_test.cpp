@@ -34,7 +34,7 @@ Snapshot LinuxMachine(const std::string& arch = "") {
 
 // The report's first finding for `log` explained on `machine`.
 ExplainedMatch Explain(const std::string& log, const Snapshot& machine, bool here = false) {
-  LogScanner scanner(EmbeddedCatalog());
+  LogScanner scanner(EmbeddedPrefilter(true));
   scanner.Feed(log);
   scanner.Finish();
   ExplainReport r =
@@ -193,7 +193,7 @@ TEST(ExplainTargetFix, WindowsLogGetsABuildInPowerShellAndNoOverride) {
 }
 
 TEST(ExplainTargetFix, TextAndJsonShowTheTargetFix) {
-  LogScanner scanner(EmbeddedCatalog());
+  LogScanner scanner(EmbeddedPrefilter(true));
   scanner.Feed("Name: gfx1031\nhipErrorNoBinaryForGpu\n");
   scanner.Finish();
   ExplainReport r =
