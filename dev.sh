@@ -37,7 +37,12 @@ TEST_PACKAGES=(ccache  # compiler cache: objects of an earlier build on the same
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev xz-utils)  # ./dev.sh fuzz and fuzz-pack (xz: the pack)
 PACKAGE_PACKAGES=(g++-mingw-w64-x86-64-posix googletest python3 python3-venv)  # the .exe (its build configures the tests too); make_wheel.py; its test
 
-log() { printf '\n== %s\n' "$*" >&2; }
+log() { printf '\n== [%d s] %s\n' "$SECONDS" "$*" >&2; }
+
+# The test command's stages and their seconds, printed at its end (CI shows only the last lines).
+STAGE_TIMES=()
+STAGE_START=$SECONDS
+stage_done() { STAGE_TIMES+=("$(printf '%5d s  %s' $((SECONDS - STAGE_START)) "$1")"); STAGE_START=$SECONDS; }
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"
@@ -224,17 +229,24 @@ cmd_test() {
     FAILED=$((FAILED + 1)); FAILURES+=("tests/check_skips_test.sh")
   fi
 
+  stage_done "installs, layout and check_skips"
   build dev
+  stage_done "build dev"
   run_gtest "native (g++, -Werror)" build/dev/results.xml linux ./build/dev/tests/gpudoctor_tests
+  stage_done "tests dev"
 
   build asan
+  stage_done "build asan"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_gtest "native ASan+UBSan" build/asan/results.xml linux ./build/asan/tests/gpudoctor_tests \
     --gtest_filter='-PortCorpus.*:PortRealCorpus.*'  # hipcc compiling the translated corpora is the native run's; it tests no code of ours
 
+  stage_done "tests asan"
   build windows
+  stage_done "build windows"
   export WINEPREFIX="$PWD/build/windows/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
   run_gtest "windows (mingw-w64, under wine)" build/windows/results.xml windows wine ./build/windows/tests/gpudoctor_tests.exe
+  stage_done "tests windows"
 
   # The packaging scripts on the builds above (the release build's packages are `./dev.sh package`'s).
   log "packages (from the dev and windows builds), installed and run"
@@ -244,10 +256,14 @@ cmd_test() {
     FAILED=$((FAILED + 1)); FAILURES+=("packages")
   fi
 
+  stage_done "packages"
   build fuzz
+  stage_done "build fuzz"
   run_fuzzers
+  stage_done "fuzz"
 
   log "all configurations done in $((SECONDS - start)) s"
+  printf '%s\n' "${STAGE_TIMES[@]}" >&2
   if [ ${#FAILURES[@]} -gt 0 ]; then
     printf 'failed: %s\n' "${FAILURES[@]}" >&2
   fi
