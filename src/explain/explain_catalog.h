@@ -12,6 +12,7 @@
 
 #include "core/result.h"
 #include "core/severity.h"
+#include "core/shell_commands.h"
 #include "knowledge/knowledge_loader.h"
 
 namespace gpudoctor {
@@ -43,12 +44,6 @@ struct ExplainPattern {
   std::vector<std::string> group_names;
 };
 
-struct ExplainCommands {
-  std::string bash;
-  std::string powershell;
-  std::string cmd;
-};
-
 struct ExplainEntry {
   std::string id;     // "hip.no_binary_for_gpu"
   std::string area;   // the file's base name without .toml: "hip"
@@ -58,7 +53,7 @@ struct ExplainEntry {
   std::vector<ExplainPattern> patterns;
   std::string cause;
   std::string fix;
-  ExplainCommands commands;
+  ShellCommands commands;
   std::vector<ExplainFact> facts;
   // The fix depends on the GPU's gfx target (target_fix.h): the report adds the override value or the
   // build for the target the log states, or how to find the target.

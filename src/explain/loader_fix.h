@@ -22,7 +22,7 @@ struct LoaderFix {
   std::string requester;  // the binary that asked, when the message says
   std::string route;  // "pip", "conda", "system", "container", "wsl", "windows": how the log's env is managed
   std::string advice;  // sentences
-  ExplainCommands commands;
+  ShellCommands commands;
 };
 
 // The install route a log shows: "container", "wsl", "conda", "pip" or "system" (Linux), "windows".

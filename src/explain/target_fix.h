@@ -38,8 +38,8 @@ std::vector<FixTarget> ChooseFixTargets(const ExplainMatch& match, const std::ve
 struct TargetFix {
   std::string gfx;  // "" when no target is known
   std::string from;
-  std::string advice;        // sentences, from the knowledge base
-  ExplainCommands commands;  // bash for Linux/WSL, powershell for Windows
+  std::string advice;      // sentences, from the knowledge base
+  ShellCommands commands;  // bash for Linux/WSL, powershell for Windows
 };
 
 // The fix for `target` on Linux/WSL (`windows` false) or native Windows, where the override does nothing.

@@ -26,7 +26,7 @@ struct WheelFix {
   std::string torch;      // the release series chosen ("2.14")
   std::string python;     // the log's Python ("3.8"), "" when not stated
   std::string advice;     // sentences, from the knowledge base
-  ExplainCommands commands;
+  ShellCommands commands;
 };
 
 // The platform a fix is written for.

@@ -11,6 +11,7 @@
 
 #include "core/os.h"
 #include "core/severity.h"
+#include "core/shell_commands.h"
 #include "knowledge/version.h"
 
 namespace gpudoctor {
@@ -427,13 +428,6 @@ enum class RouteVendor { kAmd, kNvidia, kAny };
 enum class RouteStatus { kOfficial, kPreview, kNightly, kCommunity, kLegacy, kSuperseded };
 const char* ToString(RouteStatus s);
 
-struct InstallCommands {
-  std::string bash;
-  std::string powershell;
-  std::string cmd;
-  bool operator==(const InstallCommands&) const = default;
-};
-
 struct TorchRoute {
   std::string id;
   std::string name;
@@ -445,7 +439,7 @@ struct TorchRoute {
   std::string wheels;  // "rocm", "cuda", ""
   std::vector<std::string> python;
   std::string driver;
-  InstallCommands install;  // placeholders {variant} {gfx} {family} {rocm}
+  ShellCommands install;  // placeholders {variant} {gfx} {family} {rocm}
   Provenance provenance;
   bool operator==(const TorchRoute&) const = default;
 };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/severity.h"
+#include "core/shell_commands.h"
 
 namespace gpudoctor {
 
@@ -17,14 +18,6 @@ enum class Layer { kHardware, kRuntime, kFramework, kEnvironment };
 const char* ToString(Layer l);  // "hardware", "runtime", "framework", "environment"
 std::optional<Layer> LayerFromString(std::string_view s);
 const char* LayerTitle(Layer l);  // "Hardware", "Driver/runtime", "Framework", "Environment"
-
-// One command line per shell; an empty entry means "not available in that shell".
-struct ShellCommands {
-  std::string bash;
-  std::string powershell;
-  std::string cmd;
-  bool operator==(const ShellCommands&) const = default;
-};
 
 struct FixAction {
   enum class Kind {

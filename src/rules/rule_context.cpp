@@ -238,7 +238,7 @@ std::string CodeList(const TorchView& t) {
   return out;
 }
 
-ShellCommands FillPlaceholders(const InstallCommands& c, const std::string& variant, const std::string& gfx,
+ShellCommands FillPlaceholders(const ShellCommands& c, const std::string& variant, const std::string& gfx,
                                const std::string& family, const std::string& rocm) {
   ShellCommands out{c.bash, c.powershell, c.cmd};
   for (std::string* s : {&out.bash, &out.powershell, &out.cmd}) {

@@ -99,7 +99,7 @@ TorchView MakeTorchView(const PythonEnv& env, const KnowledgeDb& db);
 // legacy), and the alternatives after it. Empty when none fits.
 std::vector<RouteChoice> RoutesFor(const RuleContext& ctx, const GpuView& gpu);
 // Fills {variant} {gfx} {family} {rocm} in a route's commands.
-ShellCommands FillPlaceholders(const InstallCommands& commands, const std::string& variant,
+ShellCommands FillPlaceholders(const ShellCommands& commands, const std::string& variant,
                                const std::string& gfx, const std::string& family, const std::string& rocm);
 // Runs a pip command with the environment's own interpreter: bash's `python3 -m pip` in a venv or conda
 // env; on Windows PowerShell's and cmd's `py -m pip` with the environment's python.exe (any kind: the
