@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "collectives/collectives_runner.h"
+#include "collectives/collectives_result.h"
 #include "core/json_reader.h"
 #include "core/result.h"
 

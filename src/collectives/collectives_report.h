@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "collectives/collectives_runner.h"
+#include "collectives/collectives_result.h"
 
 namespace gpudoctor {
 

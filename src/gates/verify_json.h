@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "core/result.h"
-#include "gates/verify_runner.h"
+#include "gates/verify_result.h"
 
 namespace gpudoctor {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gates/verify_runner.h"
+#include "gates/verify_result.h"
 
 namespace gpudoctor {
 

@@ -13,6 +13,7 @@
 
 #include "gates/gate_protocol.h"
 #include "gates/gate_types.h"
+#include "gates/verify_result.h"
 #include "platform/environment.h"
 #include "snapshot/snapshot.h"
 
@@ -43,22 +44,6 @@ struct VerifyRequest {
   std::optional<BackendKind> backend;  // --backend; nullopt = from the snapshot
   std::string fake_script_path;        // hidden: the fake backend's script (forces the fake backend)
   std::optional<std::chrono::seconds> gate_timeout;  // hidden: one limit for every gate (tests)
-};
-
-struct VerifyReport {
-  std::string tool_version;  // the gpudoctor that ran it
-  std::string backend;       // "cuda", "hip", "fake", "" when none loaded
-  std::string runtime_version;
-  VerifyLevel level = VerifyLevel::kQuick;
-  std::optional<DeviceInfo> device;  // the device the gates ran on
-  std::vector<DeviceInfo> devices;   // every device the runtime sees
-  std::vector<BackendLibrary> libraries;
-  std::vector<GateResult> gates;
-  std::vector<std::string> findings;
-  std::string advice;  // what to install when no runtime was found
-  std::string inject;  // the planted fault, "none" normally
-  double elapsed_ms = 0;
-  int exit_code = 0;  // 0 all passed, 1 a gate failed, 2 no usable GPU or runtime
 };
 
 // Called after each gate, for progress on stderr.

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/bench_types.h"
-#include "gates/verify_runner.h"
+#include "gates/verify_result.h"
 #include "rules/finding.h"
 #include "rules/shell.h"
 #include "snapshot/snapshot.h"

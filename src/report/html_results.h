@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/bench_types.h"
-#include "gates/verify_runner.h"
+#include "gates/verify_result.h"
 #include "report/svg_chart.h"
 #include "snapshot/snapshot.h"
 
