@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
+#include "explain/command_placeholders.h"
 #include "explain/specific_fix.h"
 
 namespace gpudoctor {
@@ -36,7 +37,7 @@ std::string Indent(const std::string& text, const std::string& prefix) {
   return out;
 }
 
-void AppendCommands(const ExplainCommands& c, bool windows, std::string& out) {
+void AppendCommands(const ShellCommands& c, bool windows, std::string& out) {
   if (windows) {
     if (!c.powershell.empty())
       out += Indent(c.powershell, "    PS> ") + "\n";
@@ -157,6 +158,7 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
     if (m.entry->loader_fix) em.loader_fix = LoaderFixFor(m, log_facts, r.windows, db);
     if (m.entry->fallback) em.fallback_advice = FallbackAdvice(log_facts, m.excerpt, db);
     em.specific_fix = SpecificFix(m, ranked, log_facts, db);
+    em.commands = FillCommandPlaceholders(*m.entry, m);
     r.matches.push_back(std::move(em));
   }
   if (r.matches.empty() && !other) r.summary = HelpSummary(snap);
@@ -232,7 +234,7 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
                         em.wheel_fix->advice,
                     "  ") +
              "\n";
-    AppendCommands(filled ? em.wheel_fix->commands : e.commands, report.windows, out);
+    AppendCommands(filled ? em.wheel_fix->commands : em.commands, report.windows, out);
     for (const TargetFix& t : em.target_fixes) {
       out += Indent((t.gfx.empty() ? "Target unknown: " : "For " + t.gfx + " (from " + t.from + "): ") +
                         t.advice,
@@ -257,12 +259,12 @@ std::string RenderExplainText(const ExplainReport& report, bool color) {
 
 namespace {
 
-// A fix's commands per shell (bash, PowerShell), only those it has.
-template <typename Commands>
-Json ShellCommandsJson(const Commands& c) {
+// A fix's commands per shell (bash, PowerShell, cmd), only those it has.
+Json ShellCommandsJson(const ShellCommands& c) {
   Json cmds = Json::object();
   if (!c.bash.empty()) cmds["bash"] = c.bash;
   if (!c.powershell.empty()) cmds["powershell"] = c.powershell;
+  if (!c.cmd.empty()) cmds["cmd"] = c.cmd;
   return cmds;
 }
 
@@ -304,10 +306,6 @@ Json MatchJson(const ExplainedMatch& em, const ExplainReport& report) {
   const ExplainEntry& e = *em.match.entry;
   Json captures = Json::object();
   for (const auto& [k, v] : em.match.captures) captures[k] = v;
-  Json commands = Json::object();
-  if (!e.commands.bash.empty()) commands["bash"] = e.commands.bash;
-  if (!e.commands.powershell.empty()) commands["powershell"] = e.commands.powershell;
-  if (!e.commands.cmd.empty()) commands["cmd"] = e.commands.cmd;
   Json facts = Json::array();
   for (const FactLine& f : em.facts) facts.push_back(Json{{"fact", f.fact}, {"text", f.text}});
   const Json target_fixes = TargetFixesJson(em.target_fixes);
@@ -329,7 +327,7 @@ Json MatchJson(const ExplainedMatch& em, const ExplainReport& report) {
               {"context", context},
               {"cause", e.cause},
               {"fix", e.fix},
-              {"commands", commands},
+              {"commands", ShellCommandsJson(em.commands)},
               {"target_fixes", target_fixes},
               {"wheel_fix", wheel_fix},
               {"loader_fix", loader_fix},

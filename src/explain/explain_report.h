@@ -33,6 +33,8 @@ struct ExplainedMatch {
   // The entry's specific_fix filled with this match's captures, and for a required CUDA version
   // (capture `cuda_required`) the driver that version needs; "" when a capture it names is missing.
   std::string specific_fix;
+  // The entry's commands with `{capture}` filled from this match (command_placeholders.h).
+  ShellCommands commands;
 };
 
 struct ExplainReport {
