@@ -1,55 +1,50 @@
 // Names of the benchmark enums and the small shared helpers of bench_types.h.
 #include "bench/bench_types.h"
 
+#include "core/enum_names.h"
+
 namespace gpudoctor {
 
+constexpr std::array kBenchLevelNames = {
+    EnumName<BenchLevel>{BenchLevel::kQuick, "quick"},
+    EnumName<BenchLevel>{BenchLevel::kStandard, "standard"},
+};
+
 const char* ToString(BenchLevel level) {
-  return level == BenchLevel::kStandard ? "standard" : "quick";
+  return NameIn(kBenchLevelNames, level);
 }
 
 std::optional<BenchLevel> BenchLevelFromString(std::string_view s) {
-  for (BenchLevel l : {BenchLevel::kQuick, BenchLevel::kStandard})
-    if (s == ToString(l)) return l;
-  return std::nullopt;
+  return ValueIn(kBenchLevelNames, s);
 }
 
+constexpr std::array kBenchVerdictNames = {
+    EnumName<BenchVerdict>{BenchVerdict::kSkipped, "skipped"},
+    EnumName<BenchVerdict>{BenchVerdict::kOk, "ok"},
+    EnumName<BenchVerdict>{BenchVerdict::kLow, "low"},
+    EnumName<BenchVerdict>{BenchVerdict::kFailed, "failed"},
+};
+
 const char* ToString(BenchVerdict v) {
-  switch (v) {
-    case BenchVerdict::kOk:
-      return "ok";
-    case BenchVerdict::kLow:
-      return "low";
-    case BenchVerdict::kFailed:
-      return "failed";
-    case BenchVerdict::kSkipped:
-      return "skipped";
-  }
-  return "skipped";
+  return NameIn(kBenchVerdictNames, v);
 }
 
 std::optional<BenchVerdict> BenchVerdictFromString(std::string_view s) {
-  for (BenchVerdict v :
-       {BenchVerdict::kOk, BenchVerdict::kLow, BenchVerdict::kFailed, BenchVerdict::kSkipped})
-    if (s == ToString(v)) return v;
-  return std::nullopt;
+  return ValueIn(kBenchVerdictNames, s);
 }
 
+constexpr std::array kBenchRunNames = {
+    EnumName<BenchRun>{BenchRun::kError, "error"},
+    EnumName<BenchRun>{BenchRun::kMeasured, "measured"},
+    EnumName<BenchRun>{BenchRun::kSkipped, "skipped"},
+};
+
 const char* ToString(BenchRun r) {
-  switch (r) {
-    case BenchRun::kMeasured:
-      return "measured";
-    case BenchRun::kSkipped:
-      return "skipped";
-    case BenchRun::kError:
-      return "error";
-  }
-  return "error";
+  return NameIn(kBenchRunNames, r);
 }
 
 std::optional<BenchRun> BenchRunFromString(std::string_view s) {
-  for (BenchRun r : {BenchRun::kMeasured, BenchRun::kSkipped, BenchRun::kError})
-    if (s == ToString(r)) return r;
-  return std::nullopt;
+  return ValueIn(kBenchRunNames, s);
 }
 
 std::string CheckText(const BenchResult& r) {

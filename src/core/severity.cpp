@@ -1,26 +1,23 @@
 // The words of each severity (severity.h).
 #include "core/severity.h"
 
+#include "core/enum_names.h"
+
 namespace gpudoctor {
 
+constexpr std::array kSeverityNames = {
+    EnumName<Severity>{Severity::kOk, "ok"},
+    EnumName<Severity>{Severity::kInfo, "info"},
+    EnumName<Severity>{Severity::kWarning, "warning"},
+    EnumName<Severity>{Severity::kError, "error"},
+};
+
 const char* ToString(Severity s) {
-  switch (s) {
-    case Severity::kOk:
-      return "ok";
-    case Severity::kInfo:
-      return "info";
-    case Severity::kWarning:
-      return "warning";
-    case Severity::kError:
-      return "error";
-  }
-  return "ok";
+  return NameIn(kSeverityNames, s);
 }
 
 std::optional<Severity> SeverityFromString(std::string_view s) {
-  for (Severity v : {Severity::kOk, Severity::kInfo, Severity::kWarning, Severity::kError})
-    if (s == ToString(v)) return v;
-  return std::nullopt;
+  return ValueIn(kSeverityNames, s);
 }
 
 }  // namespace gpudoctor

@@ -1,49 +1,40 @@
 // The gate table and the names of the verify enums (see gate_types.h).
 #include "gates/gate_types.h"
 
+#include "core/enum_names.h"
+
 #include <cmath>
 
 namespace gpudoctor {
 
+constexpr std::array kVerifyLevelNames = {
+    EnumName<VerifyLevel>{VerifyLevel::kQuick, "quick"},
+    EnumName<VerifyLevel>{VerifyLevel::kStandard, "standard"},
+    EnumName<VerifyLevel>{VerifyLevel::kLong, "long"},
+};
+
 const char* ToString(VerifyLevel level) {
-  switch (level) {
-    case VerifyLevel::kQuick:
-      return "quick";
-    case VerifyLevel::kStandard:
-      return "standard";
-    case VerifyLevel::kLong:
-      return "long";
-  }
-  return "quick";
+  return NameIn(kVerifyLevelNames, level);
 }
 
 std::optional<VerifyLevel> VerifyLevelFromString(std::string_view s) {
-  for (VerifyLevel l : {VerifyLevel::kQuick, VerifyLevel::kStandard, VerifyLevel::kLong})
-    if (s == ToString(l)) return l;
-  return std::nullopt;
+  return ValueIn(kVerifyLevelNames, s);
 }
 
+constexpr std::array kInjectedFaultNames = {
+    EnumName<InjectedFault>{InjectedFault::kNone, "none"},
+    EnumName<InjectedFault>{InjectedFault::kKernelHang, "kernel-hang"},
+    EnumName<InjectedFault>{InjectedFault::kWrongResult, "wrong-result"},
+    EnumName<InjectedFault>{InjectedFault::kOversizeAlloc, "oversize-alloc"},
+    EnumName<InjectedFault>{InjectedFault::kWorkerCrash, "worker-crash"},
+};
+
 const char* ToString(InjectedFault fault) {
-  switch (fault) {
-    case InjectedFault::kNone:
-      return "none";
-    case InjectedFault::kKernelHang:
-      return "kernel-hang";
-    case InjectedFault::kWrongResult:
-      return "wrong-result";
-    case InjectedFault::kOversizeAlloc:
-      return "oversize-alloc";
-    case InjectedFault::kWorkerCrash:
-      return "worker-crash";
-  }
-  return "none";
+  return NameIn(kInjectedFaultNames, fault);
 }
 
 std::optional<InjectedFault> InjectedFaultFromString(std::string_view s) {
-  for (InjectedFault f : {InjectedFault::kNone, InjectedFault::kKernelHang, InjectedFault::kWrongResult,
-                          InjectedFault::kOversizeAlloc, InjectedFault::kWorkerCrash})
-    if (s == ToString(f)) return f;
-  return std::nullopt;
+  return ValueIn(kInjectedFaultNames, s);
 }
 
 const std::vector<GateSpec>& AllGates() {
@@ -77,22 +68,18 @@ std::optional<GateId> GateIdFromName(std::string_view name) {
   return std::nullopt;
 }
 
+constexpr std::array kGateStatusNames = {
+    EnumName<GateStatus>{GateStatus::kFail, "fail"},
+    EnumName<GateStatus>{GateStatus::kPass, "pass"},
+    EnumName<GateStatus>{GateStatus::kSkip, "skip"},
+};
+
 const char* ToString(GateStatus status) {
-  switch (status) {
-    case GateStatus::kPass:
-      return "pass";
-    case GateStatus::kFail:
-      return "fail";
-    case GateStatus::kSkip:
-      return "skip";
-  }
-  return "fail";
+  return NameIn(kGateStatusNames, status);
 }
 
 std::optional<GateStatus> GateStatusFromString(std::string_view s) {
-  for (GateStatus st : {GateStatus::kPass, GateStatus::kFail, GateStatus::kSkip})
-    if (s == ToString(st)) return st;
-  return std::nullopt;
+  return ValueIn(kGateStatusNames, s);
 }
 
 double DefaultMemtestFraction(VerifyLevel level) {

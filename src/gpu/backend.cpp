@@ -2,26 +2,24 @@
 // throttle reasons are alarming.
 #include "gpu/backend.h"
 
+#include "core/enum_names.h"
+
 #include <cstring>
 
 namespace gpudoctor {
 
+constexpr std::array kBackendKindNames = {
+    EnumName<BackendKind>{BackendKind::kCuda, "cuda"},
+    EnumName<BackendKind>{BackendKind::kHip, "hip"},
+    EnumName<BackendKind>{BackendKind::kFake, "fake"},
+};
+
 const char* ToString(BackendKind kind) {
-  switch (kind) {
-    case BackendKind::kCuda:
-      return "cuda";
-    case BackendKind::kHip:
-      return "hip";
-    case BackendKind::kFake:
-      return "fake";
-  }
-  return "cuda";
+  return NameIn(kBackendKindNames, kind);
 }
 
 std::optional<BackendKind> BackendKindFromString(std::string_view s) {
-  for (BackendKind k : {BackendKind::kCuda, BackendKind::kHip, BackendKind::kFake})
-    if (s == ToString(k)) return k;
-  return std::nullopt;
+  return ValueIn(kBackendKindNames, s);
 }
 
 const char* ToString(GemmType t) {

@@ -2,6 +2,8 @@
 // (`gpudoctor check --explain ID`): what each rule checks, why it matters, where it comes from.
 #include "rules/rules.h"
 
+#include "core/enum_names.h"
+
 #include <algorithm>
 
 #include "rules/knowledge_age.h"
@@ -9,24 +11,19 @@
 
 namespace gpudoctor {
 
+constexpr std::array kLayerNames = {
+    EnumName<Layer>{Layer::kHardware, "hardware"},
+    EnumName<Layer>{Layer::kRuntime, "runtime"},
+    EnumName<Layer>{Layer::kFramework, "framework"},
+    EnumName<Layer>{Layer::kEnvironment, "environment"},
+};
+
 const char* ToString(Layer l) {
-  switch (l) {
-    case Layer::kHardware:
-      return "hardware";
-    case Layer::kRuntime:
-      return "runtime";
-    case Layer::kFramework:
-      return "framework";
-    case Layer::kEnvironment:
-      return "environment";
-  }
-  return "hardware";
+  return NameIn(kLayerNames, l);
 }
 
 std::optional<Layer> LayerFromString(std::string_view s) {
-  for (Layer l : {Layer::kHardware, Layer::kRuntime, Layer::kFramework, Layer::kEnvironment})
-    if (s == ToString(l)) return l;
-  return std::nullopt;
+  return ValueIn(kLayerNames, s);
 }
 
 const char* LayerTitle(Layer l) {
