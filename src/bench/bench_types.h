@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/severity.h"
 #include "gpu/backend.h"
-#include "rules/finding.h"
 
 namespace gpudoctor {
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "core/strings.h"
 #include "platform/process.h"
@@ -193,12 +194,9 @@ int PortCommand::Run(const CliContext& ctx) {
   auto hip_version = ChosenHipVersion(ctx);
   if (!hip_version.ok()) return ReportError(ctx.err, hip_version.error());
   job.options.hip_version = *hip_version;
-  if (!threads_.empty()) {
-    auto n = ParseU64(threads_);
-    if (!n || *n == 0 || *n > 1024)
-      return ReportError(ctx.err, UserError("--threads " + threads_ + " is not a number from 1 to 1024"));
-    job.threads = static_cast<unsigned>(*n);
-  }
+  auto threads = WholeFlag("--threads", threads_, 1, 1024);
+  if (!threads.ok()) return ReportError(ctx.err, threads.error());
+  if (*threads) job.threads = static_cast<unsigned>(**threads);
   if (json_ && output_.empty() && !in_place_ && !examine_ && !std::filesystem::is_directory(input_))
     return ReportError(ctx.err,
                        UserError("--json prints the report on stdout, so the translation needs -o FILE, "

@@ -159,6 +159,13 @@ TEST(PortCli, AMissingInputOrAnExistingOutputIsAClearErrorAndWritesNothing) {
   EXPECT_NE(exists.exit_code, 0);
   EXPECT_TRUE(Contains(exists.stderr_text, "already exists; nothing was written")) << exists.stderr_text;
   EXPECT_EQ(ReadFileText(dir / "out/k.cu"), "// mine\n");
+
+  // A bad number is refused by the typed flag reader, naming the flag and the range, before any file is read.
+  auto threads = Gpudoctor({"port", (dir / "src").string(), "--examine", "--threads", "0"});
+  ExpectExited(threads);
+  EXPECT_EQ(threads.exit_code, 3);
+  EXPECT_TRUE(Contains(threads.stderr_text, "--threads 0: not a whole number from 1 to 1024"))
+      << threads.stderr_text;
 }
 
 // Issue 32 item 4: --check-build compiles each translated source with the hipcc it finds and says per file
