@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/strings.h"
+#include "gates/gate_json.h"
 
 namespace gpudoctor {
 namespace {
@@ -32,25 +33,16 @@ bool ReadCheck(const std::string& text, BenchResult& r) {
   return true;
 }
 
-Json DeviceToJson(const BenchDevice& d) {
-  return {{"index", d.index},
-          {"name", d.name},
-          {"arch", d.arch},
-          {"pci_address", d.pci_address},
-          {"backend", d.backend},
-          {"memory_total_bytes", d.memory_total_bytes},
-          {"compute_units", d.compute_units ? Json(*d.compute_units) : Json(nullptr)}};
+// The runtime's device fields as verify writes them (gates/gate_json.h), and the backend.
+Json BenchDeviceToJson(const BenchDevice& d) {
+  Json j = DeviceToJson(d);
+  j["backend"] = d.backend;
+  return j;
 }
 
-BenchDevice ReadDevice(const JsonReader& r) {
-  BenchDevice d;
-  r.IntegerAs("index", d.index);
-  r.String("name", d.name);
-  r.String("arch", d.arch);
-  r.String("pci_address", d.pci_address);
+BenchDevice ReadBenchDevice(const JsonReader& r) {
+  BenchDevice d{ReadDevice(r), ""};
   r.String("backend", d.backend);
-  r.IntegerAs("memory_total_bytes", d.memory_total_bytes);
-  r.OptionalIntegerAs("compute_units", d.compute_units);
   return d;
 }
 
@@ -126,7 +118,7 @@ std::string BenchReportToJson(const BenchReport& r) {
   Json j;
   j["schema"] = SchemaName("bench", kBenchSchemaMajor);
   j["tool_version"] = r.tool_version;
-  j["device"] = r.device ? DeviceToJson(*r.device) : Json(nullptr);
+  j["device"] = r.device ? BenchDeviceToJson(*r.device) : Json(nullptr);
   j["runtime_version"] = r.runtime_version;
   j["peaks"] = {{"model", r.peak_model},
                 {"matched_by", r.peak_model_source},
@@ -160,7 +152,7 @@ Result<BenchReport> BenchReportFromJson(std::string_view text, const std::string
   JsonReader r(doc, "", &error);
   BenchReport b;
   r.String("tool_version", b.tool_version);
-  if (const Json* d = r.Object("device", false)) b.device = ReadDevice(JsonReader(*d, "device", &error));
+  if (const Json* d = r.Object("device", false)) b.device = ReadBenchDevice(JsonReader(*d, "device", &error));
   r.String("runtime_version", b.runtime_version);
   if (const Json* p = r.Object("peaks", false)) {
     JsonReader peaks(*p, "peaks", &error);

@@ -113,8 +113,7 @@ void ChooseBenchDevice(const BenchRequest& request, const Snapshot& snapshot, Ga
     return;
   }
   const DeviceInfo& d = chosen->devices->devices[static_cast<size_t>(*choice.device)];
-  report.device = BenchDevice{
-      d.index, d.name, d.arch, d.pci_address, ToString(chosen->kind), d.memory_total_bytes, d.compute_units};
+  report.device = BenchDevice{d, ToString(chosen->kind)};
   device = d.pci_address;  // the device crosses to the workers as its PCI address, not the runtime's index
   backend = chosen->kind;
 }

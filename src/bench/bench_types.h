@@ -95,14 +95,10 @@ struct BenchFinding {
   std::string fix;
 };
 
-struct BenchDevice {
-  int index = 0;
-  std::string name;
-  std::string arch;
-  std::string pci_address;
+// The device the benchmarks ran on: the runtime's identity of it (gpu/backend.h) and the backend it ran
+// through.
+struct BenchDevice : DeviceInfo {
   std::string backend;  // "cuda", "hip", "fake"
-  uint64_t memory_total_bytes = 0;
-  std::optional<uint32_t> compute_units;
 };
 
 struct BenchReport {

@@ -29,7 +29,7 @@ Snapshot WithPci(uint32_t vendor, uint32_t device, std::optional<uint32_t> revis
 }
 
 BenchDevice Device(const std::string& name = "NVIDIA H200") {
-  return BenchDevice{0, name, "sm_90", "0000:17:00.0", "cuda", 150ull << 30, 132u};
+  return BenchDevice{{0, name, "0000:17:00.0", "sm_90", 150ull << 30, 132u}, "cuda"};
 }
 
 TEST(BenchSpec, PcieRatesPerDirection) {

@@ -124,7 +124,7 @@ BenchResult Entry(std::string id, std::string group, std::string title, std::str
 
 BenchReport SampleBenchReport() {
   BenchReport b;
-  b.device = BenchDevice{0, "NVIDIA H200", "sm_90", "0000:00:06.0", "cuda", 0, std::nullopt};
+  b.device = BenchDevice{{0, "NVIDIA H200", "0000:00:06.0", "sm_90", 0, std::nullopt}, "cuda"};
   b.level = BenchLevel::kQuick;
   const std::vector<BenchPoint> sweep = {{1 << 20, 800}, {1 << 24, 3400}, {1 << 30, 4268}};
   b.benchmarks.push_back(Entry("memory.copy", "memory", "Device memory: copy", "GB/s", sweep, 4800));

@@ -328,7 +328,7 @@ TEST(ResultDocuments, ABenchReportSurvivesARoundTrip) {
   BenchReport r;
   r.tool_version = "0.1.0";
   r.level = BenchLevel::kStandard;
-  r.device = BenchDevice{0, "NVIDIA H200", "sm_90", "0000:17:00.0", "cuda", 150ull << 30, 132u};
+  r.device = BenchDevice{{0, "NVIDIA H200", "0000:17:00.0", "sm_90", 150ull << 30, 132u}, "cuda"};
   r.runtime_version = "CUDA driver API 13.0";
   r.peak_model = "H200";
   r.peak_model_source = "PCI id 10de:2335";
