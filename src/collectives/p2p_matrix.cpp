@@ -119,11 +119,11 @@ class PeerBuffers {
 };
 
 // The devices the matrix covers: every one the runtime sees, at most kMaxDevices.
-Result<std::vector<P2pDevice>> MatrixDevices(Backend& backend) {
+Result<std::vector<GpuRef>> MatrixDevices(Backend& backend) {
   auto devices = backend.Devices();
   if (!devices) return devices.error();
   if (devices->empty()) return EnvError("the " + backend.DisplayName() + " runtime sees no GPU");
-  std::vector<P2pDevice> out;
+  std::vector<GpuRef> out;
   for (const auto& d : *devices) {
     if (out.size() == kMaxDevices) break;
     out.push_back({d.index, d.name, d.pci_address});

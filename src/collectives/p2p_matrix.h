@@ -12,19 +12,14 @@
 #include <string_view>
 #include <vector>
 
+#include "core/gpu_ref.h"
 #include "core/result.h"
 #include "gpu/backend.h"
 
 namespace gpudoctor {
 
-struct P2pDevice {
-  int index = 0;
-  std::string name;
-  std::string pci_address;
-};
-
 struct P2pMatrix {
-  std::vector<P2pDevice> devices;
+  std::vector<GpuRef> devices;
   uint64_t bytes = 0;
   std::vector<std::vector<double>> bandwidth_gbs;  // [src][dst]
   std::vector<std::vector<double>> latency_us;

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/gpu_ref.h"
 #include "core/load_status.h"
 #include "core/result.h"
 
@@ -39,11 +40,9 @@ struct BackendLibrary {
   std::string detail;   // dlerror text, missing symbols
 };
 
-struct DeviceInfo {
-  int index = 0;  // the runtime's ordinal (after CUDA_/HIP_VISIBLE_DEVICES)
-  std::string name;
-  std::string pci_address;  // "0000:17:00.0", lowercase
-  std::string arch;         // "sm_90", "gfx1100"
+// A device as the runtime reports it: its identity (core/gpu_ref.h) and what the runtime says of it.
+struct DeviceInfo : GpuRef {
+  std::string arch;  // "sm_90", "gfx1100"
   uint64_t memory_total_bytes = 0;
   std::optional<uint32_t> compute_units;  // SMs or CUs
 };

@@ -77,7 +77,7 @@ VerifyReport SampleVerifyReport() {
   v.level = VerifyLevel::kQuick;
   v.backend = "cuda";
   v.runtime_version = "CUDA driver API 13.0";
-  v.device = DeviceInfo{0, "NVIDIA H200", "0000:00:06.0", "sm_90", 150ull << 30, 132};
+  v.device = DeviceInfo{{0, "NVIDIA H200", "0000:00:06.0"}, "sm_90", 150ull << 30, 132};
   GateResult pass;
   pass.gate = "copy";
   pass.status = GateStatus::kPass;

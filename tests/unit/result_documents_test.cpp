@@ -248,8 +248,9 @@ VerifyReport SampleVerify() {
   r.backend = "cuda";
   r.runtime_version = "CUDA driver API 13.0";
   r.level = VerifyLevel::kStandard;
-  r.device = DeviceInfo{1, "NVIDIA H200", "0000:17:00.0", "sm_90", 150ull << 30, 132u};
-  r.devices = {DeviceInfo{0, "NVIDIA H200", "0000:06:00.0", "sm_90", 150ull << 30, std::nullopt}, *r.device};
+  r.device = DeviceInfo{{1, "NVIDIA H200", "0000:17:00.0"}, "sm_90", 150ull << 30, 132u};
+  r.devices = {DeviceInfo{{0, "NVIDIA H200", "0000:06:00.0"}, "sm_90", 150ull << 30, std::nullopt},
+               *r.device};
   r.libraries = {{"runtime", "libcuda", LoadStatus::kLoaded, "/usr/lib/libcuda.so.1", "system",
                   "system loader", "13.0", ""},
                  {"blas", "cublas", LoadStatus::kAbsent, "", "", "", "", "not found"}};
