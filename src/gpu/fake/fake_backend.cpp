@@ -116,7 +116,7 @@ Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& 
         b->devices_.push_back(info);
       }
     } else {
-      b->devices_.push_back({0, "Fake GPU", "0000:03:00.0", "sm_90", kFakeDefaultMemoryBytes, 4u});
+      b->devices_.push_back({{0, "Fake GPU", "0000:03:00.0"}, "sm_90", kFakeDefaultMemoryBytes, 4u});
     }
     if (j.contains("peer_access")) b->peer_access_ = j["peer_access"].get<std::set<std::pair<int, int>>>();
     if (j.contains("fail")) b->fail_ = j["fail"].get<std::map<std::string, std::string>>();
