@@ -8,6 +8,7 @@
 
 #include "cli/flag_values.h"
 #include "cli/output.h"
+#include "cli/private_folder.h"
 #include "core/strings.h"
 #include "platform/process.h"
 #include "platform/terminal.h"
@@ -240,12 +241,11 @@ int PortCommand::Run(const CliContext& ctx) {
   if (check_build_) {
     BuildCheckRequest request{hipcc, offload_arch_, {}, in_place_, ""};
     if (!output_.empty() && std::filesystem::is_directory(output_)) request.include_dirs.push_back(output_);
-    std::error_code ec;
-    const auto scratch =
-        std::filesystem::temp_directory_path(ec) / ("gpudoctor-port-" + std::to_string(CurrentProcessId()));
-    if (!ec && std::filesystem::create_directories(scratch, ec)) request.temp_dir = scratch.string();
+    const auto scratch = NewPrivateFolder("gpudoctor-port-");
+    if (scratch) request.temp_dir = scratch->string();
     CheckBuild(request, RunProcess, run->report);
-    if (!request.temp_dir.empty()) std::filesystem::remove_all(scratch, ec);
+    std::error_code ec;
+    if (scratch) std::filesystem::remove_all(*scratch, ec);
   }
   const bool to_stdout = !examine_ && !in_place_ && output_.empty();
   if (to_stdout) {

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
-#include <random>
 #include <system_error>
 
 #include "cli/flag_values.h"
 #include "cli/output.h"
+#include "cli/private_folder.h"
 #include "core/strings.h"
 #include "platform/identity.h"
 #include "tune/tune_advice.h"
@@ -38,24 +38,6 @@ const PythonEnv* PickEnv(const Snapshot& snap, bool named) {
     if (!pick) pick = &env;
   }
   return pick;
-}
-
-// A folder of the system's temporary folder that this run created (mkdir fails on any existing name, a
-// planted link included) and only its user can enter: where TunableOp's run keeps what it tuned.
-std::optional<std::filesystem::path> NewPrivateFolder(const std::string& prefix) {
-  std::error_code ec;
-  const std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
-  if (ec) return std::nullopt;
-  std::random_device random;
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    std::filesystem::path folder = tmp / (prefix + std::to_string(random()));
-    if (std::filesystem::create_directory(folder, ec) && !ec) {
-      std::filesystem::permissions(folder, std::filesystem::perms::owner_all,
-                                   std::filesystem::perm_options::replace, ec);
-      return folder;
-    }
-  }
-  return std::nullopt;
 }
 
 // The env file for `shell`: its variable lines, and the Python lines as comments of that shell.
