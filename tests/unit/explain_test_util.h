@@ -30,9 +30,12 @@ inline const ExplainCatalog& EmbeddedCatalog() {
 // The built-in catalog's prefilters, each built once per test binary: building one for every short text
 // made the catalog tests the slowest of the suite (61 s native, 199 s under ASan, for ~1,500 samples).
 inline std::shared_ptr<const ExplainPrefilter> EmbeddedPrefilter(bool read_facts) {
-  static const auto with_facts = std::make_shared<const ExplainPrefilter>(EmbeddedCatalog(), true);
+  if (read_facts) {
+    static const auto with_facts = std::make_shared<const ExplainPrefilter>(EmbeddedCatalog(), true);
+    return with_facts;
+  }
   static const auto matches_only = std::make_shared<const ExplainPrefilter>(EmbeddedCatalog(), false);
-  return read_facts ? with_facts : matches_only;
+  return matches_only;
 }
 
 // ScanText on the built-in catalog (matches only, no log facts).
