@@ -179,7 +179,7 @@ def measure_loader(bench, size_name):
 
     def one(workers, pin):
         item = "loader/%d workers/%s" % (workers, "pinned" if pin else "pageable")
-        emit("begin", item=item)
+        emit("begin", id=item)
         try:
             images, seconds = loader_rate(bench, spec, dataset, workers, pin)
             emit("loader", item=item, workers=workers, pin_memory=pin, batch=spec["batch"], images=images,
@@ -569,7 +569,7 @@ def measure_checkpointing(bench, size, args, model, settings, extras, search, la
     if reason:
         emit("skip", item=item, reason=reason)
         return
-    emit("begin", item=item)
+    emit("begin", id=item)
     run_extras = dict(extras, compile="", checkpoint=True)
     batch, reason = checkpoint_batch(bench, model, settings, run_extras, search, large[0])
     bench.free()
@@ -995,7 +995,7 @@ def measure(bench, size, model, precision, channels_last, benchmark, batch, role
     extras = dict(NO_EXTRAS, **(extras or {}))
     item = "%s/%s/%s/%s/%d%s" % (model, precision, "cl" if channels_last else "nchw",
                                  "benchmark" if benchmark else "default", batch, extras_suffix(extras))
-    emit("begin", item=item)
+    emit("begin", id=item)
     rate = 0.0
     out_of_memory = False
     try:
@@ -1150,7 +1150,7 @@ def search_largest(bench, size, args, model, precision):
     """(the largest batch that fits at `precision`, the smallest that failed or None, the cap): a search
     line; the largest is None when the search failed."""
     item = "%s/%s/search" % (model, precision)
-    emit("begin", item=item)
+    emit("begin", id=item)
     cap = args.max_batch or bench.cap(model)
     largest, failed_at = None, None
     try:
@@ -1227,7 +1227,7 @@ def allocator_run(bench, size, args, alloc_conf):
         for p in plan:
             model = p["model"]
             item = "%s/%s/search" % (model, p["search_precision"])
-            emit("begin", item=item)
+            emit("begin", id=item)
             cap = args.max_batch or bench.cap(model)
             try:
                 start = time.perf_counter()

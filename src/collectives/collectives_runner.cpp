@@ -85,10 +85,9 @@ Result<std::string> WorkerAnswer(const Result<ProcessResult>& run, long timeout_
   for (auto line : SplitLines(p.stdout_text))
     if (!Trim(line).empty()) last = std::string(Trim(line));
   if (!last.empty()) return last;
-  std::string how = p.timed_out     ? "timed out after " + std::to_string(timeout_s) + " s"
-                    : p.term_signal ? "was killed by signal " + std::to_string(*p.term_signal)
-                                    : "exited with code " + std::to_string(p.exit_code.value_or(-1));
-  return EnvError("the worker " + how + " without an answer" +
+  ChildEnd end = ReadChildEnd(p, std::chrono::seconds(timeout_s));
+  if (end.kind == ChildEndKind::kExited) end.how = "exited with code 0";
+  return EnvError("the worker " + end.how + " without an answer" +
                   (p.stderr_text.empty() ? "" : " (" + Tail(p.stderr_text, 300) + ")"));
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/strings.h"
+#include "platform/child_protocol.h"
 #include "rules/framework_parts.h"
 
 namespace gpudoctor {
@@ -68,12 +69,12 @@ void Judge(const RuleContext& ctx, const PythonEnv& env, const PythonLiveRun& ru
            std::vector<Finding>& out) {
   const std::string subject = EnvName(env);
   if (run.status != "ok") {
-    std::string what =
-        run.status == "timeout"     ? "hung (killed after " + std::to_string(run.elapsed_ms / 1000) + " s)"
-        : run.status == "crashed"   ? "crashed (signal " + std::to_string(run.signal.value_or(0)) + ")"
-        : run.status == "failed"    ? "failed (exit code " + std::to_string(run.exit_code.value_or(0)) + ")"
-        : run.status == "no-report" ? "ended without a report"
-                                    : "could not be started";
+    std::string what = run.status == "timeout"
+                           ? "hung (killed after " + std::to_string(run.elapsed_ms / 1000) + " s)"
+                       : run.status == "crashed" || run.status == "failed"
+                           ? ReadChildEnd(false, run.exit_code, run.signal, std::chrono::milliseconds(0)).how
+                       : run.status == "no-report" ? "ended without a report"
+                                                   : "could not be started";
     Finding f = MakeFinding("framework.live_failed", Layer::kFramework, Severity::kError, subject,
                             "Python " + what + " while " + StageWords(run.stage));
     f.evidence.push_back("required the live check to finish and report, found " + run.status +

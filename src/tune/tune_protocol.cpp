@@ -352,8 +352,8 @@ bool ReadTuneLine(std::string_view line, TuneChildOutput& out) {
   const std::string type = Text(j, "type");
   if (type == "hello") {
     out.hello = ReadHello(j);
-  } else if (type == "begin") {
-    out.last_begun = Text(j, "item");
+  } else if (type == "begin") {  // the child protocol's "id"; children before it wrote "item"
+    out.last_begun = Text(j, "id").empty() ? Text(j, "item") : Text(j, "id");
   } else if (type == "result") {
     Keep(out.measurements, ReadMeasurementLine(j));
   } else if (type == "search") {

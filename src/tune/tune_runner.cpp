@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/strings.h"
+#include "platform/child_protocol.h"
 #include "tune/tune_child_script.h"
 
 namespace gpudoctor {
@@ -187,18 +188,12 @@ TuneRun InterpretTuneRun(const std::string& interpreter, const Result<ProcessRes
          "the framework child did not finish within " + WholeSeconds(timeout) +
              (run.output.last_begun.empty() ? "" : " (it was running " + run.output.last_begun + ")"),
          ChildEvidence(run)});
-  } else if (r.term_signal) {
-    run.status = "crashed";
+  } else if (const ChildEnd end = ReadChildEnd(r, timeout); end.kind != ChildEndKind::kExited) {
+    const bool crashed = end.kind == ChildEndKind::kCrashed;
+    run.status = crashed ? "crashed" : "failed";
     run.problems.push_back(
-        {Severity::kError, "tune.child_crashed",
-         "the framework child was killed by signal " + std::to_string(*r.term_signal) +
-             (run.output.last_begun.empty() ? "" : " while running " + run.output.last_begun),
-         ChildEvidence(run)});
-  } else if (r.exit_code.value_or(0) != 0) {
-    run.status = "failed";
-    run.problems.push_back(
-        {Severity::kError, "tune.child_failed",
-         "the framework child exited with code " + std::to_string(*r.exit_code) +
+        {Severity::kError, crashed ? "tune.child_crashed" : "tune.child_failed",
+         "the framework child " + end.how +
              (run.output.last_begun.empty() ? "" : " while running " + run.output.last_begun),
          ChildEvidence(run)});
   } else if (!run.output.ended || !run.output.hello) {

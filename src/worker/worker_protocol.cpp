@@ -28,25 +28,24 @@ std::string LastLine(const std::string& text) {
 
 // How the process ended while `what` ran, when it did not say so itself.
 std::string HowItEnded(const ProcessResult& p, long timeout_seconds, const std::string& what) {
-  if (p.timed_out)
-    return "timed out after " + std::to_string(timeout_seconds) + " s during " + what +
-           " (the worker was killed)";
-  if (p.term_signal) {
-    std::string sig = SignalName(*p.term_signal);
-    return "worker killed by signal " + std::to_string(*p.term_signal) +
-           (sig.empty() ? "" : " (" + sig + ")") + " during " + what;
+  const ChildEnd end = ReadChildEnd(p, std::chrono::seconds(timeout_seconds));
+  switch (end.kind) {
+    case ChildEndKind::kTimedOut:
+      return end.how + " during " + what + " (the worker was killed)";
+    case ChildEndKind::kCrashed:
+      return "worker " + end.how + " during " + what;
+    case ChildEndKind::kFailed:
+    case ChildEndKind::kExited:
+      break;
   }
-  int code = p.exit_code.value_or(-1);
-  // Windows reports a crash as an NTSTATUS exit code (0xC0000005 access violation).
-  if (code != -1 && static_cast<unsigned>(code) >= 0xC0000000u)
-    return "worker crashed with exception 0x" + Hex(static_cast<unsigned>(code), 8) + " during " + what;
-  return "worker exited with code " + std::to_string(code) + " during " + what + " without a result";
+  return "worker exited with code " + std::to_string(p.exit_code.value_or(-1)) + " during " + what +
+         " without a result";
 }
 
 }  // namespace
 
 std::string WorkerBeginLine(const std::string& id) {
-  return Dump({{"type", "begin"}, {"id", id}});
+  return ChildLineText("begin", id);
 }
 
 std::string WorkerTimeoutLine(const std::string& id, long limit_s) {
@@ -58,16 +57,7 @@ std::string WorkerErrorLine(const Error& error) {
 }
 
 std::vector<WorkerLine> ReadWorkerLines(const std::string& stdout_text) {
-  std::vector<WorkerLine> out;
-  for (auto line : SplitLines(stdout_text)) {
-    auto t = Trim(line);
-    if (t.empty() || t.front() != '{') continue;
-    json j = ParseJsonWithinDepth<json>(t);
-    if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) continue;
-    if (j.contains("id") && !j["id"].is_string()) continue;
-    out.push_back({j["type"].get<std::string>(), j.value("id", ""), std::string(t)});
-  }
-  return out;
+  return ReadChildLines(stdout_text);
 }
 
 WorkerOutcome InterpretWorkerProcess(const std::vector<std::string>& items, const ProcessResult& p,
@@ -118,37 +108,6 @@ WorkerOutcome InterpretWorkerProcess(const std::vector<std::string>& items, cons
     out.why = HowItEnded(p, timeout_seconds, item_prefix + id);
   }
   return out;
-}
-
-std::string SignalName(int signal) {
-  switch (signal) {
-    case 1:
-      return "hangup";
-    case 2:
-      return "interrupt";
-    case 3:
-      return "quit";
-    case 4:
-      return "illegal instruction";
-    case 5:
-      return "trace trap";
-    case 6:
-      return "aborted";
-    case 7:
-      return "bus error";
-    case 8:
-      return "floating-point exception";
-    case 9:
-      return "killed";
-    case 11:
-      return "segmentation fault";
-    case 13:
-      return "broken pipe";
-    case 15:
-      return "terminated";
-    default:
-      return "";
-  }
 }
 
 Result<ProcessResult> RunWorkerProcess(const std::string& executable, const WorkerRequest& request,

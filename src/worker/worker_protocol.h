@@ -5,9 +5,11 @@
 //   {"type":"telemetry","id":...,<the job's>}      a reading taken while an item ran
 //   {"type":"timeout","id":...,"limit_s":20}      the worker's watchdog gave up on an item
 //   {"type":"error","message":...,"hint":...}     the worker could not start (no backend, say)
-// Lines that are not ours (a vendor library printing to stdout) are ignored. InterpretWorkerProcess reads a
+// These are the lines of the child protocol every child of gpudoctor speaks (platform/child_protocol.h);
+// lines that are not ours (a vendor library printing to stdout) are ignored. InterpretWorkerProcess reads a
 // finished worker the same way for every job: the items it answered, in order, and for the first one it did
-// not, how the worker ended there. Pure functions, tested without any process.
+// not, how the worker ended there (in the child protocol's words). Pure functions, tested without any
+// process.
 #pragma once
 
 #include <chrono>
@@ -16,17 +18,14 @@
 #include <vector>
 
 #include "core/result.h"
+#include "platform/child_protocol.h"
 #include "platform/process.h"
 #include "worker/worker_request.h"
 
 namespace gpudoctor {
 
-// One line of ours a worker printed.
-struct WorkerLine {
-  std::string type;  // "begin", "result", "telemetry", "timeout", "error"
-  std::string id;    // the item it is about; "" for an error
-  std::string json;  // the whole object, for the job to read its own fields
-};
+// One line of ours a worker printed: "begin", "result", "telemetry", "timeout", "error".
+using WorkerLine = ChildLine;
 
 std::string WorkerBeginLine(const std::string& id);
 std::string WorkerTimeoutLine(const std::string& id, long limit_s);
@@ -56,9 +55,6 @@ struct WorkerOutcome {
 // under; `item_prefix` is put before an item's name in `why` ("gate " for verify's gates).
 WorkerOutcome InterpretWorkerProcess(const std::vector<std::string>& items, const ProcessResult& process,
                                      long timeout_seconds, const std::string& item_prefix = "");
-
-// "segmentation fault" for 11, "" when unknown.
-std::string SignalName(int signal);
 
 // Re-executes `executable` as a worker for `request`, the whole process held to `timeout`.
 Result<ProcessResult> RunWorkerProcess(const std::string& executable, const WorkerRequest& request,

@@ -54,7 +54,7 @@ TEST(BenchCauses, WrongResultsAndCrashesAreErrors) {
   wrong.verdict = BenchVerdict::kFailed;
   BenchResult crashed = MadeResult("gemm.bf16", std::nullopt, "TFLOP/s");
   crashed.run = BenchRun::kError;
-  crashed.note = "worker killed by signal 11 (segmentation fault) during gemm.bf16";
+  crashed.note = "worker was killed by signal 11 (segmentation fault) during gemm.bf16";
   crashed.verdict = BenchVerdict::kFailed;
   auto findings = FindBenchCauses({wrong, crashed}, {}, BenchPeaks{});
   const BenchFinding* w = FindBenchFinding(findings, "bench.wrong_results");

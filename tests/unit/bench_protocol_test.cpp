@@ -133,7 +133,7 @@ TEST(BenchProtocol, ACrashFailsTheBenchmarkItHappenedInAndHandsBackTheRest) {
   EXPECT_EQ(mul.spec.id, "memory.mul");
   EXPECT_EQ(mul.spec.title, "Device memory: mul (b = s * c)");  // the spec comes from the list
   EXPECT_EQ(mul.run, BenchRun::kError);
-  EXPECT_NE(mul.note.find("worker killed by signal 11 (segmentation fault) during memory.mul"),
+  EXPECT_NE(mul.note.find("worker was killed by signal 11 (segmentation fault) during memory.mul"),
             std::string::npos)
       << mul.note;
   EXPECT_EQ(out.rerun, (std::vector<std::string>{"memory.add", "memory.triad", "memory.dot"}));

@@ -53,7 +53,7 @@ class ScriptedBench final : public BenchExecutor {
         crash_in.clear();
         BenchResult failed = MadeResult(id, std::nullopt);
         failed.run = BenchRun::kError;
-        failed.note = "worker killed by signal 11 (segmentation fault) during " + id;
+        failed.note = "worker was killed by signal 11 (segmentation fault) during " + id;
         out.results.push_back(failed);
         out.rerun.assign(request.ids.begin() + static_cast<long>(i) + 1, request.ids.end());
         return out;

@@ -279,7 +279,7 @@ TEST(WorkerProtocol, DeadWorkersBecomeFailedGatesWithTheirReason) {
   crashed.term_signal = 11;
   GateResult r = one(GateId::kKernel, crashed, 30);
   EXPECT_EQ(r.status, GateStatus::kFail);
-  EXPECT_EQ(r.summary, "worker killed by signal 11 (segmentation fault) during gate kernel");
+  EXPECT_EQ(r.summary, "worker was killed by signal 11 (segmentation fault) during gate kernel");
 
   ProcessResult hung;
   hung.timed_out = true;
@@ -318,7 +318,7 @@ TEST(WorkerProtocol, ABatchWorkerAnswersEachGateInOrderAndACrashFailsTheFirstUna
   EXPECT_EQ(results[1].gate, "alloc");
   EXPECT_EQ(results[2].gate, "copy");
   EXPECT_EQ(results[2].status, GateStatus::kFail);
-  EXPECT_EQ(results[2].summary, "worker killed by signal 11 (segmentation fault) during gate copy");
+  EXPECT_EQ(results[2].summary, "worker was killed by signal 11 (segmentation fault) during gate copy");
   EXPECT_DOUBLE_EQ(results[2].elapsed_ms, 500.0);  // the process's time less the answered gates'
 }
 

@@ -35,7 +35,9 @@ class PythonCli : public ::testing::Test {
     // A python that leaves a mark and reports an import error, as the live script would print it.
     std::ofstream(root_ / "venv/bin/python3")
         << "#!/bin/sh\ntouch '" << (root_ / "ran").string() << "'\ncat > /dev/null\n"
-        << "echo 'GPUDOCTOR_LIVE {\"stage\": \"import\", \"error\": \"ImportError: fake python\"}'\n";
+        << "echo '{\"type\": \"result\", \"id\": \"live\", \"stage\": \"import\", \"error\": \"ImportError: "
+           "fake "
+           "python\"}'\n";
     stdfs::permissions(root_ / "venv/bin/python3", stdfs::perms::owner_all);
   }
   void TearDown() override {

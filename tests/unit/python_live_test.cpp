@@ -12,6 +12,8 @@
 namespace gpudoctor {
 namespace {
 
+constexpr std::chrono::milliseconds kLimit{60000};
+
 ProcessResult PythonExited(int code, std::string out, std::string err = "") {
   ProcessResult r;
   r.exit_code = code;
@@ -26,13 +28,16 @@ TEST(LiveRun, ReadsTheReportAmongOtherOutput) {
       "/v/bin/python",
       PythonExited(
           0,
-          "GPUDOCTOR_STAGE import\nsome library banner\nGPUDOCTOR_STAGE is_available\n\nGPUDOCTOR_LIVE "
-          "{\"stage\": \"done\", \"torch_version\": \"2.7.1+cu128\", \"torch_file\": "
+          "{\"type\": \"begin\", \"id\": \"import\"}\nsome library banner\n"
+          "{\"type\": \"begin\", \"id\": \"is_available\"}\n\n"
+          "{\"type\": \"result\", \"id\": \"live\", \"stage\": \"done\", \"torch_version\": \"2.7.1+cu128\", "
+          "\"torch_file\": "
           "\"/v/torch/__init__.py\", "
           "\"cuda\": \"12.8\", \"hip\": null, \"cuda_available\": true, \"device_count\": 1, "
           "\"device_names\": "
           "[\"NVIDIA H200\"], \"arch_list\": [\"sm_90\", \"sm_100\"], \"matmul_max_abs_error\": 0.0001, "
-          "\"matmul_max_abs_value\": 180.5}\n"));
+          "\"matmul_max_abs_value\": 180.5}\n"),
+      std::chrono::milliseconds(60000));
   EXPECT_EQ(run.status, "ok");
   EXPECT_EQ(run.stage, "done");
   EXPECT_EQ(run.torch_version, "2.7.1+cu128");
@@ -47,28 +52,35 @@ TEST(LiveRun, ReadsTheReportAmongOtherOutput) {
 }
 
 TEST(LiveRun, TimeoutCrashGarbageAndNotStarted) {
-  ProcessResult hang =
-      PythonExited(0, "GPUDOCTOR_STAGE import\nGPUDOCTOR_STAGE is_available\n", "loading...\n");
+  ProcessResult hang = PythonExited(
+      0, "{\"type\": \"begin\", \"id\": \"import\"}\n{\"type\": \"begin\", \"id\": \"is_available\"}\n",
+      "loading...\n");
   hang.timed_out = true;
   hang.exit_code.reset();
-  auto h = InterpretLiveRun("p", hang);
+  auto h = InterpretLiveRun("p", hang, kLimit);
   EXPECT_EQ(h.status, "timeout");
   EXPECT_EQ(h.stage, "is_available");
   EXPECT_EQ(h.stderr_tail, (std::vector<std::string>{"loading..."}));
 
-  ProcessResult crash = PythonExited(0, "GPUDOCTOR_STAGE matmul\n");
+  ProcessResult crash = PythonExited(0, "{\"type\": \"begin\", \"id\": \"matmul\"}\n");
   crash.exit_code.reset();
   crash.term_signal = 11;
-  EXPECT_EQ(InterpretLiveRun("p", crash).status, "crashed");
+  auto c = InterpretLiveRun("p", crash, kLimit);
+  EXPECT_EQ(c.status, "crashed");
+  EXPECT_EQ(c.stage, "matmul");
+  // Windows: a DLL the import needs is missing, and the process ends with STATUS_DLL_NOT_FOUND.
+  EXPECT_EQ(InterpretLiveRun("p", PythonExited(static_cast<int>(0xC0000135u), ""), kLimit).status, "crashed");
 
-  auto garbage = InterpretLiveRun("p", PythonExited(0, "GPUDOCTOR_LIVE {not json\n\x01\x02"));
+  auto garbage =
+      InterpretLiveRun("p", PythonExited(0, "{\"type\": \"result\", \"id\": \"live\", \n\x01\x02"), kLimit);
   EXPECT_EQ(garbage.status, "no-report");
   auto failed = InterpretLiveRun(
-      "p", PythonExited(1, "", std::string(100, 'x') + "\n" + std::string(20, '\n') + "boom\n"));
+      "p", PythonExited(1, "", std::string(100, 'x') + "\n" + std::string(20, '\n') + "boom\n"), kLimit);
   EXPECT_EQ(failed.status, "failed");
   EXPECT_EQ(failed.stderr_tail.back(), "boom");
 
-  auto none = InterpretLiveRun("p", Result<ProcessResult>(EnvError("cannot execute p: no such file")));
+  auto none =
+      InterpretLiveRun("p", Result<ProcessResult>(EnvError("cannot execute p: no such file")), kLimit);
   EXPECT_EQ(none.status, "not-started");
   EXPECT_NE(none.error.find("no such file"), std::string::npos);
 }
@@ -76,7 +88,7 @@ TEST(LiveRun, TimeoutCrashGarbageAndNotStarted) {
 TEST(LiveRun, StderrTailIsBounded) {
   std::string err;
   for (int i = 0; i < 50; ++i) err += "line " + std::to_string(i) + " " + std::string(1000, 'y') + "\n";
-  auto run = InterpretLiveRun("p", PythonExited(1, "", err));
+  auto run = InterpretLiveRun("p", PythonExited(1, "", err), kLimit);
   ASSERT_EQ(run.stderr_tail.size(), 8u);
   EXPECT_EQ(run.stderr_tail.back().rfind("line 49 ", 0), 0u);
   EXPECT_LE(run.stderr_tail.back().size(), 303u);
@@ -117,7 +129,8 @@ class FakeInterpreters : public ::testing::Test {
 };
 
 TEST_F(FakeInterpreters, HangIsATimeoutWithTheStageItHungIn) {
-  Snapshot s = With(Script("hang", "echo GPUDOCTOR_STAGE import\necho 'HIP: waiting' >&2\nexec sleep 30\n"));
+  Snapshot s = With(Script(
+      "hang", "echo '{\"type\": \"begin\", \"id\": \"import\"}'\necho 'HIP: waiting' >&2\nexec sleep 30\n"));
   RunLivePythonChecks(s, LiveOptions{std::chrono::milliseconds(700)});
   ASSERT_TRUE(s.python_envs[0].live);
   EXPECT_EQ(s.python_envs[0].live->status, "timeout");
@@ -126,7 +139,8 @@ TEST_F(FakeInterpreters, HangIsATimeoutWithTheStageItHungIn) {
 }
 
 TEST_F(FakeInterpreters, CrashGarbageAndAReport) {
-  Snapshot crash = With(Script("crash", "echo GPUDOCTOR_STAGE is_available\nkill -SEGV $$\n"));
+  Snapshot crash =
+      With(Script("crash", "echo '{\"type\": \"begin\", \"id\": \"is_available\"}'\nkill -SEGV $$\n"));
   RunLivePythonChecks(crash, LiveOptions{std::chrono::milliseconds(5000)});
   ASSERT_TRUE(crash.python_envs[0].live);
   EXPECT_EQ(crash.python_envs[0].live->status, "crashed");
@@ -136,10 +150,10 @@ TEST_F(FakeInterpreters, CrashGarbageAndAReport) {
   RunLivePythonChecks(garbage, LiveOptions{std::chrono::milliseconds(5000)});
   EXPECT_EQ(garbage.python_envs[0].live->status, "no-report");
 
-  Snapshot good = With(Script(
-      "good",
-      "cat > /dev/null\necho 'GPUDOCTOR_LIVE {\"stage\": \"import\", \"error\": \"ModuleNotFoundError: No "
-      "module named torch\"}'\n"));
+  Snapshot good = With(Script("good",
+                              "cat > /dev/null\necho '{\"type\": \"result\", \"id\": \"live\", \"stage\": "
+                              "\"import\", \"error\": \"ModuleNotFoundError: No "
+                              "module named torch\"}'\n"));
   RunLivePythonChecks(good, LiveOptions{std::chrono::milliseconds(5000)});
   ASSERT_TRUE(good.python_envs[0].live);
   EXPECT_EQ(good.python_envs[0].live->status, "ok");

@@ -88,8 +88,10 @@ TEST_F(TuneChild, PlantedCrashIsTheSignalWithEvidence) {
   EXPECT_EQ(run.status, "crashed");
   EXPECT_EQ(run.signal, 11);
   ASSERT_FALSE(run.problems.empty());
-  EXPECT_NE(run.problems[0].title.find("signal 11 while running transformer/bf16/nchw/default/128"),
-            std::string::npos)
+  EXPECT_NE(
+      run.problems[0].title.find(
+          "was killed by signal 11 (segmentation fault) while running transformer/bf16/nchw/default/128"),
+      std::string::npos)
       << run.problems[0].title;
   EXPECT_EQ(TuneExitCode(run), 2);
 }

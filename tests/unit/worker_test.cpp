@@ -116,7 +116,7 @@ TEST(WorkerProtocol, ACrashIsBlamedOnTheFirstUnansweredItem) {
   WorkerOutcome o = InterpretWorkerProcess({"a", "b", "c"}, p, 60, "gate ");
   ASSERT_EQ(o.results.size(), 1u);
   EXPECT_EQ(o.stopped_at, "b");
-  EXPECT_EQ(o.why, "worker killed by signal 11 (segmentation fault) during gate b");
+  EXPECT_EQ(o.why, "worker was killed by signal 11 (segmentation fault) during gate b");
   EXPECT_FALSE(o.hung);
   EXPECT_TRUE(o.ended_badly);
   EXPECT_EQ(o.last_log_line, "last words");
@@ -142,7 +142,7 @@ TEST(WorkerProtocol, HangsAreToldApartByWhoEndedThem) {
   ProcessResult windows;
   windows.exit_code = static_cast<int>(0xC0000005u);
   o = InterpretWorkerProcess({"a"}, windows, 60);
-  EXPECT_EQ(o.why, "worker crashed with exception 0xc0000005 during a");
+  EXPECT_EQ(o.why, "worker crashed with exception 0xc0000005 (access violation) during a");
 }
 
 TEST(WorkerProtocol, ASetupErrorIsRead) {

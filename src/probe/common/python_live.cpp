@@ -6,6 +6,7 @@
 
 #include "core/json_depth.h"
 #include "core/strings.h"
+#include "platform/child_protocol.h"
 #include "probe/common/machine_paths.h"
 
 namespace gpudoctor {
@@ -13,8 +14,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr std::string_view kStageMarker = "GPUDOCTOR_STAGE ";
-constexpr std::string_view kReportMarker = "GPUDOCTOR_LIVE ";
 constexpr size_t kStderrLines = 8;
 constexpr size_t kMaxLineChars = 300;
 constexpr size_t kMaxListItems = 64;
@@ -76,7 +75,7 @@ const std::string& LivePythonScript() {
 out = {"stage": "import"}
 def stage(name):
     out["stage"] = name
-    sys.stdout.write("GPUDOCTOR_STAGE " + name + "\n")
+    sys.stdout.write(json.dumps({"type": "begin", "id": name}) + "\n")
     sys.stdout.flush()
 try:
     stage("import")
@@ -109,13 +108,16 @@ try:
 except BaseException as e:
     text = str(e).strip().splitlines()
     out["error"] = type(e).__name__ + (": " + text[0] if text else "")
-sys.stdout.write("\nGPUDOCTOR_LIVE " + json.dumps(out) + "\n")
+out["type"] = "result"
+out["id"] = "live"
+sys.stdout.write("\n" + json.dumps(out) + "\n")
 sys.stdout.flush()
 )PY";
   return kScript;
 }
 
-PythonLiveRun InterpretLiveRun(const std::string& interpreter, const Result<ProcessResult>& result) {
+PythonLiveRun InterpretLiveRun(const std::string& interpreter, const Result<ProcessResult>& result,
+                               std::chrono::milliseconds timeout) {
   PythonLiveRun run;
   run.interpreter = interpreter;
   if (!result.ok()) {
@@ -129,19 +131,19 @@ PythonLiveRun InterpretLiveRun(const std::string& interpreter, const Result<Proc
   run.elapsed_ms = static_cast<uint64_t>(r.elapsed.count());
   run.stderr_tail = StderrTail(r.stderr_text);
   bool reported = false;
-  for (auto line : SplitLines(r.stdout_text)) {
-    if (StartsWith(line, kStageMarker)) run.stage = Clip(line.substr(kStageMarker.size()));
-    if (StartsWith(line, kReportMarker))
-      reported = ReadReport(line.substr(kReportMarker.size()), run) || reported;
+  for (const ChildLine& line : ReadChildLines(r.stdout_text)) {
+    if (line.type == "begin") run.stage = Clip(line.id);
+    if (line.type == "result" && line.id == "live") reported = ReadReport(line.json, run) || reported;
   }
-  if (r.timed_out) {
+  const ChildEnd end = ReadChildEnd(r, timeout);
+  if (end.kind == ChildEndKind::kTimedOut) {
     run.status = "timeout";
-  } else if (r.term_signal) {
+  } else if (end.kind == ChildEndKind::kCrashed) {
     run.status = "crashed";
   } else if (reported) {
     run.status = "ok";
   } else {
-    run.status = r.exit_code.value_or(0) != 0 ? "failed" : "no-report";
+    run.status = end.kind == ChildEndKind::kFailed ? "failed" : "no-report";
     if (run.error.empty() && !r.stdout_text.empty()) {
       auto lines = SplitLines(r.stdout_text);
       if (!lines.empty()) run.error = "last output: " + Clip(lines.back());
@@ -161,7 +163,7 @@ void RunLivePythonChecks(Snapshot& snap, const LiveOptions& options) {
     req.stdin_text = LivePythonScript();
     req.timeout = options.timeout;
     req.extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONIOENCODING", "utf-8"}};
-    PythonLiveRun run = InterpretLiveRun(interpreter, RunProcess(req));
+    PythonLiveRun run = InterpretLiveRun(interpreter, RunProcess(req), options.timeout);
     // The environment the imported torch belongs to; else the first of this interpreter.
     size_t target = i;
     for (size_t j = 0; j < snap.python_envs.size() && !run.torch_file.empty(); ++j) {

@@ -18,12 +18,15 @@ struct LiveOptions {
   std::chrono::milliseconds timeout{60000};
 };
 
-// The Python script fed to each interpreter on stdin. It prints "GPUDOCTOR_STAGE <name>" as it goes
-// (so a hang says where) and one "GPUDOCTOR_LIVE {json}" line at the end.
+// The Python script fed to each interpreter on stdin. It speaks the child protocol
+// (platform/child_protocol.h): a "begin" line per stage as it goes (so a hang says where: import,
+// is_available, devices, matmul, done) and one "result" line with id "live" at the end.
 const std::string& LivePythonScript();
 
-// Turns what the child did into a PythonLiveRun (tolerant: any other stdout is ignored).
-PythonLiveRun InterpretLiveRun(const std::string& interpreter, const Result<ProcessResult>& result);
+// Turns what the child did into a PythonLiveRun (tolerant: any other stdout is ignored); `timeout` is the
+// limit it ran under.
+PythonLiveRun InterpretLiveRun(const std::string& interpreter, const Result<ProcessResult>& result,
+                               std::chrono::milliseconds timeout);
 
 // Runs every distinct interpreter of the environments that hold torch (one run per interpreter) and
 // stores each result in the environment whose site-packages the imported torch came from (else the
