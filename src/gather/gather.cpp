@@ -28,9 +28,18 @@ namespace stdfs = std::filesystem;
 
 constexpr const char* kVariablePrefixes[] = {"HIP_", "ROCR_", "CUDA_", "HSA_", "ROCM_", "PYTORCH_"};
 // What the probes start from besides the reported variables: the home folder (disk, Python), PATH
-// (Python interpreters), pyenv, the current folder (a .venv there) and the container hint.
-constexpr const char* kVariableNames[] = {
-    "LD_LIBRARY_PATH", "HOME", "PATH", "PWD", "PYENV_ROOT", "PYENV_VERSION", "KUBERNETES_SERVICE_HOST"};
+// (Python interpreters), pyenv, conda's and mamba's base, the current folder (a .venv there) and the
+// container hint. GatherVariables.EveryVariableAProbeReadsIsOnTheAllowList holds this list to what the
+// probes read on every recorded machine.
+constexpr const char* kVariableNames[] = {"LD_LIBRARY_PATH",
+                                          "HOME",
+                                          "PATH",
+                                          "PWD",
+                                          "PYENV_ROOT",
+                                          "PYENV_VERSION",
+                                          "CONDA_EXE",
+                                          "MAMBA_ROOT_PREFIX",
+                                          "KUBERNETES_SERVICE_HOST"};
 constexpr int kMaxLinkHops = 40;
 // Entries recorded of one listed folder (a system library folder holds a few thousand).
 constexpr size_t kMaxListedEntries = 20000;
@@ -288,11 +297,12 @@ std::string ReadmeText(const std::string& root, const UserIdentity& identity,
 
 // The recorded inputs that are not the machine's files; one the probes read from the recorded
 // machine itself (a sysroot's .gpudoctor/) is already in the tree and kept as it was.
-Status WriteRecordedInputs(const ProbeInputs& machine, const RecordedAccesses& seen, const Snapshot& snap,
+Status WriteRecordedInputs(const ProbeInputs& machine, const RecordedAccesses& seen,
+                           const std::set<std::string>& read_variables, const Snapshot& snap,
                            const std::string& nvml_json, TreeWriter& out, std::vector<std::string>& notes) {
   const std::string dir = kRecordedInputsDir;
   // Not `environ`: the Windows C runtime defines that name as a macro.
-  std::string environ_text = GatheredEnvironText(machine.env, IsGatheredVariable, notes);
+  std::string environ_text = GatheredEnvironText(machine.env, read_variables, IsGatheredVariable, notes);
   if (!machine.env.Has("PWD") && !machine.cwd.empty()) environ_text += "PWD=" + machine.cwd + "\n";
   out.File(dir + "/environ", environ_text);
   out.File(dir + "/identity.json", RecordedIdentityToJson(machine.identity));
@@ -331,11 +341,17 @@ bool IsGatheredVariable(const std::string& name) {
   return std::find(std::begin(kVariableNames), std::end(kVariableNames), name) != std::end(kVariableNames);
 }
 
-std::string GatheredEnvironText(const Environment& env, bool (*keep)(const std::string&),
-                                std::vector<std::string>& notes) {
+std::string GatheredEnvironText(const Environment& env, const std::set<std::string>& read,
+                                bool (*keep)(const std::string&), std::vector<std::string>& notes) {
   std::string out;
   for (const auto& [name, value] : env.All()) {
-    if (!keep(name)) continue;
+    const bool wanted = read.count(name) != 0 || IsReportedVariable(name);
+    if (wanted && !keep(name)) {
+      notes.push_back("environment variable " + name +
+                      " is read by a probe but outside gather's list; not recorded");
+      continue;
+    }
+    if (!wanted) continue;
     if (IsReportedByNameOnly(name)) {
       out += name + "=" + kEnvValueNotRecorded + "\n";
       continue;
@@ -362,6 +378,8 @@ Status GatherMachine(ProbeInputs& machine, const std::string& nvml_json, const s
   auto recording = std::make_unique<RecordingFileSystem>(*swap.fs, IsMachinePath);
   const RecordingFileSystem& fs = *recording;
   machine.fs = std::move(recording);
+  std::set<std::string> read_variables;  // the environment variables the probes ask for
+  machine.env.RecordReadsInto(&read_variables);
   Snapshot snap = ProbeMachine(machine.Context());
   ProbeTopology(machine.Context(), snap);                 // the reads of Snapshot::topology
   for (const auto& device : AmdTelemetryDevices(snap)) {  // what `monitor` and `serve` read of AMD GPUs
@@ -369,10 +387,13 @@ Status GatherMachine(ProbeInputs& machine, const std::string& nvml_json, const s
     sample.device = device;
     ReadAmdSysfsTelemetry(*machine.fs, FindAmdSysfsFiles(*machine.fs, device.pci_address), sample);
   }
+  machine.env.RecordReadsInto(nullptr);
 
   TreeWriter out(*swap.fs, stdfs::path(dest_dir), notes);
   if (auto s = WriteAccesses(fs.accesses(), out, notes); !s.ok()) return s;
-  if (auto s = WriteRecordedInputs(machine, fs.accesses(), snap, nvml_json, out, notes); !s.ok()) return s;
+  if (auto s = WriteRecordedInputs(machine, fs.accesses(), read_variables, snap, nvml_json, out, notes);
+      !s.ok())
+    return s;
   std::vector<std::string> recorded = out.recorded();
   std::sort(recorded.begin(), recorded.end());
   std::string readme = ReadmeText(swap.fs->Root(), machine.identity, recorded, notes);

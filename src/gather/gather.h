@@ -7,6 +7,7 @@
 // report or a regression test.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,14 +31,17 @@ Status GatherMachine(ProbeInputs& machine, const std::string& nvml_json, const s
 Status PrepareGatherDestination(const std::string& dest_dir);
 
 // True for the variables gather records: those the snapshot reports (env_probe.h), those the probes
-// start from (HOME, PATH, PWD, PYENV_ROOT, PYENV_VERSION, KUBERNETES_SERVICE_HOST) and the GPU
+// start from (HOME, PATH, PWD, PYENV_ROOT, PYENV_VERSION, CONDA_EXE, MAMBA_ROOT_PREFIX,
+// KUBERNETES_SERVICE_HOST) and the GPU
 // runtimes' own (HIP_*, ROCR_*, CUDA_*, HSA_*, ROCM_*, PYTORCH_*).
 bool IsGatheredVariable(const std::string& name);
 
-// The environ file gather writes: "NAME=value" lines of the variables `keep` accepts
-// (IsGatheredVariable on Linux); those the snapshot keeps by name only are written without their
-// value. A value holding a line break is left out with a note.
-std::string GatheredEnvironText(const Environment& env, bool (*keep)(const std::string&),
-                                std::vector<std::string>& notes);
+// The environ file gather writes: "NAME=value" lines of the variables the probes read (`read`, recorded
+// through Environment::RecordReadsInto while they ran) or the snapshot reports, each only when `keep`
+// accepts it (IsGatheredVariable on Linux: the privacy allow-list); those the snapshot keeps by name only
+// are written without their value. A value holding a line break, and a variable a probe read that the
+// allow-list refuses, is left out with a note.
+std::string GatheredEnvironText(const Environment& env, const std::set<std::string>& read,
+                                bool (*keep)(const std::string&), std::vector<std::string>& notes);
 
 }  // namespace gpudoctor

@@ -227,7 +227,10 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& adl_json, cons
   RecordingWindowsSource& windows = *recording_windows;
   live.fs = std::move(recording_fs);
   live.windows = std::move(recording_windows);
+  std::set<std::string> read_variables;  // the environment variables the probes ask for
+  live.env.RecordReadsInto(&read_variables);
   Snapshot snap = ProbeMachine(live.Context());
+  live.env.RecordReadsInto(nullptr);
   if (!windows.dxgi_read) windows.Adapters();
 
   Writer out{stdfs::path(dest_dir)};
@@ -238,7 +241,7 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& adl_json, cons
   if (auto s = out.File(dir + "/files.json", RecordedFilesToJson(windows.files)); !s.ok()) return s;
   const std::string inputs = kRecordedInputsDir;
   // The current folder as PWD, as on Linux: a .venv or a portable app there replays.
-  std::string environ_text = GatheredEnvironText(live.env, IsGatheredOnWindows, notes);
+  std::string environ_text = GatheredEnvironText(live.env, read_variables, IsGatheredOnWindows, notes);
   if (!live.env.Has("PWD") && !live.cwd.empty()) environ_text += "PWD=" + live.cwd + "\n";
   if (auto s = out.File(inputs + "/environ", environ_text); !s.ok()) return s;
   if (auto s = out.File(inputs + "/identity.json", RecordedIdentityToJson(live.identity)); !s.ok()) return s;

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -18,8 +19,14 @@ class Environment {
   bool Has(std::string_view name) const { return Get(name).has_value(); }
   const std::map<std::string, std::string>& All() const { return vars_; }
 
+  // From now on every name asked through Get or Has, set or not, is added to `names` (null: stop), so
+  // that `gather` records the variables the probes read rather than a list kept by hand. Copies made
+  // later record into the same set; `names` must outlive them or be detached first.
+  void RecordReadsInto(std::set<std::string>* names) { reads_ = names; }
+
  private:
   std::map<std::string, std::string> vars_;
+  std::set<std::string>* reads_ = nullptr;
 };
 
 // The current process's environment (platform code: environ / GetEnvironmentStringsW).

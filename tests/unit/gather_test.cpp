@@ -9,13 +9,17 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
+#include "gather/gather_windows.h"
 #include "gather/recording_filesystem.h"
 #include "probe/common/env_probe.h"
 #include "probe/probe_inputs.h"
 #include "probe/recorded_identity.h"
+#include "recorded_fixture_names.h"
 #include "snapshot/snapshot_json.h"
+#include "topo/topology_probe.h"
 
 namespace gpudoctor {
 namespace {
@@ -301,8 +305,49 @@ TEST(GatherVariables, KeepsOnlyGpuRelevantOnes) {
 TEST(GatherVariables, KeepsNameOnlyVariablesWithoutTheirValue) {
   std::vector<std::string> notes;
   Environment env({{"NCCL_SOCKET_IFNAME", "eth7"}, {"SECRET_TOKEN", "x"}, {"VIRTUAL_ENV", "/srv/venv"}});
-  EXPECT_EQ(GatheredEnvironText(env, IsGatheredVariable, notes),
+  EXPECT_EQ(GatheredEnvironText(env, {}, IsGatheredVariable, notes),
             std::string("NCCL_SOCKET_IFNAME=") + kEnvValueNotRecorded + "\nVIRTUAL_ENV=/srv/venv\n");
+  EXPECT_TRUE(notes.empty());
+}
+
+// What is recorded is what the probes read (and the snapshot reports), within the allow-list: a GPU
+// runtime's variable no probe reads is left out, one a probe reads outside the list is left out with a note.
+TEST(GatherVariables, RecordsWhatTheProbesReadWithinTheAllowList) {
+  std::vector<std::string> notes;
+  Environment env({{"CUDA_CACHE_PATH", "/home/a/.nv"},
+                   {"HOME", "/home/a"},
+                   {"PYENV_ROOT", "/home/a/.pyenv"},
+                   {"SECRET_TOKEN", "x"}});
+  EXPECT_EQ(GatheredEnvironText(env, {"HOME", "SECRET_TOKEN", "UNSET_ONE"}, IsGatheredVariable, notes),
+            "HOME=/home/a\n");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("SECRET_TOKEN is read by a probe but outside gather's list"), std::string::npos);
+}
+
+// Every variable a probe asks for on any recorded machine is one gather may record: otherwise a live run
+// and the replay of its recording would see different environments.
+TEST(GatherVariables, EveryVariableAProbeReadsIsOnTheAllowList) {
+  size_t machines = 0;
+  std::set<std::string> all_read;
+  for (const std::string& name : testing::RecordedMachineNames()) {
+    ProbeInputs in = MakeRecordedInputs(testing::kFixtures + name);
+    std::set<std::string> read;
+    in.env.RecordReadsInto(&read);
+    Snapshot snap = ProbeWithTopology(in);
+    in.env.RecordReadsInto(nullptr);
+    const bool windows = in.windows != nullptr;
+    for (const std::string& var : read) {
+      // PATH is read on Windows (Python installs on it) but never recorded there: long and personal.
+      if (windows && var == "PATH") continue;
+      EXPECT_TRUE(IsGatheredVariable(var) || (windows && IsGatheredWindowsVariable(var)))
+          << name << " reads " << var << ", which gather does not record";
+    }
+    all_read.insert(read.begin(), read.end());
+    ++machines;
+  }
+  EXPECT_GE(machines, 40u);
+  for (const char* var : {"HOME", "PATH", "LD_LIBRARY_PATH", "USERPROFILE"})
+    EXPECT_EQ(all_read.count(var), 1u) << var << ": the probes no longer read it, or reads are not seen";
 }
 
 TEST(RecordedIdentity, ReportsMalformedFields) {

@@ -6,6 +6,7 @@
 namespace gpudoctor {
 
 std::optional<std::string> Environment::Get(std::string_view name) const {
+  if (reads_ != nullptr) reads_->emplace(name);
   auto it = vars_.find(std::string(name));
   if (it == vars_.end()) return std::nullopt;
   return it->second;
