@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "gpu/api/symbol_binder.h"
 #include "gpu/backend.h"
 #include "gpu/fake/fake_kernels.h"
 #include "gpu/library_search.h"
 #include "platform/environment.h"
 #include "platform/filesystem.h"
+#include "platform/symbol_binder.h"
 
 namespace gpudoctor {
 

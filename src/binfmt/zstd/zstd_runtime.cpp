@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "binfmt/zstd_decoder.h"
-#include "gpu/api/symbol_binder.h"
 #include "platform/dynamic_library.h"
+#include "platform/symbol_binder.h"
 
 namespace gpudoctor {
 

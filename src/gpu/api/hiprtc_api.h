@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/api/symbol_binder.h"
+#include "platform/symbol_binder.h"
 
 namespace gpudoctor {
 

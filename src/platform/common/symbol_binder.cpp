@@ -1,5 +1,5 @@
 // The symbol lookups behind SymbolBinder and the one-line summary of what a table bound.
-#include "gpu/api/symbol_binder.h"
+#include "platform/symbol_binder.h"
 
 namespace gpudoctor {
 
