@@ -20,8 +20,7 @@ std::string Rate(std::optional<double> r) {
 
 std::vector<std::string> TuneEnvLines(const TuneAdvice& advice, Shell shell) {
   std::vector<std::string> lines;
-  for (const auto& [name, value] : advice.env)
-    lines.push_back(RenderAction(FixAction::SetEnv(name, value), shell).text);
+  for (const auto& [name, value] : advice.env) lines.push_back(SetEnvLine(name, value, shell));
   return lines;
 }
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "rules/shell.h"
+#include "platform/shell_syntax.h"
 #include "tune/tune_advice.h"
 #include "tune/tune_runner.h"
 
