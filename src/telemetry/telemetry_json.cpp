@@ -232,6 +232,36 @@ Result<TelemetrySample> ParseSampleJson(std::string_view text, std::vector<std::
   }
 }
 
+Result<std::unique_ptr<GpuSampler>> ScriptedSamplerFromJson(std::string_view script_json) {
+  Json script = ParseJsonWithinDepth<Json>(script_json.empty() ? std::string_view("{}") : script_json);
+  if (script.is_discarded() || !script.is_object())
+    return UserError("the fake backend's script is not a JSON object");
+  std::string failure;
+  if (auto fail = script.find("fail"); fail != script.end() && fail->is_object())
+    failure = ReadString(*fail, "telemetry");
+  std::vector<TelemetrySample> samples;
+  auto list = script.find("telemetry");
+  if (list == script.end()) {
+    TelemetrySample ordinary;
+    ordinary.source = "fake";
+    ordinary.sm_clock_mhz = 1500;
+    ordinary.temperature_c = 50;
+    ordinary.power_watts = 100;
+    ordinary.ecc_uncorrected = 0;
+    samples.push_back(ordinary);
+  } else if (!list->is_array()) {
+    return UserError("the fake backend's script: telemetry is not a list of readings");
+  }
+  std::vector<std::string> problems;
+  for (const Json& j : list != script.end() ? *list : Json::array()) {
+    if (!j.is_object()) return UserError("the fake backend's script: a telemetry reading is not an object");
+    samples.push_back(SampleFromJson(j, "telemetry[" + std::to_string(samples.size()) + "]", problems));
+    samples.back().source = "fake";
+  }
+  if (!problems.empty()) return UserError("the fake backend's script: " + problems.front());
+  return std::unique_ptr<GpuSampler>(std::make_unique<ScriptedGpuSampler>(std::move(samples), failure));
+}
+
 std::string AddTelemetryToNvmlJson(std::string_view nvml_json, const std::vector<TelemetrySample>& samples) {
   Json doc = ParseJsonWithinDepth<Json>(nvml_json);
   if (doc.is_discarded() || !doc.is_object()) doc = Json::object();

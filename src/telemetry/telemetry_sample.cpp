@@ -81,4 +81,9 @@ std::vector<std::string> ThrottleReasonNames(uint64_t mask) {
   return out;
 }
 
+bool IsAlarmingThrottleReason(std::string_view reason) {
+  return reason == "hw_slowdown" || reason == "sw_thermal_slowdown" || reason == "hw_thermal_slowdown" ||
+         reason == "hw_power_brake_slowdown";
+}
+
 }  // namespace gpudoctor

@@ -80,4 +80,8 @@ const std::string& MetricSource(const TelemetrySample& sample, const std::string
 // order; an unknown bit is named "bit_N".
 std::vector<std::string> ThrottleReasonNames(uint64_t mask);
 
+// Whether a reason of ThrottleReasonNames means trouble (a slowdown forced by the hardware, by heat or by a
+// power brake), as opposed to the power cap or the idle and setting states that are normal under load.
+bool IsAlarmingThrottleReason(std::string_view reason);
+
 }  // namespace gpudoctor

@@ -128,5 +128,16 @@ TEST(GpuSampler, TheCodecCarriesWhatVerifyAndBenchRead) {
   EXPECT_EQ(problems.size(), 1u);
 }
 
+TEST(GpuSampler, AlarmingReasonsAreTheSlowdownsInNvmlNames) {
+  EXPECT_TRUE(IsAlarmingThrottleReason("hw_slowdown"));
+  EXPECT_TRUE(IsAlarmingThrottleReason("sw_thermal_slowdown"));
+  EXPECT_TRUE(IsAlarmingThrottleReason("hw_thermal_slowdown"));
+  EXPECT_TRUE(IsAlarmingThrottleReason("hw_power_brake_slowdown"));
+  EXPECT_FALSE(IsAlarmingThrottleReason("sw_power_cap"));
+  EXPECT_FALSE(IsAlarmingThrottleReason("gpu_idle"));
+  for (const auto& name : ThrottleReasonNames(0x1ff))
+    EXPECT_EQ(IsAlarmingThrottleReason(name), name.find("slowdown") != std::string::npos) << name;
+}
+
 }  // namespace
 }  // namespace gpudoctor
