@@ -34,8 +34,14 @@ bool AnyLow(const std::vector<BenchResult>& results, const char* prefix) {
                      [&](const BenchResult& r) { return IsLow(r) && StartsWith(r.spec.id, prefix); });
 }
 
-std::string Watts(uint32_t mw) {
-  return CauseFigure(mw / 1000.0) + " W";
+std::string Watts(double watts) {
+  return CauseFigure(watts) + " W";
+}
+
+std::string Celsius(double c) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f C", c);
+  return b;
 }
 
 // The findings that say the run itself went wrong: wrong results, benchmarks that did not complete.
@@ -111,7 +117,7 @@ struct UnderLoad {
 
 // The SM clock far below its maximum during a GEMM, with the reasons the driver gives; "" when it is not.
 std::string LowClockLine(const BenchTelemetry& t) {
-  const Telemetry& x = t.reading;
+  const TelemetrySample& x = t.reading;
   if (!StartsWith(t.id, "gemm.") || !x.sm_clock_mhz || !x.sm_clock_max_mhz ||
       *x.sm_clock_mhz >= 0.6 * *x.sm_clock_max_mhz)
     return "";
@@ -127,15 +133,15 @@ std::string LowClockLine(const BenchTelemetry& t) {
 
 // The throttle reasons that cost speed, with the temperature and power beside them; "" when none.
 std::string ThrottleLine(const BenchTelemetry& t) {
-  const Telemetry& x = t.reading;
+  const TelemetrySample& x = t.reading;
   std::vector<std::string> alarming;
   for (const auto& reason : x.throttle_reasons)
     if (IsAlarmingThrottleReason(reason)) alarming.push_back(reason);
   if (alarming.empty()) return "";
   std::string line = "during " + t.id + ": ";
   for (size_t i = 0; i < alarming.size(); ++i) line += (i ? ", " : "") + alarming[i];
-  if (x.temperature_c) line += "; " + std::to_string(*x.temperature_c) + " C";
-  if (x.power_mw) line += "; " + Watts(*x.power_mw);
+  if (x.temperature_c) line += "; " + Celsius(*x.temperature_c);
+  if (x.power_watts) line += "; " + Watts(*x.power_watts);
   return line;
 }
 
@@ -148,21 +154,22 @@ UnderLoad ReadUnderLoad(const std::vector<BenchTelemetry>& telemetry, bool compu
               {},
               0};
   for (const auto& t : telemetry) {
-    const Telemetry& x = t.reading;
-    if (x.power_limit_mw && x.power_default_limit_mw &&
-        *x.power_limit_mw < 0.95 * *x.power_default_limit_mw && u.power.evidence.empty()) {
-      u.power.title = "the power limit is " + Watts(*x.power_limit_mw) + ", below the board's default " +
-                      Watts(*x.power_default_limit_mw);
-      u.power.evidence.push_back("during " + t.id + ": limit " + Watts(*x.power_limit_mw) + ", default " +
-                                 Watts(*x.power_default_limit_mw) +
-                                 (x.power_mw ? ", drawing " + Watts(*x.power_mw) : std::string()));
+    const TelemetrySample& x = t.reading;
+    if (x.power_limit_watts && x.power_default_limit_watts &&
+        *x.power_limit_watts < 0.95 * *x.power_default_limit_watts && u.power.evidence.empty()) {
+      u.power.title = "the power limit is " + Watts(*x.power_limit_watts) + ", below the board's default " +
+                      Watts(*x.power_default_limit_watts);
+      u.power.evidence.push_back("during " + t.id + ": limit " + Watts(*x.power_limit_watts) + ", default " +
+                                 Watts(*x.power_default_limit_watts) +
+                                 (x.power_watts ? ", drawing " + Watts(*x.power_watts) : std::string()));
     }
     if (auto line = ThrottleLine(t); !line.empty()) u.throttled.evidence.push_back(line);
     if (x.temperature_c && *x.temperature_c >= 90)
-      u.hot.evidence.push_back("during " + t.id + ": " + std::to_string(*x.temperature_c) + " C");
+      u.hot.evidence.push_back("during " + t.id + ": " + Celsius(*x.temperature_c));
     if (auto line = LowClockLine(t); !line.empty()) u.clocks.evidence.push_back(line);
-    if (x.compute_pids) {
-      const auto& pids = *x.compute_pids;
+    if (!x.processes.empty()) {
+      std::vector<uint32_t> pids;
+      for (const auto& p : x.processes) pids.push_back(p.pid);
       bool self_listed = std::find(pids.begin(), pids.end(), t.worker_pid) != pids.end();
       if (self_listed) {
         for (uint32_t pid : pids)

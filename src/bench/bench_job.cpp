@@ -9,6 +9,7 @@
 #include "bench/bench_fake_kernels.h"
 #include "bench/bench_protocol.h"
 #include "bench/bench_support.h"
+#include "gates/worker_sampler.h"
 #include "worker/worker_backend.h"
 #include "worker/worker_protocol.h"
 #include "worker/worker_watchdog.h"
@@ -64,7 +65,14 @@ int RunBenchmarks(const WorkerRequest& worker_request, const Environment& env, s
     return 0;
   }
   WorkerSink sink(watchdog, request->target.limit.value_or(group->TimeLimit(request->options.level)));
-  BenchContext ctx{*backend->backend, request->options, sink, request->target.device, err, 0};
+  BenchContext ctx{*backend->backend,
+                   request->options,
+                   sink,
+                   request->target.device,
+                   err,
+                   0,
+                   WorkerSamplerOpener(worker_request.backend, *backend, env),
+                   nullptr};
   try {
     group->Run(ctx, request->ids);
   } catch (const std::exception& e) {

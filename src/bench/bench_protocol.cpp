@@ -10,62 +10,13 @@
 #include "bench/bench_json.h"
 #include "core/json_reader.h"
 #include "core/strings.h"
+#include "telemetry/telemetry_json.h"
 #include "worker/worker_protocol.h"
 
 namespace gpudoctor {
 namespace {
 
 using nlohmann::json;
-
-template <typename T>
-json Opt(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
-
-template <typename T>
-std::optional<T> ReadOpt(const json& j, const char* key) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  return j[key].get<T>();
-}
-
-json TelemetryObject(const Telemetry& t) {
-  return {{"sm_clock_mhz", Opt(t.sm_clock_mhz)},
-          {"sm_clock_max_mhz", Opt(t.sm_clock_max_mhz)},
-          {"memory_clock_mhz", Opt(t.memory_clock_mhz)},
-          {"temperature_c", Opt(t.temperature_c)},
-          {"power_mw", Opt(t.power_mw)},
-          {"power_limit_mw", Opt(t.power_limit_mw)},
-          {"power_default_limit_mw", Opt(t.power_default_limit_mw)},
-          {"throttle_reasons", t.throttle_reasons},
-          {"ecc_corrected", Opt(t.ecc_corrected)},
-          {"ecc_uncorrected", Opt(t.ecc_uncorrected)},
-          {"pcie_gen", Opt(t.pcie_gen)},
-          {"pcie_width", Opt(t.pcie_width)},
-          {"pcie_gen_max", Opt(t.pcie_gen_max)},
-          {"pcie_width_max", Opt(t.pcie_width_max)},
-          {"compute_pids", Opt(t.compute_pids)}};
-}
-
-Telemetry TelemetryFromObject(const json& j) {
-  Telemetry t;
-  t.sm_clock_mhz = ReadOpt<uint32_t>(j, "sm_clock_mhz");
-  t.sm_clock_max_mhz = ReadOpt<uint32_t>(j, "sm_clock_max_mhz");
-  t.memory_clock_mhz = ReadOpt<uint32_t>(j, "memory_clock_mhz");
-  t.temperature_c = ReadOpt<uint32_t>(j, "temperature_c");
-  t.power_mw = ReadOpt<uint32_t>(j, "power_mw");
-  t.power_limit_mw = ReadOpt<uint32_t>(j, "power_limit_mw");
-  t.power_default_limit_mw = ReadOpt<uint32_t>(j, "power_default_limit_mw");
-  if (j.contains("throttle_reasons") && j["throttle_reasons"].is_array())
-    t.throttle_reasons = j["throttle_reasons"].get<std::vector<std::string>>();
-  t.ecc_corrected = ReadOpt<uint64_t>(j, "ecc_corrected");
-  t.ecc_uncorrected = ReadOpt<uint64_t>(j, "ecc_uncorrected");
-  t.pcie_gen = ReadOpt<uint32_t>(j, "pcie_gen");
-  t.pcie_width = ReadOpt<uint32_t>(j, "pcie_width");
-  t.pcie_gen_max = ReadOpt<uint32_t>(j, "pcie_gen_max");
-  t.pcie_width_max = ReadOpt<uint32_t>(j, "pcie_width_max");
-  t.compute_pids = ReadOpt<std::vector<uint32_t>>(j, "compute_pids");
-  return t;
-}
 
 // The worker's result line: the document's entry (bench_json.h) plus how the run went.
 Result<BenchResult> ResultFromObject(const json& j) {
@@ -116,25 +67,11 @@ std::string BenchResultLine(const BenchResult& r) {
   return Dump(j);
 }
 
-std::string TelemetryJson(const Telemetry& t) {
-  return Dump(TelemetryObject(t));
-}
-
-Telemetry TelemetryFromJson(const std::string& text) {
-  json j = ParseJsonWithinDepth<json>(text);
-  if (j.is_discarded() || !j.is_object()) return Telemetry{};
-  try {
-    return TelemetryFromObject(j);
-  } catch (const json::exception&) {
-    return Telemetry{};
-  }
-}
-
 std::string BenchTelemetryLine(const BenchTelemetry& t) {
   return Dump({{"type", "telemetry"},
                {"id", t.id},
                {"worker_pid", t.worker_pid},
-               {"reading", TelemetryObject(t.reading)}});
+               {"reading", ParseJsonWithinDepth<json>(SampleToJsonText(t.reading))}});
 }
 
 Result<BenchResult> BenchResultFromLine(const std::string& line) {
@@ -151,7 +88,11 @@ Result<BenchTelemetry> BenchTelemetryFromLine(const std::string& line) {
   json j = ParseJsonWithinDepth<json>(line);
   if (j.is_discarded() || !j.is_object()) return InternalError("not a JSON object");
   try {
-    return BenchTelemetry{j.at("id").get<std::string>(), TelemetryFromObject(j.at("reading")),
+    std::vector<std::string> problems;
+    auto reading = ParseSampleJson(j.at("reading").dump(), problems);
+    if (!reading) return InternalError("malformed telemetry: " + reading.error().message);
+    if (!problems.empty()) return InternalError("malformed telemetry: " + problems.front());
+    return BenchTelemetry{j.at("id").get<std::string>(), std::move(reading).value(),
                           WholeNumberOr(j, "worker_pid", 0u)};
   } catch (const json::exception& e) {
     return InternalError(std::string("malformed telemetry: ") + e.what());

@@ -42,10 +42,6 @@ std::string BenchTelemetryLine(const BenchTelemetry& t);
 Result<BenchResult> BenchResultFromLine(const std::string& line);
 Result<BenchTelemetry> BenchTelemetryFromLine(const std::string& line);
 
-// The telemetry reading as JSON (every field null when missing) and back.
-std::string TelemetryJson(const Telemetry& t);
-Telemetry TelemetryFromJson(const std::string& text);
-
 // One worker's outcome after the process ended: a result per benchmark it answered, plus a failed result
 // for the benchmark it died or hung in; `rerun` lists the ones after that one, for a fresh worker.
 struct BenchStepOutcome {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "gates/worker_sampler.h"
 #include "platform/process.h"
 #include "worker/worker_device.h"
 
@@ -13,6 +14,14 @@ Status OpenBenchDevice(BenchContext& ctx) {
   auto ordinal = OpenWorkerDevice(ctx.backend, ctx.device);
   if (!ordinal) return ordinal.error();
   ctx.device_ordinal = *ordinal;
+  // Opened now, not under load: loading a telemetry library takes longer than a benchmark's busy moment.
+  ctx.sampler.reset();
+  if (ctx.open_sampler) {
+    if (auto sampler = OpenDeviceSampler(ctx.backend, *ordinal, ctx.open_sampler); sampler)
+      ctx.sampler = std::move(sampler).value();
+    else
+      std::fprintf(ctx.log, "gpudoctor worker: no telemetry: %s\n", sampler.error().message.c_str());
+  }
   return Ok{};
 }
 
@@ -154,7 +163,8 @@ double MedianOf(std::vector<double> values) {
 void ReadTelemetryUnderLoad(BenchContext& ctx, const std::string& id,
                             const std::function<Status()>& keep_busy) {
   Status queued = keep_busy();
-  auto reading = ctx.backend.ReadTelemetry();
+  Result<TelemetrySample> reading =
+      ctx.sampler ? ctx.sampler->Read() : Result<TelemetrySample>(EnvError("no telemetry sampler"));
   (void)ctx.backend.Synchronize();
   if (!queued || !reading) return;
   ctx.sink.Telemetry(BenchTelemetry{id, *reading, CurrentProcessId()});

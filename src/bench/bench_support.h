@@ -13,7 +13,8 @@
 namespace gpudoctor {
 
 // Loads the runtime and opens the device the options name, mapped to the backend's ordinal through its
-// device list (ctx.device_ordinal).
+// device list (ctx.device_ordinal), and opens that GPU's telemetry sampler (ctx.sampler) when the context
+// has an opener; a sampler that cannot open is said on the log and leaves the benchmarks without telemetry.
 Status OpenBenchDevice(BenchContext& ctx);
 
 // A result for `spec` that did not measure: kError with the error's message (and hint) as its note.
@@ -62,7 +63,8 @@ std::string ShortSize(uint64_t bytes);
 double MedianOf(std::vector<double> values);
 
 // Reads telemetry while `keep_busy` has work queued on the GPU, then waits for it; reports the reading
-// to the sink under `id`. Telemetry is optional: a backend without it reports nothing.
+// to the sink under `id`, through the sampler OpenBenchDevice opened. Telemetry is optional: without a
+// sampler, or when it answers nothing, nothing is reported.
 void ReadTelemetryUnderLoad(BenchContext& ctx, const std::string& id,
                             const std::function<Status()>& keep_busy);
 

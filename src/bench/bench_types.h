@@ -12,6 +12,7 @@
 
 #include "core/severity.h"
 #include "gpu/backend.h"
+#include "telemetry/telemetry_sample.h"
 
 namespace gpudoctor {
 
@@ -83,8 +84,8 @@ inline constexpr uint64_t kBeyondCacheBytes = 256ull << 20;
 // A telemetry reading a worker took while a benchmark loaded the GPU.
 struct BenchTelemetry {
   std::string id;  // the benchmark running at the time
-  Telemetry reading;
-  uint32_t worker_pid = 0;  // the worker's own process id (to tell it from others in compute_pids)
+  TelemetrySample reading;
+  uint32_t worker_pid = 0;  // the worker's own process id (to tell it from the reading's other processes)
 };
 
 struct BenchFinding {

@@ -11,6 +11,7 @@
 
 #include "bench/bench_types.h"
 #include "gpu/backend.h"
+#include "telemetry/gpu_sampler.h"
 
 namespace gpudoctor {
 
@@ -37,6 +38,10 @@ struct BenchContext {
   std::string device;       // the request's: a PCI address, an index, or "" for the first (worker_device.h)
   std::FILE* log = stderr;  // diagnostics only
   int device_ordinal = 0;   // the backend's ordinal of `device`, set by OpenBenchDevice
+  // Opens the telemetry sampler of the GPU at a PCI address (gates/worker_sampler.h in the worker, a
+  // scripted one in tests); empty: no telemetry.
+  GpuSamplerOpener open_sampler;
+  std::unique_ptr<GpuSampler> sampler;  // the open device's, opened by OpenBenchDevice; null: none
 };
 
 class Benchmark {

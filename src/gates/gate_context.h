@@ -9,6 +9,7 @@
 
 #include "gates/gate_types.h"
 #include "gpu/backend.h"
+#include "telemetry/gpu_sampler.h"
 
 namespace gpudoctor {
 
@@ -18,6 +19,9 @@ struct GateContext {
   std::string device;       // the request's: a PCI address, an index, or "" for the first (worker_device.h)
   std::FILE* log = stderr;  // diagnostics only; stdout carries the JSON result
   std::optional<int> device_ordinal;  // the backend's ordinal of `device`, once OpenGateDevice mapped it
+  // Opens the telemetry sampler of the GPU at a PCI address (gates/worker_sampler.h in the worker, a
+  // scripted one in tests); empty: no telemetry.
+  GpuSamplerOpener open_sampler;
 };
 
 // A device allocation freed when it goes out of scope.

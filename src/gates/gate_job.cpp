@@ -12,6 +12,7 @@
 #include "gates/gate_context.h"
 #include "gates/gate_fake_kernels.h"
 #include "gates/gate_protocol.h"
+#include "gates/worker_sampler.h"
 #include "worker/worker_backend.h"
 #include "worker/worker_protocol.h"
 #include "worker/worker_watchdog.h"
@@ -31,7 +32,9 @@ int RunGates(const WorkerRequest& worker_request, const Environment& env, std::F
     PrintWorkerLine(out, GateResultToJson(FailedGate(first_gate, backend.error())));
     return 0;
   }
-  GateContext ctx{*backend->backend, request->options, request->target.device, err, std::nullopt};
+  GateContext ctx{*backend->backend,      request->options,
+                  request->target.device, err,
+                  std::nullopt,           WorkerSamplerOpener(worker_request.backend, *backend, env)};
   WorkerWatchdog watchdog(out);
   for (GateId gate : request->gates) {
     const char* name = SpecOf(gate).name;

@@ -12,6 +12,7 @@
 #include "gates/gate_context.h"
 #include "gates/gemm_check.h"
 #include "gates/sustained_analysis.h"
+#include "gates/worker_sampler.h"
 
 namespace gpudoctor {
 namespace {
@@ -62,18 +63,25 @@ struct LoadRun {
   uint64_t gemms = 0;
   double busy_ms = 0;
   double wall_ms = 0;
-  std::optional<Telemetry> before, after;
+  std::optional<TelemetrySample> before, after;
   std::string telemetry_error;  // why there was no reading before the load
-  std::vector<Telemetry> readings;
+  std::vector<TelemetrySample> readings;
 };
 
-// Batches of about 200 ms for `seconds`, timed by events, with a reading after each.
+// Batches of about 200 ms for `seconds`, timed by events, with a reading of the GPU's sampler after each.
 Result<LoadRun> RunUnderLoad(GateContext& ctx, const GemmRequest& req, double seconds) {
   LoadRun run;
-  if (auto t = ctx.backend.ReadTelemetry(); t)
-    run.before = *t;
+  std::unique_ptr<GpuSampler> sampler;
+  if (auto opened = OpenDeviceSampler(ctx.backend, ctx.device_ordinal.value_or(0), ctx.open_sampler); opened)
+    sampler = std::move(opened).value();
   else
-    run.telemetry_error = t.error().message;
+    run.telemetry_error = opened.error().message;
+  if (sampler) {
+    if (auto t = sampler->Read(); t)
+      run.before = *t;
+    else
+      run.telemetry_error = t.error().message;
+  }
   auto ev0 = ctx.backend.CreateEvent(), ev1 = ctx.backend.CreateEvent();
   if (!ev0) return ev0.error();
   if (!ev1) return ev1.error();
@@ -90,12 +98,12 @@ Result<LoadRun> RunUnderLoad(GateContext& ctx, const GemmRequest& req, double se
     run.busy_ms += *ms;
     if (*ms > 0) batch = std::clamp(static_cast<int>(batch * 200.0 / *ms), 1, 10000);
     if (run.before) {
-      if (auto r = ctx.backend.ReadTelemetry(); r) run.readings.push_back(*r);
+      if (auto r = sampler->Read(); r) run.readings.push_back(*r);
     }
   }
   if (auto y = ctx.backend.Synchronize(); !y) return y.error();
   if (run.before) {
-    if (auto t = ctx.backend.ReadTelemetry(); t) run.after = *t;
+    if (auto t = sampler->Read(); t) run.after = *t;
   }
   run.wall_ms = MsSince(start);
   return run;
@@ -109,10 +117,11 @@ size_t ElementsChanged(const std::vector<uint8_t>& first, const std::vector<uint
 }
 
 // "83 C", "n/a".
-std::string Reading(const std::optional<uint32_t>& x, double scale, const char* unit) {
+template <typename T>
+std::string Reading(const std::optional<T>& x, const char* unit) {
   if (!x) return "n/a";
   char text[32];
-  std::snprintf(text, sizeof text, *unit ? "%.0f %s" : "%.0f", *x / scale, unit);
+  std::snprintf(text, sizeof text, *unit ? "%.0f %s" : "%.0f", static_cast<double>(*x), unit);
   return text;
 }
 
@@ -129,9 +138,8 @@ GateResult Judge(GateContext& ctx, const SustainedGemm& g, const LoadRun& run, s
   r.gate = "sustained";
   r.libraries = ctx.backend.Libraries();
   r.figures.push_back({"bf16 rate under load", tflops, "TFLOP/s"});
-  if (v.max_temperature_c)
-    r.figures.push_back({"max temperature", static_cast<double>(*v.max_temperature_c), "C"});
-  if (v.max_power_mw) r.figures.push_back({"max power", *v.max_power_mw / 1000.0, "W"});
+  if (v.max_temperature_c) r.figures.push_back({"max temperature", *v.max_temperature_c, "C"});
+  if (v.max_power_watts) r.figures.push_back({"max power", *v.max_power_watts, "W"});
   if (v.min_sm_clock_mhz)
     r.figures.push_back({"min SM clock", static_cast<double>(*v.min_sm_clock_mhz), "MHz"});
   if (v.max_sm_clock_mhz)
@@ -156,9 +164,9 @@ GateResult Judge(GateContext& ctx, const SustainedGemm& g, const LoadRun& run, s
   }
   r.status = GateStatus::kPass;
   std::snprintf(line, sizeof line, "%.0f TFLOP/s for %.0f s; results stable; max %s, %s; SM clock %s-%s",
-                tflops, seconds, Reading(v.max_temperature_c, 1, "C").c_str(),
-                Reading(v.max_power_mw, 1000, "W").c_str(), Reading(v.min_sm_clock_mhz, 1, "").c_str(),
-                Reading(v.max_sm_clock_mhz, 1, "MHz").c_str());
+                tflops, seconds, Reading(v.max_temperature_c, "C").c_str(),
+                Reading(v.max_power_watts, "W").c_str(), Reading(v.min_sm_clock_mhz, "").c_str(),
+                Reading(v.max_sm_clock_mhz, "MHz").c_str());
   r.summary = line;
   return r;
 }

@@ -6,7 +6,8 @@
 namespace gpudoctor {
 namespace {
 
-void KeepMax(std::optional<uint32_t>& slot, const std::optional<uint32_t>& v) {
+template <typename T>
+void KeepMax(std::optional<T>& slot, const std::optional<T>& v) {
   if (v && (!slot || *v > *slot)) slot = v;
 }
 void KeepMin(std::optional<uint32_t>& slot, const std::optional<uint32_t>& v) {
@@ -15,14 +16,14 @@ void KeepMin(std::optional<uint32_t>& slot, const std::optional<uint32_t>& v) {
 
 }  // namespace
 
-SustainedVerdict AnalyzeSustained(const std::vector<Telemetry>& readings,
-                                  const std::optional<Telemetry>& before,
-                                  const std::optional<Telemetry>& after) {
+SustainedVerdict AnalyzeSustained(const std::vector<TelemetrySample>& readings,
+                                  const std::optional<TelemetrySample>& before,
+                                  const std::optional<TelemetrySample>& after) {
   SustainedVerdict v;
   v.readings = static_cast<int>(readings.size());
   for (const auto& t : readings) {
     KeepMax(v.max_temperature_c, t.temperature_c);
-    KeepMax(v.max_power_mw, t.power_mw);
+    KeepMax(v.max_power_watts, t.power_watts);
     KeepMin(v.min_sm_clock_mhz, t.sm_clock_mhz);
     KeepMax(v.max_sm_clock_mhz, t.sm_clock_mhz);
     for (const auto& r : t.throttle_reasons) ++v.reason_counts[r];

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/backend.h"
+#include "telemetry/telemetry_sample.h"
 
 namespace gpudoctor {
 
@@ -19,14 +19,14 @@ struct SustainedVerdict {
   std::vector<std::string> notes;     // what was seen that is fine ("sw_power_cap in 12 of 40 readings")
   std::map<std::string, int> reason_counts;
   int readings = 0;
-  std::optional<uint32_t> max_temperature_c;
-  std::optional<uint32_t> max_power_mw;
+  std::optional<double> max_temperature_c;
+  std::optional<double> max_power_watts;
   std::optional<uint32_t> min_sm_clock_mhz;
   std::optional<uint32_t> max_sm_clock_mhz;
 };
 
-SustainedVerdict AnalyzeSustained(const std::vector<Telemetry>& readings,
-                                  const std::optional<Telemetry>& before,
-                                  const std::optional<Telemetry>& after);
+SustainedVerdict AnalyzeSustained(const std::vector<TelemetrySample>& readings,
+                                  const std::optional<TelemetrySample>& before,
+                                  const std::optional<TelemetrySample>& after);
 
 }  // namespace gpudoctor

@@ -65,9 +65,4 @@ KernelArgs& KernelArgs::Push(const void* v, size_t n) {
   return *this;
 }
 
-bool IsAlarmingThrottleReason(std::string_view reason) {
-  return reason == "hw_slowdown" || reason == "hw_thermal" || reason == "sw_thermal" ||
-         reason == "hw_power_brake";
-}
-
 }  // namespace gpudoctor

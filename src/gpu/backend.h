@@ -1,8 +1,8 @@
 // The vendor-neutral GPU interface the gates and the benchmarks are written against: devices, a context,
-// memory (device and pinned host) and copies, kernels compiled at run time from source, launches, events,
-// BLAS GEMM and telemetry. The CUDA (gpu/cuda/) and HIP (gpu/hip/) implementations load their vendor
-// libraries at run time; the scripted fake (gpu/fake/) answers without a GPU. Nothing here names a vendor
-// type.
+// memory (device and pinned host) and copies, kernels compiled at run time from source, launches, events
+// and BLAS GEMM (telemetry is telemetry/'s per-GPU sampler). The CUDA (gpu/cuda/) and HIP (gpu/hip/)
+// implementations load their vendor libraries at run time; the scripted fake (gpu/fake/) answers without a
+// GPU. Nothing here names a vendor type.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,8 @@ namespace gpudoctor {
 // Bump when a method is added or its meaning changes (the worker protocol reports it).
 // 2: pinned host memory, asynchronous and device-to-device copies, the bare driver launch, more telemetry.
 // 3: peer-to-peer between the devices of one process (CanAccessPeer, EnablePeerAccess, CopyPeer).
-inline constexpr int kGpuBackendApiVersion = 3;
+// 4: ReadTelemetry gone (telemetry/gpu_sampler.h reads the GPU a worker runs on).
+inline constexpr int kGpuBackendApiVersion = 4;
 
 enum class BackendKind { kCuda, kHip, kFake };
 const char* ToString(BackendKind kind);  // "cuda", "hip", "fake"
@@ -30,8 +31,8 @@ std::optional<BackendKind> BackendKindFromString(std::string_view s);
 
 // One vendor library as loaded (or not) by a backend, for the report.
 struct BackendLibrary {
-  std::string role;  // "runtime", "compiler", "blas", "telemetry"
-  std::string name;  // "libcuda", "nvrtc", "cublas", "nvml", "amdhip64", "hiprtc", "rocblas", "rocm_smi"
+  std::string role;                           // "runtime", "compiler", "blas"
+  std::string name;                           // "libcuda", "nvrtc", "cublas", "amdhip64", "hiprtc", "rocblas"
   LoadStatus status = LoadStatus::kNotTried;  // "loaded", "absent", "broken", "not-tried" in the JSON
   std::string path;                           // the file the loader mapped
   std::string origin;                         // "framework", "sdk", "system" (gpu/library_search.h)
@@ -97,35 +98,6 @@ struct GemmRequest {
   DevicePtr a = 0, b = 0, c = 0;
 };
 
-// One reading; every field may be missing (the library or the device does not report it).
-struct Telemetry {
-  std::optional<uint32_t> sm_clock_mhz;
-  std::optional<uint32_t> sm_clock_max_mhz;
-  std::optional<uint32_t> memory_clock_mhz;
-  std::optional<uint32_t> temperature_c;
-  std::optional<uint32_t> power_mw;
-  std::optional<uint32_t> power_limit_mw;
-  // Why clocks are held down right now, by name ("hw_slowdown", "sw_thermal", "sw_power_cap", ...).
-  std::vector<std::string> throttle_reasons;
-  std::optional<uint64_t> ecc_corrected;  // since the driver loaded
-  std::optional<uint64_t> ecc_uncorrected;
-  std::optional<uint32_t> remapped_rows_pending;  // row remapping pending a reset (NVIDIA A100+)
-  std::optional<uint32_t> remapped_rows_failed;
-  std::optional<uint32_t> power_default_limit_mw;  // the board's default power limit
-  // The PCIe link as the GPU reports it: generation (1..6) and lanes, now and at most (the most the GPU and
-  // the slot allow together).
-  std::optional<uint32_t> pcie_gen;
-  std::optional<uint32_t> pcie_width;
-  std::optional<uint32_t> pcie_gen_max;
-  std::optional<uint32_t> pcie_width_max;
-  // Processes holding a compute context on the GPU (this one included), when the library can list them.
-  std::optional<std::vector<uint32_t>> compute_pids;
-};
-
-// Throttle reasons that mean trouble (a slowdown forced by hardware, heat or a power brake), as opposed to
-// the power cap or idle states that are normal under load.
-bool IsAlarmingThrottleReason(std::string_view reason);
-
 // One launch with everything resolved ahead (function, shape, argument pointers), calling the vendor's launch
 // entry point directly: the latency benchmark's reference for "a launch with no gpudoctor code around it".
 // Returns the vendor's own result code, 0 on success.
@@ -141,7 +113,7 @@ class Backend {
   // Loads the runtime library and initializes it. An error means no usable runtime; the libraries' report
   // says what was tried.
   virtual Status LoadRuntime() = 0;
-  // Every library this backend tried so far (runtime first; compiler, BLAS and telemetry once used).
+  // Every library this backend tried so far (runtime first; compiler and BLAS once used).
   virtual std::vector<BackendLibrary> Libraries() const = 0;
   // "CUDA driver 13.0" / "HIP 5.2.21153".
   virtual std::string RuntimeVersion() const = 0;
@@ -197,8 +169,6 @@ class Backend {
 
   // (optional) Loads the BLAS library on first use; an error when absent or the type is unsupported.
   virtual Status Gemm(const GemmRequest& request) = 0;
-  // (optional) Loads the telemetry library on first use; fields it cannot read stay empty.
-  virtual Result<Telemetry> ReadTelemetry() = 0;
 };
 
 }  // namespace gpudoctor

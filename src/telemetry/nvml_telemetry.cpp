@@ -17,6 +17,73 @@ std::string FixedString(const char* buf, size_t size) {
   return std::string(buf, ::strnlen(buf, size));
 }
 
+// Clocks, their ceiling and the clocks event (throttle) reasons.
+void ReadClocks(const NvmlApi& api, nvmlDevice_t h, TelemetrySample& s) {
+  unsigned mhz = 0;
+  if (api.DeviceGetClockInfo && api.DeviceGetClockInfo(h, kNvmlClockSm, &mhz) == kNvmlSuccess)
+    s.sm_clock_mhz = mhz;
+  if (api.DeviceGetMaxClockInfo && api.DeviceGetMaxClockInfo(h, kNvmlClockSm, &mhz) == kNvmlSuccess)
+    s.sm_clock_max_mhz = mhz;
+  if (api.DeviceGetClockInfo && api.DeviceGetClockInfo(h, kNvmlClockMem, &mhz) == kNvmlSuccess)
+    s.mem_clock_mhz = mhz;
+  if (unsigned long long mask = 0; api.DeviceGetCurrentClocksEventReasons &&
+                                   api.DeviceGetCurrentClocksEventReasons(h, &mask) == kNvmlSuccess) {
+    s.throttle_reasons_mask = mask;
+    s.throttle_reasons = ThrottleReasonNames(mask);
+  }
+}
+
+// The power limits (milliwatts in NVML), the volatile ECC counts and the row remapping state.
+void ReadHealth(const NvmlApi& api, nvmlDevice_t h, TelemetrySample& s) {
+  unsigned mw = 0;
+  if (api.DeviceGetEnforcedPowerLimit && api.DeviceGetEnforcedPowerLimit(h, &mw) == kNvmlSuccess)
+    s.power_limit_watts = mw / 1000.0;
+  if (api.DeviceGetPowerManagementDefaultLimit &&
+      api.DeviceGetPowerManagementDefaultLimit(h, &mw) == kNvmlSuccess)
+    s.power_default_limit_watts = mw / 1000.0;
+  unsigned long long count = 0;
+  if (api.DeviceGetTotalEccErrors &&
+      api.DeviceGetTotalEccErrors(h, kNvmlMemoryErrorCorrected, kNvmlVolatileEcc, &count) == kNvmlSuccess)
+    s.ecc_corrected = count;
+  if (api.DeviceGetTotalEccErrors &&
+      api.DeviceGetTotalEccErrors(h, kNvmlMemoryErrorUncorrected, kNvmlVolatileEcc, &count) == kNvmlSuccess)
+    s.ecc_uncorrected = count;
+  unsigned corrected = 0, uncorrected = 0, pending = 0, failed = 0;
+  if (api.DeviceGetRemappedRows &&
+      api.DeviceGetRemappedRows(h, &corrected, &uncorrected, &pending, &failed) == kNvmlSuccess) {
+    s.remapped_rows_pending = pending;
+    s.remapped_rows_failed = failed;
+  }
+}
+
+// The PCIe link now and at most.
+void ReadLink(const NvmlApi& api, nvmlDevice_t h, TelemetrySample& s) {
+  unsigned v = 0;
+  if (api.DeviceGetCurrPcieLinkGeneration && api.DeviceGetCurrPcieLinkGeneration(h, &v) == kNvmlSuccess)
+    s.pcie_gen = v;
+  if (api.DeviceGetCurrPcieLinkWidth && api.DeviceGetCurrPcieLinkWidth(h, &v) == kNvmlSuccess)
+    s.pcie_width = v;
+  if (api.DeviceGetMaxPcieLinkGeneration && api.DeviceGetMaxPcieLinkGeneration(h, &v) == kNvmlSuccess)
+    s.pcie_gen_max = v;
+  if (api.DeviceGetMaxPcieLinkWidth && api.DeviceGetMaxPcieLinkWidth(h, &v) == kNvmlSuccess)
+    s.pcie_width_max = v;
+}
+
+// The compute processes and their memory.
+void ReadProcesses(const NvmlApi& api, nvmlDevice_t h, TelemetrySample& s) {
+  if (!api.DeviceGetComputeRunningProcesses) return;
+  nvmlProcessInfo_t procs[kMaxProcesses] = {};
+  unsigned n = kMaxProcesses;
+  if (api.DeviceGetComputeRunningProcesses(h, &n, procs) != kNvmlSuccess) return;
+  for (unsigned i = 0; i < n && i < kMaxProcesses; ++i) {
+    ProcessMemory p;
+    p.pid = procs[i].pid;
+    // NVML_VALUE_NOT_AVAILABLE (all ones) where the driver cannot tell, e.g. inside a container.
+    if (procs[i].usedGpuMemory != ~0ull) p.used_bytes = procs[i].usedGpuMemory;
+    s.processes.push_back(p);
+  }
+}
+
 class LiveNvmlSession final : public NvmlTelemetrySession {
  public:
   explicit LiveNvmlSession(LoadedTable<NvmlApi> table) : table_(std::move(table)) {}
@@ -84,30 +151,10 @@ class LiveNvmlSession final : public NvmlTelemetrySession {
     // Boards without a fan of their own (SXM modules) answer "not supported".
     if (unsigned pct = 0; api.DeviceGetFanSpeed && api.DeviceGetFanSpeed(h, &pct) == kNvmlSuccess)
       s.fan_percent = pct;
-    if (unsigned mhz = 0;
-        api.DeviceGetClockInfo && api.DeviceGetClockInfo(h, kNvmlClockSm, &mhz) == kNvmlSuccess)
-      s.sm_clock_mhz = mhz;
-    if (unsigned mhz = 0;
-        api.DeviceGetClockInfo && api.DeviceGetClockInfo(h, kNvmlClockMem, &mhz) == kNvmlSuccess)
-      s.mem_clock_mhz = mhz;
-    if (unsigned long long mask = 0; api.DeviceGetCurrentClocksEventReasons &&
-                                     api.DeviceGetCurrentClocksEventReasons(h, &mask) == kNvmlSuccess) {
-      s.throttle_reasons_mask = mask;
-      s.throttle_reasons = ThrottleReasonNames(mask);
-    }
-    if (api.DeviceGetComputeRunningProcesses) {
-      nvmlProcessInfo_t procs[kMaxProcesses] = {};
-      unsigned n = kMaxProcesses;
-      if (api.DeviceGetComputeRunningProcesses(h, &n, procs) == kNvmlSuccess) {
-        for (unsigned i = 0; i < n && i < kMaxProcesses; ++i) {
-          ProcessMemory p;
-          p.pid = procs[i].pid;
-          // NVML_VALUE_NOT_AVAILABLE (all ones) where the driver cannot tell, e.g. inside a container.
-          if (procs[i].usedGpuMemory != ~0ull) p.used_bytes = procs[i].usedGpuMemory;
-          s.processes.push_back(p);
-        }
-      }
-    }
+    ReadClocks(api, h, s);
+    ReadHealth(api, h, s);
+    ReadLink(api, h, s);
+    ReadProcesses(api, h, s);
     return s;
   }
 

@@ -90,6 +90,12 @@ class RocmSmiTelemetry final : public AmdLibraryTelemetryOf<uint32_t> {
       s.fan_percent = 100.0 * static_cast<double>(speed) / static_cast<double>(max_speed);
     s.sm_clock_mhz = CurrentClockMhz(api, dv, kRsmiClkTypeSys, library_major_);
     s.mem_clock_mhz = CurrentClockMhz(api, dv, kRsmiClkTypeMem, library_major_);
+    // The memory controller's error counts (corrected, uncorrected), as the sustained gate compares them.
+    uint64_t counts[kRsmiErrorCountBufferWords] = {};
+    if (api.DevEccCountGet && api.DevEccCountGet(dv, kRsmiGpuBlockUmc, counts) == kRsmiSuccess) {
+      s.ecc_corrected = counts[0];
+      s.ecc_uncorrected = counts[1];
+    }
     ReadProcesses(dv, s);
     return s;
   }

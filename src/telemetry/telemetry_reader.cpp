@@ -8,6 +8,7 @@
 #include "gpu/api/amd_smi_api.h"
 #include "gpu/api/rocm_smi_api.h"
 #include "platform/recorded_inputs.h"
+#include "telemetry/amd_sources.h"
 #include "telemetry/amd_sysfs_telemetry.h"
 #include "telemetry/telemetry_json.h"
 
@@ -59,10 +60,6 @@ std::map<std::string, TelemetrySample> ReadRecordedAdl(const FileSystem& fs,
 }
 
 }  // namespace
-
-TelemetryLibraries DefaultTelemetryLibraries() {
-  return {true, AmdSmiLibraryNames(), RocmSmiLibraryNames(), AdlLibraryNames()};
-}
 
 std::vector<TelemetryDevice> AmdTelemetryDevices(const Snapshot& snap) {
   std::vector<TelemetryDevice> out;
@@ -167,20 +164,7 @@ TelemetrySample TelemetryReader::ReadAmd(size_t amd_index, std::vector<std::stri
     s.device = d;
     return s;
   }
-  TelemetrySample out;
-  out.device = d;
-  for (auto& library : amd_libraries_) {
-    if (library->Lists(d.pci_address)) FillMissingMetrics(library->Read(d.pci_address, warnings), out);
-  }
-  if (!sources.sysfs) return out;
-  TelemetrySample sysfs;
-  ReadAmdSysfsTelemetry(fs_, sources.files, sysfs);
-  if (out.source.empty()) {
-    sysfs.device = d;
-    return sysfs;  // no library answered: the sample is sysfs's alone
-  }
-  FillMissingMetrics(sysfs, out);
-  return out;
+  return ReadAmdSources(amd_libraries_, fs_, sources.sysfs ? &sources.files : nullptr, d, warnings);
 }
 
 std::vector<TelemetrySample> TelemetryReader::ReadRecordedNvml(std::vector<std::string>& warnings) const {

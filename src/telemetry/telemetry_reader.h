@@ -15,6 +15,7 @@
 #include "snapshot/snapshot.h"
 #include "telemetry/amd_library_telemetry.h"
 #include "telemetry/amd_sysfs_telemetry.h"
+#include "telemetry/gpu_sampler.h"
 #include "telemetry/nvml_telemetry.h"
 #include "telemetry/telemetry_sample.h"
 
@@ -23,21 +24,6 @@ namespace gpudoctor {
 // The AMD GPUs bound to amdgpu (Linux) or amdkmdag (Windows) in `snap`, numbered in PCI address order (as
 // amd-smi numbers them).
 std::vector<TelemetryDevice> AmdTelemetryDevices(const Snapshot& snap);
-
-// Where a recorded Windows machine keeps ADL's answers: {"telemetry": [sample, ...]} (telemetry_json.h).
-inline constexpr const char* kRecordedAdlFile = "/.gpudoctor/adl.json";
-
-// Which vendor libraries a live reader tries, in order (full paths or names for the system loader). The
-// commands fill the AMD lists from gpu/library_search (framework copies, ROCM_PATH, the system); tests
-// name a fake library by path.
-struct TelemetryLibraries {
-  bool nvml = true;
-  std::vector<std::string> amd_smi;   // empty: not tried
-  std::vector<std::string> rocm_smi;  // empty: not tried
-  std::vector<std::string> adl;       // empty: not tried
-};
-// NVML, and the AMD libraries by their names for the system loader.
-TelemetryLibraries DefaultTelemetryLibraries();
 
 class TelemetryReader {
  public:

@@ -32,7 +32,20 @@ void FillMissingMetrics(const TelemetrySample& from, TelemetrySample& into) {
   gave |= TakeMissing("fan_rpm", from.fan_rpm, into.fan_rpm, src, m);
   gave |= TakeMissing("fan_percent", from.fan_percent, into.fan_percent, src, m);
   gave |= TakeMissing("sm_clock_mhz", from.sm_clock_mhz, into.sm_clock_mhz, src, m);
+  gave |= TakeMissing("sm_clock_max_mhz", from.sm_clock_max_mhz, into.sm_clock_max_mhz, src, m);
   gave |= TakeMissing("mem_clock_mhz", from.mem_clock_mhz, into.mem_clock_mhz, src, m);
+  gave |= TakeMissing("power_limit_watts", from.power_limit_watts, into.power_limit_watts, src, m);
+  gave |= TakeMissing("power_default_limit_watts", from.power_default_limit_watts,
+                      into.power_default_limit_watts, src, m);
+  gave |= TakeMissing("ecc_corrected", from.ecc_corrected, into.ecc_corrected, src, m);
+  gave |= TakeMissing("ecc_uncorrected", from.ecc_uncorrected, into.ecc_uncorrected, src, m);
+  gave |=
+      TakeMissing("remapped_rows_pending", from.remapped_rows_pending, into.remapped_rows_pending, src, m);
+  gave |= TakeMissing("remapped_rows_failed", from.remapped_rows_failed, into.remapped_rows_failed, src, m);
+  gave |= TakeMissing("pcie_gen", from.pcie_gen, into.pcie_gen, src, m);
+  gave |= TakeMissing("pcie_width", from.pcie_width, into.pcie_width, src, m);
+  gave |= TakeMissing("pcie_gen_max", from.pcie_gen_max, into.pcie_gen_max, src, m);
+  gave |= TakeMissing("pcie_width_max", from.pcie_width_max, into.pcie_width_max, src, m);
   if (TakeMissing("throttle_reasons_mask", from.throttle_reasons_mask, into.throttle_reasons_mask, src, m)) {
     into.throttle_reasons = from.throttle_reasons;
     gave = true;
@@ -66,6 +79,11 @@ std::vector<std::string> ThrottleReasonNames(uint64_t mask) {
     out.push_back(bit < std::size(kNames) ? kNames[bit] : "bit_" + std::to_string(bit));
   }
   return out;
+}
+
+bool IsAlarmingThrottleReason(std::string_view reason) {
+  return reason == "hw_slowdown" || reason == "sw_thermal_slowdown" || reason == "hw_thermal_slowdown" ||
+         reason == "hw_power_brake_slowdown";
 }
 
 }  // namespace gpudoctor

@@ -1,12 +1,14 @@
-// What `monitor` and the Prometheus exporter show of one GPU at one moment. Every metric is optional (a
-// vendor, a driver or a board may not expose it) and carries its unit in its name; missing is `n/a` in
-// text and null in JSON.
+// One GPU at one moment, the one sample type of gpudoctor: what `monitor` and the Prometheus exporter show,
+// and what the sustained gate and the benchmarks read under load. Every metric is optional (a vendor, a
+// driver or a board may not expose it) and carries its unit in its name; missing is `n/a` in text and null
+// in JSON.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpudoctor {
@@ -44,11 +46,26 @@ struct TelemetrySample {
   std::optional<double> temperature_memory_c;   // AMD mem (HBM/GDDR)
   std::optional<uint32_t> fan_rpm;
   std::optional<double> fan_percent;
-  std::optional<uint32_t> sm_clock_mhz;           // AMD sclk, NVIDIA SM clock
-  std::optional<uint32_t> mem_clock_mhz;          // AMD mclk, NVIDIA memory clock
-  std::optional<uint64_t> throttle_reasons_mask;  // NVML clocks event reasons bit mask
-  std::vector<std::string> throttle_reasons;      // names of the set bits ("sw_power_cap", ...)
-  std::vector<ProcessMemory> processes;           // where the vendor exposes them
+  std::optional<uint32_t> sm_clock_mhz;             // AMD sclk, NVIDIA SM clock
+  std::optional<uint32_t> sm_clock_max_mhz;         // the most the SM clock may reach (NVIDIA)
+  std::optional<uint32_t> mem_clock_mhz;            // AMD mclk, NVIDIA memory clock
+  std::optional<double> power_limit_watts;          // the power limit enforced now (NVIDIA)
+  std::optional<double> power_default_limit_watts;  // the board's default power limit (NVIDIA)
+  std::optional<uint64_t> throttle_reasons_mask;    // NVML clocks event reasons bit mask
+  std::vector<std::string> throttle_reasons;        // names of the set bits ("sw_power_cap", ...)
+  std::optional<uint64_t> ecc_corrected;            // memory errors since the driver loaded
+  std::optional<uint64_t> ecc_uncorrected;
+  std::optional<uint32_t> remapped_rows_pending;  // row remapping waiting for a GPU reset (NVIDIA A100+)
+  std::optional<uint32_t> remapped_rows_failed;   // remappings that found no spare row
+  // The PCIe link as the GPU reports it: generation (1..6) and lanes, now and at most (the most the GPU and
+  // the slot allow together).
+  std::optional<uint32_t> pcie_gen;
+  std::optional<uint32_t> pcie_width;
+  std::optional<uint32_t> pcie_gen_max;
+  std::optional<uint32_t> pcie_width_max;
+  // The processes holding a compute context on the GPU, where the vendor exposes them (NVML's compute
+  // processes; none listed and not known look alike).
+  std::vector<ProcessMemory> processes;
 };
 
 // Fills each metric `into` lacks from `from` (and the processes, when `into` has none), noting `from.source`
@@ -62,5 +79,9 @@ const std::string& MetricSource(const TelemetrySample& sample, const std::string
 // The names of NVML's clocks event reason bits set in `mask` ("gpu_idle", "sw_power_cap", ...), in bit
 // order; an unknown bit is named "bit_N".
 std::vector<std::string> ThrottleReasonNames(uint64_t mask);
+
+// Whether a reason of ThrottleReasonNames means trouble (a slowdown forced by the hardware, by heat or by a
+// power brake), as opposed to the power cap or the idle and setting states that are normal under load.
+bool IsAlarmingThrottleReason(std::string_view reason);
 
 }  // namespace gpudoctor

@@ -18,6 +18,7 @@ Result<WorkerBackend> MakeWorkerBackend(const WorkerRequest& request, const Envi
     auto script = ReadUserFile(request.fake_script_path);
     if (!script) return script.error().With("the fake backend's script");
     inputs.fake_script = *script;
+    out.fake_script = *script;
     inputs.fake_kernels = std::move(fake_kernels);
   }
   auto backend = MakeBackend(request.backend, inputs);

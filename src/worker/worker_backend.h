@@ -17,6 +17,7 @@ namespace gpudoctor {
 struct WorkerBackend {
   std::unique_ptr<FileSystem> fs;
   std::unique_ptr<Backend> backend;
+  std::string fake_script;  // the fake backend's script (its "telemetry" readings too); empty otherwise
 };
 
 // `fake_kernels` are the job's kernels, for the fake backend (gpu/fake/fake_kernels.h).

@@ -31,6 +31,13 @@ BenchTelemetry Reading(const std::string& id) {
   return t;
 }
 
+// The processes a reading lists on the GPU, by id.
+std::vector<ProcessMemory> Processes(const std::vector<uint32_t>& pids) {
+  std::vector<ProcessMemory> out;
+  for (uint32_t pid : pids) out.push_back({pid, std::nullopt});
+  return out;
+}
+
 PcieLinkState LinkState(uint32_t gen, uint32_t width, const char* source) {
   return {gen, width, PcieGbPerSecond(gen, width), source};
 }
@@ -42,7 +49,7 @@ TEST(BenchCauses, AHealthyRunHasNoFindings) {
   peaks.link_now = LinkState(5, 16, "NVML under load");
   peaks.link_max = LinkState(5, 16, "sysfs");
   BenchTelemetry t = Reading("memory.dot");
-  t.reading.compute_pids = std::vector<uint32_t>{500};
+  t.reading.processes = Processes({500});
   t.reading.throttle_reasons = {"sw_power_cap"};  // normal under load
   EXPECT_TRUE(FindBenchCauses(results, {t}, peaks).empty());
 }
@@ -98,9 +105,9 @@ TEST(BenchCauses, AnIdleLinkAtLowSpeedIsPowerSavingUnlessTransfersAreLow) {
 
 TEST(BenchCauses, PowerThrottleHeatAndClocksFromTelemetry) {
   BenchTelemetry t = Reading("gemm.bf16");
-  t.reading.power_limit_mw = 400000;
-  t.reading.power_default_limit_mw = 700000;
-  t.reading.power_mw = 398000;
+  t.reading.power_limit_watts = 400;
+  t.reading.power_default_limit_watts = 700;
+  t.reading.power_watts = 398;
   t.reading.throttle_reasons = {"sw_power_cap", "hw_slowdown"};
   t.reading.temperature_c = 92;
   t.reading.sm_clock_mhz = 800;
@@ -127,7 +134,7 @@ TEST(BenchCauses, PowerThrottleHeatAndClocksFromTelemetry) {
 
 TEST(BenchCauses, OtherProcessesOnTheGpu) {
   BenchTelemetry mine = Reading("memory.dot");
-  mine.reading.compute_pids = std::vector<uint32_t>{500, 77, 78};
+  mine.reading.processes = Processes({500, 77, 78});
   auto findings = FindBenchCauses({MadeResult("memory.dot", 4000)}, {mine}, BenchPeaks{});
   const BenchFinding* f = FindBenchFinding(findings, "bench.other_processes");
   ASSERT_NE(f, nullptr);
@@ -136,13 +143,13 @@ TEST(BenchCauses, OtherProcessesOnTheGpu) {
 
   // In a container the library lists host process ids: the worker is one of them.
   BenchTelemetry foreign = Reading("memory.dot");
-  foreign.reading.compute_pids = std::vector<uint32_t>{9001, 9002};
+  foreign.reading.processes = Processes({9001, 9002});
   auto from_container = FindBenchCauses({}, {foreign}, BenchPeaks{});
   f = FindBenchFinding(from_container, "bench.other_processes");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->title, "1 other process used the GPU while it was measured");
   BenchTelemetry alone = Reading("memory.dot");
-  alone.reading.compute_pids = std::vector<uint32_t>{9001};
+  alone.reading.processes = Processes({9001});
   EXPECT_EQ(FindBenchFinding(FindBenchCauses({}, {alone}, BenchPeaks{}), "bench.other_processes"), nullptr);
 }
 

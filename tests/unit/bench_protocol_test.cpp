@@ -69,12 +69,14 @@ TEST(BenchProtocol, ResultAndTelemetryLinesRoundTripAmidNoise) {
   r.check_detail = "at 1.0 GiB per array: 1 of 268435456 elements differ";
   r.note = "four 16-byte groups";
   r.elapsed_ms = 812;
-  Telemetry t;
+  TelemetrySample t;
   t.sm_clock_mhz = 1980;
   t.pcie_gen = 5;
   t.pcie_width = 16;
+  t.power_limit_watts = 450.5;
+  t.throttle_reasons_mask = 0x4;
   t.throttle_reasons = {"sw_power_cap"};
-  t.compute_pids = std::vector<uint32_t>{17, 4242};
+  t.processes = {{17, std::nullopt}, {4242, 1024}};
   std::string text = "vendor library chatter\n" + WorkerBeginLine("memory.triad") + "\n{broken json\n" +
                      BenchTelemetryLine({"memory.triad", t, 4242}) + "\n" + BenchResultLine(r) + "\n";
   auto lines = ReadWorkerLines(text);
@@ -104,8 +106,12 @@ TEST(BenchProtocol, ResultAndTelemetryLinesRoundTripAmidNoise) {
   EXPECT_EQ(telemetry->reading.pcie_width, 16u);
   EXPECT_FALSE(telemetry->reading.temperature_c.has_value());
   EXPECT_EQ(telemetry->reading.throttle_reasons, std::vector<std::string>{"sw_power_cap"});
-  EXPECT_EQ(telemetry->reading.compute_pids, (std::vector<uint32_t>{17, 4242}));
-  EXPECT_FALSE(TelemetryFromJson(TelemetryJson(Telemetry{})).compute_pids.has_value());
+  EXPECT_DOUBLE_EQ(telemetry->reading.power_limit_watts.value(), 450.5);
+  ASSERT_EQ(telemetry->reading.processes.size(), 2u);
+  EXPECT_EQ(telemetry->reading.processes[1].pid, 4242u);
+  EXPECT_EQ(telemetry->reading.processes[1].used_bytes, 1024u);
+  EXPECT_FALSE(
+      BenchTelemetryFromLine(R"({"type": "telemetry", "id": "x", "reading": {"power_watts": "hot"}})").ok());
 }
 
 TEST(BenchProtocol, ACompleteWorkerAnswersEveryBenchmarkInOrder) {

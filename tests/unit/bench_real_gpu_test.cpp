@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "bench_test_util.h"
+#include "gates/worker_sampler.h"
 #include "gpu/backend_inputs.h"
 #include "gpu_environment.h"
 
@@ -53,7 +54,18 @@ class RealGpuBench : public ::testing::Test {
     Benchmark* g = FindGroup(groups, group);
     std::vector<std::string> ids;
     for (const auto& s : g->Specs()) ids.push_back(s.id);
-    BenchContext ctx{**backend, options, sink, "", stderr, 0};
+    const FileSystem& fs = *fs_;
+    std::string vendor = TelemetryVendorOf(kind_);
+    BenchContext ctx{**backend,
+                     options,
+                     sink,
+                     "",
+                     stderr,
+                     0,
+                     [&fs, vendor](const std::string& pci) {
+                       return OpenGpuSampler(fs, true, {vendor, pci});
+                     },
+                     nullptr};
     g->Run(ctx, ids);
     for (const auto& r : sink.results)
       std::fprintf(stderr, "RealGpu bench %-22s %10.2f %-7s %s %s\n", r.spec.id.c_str(), r.best.value_or(0),

@@ -11,6 +11,7 @@
 #include "bench/bench_fake_kernels.h"
 #include "bench/benchmark.h"
 #include "gpu/fake/fake_backend.h"
+#include "telemetry/telemetry_json.h"
 
 namespace gpudoctor {
 
@@ -49,7 +50,14 @@ inline CollectingSink RunGroupOnFake(const std::string& group, const std::string
   if (!g) return sink;
   std::vector<std::string> ids;
   for (const auto& s : g->Specs()) ids.push_back(s.id);
-  BenchContext ctx{**backend, options, sink, "", stderr, 0};
+  BenchContext ctx{**backend,
+                   options,
+                   sink,
+                   "",
+                   stderr,
+                   0,
+                   [script](const std::string&) { return ScriptedSamplerFromJson(script); },
+                   nullptr};
   g->Run(ctx, ids);
   return sink;
 }

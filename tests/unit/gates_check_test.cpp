@@ -8,8 +8,10 @@
 #include "gates/gate_fake_kernels.h"
 #include "gates/gemm_check.h"
 #include "gates/sustained_analysis.h"
+#include "gpu/api/nvml_api.h"
 #include "gpu/fake/fake_backend.h"
 #include "gpu/numeric.h"
+#include "telemetry/telemetry_json.h"
 
 namespace gpudoctor {
 namespace {
@@ -62,30 +64,36 @@ TEST(GemmCheck, NanFails) {
   EXPECT_EQ(check.samples, 64u);  // all entries when the matrix is small
 }
 
-Telemetry TelemetryReading(uint32_t clock, uint32_t temp, std::vector<std::string> reasons) {
-  Telemetry t;
+TelemetrySample TelemetryReading(uint32_t clock, double temp, uint64_t reasons_mask) {
+  TelemetrySample t;
   t.sm_clock_mhz = clock;
   t.temperature_c = temp;
-  t.power_mw = 650000;
-  t.throttle_reasons = std::move(reasons);
+  t.power_watts = 650;
+  t.throttle_reasons_mask = reasons_mask;
+  t.throttle_reasons = ThrottleReasonNames(reasons_mask);
   return t;
 }
 
 TEST(SustainedAnalysis, PowerCapIsFineThermalSlowdownFails) {
-  auto ok = AnalyzeSustained({TelemetryReading(1980, 60, {}), TelemetryReading(1755, 70, {"sw_power_cap"})},
-                             std::nullopt, std::nullopt);
+  auto ok = AnalyzeSustained(
+      {TelemetryReading(1980, 60, 0), TelemetryReading(1755, 70, kNvmlClocksEventSwPowerCap)}, std::nullopt,
+      std::nullopt);
   EXPECT_FALSE(ok.failed);
   EXPECT_EQ(ok.notes, std::vector<std::string>{"sw_power_cap in 1 of 2 readings"});
   EXPECT_EQ(*ok.min_sm_clock_mhz, 1755u);
-  EXPECT_EQ(*ok.max_temperature_c, 70u);
-  auto hot = AnalyzeSustained({TelemetryReading(1200, 92, {"hw_thermal", "sw_thermal"})}, std::nullopt,
-                              std::nullopt);
+  EXPECT_DOUBLE_EQ(*ok.max_temperature_c, 70.0);
+  EXPECT_DOUBLE_EQ(*ok.max_power_watts, 650.0);
+  auto hot = AnalyzeSustained(
+      {TelemetryReading(1200, 92, kNvmlClocksEventHwThermalSlowdown | kNvmlClocksEventSwThermalSlowdown)},
+      std::nullopt, std::nullopt);
   EXPECT_TRUE(hot.failed);
-  EXPECT_EQ(hot.problems.size(), 2u);
+  ASSERT_EQ(hot.problems.size(), 2u);
+  EXPECT_EQ(hot.problems[0], "clocks held down by hw_thermal_slowdown in 1 of 1 readings");
+  EXPECT_EQ(hot.problems[1], "clocks held down by sw_thermal_slowdown in 1 of 1 readings");
 }
 
 TEST(SustainedAnalysis, NewUncorrectableEccErrorsFail) {
-  Telemetry before, after;
+  TelemetrySample before, after;
   before.ecc_uncorrected = 0;
   after.ecc_uncorrected = 2;
   auto v = AnalyzeSustained({}, before, after);
@@ -101,7 +109,9 @@ class FakeGates : public ::testing::Test {
     EXPECT_TRUE(b.ok());
     options_.inject = fault;
     options_.sustain_seconds = 0.3;
-    GateContext ctx{**b, options_, "", stderr, std::nullopt};
+    GateContext ctx{**b,          options_,
+                    "",           stderr,
+                    std::nullopt, [script](const std::string&) { return ScriptedSamplerFromJson(script); }};
     return RunGate(id, ctx);
   }
   GateOptions options_;
@@ -134,9 +144,30 @@ TEST_F(FakeGates, PlantedFaultsInProcess) {
 
 TEST_F(FakeGates, ThrottlingUnderLoadFailsTheSustainedGate) {
   GateResult r = Run(GateId::kSustained, R"({"telemetry": [{"sm_clock_mhz": 900, "temperature_c": 95,
-                                              "throttle_reasons": ["hw_slowdown"]}]})");
+                                              "throttle_reasons_mask": 8}]})");
   EXPECT_EQ(r.status, GateStatus::kFail);
   EXPECT_NE(r.summary.find("hw_slowdown"), std::string::npos) << r.summary;
+}
+
+TEST_F(FakeGates, TheSustainedGateReportsTheSampleInWatts) {
+  GateResult r = Run(GateId::kSustained, R"({"telemetry": [{"sm_clock_mhz": 1980, "temperature_c": 61,
+                                              "power_watts": 612.5, "throttle_reasons_mask": 4}]})");
+  EXPECT_EQ(r.status, GateStatus::kPass) << r.summary;
+  bool saw_power = false;
+  for (const auto& f : r.figures) {
+    if (f.label != "max power") continue;
+    saw_power = true;
+    EXPECT_DOUBLE_EQ(f.value, 612.5);
+    EXPECT_EQ(f.unit, "W");
+  }
+  EXPECT_TRUE(saw_power);
+}
+
+TEST_F(FakeGates, NoTelemetryIsAFindingAndTheLoadStillRuns) {
+  GateResult r = Run(GateId::kSustained, R"({"fail": {"telemetry": "NVML is gone"}})");
+  EXPECT_EQ(r.status, GateStatus::kPass) << r.summary;
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front(), "no telemetry under load: NVML is gone");
 }
 
 TEST_F(FakeGates, ScriptErrorsAreNamed) {

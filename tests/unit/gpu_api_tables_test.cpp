@@ -79,7 +79,7 @@ TEST(GpuApiTables, TheBenchmarksExportsAreOptionalAndNamedWhenMissing) {
   for (const auto& required : nvml.symbols.missing_required)
     EXPECT_EQ(required.find("nvmlDeviceGetUtilizationRates"), std::string::npos);
   static_assert(sizeof(nvmlProcessInfo_t) == 24, "the v2/v3 process record");
-  static_assert(kGpuBackendApiVersion == 3, "peer-to-peer through the Backend is version 3");
+  static_assert(kGpuBackendApiVersion == 4, "version 4: telemetry left the Backend for telemetry/");
 }
 
 // The peer-to-peer exports the P2P matrix binds, in the HIP runtime Debian 12 ships (libamdhip64 5.2, where

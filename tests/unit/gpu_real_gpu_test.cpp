@@ -6,6 +6,7 @@
 
 #include "gates/gate_context.h"
 #include "gates/kernels.h"
+#include "gates/worker_sampler.h"
 #include "gpu/backend_inputs.h"
 #include "gpu_environment.h"
 
@@ -43,6 +44,13 @@ class RealGpu : public ::testing::Test {
     }
     FAIL() << "the drivers show a GPU (/dev/nvidiactl or /dev/kfd), but no runtime gives a device:" << why;
   }
+  // The sampler the worker would open for the backend's GPU.
+  GpuSamplerOpener LiveSampler() const {
+    const FileSystem& fs = *fs_;
+    std::string vendor = TelemetryVendorOf(backend_->Kind());
+    return [&fs, vendor](const std::string& pci) { return OpenGpuSampler(fs, true, {vendor, pci}); };
+  }
+
   std::unique_ptr<FileSystem> fs_;
   BackendInputs inputs_;
   std::unique_ptr<Backend> backend_;
@@ -71,7 +79,7 @@ TEST_F(RealGpu, KernelSourceCompilesAndEveryEntryPointResolves) {
 TEST_F(RealGpu, QuickGatesPassInProcess) {
   GateOptions options;
   options.sustain_seconds = 1;
-  GateContext ctx{*backend_, options, "", stderr, std::nullopt};
+  GateContext ctx{*backend_, options, "", stderr, std::nullopt, LiveSampler()};
   for (GateId id : {GateId::kContext, GateId::kCopy, GateId::kKernel, GateId::kGemmFp32, GateId::kGemmFp16,
                     GateId::kGemmBf16, GateId::kMemtest, GateId::kSustained}) {
     GateResult r = RunGate(id, ctx);
@@ -83,7 +91,7 @@ TEST_F(RealGpu, QuickGatesPassInProcess) {
 TEST_F(RealGpu, PlantedWrongResultIsCaughtOnTheDevice) {
   GateOptions options;
   options.inject = InjectedFault::kWrongResult;
-  GateContext ctx{*backend_, options, "", stderr, std::nullopt};
+  GateContext ctx{*backend_, options, "", stderr, std::nullopt, LiveSampler()};
   GateResult r = RunGate(GateId::kKernel, ctx);
   EXPECT_EQ(r.status, GateStatus::kFail);
   EXPECT_NE(r.summary.find("wrong result: 1 of"), std::string::npos) << r.summary;
@@ -91,13 +99,14 @@ TEST_F(RealGpu, PlantedWrongResultIsCaughtOnTheDevice) {
 
 TEST_F(RealGpu, TelemetryReadsWhereTheLibraryIsThere) {
   ASSERT_TRUE(backend_->OpenDevice(0).ok());
-  auto t = backend_->ReadTelemetry();
-  if (!t) GTEST_SKIP() << "telemetry library unavailable: " << t.error().message;
+  auto sampler = OpenDeviceSampler(*backend_, 0, LiveSampler());
+  if (!sampler) GTEST_SKIP() << "telemetry library unavailable: " << sampler.error().message;
+  auto t = (*sampler)->Read();
+  ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_TRUE(t->temperature_c.has_value());
-  std::fprintf(stderr, "RealGpu telemetry: sm %s MHz, %s C, %s mW\n",
+  std::fprintf(stderr, "RealGpu telemetry (%s): sm %s MHz, %.0f C, %.1f W\n", t->source.c_str(),
                t->sm_clock_mhz ? std::to_string(*t->sm_clock_mhz).c_str() : "n/a",
-               t->temperature_c ? std::to_string(*t->temperature_c).c_str() : "n/a",
-               t->power_mw ? std::to_string(*t->power_mw).c_str() : "n/a");
+               t->temperature_c.value_or(-1), t->power_watts.value_or(-1));
 }
 
 }  // namespace

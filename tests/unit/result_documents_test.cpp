@@ -86,6 +86,24 @@ TEST(ResultDocuments, ASavedFakeBenchDocumentParses) {
   }
 }
 
+// A verify document written while the backends read telemetry themselves: a "telemetry" library line
+// (NVML) and the sustained gate's old reason names in its text still read back as they were written.
+TEST(ResultDocuments, AVerifyDocumentFromBeforeTheOneSamplerStillParses) {
+  std::string text = ReadFileText(kReports + "verify-fake-wrong-result.json");
+  const std::string libraries = "\"libraries\": [";
+  size_t at = text.rfind(libraries);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + libraries.size(),
+              R"({"detail": "", "name": "nvml", "origin": "system", "path": "/usr/lib/libnvidia-ml.so.1",
+                  "role": "telemetry", "status": "loaded", "version": "570.86", "where": "system loader"},)");
+  auto doc = VerifyReportFromJson(text, "verify.json");
+  ASSERT_TRUE(doc.ok()) << doc.error().message;
+  ASSERT_EQ(doc->libraries.size(), 2u);
+  EXPECT_EQ(doc->libraries[0].role, "telemetry");
+  EXPECT_EQ(doc->libraries[0].name, "nvml");
+  EXPECT_EQ(doc->libraries[0].status, LoadStatus::kLoaded);
+}
+
 // The form of the last release: no schema name, "schema_version": 1.
 TEST(ResultDocuments, TheLastReleasesVerifyDocumentParses) {
   auto doc = VerifyReportFromJson(ReadFileText(kReports + "verify-fake-wrong-result.json"), "verify.json");

@@ -1,5 +1,5 @@
 // CudaBackend's runtime half: loading libcuda, devices, the primary context, memory, NVRTC compilation,
-// modules, launches and events. GEMM and telemetry live in cuda_blas_telemetry.cpp.
+// modules, launches and events. GEMM lives in cuda_blas.cpp.
 #include "gpu/cuda/cuda_backend.h"
 
 #include "core/strings.h"
@@ -26,7 +26,6 @@ CudaBackend::~CudaBackend() {
     if (d.ModuleUnload) d.ModuleUnload(mod);
   if (d.DevicePrimaryCtxRelease)
     for (auto& [dev, ctx] : primary_contexts_) d.DevicePrimaryCtxRelease(dev);
-  if (nvml_initialized_ && nvml_->api.Shutdown) nvml_->api.Shutdown();
 }
 
 Status CudaBackend::Check(CUresult rc, const char* call) const {
@@ -73,7 +72,7 @@ Status CudaBackend::LoadRuntime() {
 }
 
 std::vector<BackendLibrary> CudaBackend::Libraries() const {
-  return {driver_record_, nvrtc_record_, cublas_record_, nvml_record_};
+  return {driver_record_, nvrtc_record_, cublas_record_};
 }
 
 Result<std::vector<DeviceInfo>> CudaBackend::Devices() {
@@ -123,14 +122,13 @@ Status CudaBackend::OpenDevice(int index) {
   CUdevice dev = 0;
   if (auto s = Check(driver_.api.DeviceGet(&dev, index), "cuDeviceGet"); !s) return s;
   // Gates run one after another in one worker: the second open of the same device keeps its context.
-  // Another device keeps the first's context too (its memory stays valid), but not its cuBLAS handle or
-  // NVML device, which belong to the first and are made again on first use.
+  // Another device keeps the first's context too (its memory stays valid), but not its cuBLAS handle, which
+  // belongs to the first and is made again on first use.
   auto ctx = ContextOf(index);
   if (!ctx) return ctx.error();
   if (device_ && *device_ != dev) {
     if (cublas_handle_ && cublas_ && cublas_->api.Destroy) cublas_->api.Destroy(cublas_handle_);
     cublas_handle_ = nullptr;
-    nvml_device_ = nullptr;
   }
   context_ = *ctx;
   device_ = dev;

@@ -1,7 +1,7 @@
 // The CUDA implementation of Backend: the driver API (libcuda) for devices, memory, modules and launches,
-// NVRTC for kernels compiled at run time, cuBLAS for GEMM and NVML for telemetry, each loaded through the
-// library search only when first needed. Pinned memory, asynchronous copies and the bare driver launch live
-// in cuda_transfers.cpp, peer-to-peer in cuda_peers.cpp.
+// NVRTC for kernels compiled at run time and cuBLAS for GEMM, each loaded through the library search only
+// when first needed (telemetry is telemetry/'s). Pinned memory, asynchronous copies and the bare driver
+// launch live in cuda_transfers.cpp, peer-to-peer in cuda_peers.cpp.
 #pragma once
 
 #include <map>
@@ -9,7 +9,6 @@
 
 #include "gpu/api/cublas_api.h"
 #include "gpu/api/cuda_driver_api.h"
-#include "gpu/api/nvml_api.h"
 #include "gpu/api/nvrtc_api.h"
 #include "gpu/backend.h"
 #include "gpu/backend_inputs.h"
@@ -63,7 +62,6 @@ class CudaBackend final : public Backend {
   Status CopyPeer(DevicePtr dst, int dst_device, DevicePtr src, int src_device, uint64_t bytes) override;
 
   Status Gemm(const GemmRequest& request) override;
-  Result<Telemetry> ReadTelemetry() override;
 
  private:
   Status Check(CUresult rc, const char* call) const;
@@ -75,17 +73,14 @@ class CudaBackend final : public Backend {
   Result<std::vector<char>> CompileWithNvrtc(const std::string& source, const std::string& program_name,
                                              const std::vector<std::string>& defines);
   Status LoadCublas();
-  Status LoadNvml();
 
   BackendInputs in_;
   LoadedTable<CudaDriverApi> driver_;
   std::optional<LoadedTable<NvrtcApi>> nvrtc_;
   std::optional<LoadedTable<CublasApi>> cublas_;
-  std::optional<LoadedTable<NvmlApi>> nvml_;
   BackendLibrary driver_record_{"runtime", "libcuda", LoadStatus::kNotTried, "", "", "", "", ""};
   BackendLibrary nvrtc_record_{"compiler", "nvrtc", LoadStatus::kNotTried, "", "", "", "", ""};
   BackendLibrary cublas_record_{"blas", "cublas", LoadStatus::kNotTried, "", "", "", "", ""};
-  BackendLibrary nvml_record_{"telemetry", "nvml", LoadStatus::kNotTried, "", "", "", "", ""};
   std::string version_;
   bool initialized_ = false;
   std::optional<CUdevice> device_;
@@ -95,8 +90,6 @@ class CudaBackend final : public Backend {
   CUcontext context_ = nullptr;                     // the open device's, current on this thread
   std::map<CUdevice, CUcontext> primary_contexts_;  // every one retained (peer copies need both sides')
   cublasHandle_t cublas_handle_ = nullptr;
-  bool nvml_initialized_ = false;
-  nvmlDevice_t nvml_device_ = nullptr;
   uint64_t next_id_ = 1;
   std::map<ModuleId, CUmodule> modules_;
   std::map<FunctionId, CUfunction> functions_;

@@ -60,27 +60,6 @@ std::optional<T> Opt(const nlohmann::json& j, const char* key) {
   return j[key].get<T>();
 }
 
-Telemetry ParseTelemetry(const nlohmann::json& j) {
-  Telemetry t;
-  t.sm_clock_mhz = Opt<uint32_t>(j, "sm_clock_mhz");
-  t.sm_clock_max_mhz = Opt<uint32_t>(j, "sm_clock_max_mhz");
-  t.memory_clock_mhz = Opt<uint32_t>(j, "memory_clock_mhz");
-  t.temperature_c = Opt<uint32_t>(j, "temperature_c");
-  t.power_mw = Opt<uint32_t>(j, "power_mw");
-  t.power_limit_mw = Opt<uint32_t>(j, "power_limit_mw");
-  if (j.contains("throttle_reasons"))
-    t.throttle_reasons = j["throttle_reasons"].get<std::vector<std::string>>();
-  t.ecc_corrected = Opt<uint64_t>(j, "ecc_corrected");
-  t.ecc_uncorrected = Opt<uint64_t>(j, "ecc_uncorrected");
-  t.power_default_limit_mw = Opt<uint32_t>(j, "power_default_limit_mw");
-  t.pcie_gen = Opt<uint32_t>(j, "pcie_gen");
-  t.pcie_width = Opt<uint32_t>(j, "pcie_width");
-  t.pcie_gen_max = Opt<uint32_t>(j, "pcie_gen_max");
-  t.pcie_width_max = Opt<uint32_t>(j, "pcie_width_max");
-  if (j.contains("compute_pids")) t.compute_pids = j["compute_pids"].get<std::vector<uint32_t>>();
-  return t;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& script_json,
@@ -123,16 +102,6 @@ Result<std::unique_ptr<FakeBackend>> FakeBackend::FromScript(const std::string& 
     b->crash_ = j.value("crash", "");
     b->hang_ = j.value("hang", "");
     b->corrupt_ = j.value("corrupt", "");
-    if (j.contains("telemetry")) {
-      for (const auto& t : j["telemetry"]) b->telemetry_.push_back(ParseTelemetry(t));
-    } else {
-      Telemetry t;
-      t.sm_clock_mhz = 1500;
-      t.temperature_c = 50;
-      t.power_mw = 100000;
-      t.ecc_uncorrected = 0;
-      b->telemetry_.push_back(t);
-    }
   } catch (const nlohmann::json::exception& e) {
     return UserError(std::string("the fake backend's script is malformed: ") + e.what());
   }
@@ -307,15 +276,6 @@ Result<float> FakeBackend::ElapsedMs(EventId start, EventId end) {
 
 Status FakeBackend::DestroyEvent(EventId e) {
   return events_.erase(e) ? Status(Ok{}) : Status(InternalError("unknown event id"));
-}
-
-Result<Telemetry> FakeBackend::ReadTelemetry() {
-  if (!device_) return InternalError("no fake device open");
-  if (auto s = Scripted("telemetry"); !s) return s.error();
-  if (telemetry_.empty()) return Telemetry{};
-  Telemetry t = telemetry_[telemetry_next_ % telemetry_.size()];
-  ++telemetry_next_;
-  return t;
 }
 
 }  // namespace gpudoctor

@@ -12,16 +12,17 @@
 //    "hang":      "<operation>",                // that operation never returns
 //    "corrupt":   "<operation>",                // copy_to_host / gemm / launch: flip one value of the output
 //    "peer_access": [[0, 1], [1, 0]],           // the device pairs (by index) with direct access; absent:
-//    all "telemetry": [{"sm_clock_mhz": 1980, "temperature_c": 60, "power_mw": 300000,
-//                   "throttle_reasons": ["sw_power_cap"], "ecc_uncorrected": 0}, ...]}  // cycled per reading
+//    all "telemetry": [{"sm_clock_mhz": 1980, "temperature_c": 60, "power_watts": 300,
+//                   "throttle_reasons_mask": 4, "ecc_uncorrected": 0}, ...]}  // cycled per reading
 // Operations: load_runtime, devices, open_device, memory_info, allocate, free, copy_to_device, copy_to_host,
 // memset, compile, get_function, launch, synchronize, create_event, gemm_fp32, gemm_tf32, gemm_fp16,
 // gemm_bf16, telemetry, allocate_pinned, copy_to_device_async, copy_to_host_async, copy_on_device,
 // driver_launch, can_access_peer, enable_peer_access, copy_peer. "corrupt" also applies to the three
 // asynchronous copies (one byte of the destination) and to "launch" (each kernel's emulation says what it
 // corrupts: the triad's output, the dot's sum) and to copy_peer. Memory is counted per device; a peer copy
-// checks that each side is memory of the device named. Telemetry readings may also carry power_limit_mw,
-// power_default_limit_mw, pcie_gen, pcie_width, pcie_gen_max, pcie_width_max and compute_pids (a list).
+// checks that each side is memory of the device named. The "telemetry" readings (any TelemetrySample field,
+// in telemetry/telemetry_json.h's form) and "fail": {"telemetry": ...} are not the backend's: the workers
+// read them into the scripted sampler their gates and benchmarks read (gates/worker_sampler.h).
 #pragma once
 
 #include <chrono>
@@ -87,7 +88,6 @@ class FakeBackend final : public Backend {
   Status CopyPeer(DevicePtr dst, int dst_device, DevicePtr src, int src_device, uint64_t bytes) override;
 
   Status Gemm(const GemmRequest& request) override;
-  Result<Telemetry> ReadTelemetry() override;
 
   // The bytes behind a device range, for the kernel emulation; nullptr when the range is not allocated.
   uint8_t* HostView(DevicePtr p, uint64_t bytes);
@@ -108,10 +108,8 @@ class FakeBackend final : public Backend {
   std::vector<DeviceInfo> devices_;
   std::map<std::string, std::string> fail_;
   std::string crash_, hang_, corrupt_;
-  std::vector<Telemetry> telemetry_;
   std::optional<std::set<std::pair<int, int>>> peer_access_;  // nullopt: every pair
   FakeKernelTable kernels_;
-  size_t telemetry_next_ = 0;
 
   bool loaded_ = false;
   std::optional<int> device_;

@@ -1,5 +1,5 @@
 // HipBackend's runtime half: loading libamdhip64, devices, memory, hiprtc compilation, modules, launches
-// and events. GEMM and telemetry live in hip_blas_telemetry.cpp.
+// and events. GEMM lives in hip_blas.cpp.
 #include "gpu/hip/hip_backend.h"
 
 #include <cstring>
@@ -23,7 +23,6 @@ HipBackend::~HipBackend() {
     if (h.EventDestroy) h.EventDestroy(ev);
   for (auto& [id, mod] : modules_)
     if (h.ModuleUnload) h.ModuleUnload(mod);
-  if (smi_initialized_ && smi_->api.ShutDown) smi_->api.ShutDown();
 }
 
 Status HipBackend::Check(hipError_t rc, const std::string& call) const {
@@ -71,7 +70,7 @@ Status HipBackend::LoadRuntime() {
 }
 
 std::vector<BackendLibrary> HipBackend::Libraries() const {
-  return {hip_record_, hiprtc_record_, rocblas_record_, smi_record_};
+  return {hip_record_, hiprtc_record_, rocblas_record_};
 }
 
 std::string HipBackend::ArchOf(int index, const std::string& pci) const {
@@ -130,13 +129,11 @@ Status HipBackend::OpenDevice(int index) {
     return UserError("no HIP device " + std::to_string(index) + " (the runtime sees " +
                      std::to_string(devices->size()) + ")");
   // Another device keeps what was made on the first (HIP memory belongs to its device, not to the current
-  // one), but not the rocBLAS handle or the ROCm SMI index, which are the first's and made again on first
-  // use.
+  // one), but not the rocBLAS handle, which is the first's and made again on first use.
   if (device_ && *device_ != index) {
     if (rocblas_handle_ && rocblas_ && rocblas_->api.DestroyHandle)
       rocblas_->api.DestroyHandle(rocblas_handle_);
     rocblas_handle_ = nullptr;
-    smi_index_.reset();
   }
   if (auto s = Check(hip_.api.SetDevice(index), "hipSetDevice"); !s) return s;
   device_ = index;

@@ -1,7 +1,7 @@
 // The HIP implementation of Backend: the HIP runtime (libamdhip64) for devices, memory, modules and
-// launches, hiprtc for kernels compiled at run time, rocBLAS for GEMM and ROCm SMI for telemetry, each loaded
-// through the library search only when first needed. Pinned memory, asynchronous copies and the bare launch
-// live in hip_transfers.cpp, peer-to-peer in hip_peers.cpp.
+// launches, hiprtc for kernels compiled at run time and rocBLAS for GEMM, each loaded through the library
+// search only when first needed (telemetry is telemetry/'s). Pinned memory, asynchronous copies and the bare
+// launch live in hip_transfers.cpp, peer-to-peer in hip_peers.cpp.
 #pragma once
 
 #include <map>
@@ -10,7 +10,6 @@
 #include "gpu/api/hip_api.h"
 #include "gpu/api/hiprtc_api.h"
 #include "gpu/api/rocblas_api.h"
-#include "gpu/api/rocm_smi_api.h"
 #include "gpu/backend.h"
 #include "gpu/backend_inputs.h"
 
@@ -63,7 +62,6 @@ class HipBackend final : public Backend {
   Status CopyPeer(DevicePtr dst, int dst_device, DevicePtr src, int src_device, uint64_t bytes) override;
 
   Status Gemm(const GemmRequest& request) override;
-  Result<Telemetry> ReadTelemetry() override;
 
  private:
   Status Check(hipError_t rc, const std::string& call) const;
@@ -75,17 +73,14 @@ class HipBackend final : public Backend {
   Result<std::vector<char>> CompileWithHiprtc(const std::string& source, const std::string& program_name,
                                               const std::vector<std::string>& defines);
   Status LoadRocblas();
-  Status LoadRocmSmi();
 
   BackendInputs in_;
   LoadedTable<HipApi> hip_;
   std::optional<LoadedTable<HiprtcApi>> hiprtc_;
   std::optional<LoadedTable<RocblasApi>> rocblas_;
-  std::optional<LoadedTable<RocmSmiApi>> smi_;
   BackendLibrary hip_record_{"runtime", "amdhip64", LoadStatus::kNotTried, "", "", "", "", ""};
   BackendLibrary hiprtc_record_{"compiler", "hiprtc", LoadStatus::kNotTried, "", "", "", "", ""};
   BackendLibrary rocblas_record_{"blas", "rocblas", LoadStatus::kNotTried, "", "", "", "", ""};
-  BackendLibrary smi_record_{"telemetry", "rocm_smi", LoadStatus::kNotTried, "", "", "", "", ""};
   std::string version_;
   bool initialized_ = false;
   bool no_device_ = false;  // hipInit said there is no GPU: the runtime loaded, Devices() is empty
@@ -94,8 +89,6 @@ class HipBackend final : public Backend {
   std::string device_arch_;
   std::string device_pci_;
   rocblas_handle rocblas_handle_ = nullptr;
-  bool smi_initialized_ = false;
-  std::optional<uint32_t> smi_index_;
   uint64_t next_id_ = 1;
   std::map<ModuleId, hipModule_t> modules_;
   std::map<FunctionId, hipFunction_t> functions_;

@@ -1,6 +1,5 @@
-// HipBackend's library half: GEMM through rocBLAS (rocblas_gemm_ex) and telemetry through ROCm SMI, each
-// loaded on first use. ROCm SMI reports no clock-event reasons in a stable form across releases, so AMD
-// readings carry temperature, power and ECC counts; clocks stay empty (n/a) for now.
+// HipBackend's library half: GEMM through rocBLAS (rocblas_gemm_ex), loaded on first use. Telemetry is
+// telemetry/'s (gpu_sampler.h).
 #include "gpu/hip/hip_backend.h"
 
 namespace gpudoctor {
@@ -60,58 +59,6 @@ Status HipBackend::Gemm(const GemmRequest& r) {
     return EnvError(std::string("rocblas_gemm_ex (") + ToString(r.type) +
                     ") failed: " + RocblasErrorText(rocblas_->api, rc));
   return Ok{};
-}
-
-Status HipBackend::LoadRocmSmi() {
-  if (smi_index_) return Ok{};
-  if (!smi_) {
-    smi_ = LoadSearched<RocmSmiApi>(
-        in_, RocmSmiLibrarySpec(),
-        [](const std::vector<std::string>& c) { return gpudoctor::LoadRocmSmi(c); }, smi_record_);
-  }
-  if (smi_->status != LoadStatus::kLoaded)
-    return EnvError("ROCm SMI (librocm_smi64) is " + std::string(LoadStatusName(smi_record_.status)) + ": " +
-                        smi_record_.detail,
-                    "install ROCm's rocm-smi-lib");
-  const RocmSmiApi& s = smi_->api;
-  if (!smi_initialized_) {
-    if (rsmi_status_t rc = s.Init(0); rc != kRsmiSuccess)
-      return EnvError("rsmi_init failed: " + RocmSmiErrorText(s, rc));
-    smi_initialized_ = true;
-  }
-  uint32_t count = 0;
-  if (rsmi_status_t rc = s.NumMonitorDevices(&count); rc != kRsmiSuccess)
-    return EnvError("rsmi_num_monitor_devices failed: " + RocmSmiErrorText(s, rc));
-  for (uint32_t i = 0; i < count; ++i) {
-    uint64_t bdf = 0;
-    if (s.DevPciIdGet(i, &bdf) == kRsmiSuccess && FormatRsmiPciId(bdf) == device_pci_) {
-      smi_index_ = i;
-      return Ok{};
-    }
-  }
-  return EnvError("ROCm SMI does not list the GPU at " + device_pci_);
-}
-
-Result<Telemetry> HipBackend::ReadTelemetry() {
-  if (auto s = RequireDevice(); !s) return s.error();
-  if (auto s = LoadRocmSmi(); !s) return s.error();
-  const RocmSmiApi& s = smi_->api;
-  uint32_t dv = *smi_index_;
-  Telemetry t;
-  int64_t milli_c = 0;
-  if (s.DevTempMetricGet &&
-      (s.DevTempMetricGet(dv, kRsmiTempTypeJunction, kRsmiTempCurrent, &milli_c) == kRsmiSuccess ||
-       s.DevTempMetricGet(dv, kRsmiTempTypeEdge, kRsmiTempCurrent, &milli_c) == kRsmiSuccess))
-    t.temperature_c = static_cast<uint32_t>(milli_c / 1000);
-  uint64_t micro_w = 0;
-  if (s.DevPowerAveGet && s.DevPowerAveGet(dv, 0, &micro_w) == kRsmiSuccess)
-    t.power_mw = static_cast<uint32_t>(micro_w / 1000);
-  uint64_t counts[kRsmiErrorCountBufferWords] = {};
-  if (s.DevEccCountGet && s.DevEccCountGet(dv, kRsmiGpuBlockUmc, counts) == kRsmiSuccess) {
-    t.ecc_corrected = counts[0];
-    t.ecc_uncorrected = counts[1];
-  }
-  return t;
 }
 
 }  // namespace gpudoctor
