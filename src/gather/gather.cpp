@@ -345,7 +345,8 @@ std::string GatheredEnvironText(const Environment& env, const std::set<std::stri
                                 bool (*keep)(const std::string&), std::vector<std::string>& notes) {
   std::string out;
   for (const auto& [name, value] : env.All()) {
-    const bool wanted = read.count(name) != 0 || IsReportedVariable(name);
+    // PWD is the recording's current folder (the replay's cwd), which the probes take from ProbeInputs.
+    const bool wanted = read.count(name) != 0 || IsReportedVariable(name) || name == "PWD";
     if (wanted && !keep(name)) {
       notes.push_back("environment variable " + name +
                       " is read by a probe but outside gather's list; not recorded");

@@ -37,7 +37,7 @@ Status PrepareGatherDestination(const std::string& dest_dir);
 bool IsGatheredVariable(const std::string& name);
 
 // The environ file gather writes: "NAME=value" lines of the variables the probes read (`read`, recorded
-// through Environment::RecordReadsInto while they ran) or the snapshot reports, each only when `keep`
+// through Environment::RecordReadsInto while they ran), the snapshot reports, or PWD, each only when `keep`
 // accepts it (IsGatheredVariable on Linux: the privacy allow-list); those the snapshot keeps by name only
 // are written without their value. A value holding a line break, and a variable a probe read that the
 // allow-list refuses, is left out with a note.
