@@ -216,6 +216,15 @@ class Translator {
       return;  // reopened by the user
     Apply(e, i, HipName(e));
     if (e.drop_mask && !e.unsupported) DropMask(i, e);
+    if (UsesOlder(e) && e.older.find('(') != std::string::npos) DropEmptyArguments(i);
+  }
+
+  // An older form that is a whole call (__activemask() -> __ballot(1)) takes the place of the call: its empty
+  // argument list goes.
+  void DropEmptyArguments(size_t i) {
+    if (!code_.Is(i + 1, "(") || !code_.Is(i + 2, ")")) return;
+    const uint32_t from = code_[i + 1].offset;
+    edits_.push_back(Edit{from, code_[i + 2].offset + 1 - from, ""});
   }
 
   // prop.sharedMemPerBlockOptin: a field of a runtime struct that older HIP lacks ([[struct_member]]).

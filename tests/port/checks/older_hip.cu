@@ -18,6 +18,11 @@ __global__ void scale(__nv_bfloat16* x, float k, int n) {  // FINDING: older_hip
 __device__ float pair_sum(__nv_bfloat162 v) { return 0.0f; }  // FINDING: newer_hip
 __device__ float eight(__nv_fp8_e4m3 v) { return 0.0f; }  // FINDING: unsupported
 
+__global__ void whole_warp(float* out) {
+  out[threadIdx.x] = static_cast<float>(__popcll(__activemask()));  // FINDING: older_hip
+  // CHECK: out[threadIdx.x] = static_cast<float>(__popcll(__ballot(1)));
+}
+
 size_t SharedLimit() {
   struct cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
@@ -25,4 +30,4 @@ size_t SharedLimit() {
   // CHECK: size_t limit = prop.sharedMemPerBlock;
   return limit;
 }
-// CONVERTED: bf16=5 headers=1 implicit=1 runtime=2 types=1
+// CONVERTED: bf16=5 headers=1 implicit=1 runtime=2 types=1 warp=1

@@ -30,4 +30,4 @@ __global__ void vote(const int* x, int* out, unsigned active) {
   // CHECK: __builtin_amdgcn_wave_barrier();
   out[warp] = n + ballot + (int)(y + z + w);
 }
-// CONVERTED: headers=1 warp=7
+// CONVERTED: headers=1 warp=8
