@@ -46,8 +46,8 @@ Result<GateResult> GateResultFromJson(const std::string& text);
 
 // Turns a finished worker process into the gates' results, in the request's order: each gate it answered,
 // then, when it ended before answering every gate, the first unanswered one failed with how the worker
-// ended ("worker was killed by signal 11 (segmentation fault) during gate kernel", "timed out after 20 s"). The
-// result is never empty and stops at the first gate that did not pass. `timeout_seconds` is the limit the
+// ended ("worker was killed by signal 11 (segmentation fault) during gate kernel", "timed out after 20 s").
+// The result is never empty and stops at the first gate that did not pass. `timeout_seconds` is the limit the
 // whole process ran under.
 std::vector<GateResult> InterpretWorker(const std::vector<GateId>& gates, const ProcessResult& process,
                                         long timeout_seconds);
