@@ -4,7 +4,6 @@
 
 #include "cli/output.h"
 #include "cli/snapshot_options.h"
-#include "cli/telemetry_libraries.h"
 #include "gather/gather.h"
 #include "gather/gather_windows.h"
 #include "knowledge/knowledge_loader.h"
@@ -13,6 +12,7 @@
 #include "probe/probe_inputs.h"
 #include "telemetry/nvml_telemetry.h"
 #include "telemetry/telemetry_json.h"
+#include "telemetry/telemetry_libraries.h"
 #include "telemetry/telemetry_reader.h"
 #include "topo/nvml_topology.h"
 
@@ -54,7 +54,7 @@ std::vector<TelemetrySample> SampleNvmlOnce(std::vector<std::string>& notes) {
 // One ADL sample of each AMD GPU of a Windows machine, for `monitor --sysroot` and `serve --sysroot`; empty
 // when ADL answers for none.
 std::string SampleAdlOnce(const ProbeInputs& in, std::vector<std::string>& notes) {
-  TelemetryLibraries libraries = FindTelemetryLibraries(in);
+  TelemetryLibraries libraries = FindTelemetryLibraries(*in.fs, in.env, in.live, in.windows != nullptr);
   libraries.nvml = false;
   if (libraries.adl.empty()) return {};
   TelemetryReader reader(*in.fs, in.live, ProbeWithInputs(in), libraries);

@@ -12,11 +12,11 @@
 #include "cli/monitor_settings.h"
 #include "cli/output.h"
 #include "cli/snapshot_options.h"
-#include "cli/telemetry_libraries.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/terminal.h"
 #include "probe/probe_inputs.h"
 #include "telemetry/telemetry_json.h"
+#include "telemetry/telemetry_libraries.h"
 #include "telemetry/telemetry_reader.h"
 #include "telemetry/telemetry_text.h"
 
@@ -94,7 +94,9 @@ int MonitorCommand::Run(const CliContext& ctx) {
   auto machine = MachineInputs(sysroot_, ctx.env, db.ok() ? &db.value() : nullptr);
   if (!machine.ok()) return ReportError(ctx.err, machine.error());
   ProbeInputs& inputs = *machine;
-  TelemetryReader reader(*inputs.fs, inputs.live, ProbeWithInputs(inputs), FindTelemetryLibraries(inputs));
+  TelemetryReader reader(
+      *inputs.fs, inputs.live, ProbeWithInputs(inputs),
+      FindTelemetryLibraries(*inputs.fs, inputs.env, inputs.live, inputs.windows != nullptr));
   std::string setup;
   for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";
   if (reader.devices().empty()) {

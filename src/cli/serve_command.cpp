@@ -9,13 +9,13 @@
 #include "cli/monitor_settings.h"
 #include "cli/output.h"
 #include "cli/snapshot_options.h"
-#include "cli/telemetry_libraries.h"
 #include "exporter/exporter_routes.h"
 #include "exporter/prometheus_text.h"
 #include "exporter/shared_scrape.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/terminal.h"
 #include "probe/probe_inputs.h"
+#include "telemetry/telemetry_libraries.h"
 #include "telemetry/telemetry_reader.h"
 
 namespace gpudoctor {
@@ -81,7 +81,9 @@ int ServeCommand::Run(const CliContext& ctx) {
   auto machine = MachineInputs(sysroot_, ctx.env, db.ok() ? &db.value() : nullptr);
   if (!machine.ok()) return ReportError(ctx.err, machine.error());
   ProbeInputs& inputs = *machine;
-  TelemetryReader reader(*inputs.fs, inputs.live, ProbeWithInputs(inputs), FindTelemetryLibraries(inputs));
+  TelemetryReader reader(
+      *inputs.fs, inputs.live, ProbeWithInputs(inputs),
+      FindTelemetryLibraries(*inputs.fs, inputs.env, inputs.live, inputs.windows != nullptr));
   std::string setup;
   for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";
   WriteAll(ctx.err, setup);

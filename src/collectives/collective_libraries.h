@@ -7,7 +7,7 @@
 #include "gpu/api/nccl_api.h"
 #include "gpu/backend.h"
 #include "gpu/backend_inputs.h"
-#include "gpu/library_search.h"
+#include "gpu/api/library_search.h"
 
 namespace gpudoctor {
 

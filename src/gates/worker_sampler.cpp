@@ -1,27 +1,10 @@
 // WorkerSamplerOpener (see worker_sampler.h).
 #include "gates/worker_sampler.h"
 
-#include "gpu/library_search.h"
 #include "telemetry/telemetry_json.h"
+#include "telemetry/telemetry_libraries.h"
 
 namespace gpudoctor {
-namespace {
-
-// The AMD libraries where the HIP backend would find its own (framework copies, ROCM_PATH, the system).
-TelemetryLibraries WorkerTelemetryLibraries(const FileSystem& fs, const Environment& env) {
-  TelemetryLibraries out = DefaultTelemetryLibraries();
-#ifndef _WIN32
-  const auto site_packages = FindSitePackages(fs, env);
-  out.amd_smi = CandidatePaths(SearchLibrary(fs, env, site_packages, AmdSmiLibrarySpec()));
-  out.rocm_smi = CandidatePaths(SearchLibrary(fs, env, site_packages, RocmSmiLibrarySpec()));
-#else
-  (void)fs;
-  (void)env;
-#endif
-  return out;
-}
-
-}  // namespace
 
 const char* TelemetryVendorOf(BackendKind kind) {
   switch (kind) {
@@ -51,7 +34,12 @@ GpuSamplerOpener WorkerSamplerOpener(BackendKind kind, const WorkerBackend& back
     return [script](const std::string&) { return ScriptedSamplerFromJson(script); };
   }
   const FileSystem& fs = *backend.fs;
-  TelemetryLibraries libraries = WorkerTelemetryLibraries(fs, env);
+#ifdef _WIN32
+  constexpr bool kWindows = true;
+#else
+  constexpr bool kWindows = false;
+#endif
+  TelemetryLibraries libraries = FindTelemetryLibraries(fs, env, true, kWindows);
   std::string vendor = TelemetryVendorOf(kind);
   return [&fs, libraries, vendor](const std::string& pci_address) {
     return OpenGpuSampler(fs, true, {vendor, pci_address}, libraries);

@@ -35,7 +35,7 @@ struct BackendLibrary {
   std::string name;                           // "libcuda", "nvrtc", "cublas", "amdhip64", "hiprtc", "rocblas"
   LoadStatus status = LoadStatus::kNotTried;  // "loaded", "absent", "broken", "not-tried" in the JSON
   std::string path;                           // the file the loader mapped
-  std::string origin;                         // "framework", "sdk", "system" (gpu/library_search.h)
+  std::string origin;                         // "framework", "sdk", "system" (gpu/api/library_search.h)
   std::string where;    // "torch/lib of /venv/.../site-packages", "ROCM_PATH=/opt/rocm", "system loader"
   std::string version;  // "13.0", "5.2.21153", "" when unknown
   std::string detail;   // dlerror text, missing symbols

@@ -10,7 +10,7 @@
 
 #include "gpu/backend.h"
 #include "gpu/fake/fake_kernels.h"
-#include "gpu/library_search.h"
+#include "gpu/api/library_search.h"
 #include "platform/environment.h"
 #include "platform/filesystem.h"
 #include "platform/symbol_binder.h"

@@ -28,8 +28,8 @@ class GpuSampler {
 };
 
 // Which vendor libraries a live sampler or reader tries, in order (full paths or names for the system
-// loader). The commands fill the AMD lists from gpu/library_search (framework copies, ROCM_PATH, the
-// system); tests name a fake library by path.
+// loader). FindTelemetryLibraries (telemetry_libraries.h) fills the AMD lists (framework copies, ROCM_PATH,
+// the system); tests name a fake library by path.
 struct TelemetryLibraries {
   bool nvml = true;
   std::vector<std::string> amd_smi;   // empty: not tried

@@ -1,4 +1,4 @@
-// The library search order (gpu/library_search.h) on fake trees under a temporary root: a framework's own
+// The library search order (gpu/api/library_search.h) on fake trees under a temporary root: a framework's own
 // copies come before the SDK's, the SDK's before the system loader, and site-packages are found through
 // VIRTUAL_ENV, CONDA_PREFIX, PATH and the standard places.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gpu/library_search.h"
+#include "gpu/api/library_search.h"
 
 namespace gpudoctor {
 namespace {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gpu/library_search.h"
+#include "gpu/api/library_search.h"
 #include "platform/dynamic_library.h"
 #include "platform/windows_system.h"
 

@@ -100,7 +100,7 @@ std::vector<std::string> CudaDriverLibraryCandidates();
 
 // Loads the driver API and binds the table once; cuInit is the caller's first call.
 LoadedTable<CudaDriverApi> LoadCudaDriver();
-// The same from an explicit candidate list (gpu/library_search.h puts the framework's copies first).
+// The same from an explicit candidate list (gpu/api/library_search.h puts the framework's copies first).
 LoadedTable<CudaDriverApi> LoadCudaDriver(const std::vector<std::string>& candidates);
 
 // "CUDA_ERROR_NO_DEVICE (100)": the driver's own name for a code when cuGetErrorName is bound,

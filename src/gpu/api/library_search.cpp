@@ -1,7 +1,7 @@
 // The library search order (see library_search.h): site-packages discovery, framework folders, SDK roots,
 // then the system loader. Everything is read through a FileSystem, so tests build fake trees under a
 // temporary root.
-#include "gpu/library_search.h"
+#include "gpu/api/library_search.h"
 
 #include <algorithm>
 #include <cctype>
