@@ -14,8 +14,8 @@
 #include "gates/device_choice.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/process.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 
@@ -95,7 +95,7 @@ int BenchCommand::Run(const CliContext& ctx) {
   if (!self)
     return ReportError(ctx.err, self.error().With("finding gpudoctor's own executable for the worker"));
   ProbeInputs inputs = MakeLiveInputs(ctx.env);
-  Snapshot snapshot = ProbeMachine(inputs.Context());
+  Snapshot snapshot = ProbeMachine(inputs);
 
   WorkerProcessExecutor device_executor(*self);
   BenchProcessExecutor executor(*self);

@@ -10,8 +10,8 @@
 #include "collectives/collectives_runner.h"
 #include "core/strings.h"
 #include "platform/process.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 
@@ -122,7 +122,7 @@ int CollectivesCommand::Run(const CliContext& ctx) {
   if (!self)
     return ReportError(ctx.err, self.error().With("finding gpudoctor's own executable for the workers"));
   ProbeInputs inputs = MakeLiveInputs(ctx.env);
-  Snapshot snapshot = ProbeMachine(inputs.Context());
+  Snapshot snapshot = ProbeMachine(inputs);
   bool json = json_;
   CollectivesReport report =
       RunCollectives(request, ctx.env, *self, snapshot, [&ctx, json](const CollectivesReport& r) {

@@ -14,6 +14,7 @@
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_libraries.h"
 #include "telemetry/telemetry_reader.h"
+#include "topo/machine_pass.h"
 #include "topo/nvml_topology.h"
 
 namespace gpudoctor {
@@ -57,7 +58,7 @@ std::string SampleAdlOnce(const ProbeInputs& in, std::vector<std::string>& notes
   TelemetryLibraries libraries = FindTelemetryLibraries(*in.fs, in.env, in.live, in.windows != nullptr);
   libraries.nvml = false;
   if (libraries.adl.empty()) return {};
-  TelemetryReader reader(*in.fs, in.live, ProbeWithInputs(in), libraries);
+  TelemetryReader reader(*in.fs, in.live, ProbeMachine(in), libraries);
   for (const auto& w : reader.setup_warnings()) notes.push_back("ADL telemetry: " + w);
   if (reader.devices().empty()) return {};
   return RecordedTelemetryToJson(reader.Read(notes));

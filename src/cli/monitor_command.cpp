@@ -19,6 +19,7 @@
 #include "telemetry/telemetry_libraries.h"
 #include "telemetry/telemetry_reader.h"
 #include "telemetry/telemetry_text.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -95,7 +96,7 @@ int MonitorCommand::Run(const CliContext& ctx) {
   if (!machine.ok()) return ReportError(ctx.err, machine.error());
   ProbeInputs& inputs = *machine;
   TelemetryReader reader(
-      *inputs.fs, inputs.live, ProbeWithInputs(inputs),
+      *inputs.fs, inputs.live, ProbeMachine(inputs),
       FindTelemetryLibraries(*inputs.fs, inputs.env, inputs.live, inputs.windows != nullptr));
   std::string setup;
   for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";

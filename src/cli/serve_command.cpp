@@ -17,6 +17,7 @@
 #include "probe/probe_inputs.h"
 #include "telemetry/telemetry_libraries.h"
 #include "telemetry/telemetry_reader.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -82,7 +83,7 @@ int ServeCommand::Run(const CliContext& ctx) {
   if (!machine.ok()) return ReportError(ctx.err, machine.error());
   ProbeInputs& inputs = *machine;
   TelemetryReader reader(
-      *inputs.fs, inputs.live, ProbeWithInputs(inputs),
+      *inputs.fs, inputs.live, ProbeMachine(inputs),
       FindTelemetryLibraries(*inputs.fs, inputs.env, inputs.live, inputs.windows != nullptr));
   std::string setup;
   for (const auto& w : reader.setup_warnings()) setup += "warning: " + w + "\n";

@@ -7,7 +7,7 @@
 #include "platform/user_file.h"
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
-#include "topo/topology_probe.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 
@@ -43,14 +43,14 @@ Result<Snapshot> SnapshotOptions::Acquire(const CliContext& ctx, const Knowledge
   ProbeInputs& inputs = *machine;
   if (!inputs.live) {
     inputs.python_env_dirs = python_envs;
-    return ProbeWithTopology(inputs);
+    return ProbeMachine(inputs);
   }
   for (const auto& dir : python_envs) {
     std::error_code ec;
     auto absolute = std::filesystem::absolute(std::filesystem::path(dir), ec);
     inputs.python_env_dirs.push_back(ec ? dir : absolute.lexically_normal().generic_string());
   }
-  return ProbeWithTopology(inputs);
+  return ProbeMachine(inputs);
 }
 
 Result<ProbeInputs> MachineInputs(const std::string& sysroot, const Environment& env, const KnowledgeDb* db) {

@@ -10,8 +10,8 @@
 #include "gates/verify_report.h"
 #include "gates/verify_runner.h"
 #include "platform/process.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 
@@ -81,7 +81,7 @@ int VerifyCommand::Run(const CliContext& ctx) {
   if (!self)
     return ReportError(ctx.err, self.error().With("finding gpudoctor's own executable for the worker"));
   ProbeInputs inputs = MakeLiveInputs(ctx.env);
-  Snapshot snapshot = ProbeMachine(inputs.Context());
+  Snapshot snapshot = ProbeMachine(inputs);
 
   WorkerProcessExecutor executor(*self);
   GateProgress progress = [&ctx](const GateResult& r) {

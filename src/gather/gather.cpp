@@ -15,11 +15,10 @@
 #include "core/strings.h"
 #include "gather/pieces_file.h"
 #include "probe/common/env_probe.h"
-#include "probe/machine_probe.h"
 #include "probe/recorded_identity.h"
 #include "telemetry/amd_sysfs_telemetry.h"
 #include "telemetry/telemetry_reader.h"
-#include "topo/topology_probe.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -381,8 +380,7 @@ Status GatherMachine(ProbeInputs& machine, const std::string& nvml_json, const s
   machine.fs = std::move(recording);
   std::set<std::string> read_variables;  // the environment variables the probes ask for
   machine.env.RecordReadsInto(&read_variables);
-  Snapshot snap = ProbeMachine(machine.Context());
-  ProbeTopology(machine.Context(), snap);                 // the reads of Snapshot::topology
+  Snapshot snap = ProbeMachine(machine);                  // the one pass every command runs on it
   for (const auto& device : AmdTelemetryDevices(snap)) {  // what `monitor` and `serve` read of AMD GPUs
     TelemetrySample sample;
     sample.device = device;

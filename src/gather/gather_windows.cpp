@@ -16,9 +16,9 @@
 #include "gather/pieces_file.h"
 #include "gather/recording_filesystem.h"
 #include "probe/linux/nvidia_record.h"
-#include "probe/machine_probe.h"
 #include "probe/recorded_identity.h"
 #include "probe/windows/recorded_windows_json.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -229,7 +229,7 @@ Status GatherWindowsMachine(ProbeInputs& live, const std::string& adl_json, cons
   live.windows = std::move(recording_windows);
   std::set<std::string> read_variables;  // the environment variables the probes ask for
   live.env.RecordReadsInto(&read_variables);
-  Snapshot snap = ProbeMachine(live.Context());
+  Snapshot snap = ProbeMachine(live);
   live.env.RecordReadsInto(nullptr);
   if (!windows.dxgi_read) windows.Adapters();
 

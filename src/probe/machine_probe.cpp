@@ -43,7 +43,7 @@ Snapshot ProbeWindows(const ProbeContext& ctx, Snapshot snap) {
 
 }  // namespace
 
-Snapshot ProbeMachine(const ProbeContext& ctx) {
+Snapshot RunProbes(const ProbeContext& ctx) {
   Snapshot snap;
   snap.tool_version = GPUDOCTOR_VERSION;
   snap.sysroot = ctx.fs.Root();

@@ -1,4 +1,6 @@
-// The whole probe pass: runs every probe in order and merges the GPU list.
+// Every probe of the machine in order, then the merged GPU list and the knowledge stage. Commands do not
+// call it: they take the one machine pass, ProbeMachine (topo/machine_pass.h), which adds the recorded
+// inputs' warnings and the topology.
 #pragma once
 
 #include "probe/probe_context.h"
@@ -6,6 +8,6 @@
 
 namespace gpudoctor {
 
-Snapshot ProbeMachine(const ProbeContext& ctx);
+Snapshot RunProbes(const ProbeContext& ctx);
 
 }  // namespace gpudoctor

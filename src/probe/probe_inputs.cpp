@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <system_error>
 
-#include "probe/machine_probe.h"
 #include "probe/recorded_identity.h"
 #include "probe/windows/recorded_windows_source.h"
 
@@ -50,12 +49,6 @@ ProbeInputs MakeRecordedInputs(const std::string& sysroot, const KnowledgeDb* db
     in.windows = LoadRecordedWindowsSource(*in.fs, in.warnings);
   }
   return in;
-}
-
-Snapshot ProbeWithInputs(const ProbeInputs& inputs) {
-  Snapshot snap = ProbeMachine(inputs.Context());
-  snap.warnings.insert(snap.warnings.begin(), inputs.warnings.begin(), inputs.warnings.end());
-  return snap;
 }
 
 }  // namespace gpudoctor

@@ -34,7 +34,4 @@ struct ProbeInputs {
 ProbeInputs MakeLiveInputs(const Environment& process_env, const KnowledgeDb* db = nullptr);
 ProbeInputs MakeRecordedInputs(const std::string& sysroot, const KnowledgeDb* db = nullptr);
 
-// Runs every probe on `inputs`; problems with the recorded inputs come first in the warnings.
-Snapshot ProbeWithInputs(const ProbeInputs& inputs);
-
 }  // namespace gpudoctor

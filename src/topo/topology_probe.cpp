@@ -123,10 +123,4 @@ TopologyInputs ReadTopologyInputs(const ProbeContext& ctx, const Snapshot& snap)
   return in;
 }
 
-Snapshot ProbeWithTopology(const ProbeInputs& inputs) {
-  Snapshot snap = ProbeWithInputs(inputs);
-  if (!snap.gpus.empty()) snap.topology = ProbeTopology(inputs.Context(), snap);
-  return snap;
-}
-
 }  // namespace gpudoctor

@@ -5,7 +5,6 @@
 #pragma once
 
 #include "probe/probe_context.h"
-#include "probe/probe_inputs.h"
 #include "snapshot/snapshot.h"
 #include "topo/topology.h"
 #include "topo/topology_builder.h"
@@ -17,9 +16,5 @@ TopologyInputs ReadTopologyInputs(const ProbeContext& ctx, const Snapshot& snaps
 inline Topology ProbeTopology(const ProbeContext& ctx, const Snapshot& snapshot) {
   return BuildTopology(ReadTopologyInputs(ctx, snapshot));
 }
-
-// The probe pass of every command that builds a Snapshot from a machine (info, check, topo, ...): the
-// probes, then the topology when there is a GPU (none: it stays absent, and nothing more is read).
-Snapshot ProbeWithTopology(const ProbeInputs& inputs);
 
 }  // namespace gpudoctor

@@ -19,6 +19,7 @@
 #include "report/check_text.h"
 #include "rules_test_util.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -32,7 +33,7 @@ using testing::kGolden;
 
 // Reports must not depend on where the checkout lives, the tool's version or the test host's disk.
 Snapshot ProbeRecorded(const std::string& machine) {
-  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine));
+  Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + machine));
   snap.sysroot = "tests/fixtures/sysroot/" + machine;
   snap.tool_version = "golden";
   if (!stdfs::exists(kFixtures + machine + "/.gpudoctor/disk")) {
@@ -717,7 +718,7 @@ TEST(CheckRecordedFixes, Rx6700XtWithoutTheOverrideGetsIt) {
   std::map<std::string, std::string> vars = in.env.All();
   vars.erase("HSA_OVERRIDE_GFX_VERSION");
   in.env = Environment(vars);
-  auto fs = RunRules(ProbeWithInputs(in));
+  auto fs = RunRules(ProbeMachine(in));
   const Finding* f = FindId(fs, "framework.torch_no_kernels");
   ASSERT_NE(f, nullptr) << Ids(fs);
   EXPECT_EQ(BashFix(*f), "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n");

@@ -12,6 +12,7 @@
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -85,7 +86,7 @@ void ExpectAgreement(const Snapshot& snap, const std::string& what) {
 TEST(DriverInstallAgreement, EveryRecordedLinuxMachineWithAnNvidiaGpu) {
   std::vector<std::string> compared;
   for (const auto& entry : stdfs::directory_iterator(kFixtures)) {
-    Snapshot snap = ProbeWithTopology(MakeRecordedInputs(entry.path().string()));
+    Snapshot snap = ProbeMachine(MakeRecordedInputs(entry.path().string()));
     if (snap.os.family != OsFamily::kLinux || !GiveDriverTroubles(snap)) continue;
     const std::string name = entry.path().filename().string();
     ExpectAgreement(snap, name);
@@ -96,7 +97,7 @@ TEST(DriverInstallAgreement, EveryRecordedLinuxMachineWithAnNvidiaGpu) {
 }
 
 Snapshot Rtx3060(const std::string& id, std::vector<std::string> like) {
-  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + "rtx3060-desktop"));
+  Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + "rtx3060-desktop"));
   snap.os.distro_id = id;
   snap.os.distro_id_like = std::move(like);
   EXPECT_TRUE(GiveDriverTroubles(snap));
@@ -128,13 +129,13 @@ TEST(DriverInstallAgreement, OsReleaseIds) {
 
 // The special cases the knowledge base derives come before the table, in both.
 TEST(DriverInstallAgreement, LastBranchAndDebiansOpenModulesRoute) {
-  Snapshot pascal = ProbeWithTopology(MakeRecordedInputs(kFixtures + "gtx1080-desktop"));
+  Snapshot pascal = ProbeMachine(MakeRecordedInputs(kFixtures + "gtx1080-desktop"));
   pascal.os.distro_id = "fedora";
   ASSERT_TRUE(GiveDriverTroubles(pascal));
   ExpectAgreement(pascal, "gtx1080 on fedora");
   EXPECT_NE(Joined(CheckLines(pascal)).find("580 branch"), std::string::npos) << Joined(CheckLines(pascal));
 
-  Snapshot blackwell = ProbeWithTopology(MakeRecordedInputs(kFixtures + "rtx5090-desktop"));
+  Snapshot blackwell = ProbeMachine(MakeRecordedInputs(kFixtures + "rtx5090-desktop"));
   blackwell.os.distro_id = "debian";
   blackwell.os.distro_version = "12";
   blackwell.os.distro_id_like.clear();

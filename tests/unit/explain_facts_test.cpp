@@ -11,9 +11,9 @@
 #include "explain/log_scanner.h"
 #include "explain_test_util.h"
 #include "knowledge/knowledge_loader.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -21,7 +21,7 @@ namespace {
 using testing::kFixtures;
 
 Snapshot RecordedSnapshot(const std::string& name) {
-  return ProbeWithInputs(MakeRecordedInputs(kFixtures + name, &EmbeddedDb()));
+  return ProbeMachine(MakeRecordedInputs(kFixtures + name, &EmbeddedDb()));
 }
 
 std::string AllFacts(const std::string& message, const Snapshot& snap, std::string* id = nullptr) {

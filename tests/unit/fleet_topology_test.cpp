@@ -15,6 +15,7 @@
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -26,7 +27,7 @@ using testing::kFixtures;
 
 // The three nodes' saved snapshots: node-c's GPU2 and GPU6 reach each other across the sockets only.
 std::vector<std::pair<std::string, std::string>> ThreeNodes() {
-  Snapshot base = ProbeWithTopology(MakeRecordedInputs(kFixtures + "mi300x-8gpu-node"));
+  Snapshot base = ProbeMachine(MakeRecordedInputs(kFixtures + "mi300x-8gpu-node"));
   std::vector<std::pair<std::string, std::string>> out;
   for (const char* host : {"node-a", "node-b", "node-c"}) {
     Snapshot s = base;

@@ -21,6 +21,7 @@
 #include "rules_test_util.h"
 #include "snapshot/snapshot_json.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 #include "topo/topology_report.h"
 #include "unique_temp_dir.h"
@@ -53,7 +54,7 @@ struct Reports {
 
 Reports ReportsOf(const std::string& sysroot) {
   ProbeInputs in = MakeRecordedInputs(sysroot, &Db());
-  Snapshot snap = ProbeWithTopology(in);  // the probe pass of info, check and topo
+  Snapshot snap = ProbeMachine(in);  // the probe pass of info, check and topo
   snap.sysroot = "SYSROOT";
   Reports r;
   r.info_text = RenderInfoText(snap);

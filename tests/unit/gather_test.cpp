@@ -19,6 +19,7 @@
 #include "probe/recorded_identity.h"
 #include "recorded_fixture_names.h"
 #include "snapshot/snapshot_json.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -174,10 +175,10 @@ TEST_F(GatherTest, TheRecordingReplaysTheSameSnapshot) {
   stdfs::remove(live_ / "proc/meminfo");
   Put(live_ / "proc/meminfo", "MemTotal: 1024 kB\nMemAvailable: 512 kB\n");
   ProbeInputs in = Inputs();
-  Snapshot want = ProbeWithInputs(in);
+  Snapshot want = ProbeMachine(in);
   std::vector<std::string> notes;
   ASSERT_TRUE(GatherMachine(in, "", dest_.string(), notes).ok());
-  Snapshot got = ProbeWithInputs(MakeRecordedInputs(dest_.string()));
+  Snapshot got = ProbeMachine(MakeRecordedInputs(dest_.string()));
   want.sysroot = got.sysroot = "";
   EXPECT_EQ(SnapshotToJson(got), SnapshotToJson(want));
 }
@@ -216,11 +217,11 @@ TEST_F(GatherTest, RecordsTheOwnersOfTheDeviceNodesThatWereChecked) {
   stdfs::remove(live_ / "proc/meminfo");
   ProbeInputs in = Inputs();
   in.fs = std::make_unique<OwnedDeviceNodes>(std::move(in.fs));
-  Snapshot want = ProbeWithInputs(in);
+  Snapshot want = ProbeMachine(in);
   std::vector<std::string> notes;
   ASSERT_TRUE(GatherMachine(in, "", dest_.string(), notes).ok());
   EXPECT_EQ(Get(dest_ / ".gpudoctor/devnodes"), "/dev/kfd 0660 0 109\n");
-  Snapshot got = ProbeWithInputs(MakeRecordedInputs(dest_.string()));
+  Snapshot got = ProbeMachine(MakeRecordedInputs(dest_.string()));
   ASSERT_FALSE(got.amd.device_nodes.empty());
   EXPECT_EQ(got.amd.device_nodes[0].path, "/dev/kfd");
   EXPECT_EQ(SnapshotToJson(got).find("not recorded"), std::string::npos);
@@ -333,7 +334,7 @@ TEST(GatherVariables, EveryVariableAProbeReadsIsOnTheAllowList) {
     ProbeInputs in = MakeRecordedInputs(testing::kFixtures + name);
     std::set<std::string> read;
     in.env.RecordReadsInto(&read);
-    Snapshot snap = ProbeWithTopology(in);
+    Snapshot snap = ProbeMachine(in);
     in.env.RecordReadsInto(nullptr);
     const bool windows = in.windows != nullptr;
     for (const std::string& var : read) {

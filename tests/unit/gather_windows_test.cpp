@@ -12,6 +12,7 @@
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -40,14 +41,14 @@ std::string Comparable(Snapshot s) {
 TEST_P(GatherWindowsTest, RecordingReplaysToTheSameSnapshot) {
   ProbeInputs original = MakeRecordedInputs(kFixtures + GetParam());
   ASSERT_NE(original.windows, nullptr);
-  Snapshot want = ProbeWithInputs(original);
+  Snapshot want = ProbeMachine(original);
   std::vector<std::string> notes;
   auto st = GatherWindowsMachine(original, "", dest_.string(), notes);
   ASSERT_TRUE(st.ok()) << st.error().message;
   ASSERT_NE(original.windows, nullptr) << "the inputs are given back after recording";
   EXPECT_TRUE(stdfs::exists(dest_ / ".gpudoctor/windows/registry.json"));
   EXPECT_TRUE(stdfs::exists(dest_ / "README.md"));
-  Snapshot got = ProbeWithInputs(MakeRecordedInputs(dest_.string()));
+  Snapshot got = ProbeMachine(MakeRecordedInputs(dest_.string()));
   EXPECT_EQ(Comparable(got), Comparable(want));
   // A second recording into the same folder is refused: nothing is overwritten.
   EXPECT_FALSE(GatherWindowsMachine(original, "", dest_.string(), notes).ok());
@@ -83,7 +84,7 @@ TEST(GatherWindows, TorchDllsReplayWithTheirGpuCode) {
       .write(reinterpret_cast<const char*>(dll.data()), static_cast<std::streamsize>(dll.size()));
 
   ProbeInputs original = MakeRecordedInputs(machine.string());
-  Snapshot want = ProbeWithInputs(original);
+  Snapshot want = ProbeMachine(original);
   auto cubins = [](const Snapshot& s) {
     for (const auto& e : s.python_envs)
       if (e.torch && !e.torch->gpu_code.empty()) return e.torch->gpu_code[0].cuda_cubins;
@@ -97,7 +98,7 @@ TEST(GatherWindows, TorchDllsReplayWithTheirGpuCode) {
       dest / "C/Users/frank/miniconda3/envs/torch/Lib/site-packages/torch/lib/torch_cuda.dll";
   ASSERT_TRUE(stdfs::exists(recorded));
   EXPECT_EQ(stdfs::file_size(recorded), dll.size());
-  Snapshot got = ProbeWithInputs(MakeRecordedInputs(dest.string()));
+  Snapshot got = ProbeMachine(MakeRecordedInputs(dest.string()));
   EXPECT_EQ(cubins(got), cubins(want));
   EXPECT_EQ(Comparable(got), Comparable(want));
   {

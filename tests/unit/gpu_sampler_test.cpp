@@ -5,12 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "knowledge/knowledge_loader.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "telemetry/gpu_sampler.h"
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -21,7 +21,7 @@ using testing::kFixtures;
 std::vector<TelemetrySample> MonitorSamples(const std::string& machine) {
   static const auto db = LoadEmbeddedKnowledge();
   ProbeInputs in = MakeRecordedInputs(kFixtures + machine, db.ok() ? &db.value() : nullptr);
-  Snapshot snap = ProbeWithInputs(in);
+  Snapshot snap = ProbeMachine(in);
   TelemetryReader reader(*in.fs, in.live, snap);
   std::vector<std::string> warnings;
   return reader.Read(warnings);

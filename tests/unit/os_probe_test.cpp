@@ -8,6 +8,7 @@
 #include "probe/linux/procfs_parse.h"
 #include "probe/probe_inputs.h"
 #include "probe_test_sysroot.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -260,7 +261,7 @@ TEST(OsReleaseParser, ReadsIdLikeAsAList) {
 }
 
 TEST(OsProbe, RecordedUbuntuHasDebianLike) {
-  const Snapshot snap = ProbeWithTopology(
+  const Snapshot snap = ProbeMachine(
       MakeRecordedInputs(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/gtx1080-desktop"));
   EXPECT_EQ(snap.os.distro_id, "ubuntu");
   EXPECT_EQ(snap.os.distro_id_like, std::vector<std::string>{"debian"});

@@ -14,6 +14,7 @@
 #include "probe/probe_inputs.h"
 #include "rules_test_util.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -26,7 +27,7 @@ Snapshot Probe(const std::string& machine) {
   ProbeInputs in =
       MakeRecordedInputs(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/" + machine, &Db());
   EXPECT_TRUE(in.warnings.empty()) << machine << ": " << (in.warnings.empty() ? "" : in.warnings.front());
-  return ProbeWithInputs(in);
+  return ProbeMachine(in);
 }
 
 std::vector<const Gpu*> GpusOf(const Snapshot& s, GpuVendor vendor) {

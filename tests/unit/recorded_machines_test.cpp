@@ -16,12 +16,12 @@
 #include "core/strings.h"
 #include "golden_test_util.h"
 #include "knowledge/knowledge_loader.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "report/info_text.h"
 #include "rules_test_util.h"
 #include "snapshot/snapshot_json.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -46,7 +46,7 @@ std::vector<std::string> DiscoverMachines() {
 // Reports must not depend on where the checkout lives or on the tool's version. The probe pass is that of
 // `info`: the topology included.
 Snapshot ProbeForGolden(const std::string& machine) {
-  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine, &Db()));
+  Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + machine, &Db()));
   snap.sysroot = "tests/fixtures/sysroot/" + machine;
   snap.tool_version = "golden";
   return snap;

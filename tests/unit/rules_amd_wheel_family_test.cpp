@@ -8,6 +8,7 @@
 #include "probe/probe_inputs.h"
 #include "rules/shell.h"
 #include "rules_test_util.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -18,7 +19,7 @@ using namespace testing_rules;
 Snapshot WithAmdTorch(const std::string& version, const std::vector<std::string>& packages) {
   ProbeInputs in = MakeRecordedInputs(
       std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/win11-rx7900xtx-py311", &Db());
-  Snapshot s = ProbeWithInputs(in);
+  Snapshot s = ProbeMachine(in);
   EXPECT_EQ(s.python_envs.size(), 1u);
   PythonEnv& env = s.python_envs.at(0);
   env.torch->version = version;

@@ -17,6 +17,7 @@
 #include "setup/setup_plan.h"
 #include "setup_apply_test_util.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -102,8 +103,7 @@ TEST_F(SetupApply, RepairReplacesACpuBuildInAnExistingVenv) {
   request.mode = PlanMode::kRepair;
   request.environment = (dir / "env").string();
   const std::string phoenix = kSource + "/tests/fixtures/sysroot/phoenix-apu-laptop";
-  const SetupPlan plan =
-      PlanSetup(ProbeWithTopology(MakeRecordedInputs(phoenix)), testing_rules::Db(), request);
+  const SetupPlan plan = PlanSetup(ProbeMachine(MakeRecordedInputs(phoenix)), testing_rules::Db(), request);
   const PackageStep& step = plan.packages.at(0);
   ASSERT_EQ(step.uninstall.size(), 3u);
   std::vector<std::string> rocm, cpu;

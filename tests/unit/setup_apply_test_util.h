@@ -14,6 +14,7 @@
 #include "probe/probe_inputs.h"
 #include "rules_test_util.h"
 #include "setup/setup_plan.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor::testing {
@@ -41,7 +42,7 @@ inline SetupPlan RaphaelPlan(const std::filesystem::path& env, const std::string
   PlanRequest request;
   request.environment = env.string();
   request.installer = installer;
-  return PlanSetup(ProbeWithTopology(MakeRecordedInputs(kRaphael)), testing_rules::Db(), request);
+  return PlanSetup(ProbeMachine(MakeRecordedInputs(kRaphael)), testing_rules::Db(), request);
 }
 
 // "torch==2.9.1" -> "torch==2.9.1+rocm7.14"; "torchvision==0.24.*" -> "torchvision==0.24.0+rocm7.14".

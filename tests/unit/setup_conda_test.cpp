@@ -9,6 +9,7 @@
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -18,7 +19,7 @@ using testing::kFixtures;
 using testing_rules::Db;
 
 SetupPlan PlanWithInstaller(const std::string& machine, const std::string& installer) {
-  const Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine));
+  const Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + machine));
   PlanRequest request;
   request.shell = DetectShell(snap.os.family, Environment());
   request.installer = installer;
@@ -49,7 +50,7 @@ TEST(SetupConda, SameWheelsAndIndexAsPipInACondaPrefix) {
 }
 
 TEST(SetupConda, WindowsLauncherVersionBecomesCondasPython) {
-  const Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + "win11-rtx4090"));
+  const Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + "win11-rtx4090"));
   Finding f;
   f.id = "framework.no_torch";
   f.severity = Severity::kError;

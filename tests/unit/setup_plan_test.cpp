@@ -20,6 +20,7 @@
 #include "setup/setup_render.h"
 #include "setup_plan_test_util.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -39,7 +40,7 @@ struct Machine {
 
 Machine RecordedMachine(const std::string& name) {
   Machine m;
-  m.snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + name));
+  m.snap = ProbeMachine(MakeRecordedInputs(kFixtures + name));
   m.shell = DetectShell(m.snap.os.family, Environment());
   RuleOptions options;
   options.include_ok = false;

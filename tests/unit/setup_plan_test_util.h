@@ -9,13 +9,14 @@
 #include "setup/setup_plan.h"
 #include "snapshot/snapshot.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor::testing {
 
 // The recorded machine tests/fixtures/sysroot/<name>, probed with its topology.
 inline Snapshot Recorded(const std::string& name) {
-  return ProbeWithTopology(MakeRecordedInputs(kFixtures + name));
+  return ProbeMachine(MakeRecordedInputs(kFixtures + name));
 }
 
 // The package step whose requirements name torch; nullptr when the plan has none.

@@ -10,6 +10,7 @@
 #include "setup/setup_plan.h"
 #include "setup/setup_render.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -46,7 +47,7 @@ const char kPin[] =
 const char kEnvPython[] = "/home/greta/ai/.venv/bin/python -m pip ";
 
 SetupPlan Repair(const std::vector<Finding>& findings) {
-  const Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + "phoenix-pinned-project"));
+  const Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + "phoenix-pinned-project"));
   PlanRequest request;
   request.mode = PlanMode::kRepair;
   return PlanFromFindings(snap, Db(), findings, request);
@@ -96,7 +97,7 @@ TEST(SetupRepairDedupe, EachPackageInstalledByOneStep) {
 TEST(SetupRepairDedupe, RecordedRepairPlansRepeatNoLine) {
   for (const char* name : {"phoenix-pinned-project", "rtx4090-xformers-desktop", "rtx3090-bnb-cpu-only",
                            "rtx4070-onnxruntime-cu11", "phoenix-uv-project"}) {
-    const Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + name));
+    const Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + name));
     PlanRequest request;
     request.mode = PlanMode::kRepair;
     const SetupPlan plan = PlanSetup(snap, Db(), request);

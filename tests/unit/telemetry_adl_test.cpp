@@ -15,11 +15,11 @@
 #include "gather/gather_windows.h"
 #include "gpu/api/adl_api.h"
 #include "knowledge/knowledge_loader.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -46,7 +46,7 @@ AdlSampled SampleWithAdl(const std::string& sysroot, bool live, const std::vecto
   TelemetryLibraries libs;
   libs.nvml = false;
   libs.adl = adl;
-  TelemetryReader reader(*in.fs, live, ProbeWithInputs(in), libs);
+  TelemetryReader reader(*in.fs, live, ProbeMachine(in), libs);
   AdlSampled out;
   out.setup_warnings = reader.setup_warnings();
   out.samples = reader.Read(out.warnings);

@@ -10,11 +10,11 @@
 #include "gates/gate_context.h"
 #include "gates/gate_fake_kernels.h"
 #include "knowledge/knowledge_loader.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -35,7 +35,7 @@ class TelemetryAgreement : public ::testing::Test {
   void SetUp() override {
     static const auto db = LoadEmbeddedKnowledge();
     inputs_ = MakeRecordedInputs(kFixtures + kAgreementMachine, db.ok() ? &db.value() : nullptr);
-    TelemetryReader reader(*inputs_.fs, inputs_.live, ProbeWithInputs(inputs_));
+    TelemetryReader reader(*inputs_.fs, inputs_.live, ProbeMachine(inputs_));
     std::vector<std::string> warnings;
     monitor_ = reader.Read(warnings);
     ASSERT_FALSE(monitor_.empty());

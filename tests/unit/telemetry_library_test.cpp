@@ -11,11 +11,11 @@
 #include "gpu_environment.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/dynamic_library.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -33,7 +33,7 @@ struct Sampled {
 Sampled SampleWith(const TelemetryLibraries& libraries) {
   static const auto db = LoadEmbeddedKnowledge();
   ProbeInputs in = MakeRecordedInputs(kMi300x, db.ok() ? &db.value() : nullptr);
-  TelemetryReader reader(*in.fs, /*live=*/true, ProbeWithInputs(in), libraries);
+  TelemetryReader reader(*in.fs, /*live=*/true, ProbeMachine(in), libraries);
   Sampled out;
   out.setup_warnings = reader.setup_warnings();
   out.samples = reader.Read(out.warnings);

@@ -6,7 +6,6 @@
 
 #include "gather/gather.h"
 #include "knowledge/knowledge_loader.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "probe_sysroot_builder.h"
 #include "recorded_fixture_names.h"
@@ -14,6 +13,7 @@
 #include "telemetry/telemetry_json.h"
 #include "telemetry/telemetry_reader.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "unique_temp_dir.h"
 
 namespace gpudoctor {
@@ -87,7 +87,7 @@ TEST(TelemetryParse, ThrottleReasonNamesFollowNvmlBits) {
 std::vector<TelemetrySample> SampleRecorded(const std::string& machine, std::vector<std::string>& warnings) {
   static const auto db = LoadEmbeddedKnowledge();  // GPU names, as the commands probe
   ProbeInputs in = MakeRecordedInputs(kFixtures + machine, db.ok() ? &db.value() : nullptr);
-  Snapshot snap = ProbeWithInputs(in);
+  Snapshot snap = ProbeMachine(in);
   TelemetryReader reader(*in.fs, in.live, snap);
   for (const auto& w : reader.setup_warnings()) warnings.push_back(w);
   return reader.Read(warnings);
@@ -192,7 +192,7 @@ TEST(TelemetryGather, RecordingKeepsTheTelemetryFiles) {
   auto before = SampleRecorded("rx7900xtx-raphael", w1);
   static const auto db = LoadEmbeddedKnowledge();
   ProbeInputs in = MakeRecordedInputs(dest, db.ok() ? &db.value() : nullptr);
-  TelemetryReader reader(*in.fs, false, ProbeWithInputs(in));
+  TelemetryReader reader(*in.fs, false, ProbeMachine(in));
   auto after = reader.Read(w2);
   ASSERT_EQ(after.size(), 2u);
   ASSERT_EQ(before.size(), 2u);

@@ -11,6 +11,7 @@
 #include "probe/probe_inputs.h"
 #include "snapshot/snapshot_json.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 #include "topo/topology_report.h"
 
@@ -26,7 +27,7 @@ const std::string kReleaseSnapshot =
 
 TEST(TopoSnapshot, SaveAndLoadKeepTheTopology) {
   for (const char* machine : {"h100-sxm-server", "mi300x-8gpu-node"}) {
-    Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + machine));
+    Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + machine));
     ASSERT_TRUE(snap.topology.has_value()) << machine;
     auto back = SnapshotFromJson(SnapshotToJson(snap), "saved");
     ASSERT_TRUE(back.ok()) << back.error().message;
@@ -36,7 +37,7 @@ TEST(TopoSnapshot, SaveAndLoadKeepTheTopology) {
     EXPECT_EQ(RenderTopologyText(*back, true), RenderTopologyText(snap, true)) << machine;
     EXPECT_EQ(SnapshotToJson(*back), SnapshotToJson(snap)) << machine;
   }
-  Snapshot h100 = ProbeWithTopology(MakeRecordedInputs(kFixtures + "h100-sxm-server"));
+  Snapshot h100 = ProbeMachine(MakeRecordedInputs(kFixtures + "h100-sxm-server"));
   auto back = SnapshotFromJson(SnapshotToJson(h100), "saved");
   ASSERT_TRUE(back.ok());
   const Topology& t = *back->topology;
@@ -50,7 +51,7 @@ TEST(TopoSnapshot, SaveAndLoadKeepTheTopology) {
 }
 
 TEST(TopoSnapshot, NoGpuMeansNoTopology) {
-  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(kFixtures + "vm-no-gpu"));
+  Snapshot snap = ProbeMachine(MakeRecordedInputs(kFixtures + "vm-no-gpu"));
   EXPECT_FALSE(snap.topology.has_value());
   EXPECT_NE(SnapshotToJson(snap).find("\"topology\": null"), std::string::npos);
 }

@@ -8,11 +8,11 @@
 #include "cli_test_util.h"
 #include "gather/gather.h"
 #include "platform/process.h"
-#include "probe/machine_probe.h"
 #include "probe/probe_inputs.h"
 #include "probe_sysroot_builder.h"
 #include "test_common.h"
 #include "topo/kfd_links.h"
+#include "topo/machine_pass.h"
 #include "topo/nvml_topology.h"
 #include "topo/pci_path.h"
 #include "topo/topology_builder.h"
@@ -27,7 +27,7 @@ using testing::kFixtures;
 
 // The probe pass of `info`, `check` and `topo`: the Snapshot with its topology.
 Snapshot SnapshotOf(const std::string& root) {
-  return ProbeWithTopology(MakeRecordedInputs(root));
+  return ProbeMachine(MakeRecordedInputs(root));
 }
 
 Topology TopologyOf(const std::string& root) {

@@ -12,6 +12,7 @@
 #include "rules/rules.h"
 #include "rules_test_util.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "topo/topology_probe.h"
 
 namespace gpudoctor {
@@ -28,7 +29,7 @@ std::vector<Finding> FindingsWithId(const Snapshot& snap, const std::string& id)
 }
 
 Snapshot RecordedWithKnowledge(const std::string& machine) {
-  return ProbeWithTopology(MakeRecordedInputs(kFixtures + machine, &Db()));
+  return ProbeMachine(MakeRecordedInputs(kFixtures + machine, &Db()));
 }
 
 bool AnyLineHas(const std::vector<std::string>& lines, const std::string& text) {
@@ -100,7 +101,7 @@ class TwoSocketBox : public ::testing::Test {
 };
 
 TEST_F(TwoSocketBox, GpusAcrossNumaNodesAreNamedWithTheirNodes) {
-  Snapshot snap = ProbeWithTopology(MakeRecordedInputs(box_.root(), &Db()));
+  Snapshot snap = ProbeMachine(MakeRecordedInputs(box_.root(), &Db()));
   ASSERT_TRUE(snap.topology.has_value());
   ASSERT_EQ(snap.topology->gpus.size(), 3u);
   EXPECT_EQ(CellLabel(snap.topology->links[0][2]), "SYS");

@@ -11,6 +11,7 @@
 #include "probe/probe_inputs.h"
 #include "probe/windows/windows_python_locations.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 #include "windows_fake_source.h"
 
 namespace gpudoctor {
@@ -81,7 +82,7 @@ class WindowsProbeTest : public ::testing::Test {
     in.env = Environment(std::move(env));
     in.cwd = in.env.Get("PWD").value_or("");  // as MakeRecordedInputs takes it
     in.windows = std::move(source_);
-    Snapshot s = ProbeWithInputs(in);
+    Snapshot s = ProbeMachine(in);
     source_ = std::move(in.windows);
     return s;
   }

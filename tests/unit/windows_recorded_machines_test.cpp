@@ -12,6 +12,7 @@
 #include "rules_test_util.h"
 #include "snapshot/snapshot_json.h"
 #include "test_common.h"
+#include "topo/machine_pass.h"
 
 namespace gpudoctor {
 namespace {
@@ -25,7 +26,7 @@ Snapshot ProbeWindowsRecorded(const std::string& machine) {
       MakeRecordedInputs(std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/sysroot/" + machine, &Db());
   EXPECT_TRUE(in.warnings.empty()) << machine << ": " << (in.warnings.empty() ? "" : in.warnings.front());
   EXPECT_NE(in.windows, nullptr) << machine;
-  return ProbeWithInputs(in);
+  return ProbeMachine(in);
 }
 
 std::vector<std::string> Lines(const Finding& f, Shell shell) {

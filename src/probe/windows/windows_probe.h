@@ -1,5 +1,5 @@
 // The native-Windows probe pass: OS, display adapters and runtimes from
-// ctx.windows (live or recorded) and the FileSystem. ProbeMachine calls it instead of the Linux
+// ctx.windows (live or recorded) and the FileSystem. RunProbes calls it instead of the Linux
 // probes when ctx.windows is set.
 #pragma once
 
