@@ -136,8 +136,7 @@ void ReadEntry(EntryReader& reader, const std::string& area, ExplainCatalog& cat
     e.wheel_fix = static_cast<ExplainEntry::WheelFixKind>(*w + 1);
   e.loader_fix = reader.Boolean("loader_fix", Need::kOptional).value_or(false);
   e.harmless = reader.Boolean("harmless", Need::kOptional).value_or(false);
-  if (e.harmless && e.severity != ExplainSeverity::kInfo)
-    reader.Error(0, "a harmless entry has severity info");
+  if (e.harmless && e.severity != Severity::kInfo) reader.Error(0, "a harmless entry has severity info");
   e.fallback = reader.Boolean("fallback", Need::kOptional).value_or(false);
   e.specific_fix = reader.TextList("specific_fix", Need::kOptional);
   if (e.fallback && e.priority > -50) reader.Error(0, "a fallback entry has a priority of -50 or lower");

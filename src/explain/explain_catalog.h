@@ -17,9 +17,6 @@
 
 namespace gpudoctor {
 
-// core/severity.h's; a catalog entry is info, warning or error (never ok).
-using ExplainSeverity = Severity;
-
 // The machine facts an entry can ask for (explain_facts.h turns each into lines of text).
 enum class ExplainFact {
   kGpuArch,         // the GPUs' gfx targets / compute capabilities, against the one in the message
@@ -45,11 +42,11 @@ struct ExplainPattern {
 };
 
 struct ExplainEntry {
-  std::string id;     // "hip.no_binary_for_gpu"
-  std::string area;   // the file's base name without .toml: "hip"
-  std::string title;  // one line
-  ExplainSeverity severity = ExplainSeverity::kError;
-  int priority = 0;  // when several entries match one line, the highest wins
+  std::string id;                        // "hip.no_binary_for_gpu"
+  std::string area;                      // the file's base name without .toml: "hip"
+  std::string title;                     // one line
+  Severity severity = Severity::kError;  // info, warning or error (never ok)
+  int priority = 0;                      // when several entries match one line, the highest wins
   std::vector<ExplainPattern> patterns;
   std::string cause;
   std::string fix;

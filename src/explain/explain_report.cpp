@@ -14,15 +14,15 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const char* Colour(ExplainSeverity s) {
+const char* Colour(Severity s) {
   switch (s) {
-    case ExplainSeverity::kInfo:
+    case Severity::kInfo:
       return "\x1b[36m";
-    case ExplainSeverity::kWarning:
+    case Severity::kWarning:
       return "\x1b[33m";
-    case ExplainSeverity::kError:
+    case Severity::kError:
       return "\x1b[31m";
-    case ExplainSeverity::kOk:
+    case Severity::kOk:
       break;
   }
   return "";
@@ -65,7 +65,7 @@ bool EndsACaughtTraceback(const ExplainMatch& fallback, const std::vector<Explai
 // the last one: a traceback's final exception line is the failure, the earlier ones its context.
 std::vector<ExplainMatch> WithoutRedundantFallbacks(const std::vector<ExplainMatch>& matches) {
   const bool real_problem = std::any_of(matches.begin(), matches.end(), [](const ExplainMatch& m) {
-    return !m.entry->fallback && !m.entry->harmless && m.entry->severity != ExplainSeverity::kInfo;
+    return !m.entry->fallback && !m.entry->harmless && m.entry->severity != Severity::kInfo;
   });
   const ExplainMatch* last = nullptr;
   for (const ExplainMatch& m : matches)
@@ -171,8 +171,8 @@ ExplainReport BuildExplainReport(const std::vector<ExplainMatch>& matches, const
 int ExplainExitCode(const ExplainReport& report) {
   int code = 0;
   for (const ExplainedMatch& m : report.matches) {
-    if (m.match.entry->severity == ExplainSeverity::kError) code = std::max(code, 2);
-    if (m.match.entry->severity == ExplainSeverity::kWarning) code = std::max(code, 1);
+    if (m.match.entry->severity == Severity::kError) code = std::max(code, 2);
+    if (m.match.entry->severity == Severity::kWarning) code = std::max(code, 1);
   }
   return code;
 }

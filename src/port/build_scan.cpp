@@ -26,7 +26,7 @@ PortFileReport ScanBuildFile(std::string_view text, const PortMap& map) {
     for (const BuildFlagRule& rule : comment ? std::vector<BuildFlagRule>{} : map.build_flags) {
       size_t at = l.find(rule.pattern);
       if (at == std::string_view::npos) continue;
-      report.findings.push_back(PortFinding{PortFindingKind::kBuildFlag, PortSeverity::kWarning, line,
+      report.findings.push_back(PortFinding{PortFindingKind::kBuildFlag, Severity::kWarning, line,
                                             static_cast<uint32_t>(at + 1), rule.pattern,
                                             "CUDA-only build setting '" + rule.pattern + "'", rule.advice});
       break;

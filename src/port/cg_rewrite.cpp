@@ -65,8 +65,8 @@ class CgRewriter {
   }
 
  private:
-  void Add(PortFindingKind kind, PortSeverity severity, const Token& at, std::string name,
-           std::string message, std::string advice) {
+  void Add(PortFindingKind kind, Severity severity, const Token& at, std::string name, std::string message,
+           std::string advice) {
     report_.findings.push_back(PortFinding{kind, severity, at.line, at.column, std::move(name),
                                            std::move(message), std::move(advice)});
   }
@@ -113,7 +113,7 @@ class CgRewriter {
     const uint32_t cut = args.size() == 3 ? code_[args[1].second + 1].offset : 0;
     if (!op || op->end != args[2].second || !OneLine(g_first.offset, g_last.offset) ||
         !OneLine(cut, code_[op->end].offset)) {
-      Add(PortFindingKind::kCooperativeGroups, PortSeverity::kError, code_[i], "reduce",
+      Add(PortFindingKind::kCooperativeGroups, Severity::kError, code_[i], "reduce",
           "cooperative_groups::reduce does not exist in HIP, and this call is not reduce(tile, value, "
           "cg::plus<T>()) (or less, greater, bit_and, bit_or, bit_xor) on one line",
           "reduce over the tile with shfl_xor: for (o = tile.size() / 2; o > 0; o /= 2) v = op(v, "
@@ -128,7 +128,7 @@ class CgRewriter {
     edits_.push_back(PortEdit{cut, last.offset + 1 - cut, ""});  // ", cg::plus<T>()"
     consumed_.insert(args[2].first + 2);
     ++report_.conversions["cooperative_groups"];
-    Add(PortFindingKind::kCgRewritten, PortSeverity::kInfo, code_[i], "reduce",
+    Add(PortFindingKind::kCgRewritten, Severity::kInfo, code_[i], "reduce",
         "cooperative_groups::reduce (absent from HIP) rewritten as a shfl_xor reduction over the group",
         "the group must be a thread_block_tile (a power-of-two size); for a coalesced group reduce through "
         "shared memory");
@@ -148,7 +148,7 @@ class CgRewriter {
 
   void Unrewritten(size_t i) {
     std::string name(code_.Text(i));
-    Add(PortFindingKind::kCooperativeGroups, PortSeverity::kError, code_[i], name,
+    Add(PortFindingKind::kCooperativeGroups, Severity::kError, code_[i], name,
         "cooperative_groups::" + name + " does not exist in HIP",
         "pass a lambda instead: " + OperatorLambda(name, "T"));
   }
@@ -161,8 +161,8 @@ class CgRewriter {
       if (options_.hip_version && m.missing_through < *options_.hip_version) return;
       if (options_.hip_version && Older(i, m)) return;
       const bool known = options_.hip_version.has_value();
-      Add(PortFindingKind::kCooperativeGroups, known ? PortSeverity::kError : PortSeverity::kWarning,
-          code_[i], m.name,
+      Add(PortFindingKind::kCooperativeGroups, known ? Severity::kError : Severity::kWarning, code_[i],
+          m.name,
           m.name + "() is missing from HIP " + m.missing_through.ToString() + " and older" +
               (known ? " (--hip-version " + options_.hip_version->ToString() + ")" : ""),
           m.advice);
@@ -187,7 +187,7 @@ class CgRewriter {
       text.replace(at, 8, name);
     edits_.push_back(PortEdit{object.offset, code_[i + 2].offset + 1 - object.offset, text});
     ++report_.conversions["cooperative_groups"];
-    Add(PortFindingKind::kOlderHip, PortSeverity::kWarning, code_[i], m.name,
+    Add(PortFindingKind::kOlderHip, Severity::kWarning, code_[i], m.name,
         m.name + "() is missing from HIP " + m.missing_through.ToString() + " and older: written as " + text +
             " for HIP " + options_.hip_version->ToString(),
         m.advice);

@@ -54,12 +54,12 @@ class Scanner {
       if (name == "__ballot_sync" || name == "__ballot" || name == "__activemask") Ballot(i);
       if ((name == "asm" || name == "__asm__" || name == "__asm") &&
           (code_.Is(i + 1, "(") || code_.Is(i + 1, "volatile") || code_.Is(i + 1, "__volatile__")))
-        Add(PortFindingKind::kInlinePtx, PortSeverity::kError, t, std::string(name),
+        Add(PortFindingKind::kInlinePtx, Severity::kError, t, std::string(name),
             "inline assembly: PTX has no meaning on AMD GPUs",
             "replace it with a HIP intrinsic or plain C++ (keep the PTX under #ifdef "
             "__HIP_PLATFORM_NVIDIA__)");
       if ((name == "texture" || name == "surface") && code_.Is(i + 1, "<"))
-        Add(PortFindingKind::kTexture, PortSeverity::kWarning, t, std::string(name),
+        Add(PortFindingKind::kTexture, Severity::kWarning, t, std::string(name),
             std::string(name) +
                 " reference: deprecated in HIP, which has texture and surface objects instead",
             name == "texture"
@@ -67,14 +67,14 @@ class Scanner {
                 : "use a surface object (hipSurfaceObject_t, hipCreateSurfaceObject)");
       if (cg_missing_.count(std::string(name)) > 0 && code_.Is(code_.Prev(i), "::") &&
           cg_names_.count(std::string(code_.Text(code_.Prev(code_.Prev(i))))) > 0)
-        Add(PortFindingKind::kCooperativeGroups, PortSeverity::kError, t, std::string(name),
+        Add(PortFindingKind::kCooperativeGroups, Severity::kError, t, std::string(name),
             "cooperative_groups::" + std::string(name) + " does not exist in HIP",
             map_.cooperative_groups_advice);
       if (name == "__launch_bounds__") LaunchBounds(i);
       if (name == "__CUDA_ARCH__") CudaArch(i);
       if ((name == "tiled_partition" || name == "thread_block_tile") && code_.Is(i + 1, "<") &&
           code_.IsKind(i + 2, TokenKind::kNumber) && NumberValue(code_.Text(i + 2)) == "32")
-        Add(PortFindingKind::kWarpSize, PortSeverity::kWarning, code_[i + 2], std::string(name) + "<32>",
+        Add(PortFindingKind::kWarpSize, Severity::kWarning, code_[i + 2], std::string(name) + "<32>",
             "a tile of 32 threads taken as a warp: a 64-lane wavefront (CDNA GPUs) holds two such tiles, so "
             "per-warp indices (threadIdx.x / 32), per-warp shared slots and wavefront-wide intrinsics no "
             "longer "
@@ -92,8 +92,8 @@ class Scanner {
   }
 
  private:
-  void Add(PortFindingKind kind, PortSeverity severity, const Token& at, std::string name,
-           std::string message, std::string advice) {
+  void Add(PortFindingKind kind, Severity severity, const Token& at, std::string name, std::string message,
+           std::string advice) {
     auto key = std::make_pair(static_cast<int>(kind), at.line);
     if (!reported_.insert(key).second) return;
     out_.push_back(PortFinding{kind, severity, at.line, at.column, std::move(name), std::move(message),
@@ -131,7 +131,7 @@ class Scanner {
     }
     static const std::set<std::string_view> kArith = {"%", "/", "*", "<", ">", "<=", ">=", "==", "!="};
     if (v == "31" && (prev == "==" || next == "==") && LaneContext(i))
-      Add(PortFindingKind::kWave64, PortSeverity::kWarning, t, std::string(code_.Text(i)),
+      Add(PortFindingKind::kWave64, Severity::kWarning, t, std::string(code_.Text(i)),
           "lane 31 taken as the last lane of the warp: on a 64-lane wavefront it is in the middle, so what "
           "the last lane holds (a scan's total, a reduction's result) is read too early",
           "compare with warpSize - 1");
@@ -139,7 +139,7 @@ class Scanner {
                      (v == "31" && (prev == "&" || next == "&")) ||
                      (v == "5" && (prev == ">>" || prev == "<<"));
     if (lane_math && LaneContext(i))
-      Add(PortFindingKind::kWarpSize, PortSeverity::kWarning, t, std::string(code_.Text(i)),
+      Add(PortFindingKind::kWarpSize, Severity::kWarning, t, std::string(code_.Text(i)),
           "lane arithmetic with the literal " + std::string(code_.Text(i)) +
               " assumes 32-lane warps; AMD wavefronts have 64 lanes on CDNA GPUs",
           "write it in terms of warpSize (lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize)");
@@ -166,7 +166,7 @@ class Scanner {
     std::string_view prev = code_.Text(code_.Prev(i));
     std::string_view named = prev == "=" ? code_.Text(code_.Prev(code_.Prev(i))) : prev;
     if ((prev == "==" || prev == "!=" || code_.Is(i + 1, "==") || code_.Is(i + 1, "!=")) && BallotOnLine(i)) {
-      Add(PortFindingKind::kWave64, PortSeverity::kWarning, t, std::string(code_.Text(i)),
+      Add(PortFindingKind::kWave64, Severity::kWarning, t, std::string(code_.Text(i)),
           "a ballot compared with a 32-lane full mask: on a 64-lane wavefront the ballot is 64 bits, so the "
           "test is false whenever lanes 32-63 vote, and the branch silently goes the other way",
           "compare with __ballot(1) (the 64-bit mask of the active lanes in every HIP release; newer HIP "
@@ -175,7 +175,7 @@ class Scanner {
       return;
     }
     if (InsideMaskCall(i) || lane_mask_names_.count(std::string(named)) > 0)
-      Add(PortFindingKind::kFullMask, PortSeverity::kWarning, t, std::string(code_.Text(i)),
+      Add(PortFindingKind::kFullMask, Severity::kWarning, t, std::string(code_.Text(i)),
           "a 32-lane full mask: a wavefront has 64 lanes on CDNA GPUs (MI100, MI200, MI300), so lanes 32-63 "
           "are left out",
           "use the maskless HIP intrinsic (port drops the mask of *_sync calls) or a 64-bit mask of the "
@@ -202,7 +202,7 @@ class Scanner {
       if (t == ";" || t == "{" || t == "(") return;
       if (t != "[" || !code_.IsKind(k + 1, TokenKind::kNumber) || !code_.Is(k + 2, "]")) continue;
       if (NumberValue(code_.Text(k + 1)) == "32" && !code_.Is(k + 3, "["))
-        Add(PortFindingKind::kWarpSize, PortSeverity::kWarning, code_[k + 1], "__shared__ [32]",
+        Add(PortFindingKind::kWarpSize, Severity::kWarning, code_[k + 1], "__shared__ [32]",
             "a shared array of 32 sized for 32-lane warps: filled one slot per lane, a 64-lane wavefront "
             "writes past its end; filled one slot per warp, it holds a different count",
             "size it by the wavefront: [1024 / 32] per warp covers both widths, or use warpSize-based "
@@ -247,7 +247,7 @@ class Scanner {
   }
 
   void Wave64Offset(size_t at) {
-    Add(PortFindingKind::kWave64, PortSeverity::kWarning, code_[at], std::string(code_.Text(at)),
+    Add(PortFindingKind::kWave64, Severity::kWarning, code_[at], std::string(code_.Text(at)),
         "a shuffle reduction that starts at offset 16 combines 32 lanes: on a 64-lane wavefront lanes 32-63 "
         "are never added in, and the result is silently partial",
         "start at warpSize / 2 (for (int o = warpSize / 2; o > 0; o /= 2)), or use a tile of 32 "
@@ -260,7 +260,7 @@ class Scanner {
       if (code_[k].line != code_[i].line) return;
       if (code_[k].kind == TokenKind::kNumber) {
         if (NumberValue(code_.Text(k)) == "32")
-          Add(PortFindingKind::kWarpSize, PortSeverity::kWarning, code_[k], std::string(code_.Text(i)),
+          Add(PortFindingKind::kWarpSize, Severity::kWarning, code_[k], std::string(code_.Text(i)),
               std::string(code_.Text(i)) + " is taken to be 32; AMD wavefronts have 64 lanes on CDNA GPUs",
               "use warpSize (a run-time value on AMD) instead of a constant 32");
         return;
@@ -287,7 +287,7 @@ class Scanner {
       why = "passed to the 32-bit " + std::string(fn);
     }
     if (narrow)
-      Add(PortFindingKind::kBallotWidth, PortSeverity::kWarning, code_[i], std::string(code_.Text(i)),
+      Add(PortFindingKind::kBallotWidth, Severity::kWarning, code_[i], std::string(code_.Text(i)),
           std::string(code_.Text(i)) + " returns a 64-bit mask on HIP but is " + why +
               ": lanes 32-63 are lost",
           "keep it in uint64_t (unsigned long long) and count with __popcll / __ffsll / __clzll");
@@ -325,7 +325,7 @@ class Scanner {
       d = code_.Prev(d);
     const std::string n = d < code_.size() && code_[d].line == code_[i].line ? DirectiveName(d) : "";
     if (n != "if" && n != "ifdef" && n != "ifndef" && n != "elif") {
-      Add(PortFindingKind::kCudaArch, PortSeverity::kWarning, code_[i], "__CUDA_ARCH__",
+      Add(PortFindingKind::kCudaArch, Severity::kWarning, code_[i], "__CUDA_ARCH__",
           "__CUDA_ARCH__ is never defined by hipcc, in the GPU pass too: a test of it is false there, and a "
           "use of its value does not compile",
           advice);
@@ -343,7 +343,7 @@ class Scanner {
     if (end < code_.size() && DirectiveName(end) != "endif")
       other = ", and the #" + DirectiveName(end) + " branch from line " + std::to_string(code_[end].line) +
               " is compiled for the GPU instead";
-    Add(PortFindingKind::kCudaArch, PortSeverity::kWarning, code_[i], "__CUDA_ARCH__",
+    Add(PortFindingKind::kCudaArch, Severity::kWarning, code_[i], "__CUDA_ARCH__",
         negated ? "__CUDA_ARCH__ is never defined by hipcc: " + lines +
                       ", meant for the host pass only, go to the GPU compile too"
                 : "__CUDA_ARCH__ is never defined by hipcc: " + lines + ", the device code under this #" + n +
@@ -361,7 +361,7 @@ class Scanner {
       return;
     }
     if (threads > 1024)
-      Add(PortFindingKind::kLaunchBounds, PortSeverity::kError, code_[i + 2], "__launch_bounds__",
+      Add(PortFindingKind::kLaunchBounds, Severity::kError, code_[i + 2], "__launch_bounds__",
           "__launch_bounds__(" + std::string(code_.Text(i + 2)) +
               "): AMD GPUs run at most 1024 threads per block, so the kernel cannot launch",
           "lower the block size to 1024 or fewer threads and the bound with it");

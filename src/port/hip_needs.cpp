@@ -136,7 +136,7 @@ class HipNeeds {
     edits_.push_back(PortEdit{code_[close].offset, 1, "))"});
     ++report_.conversions[e.family];
     report_.findings.push_back(
-        PortFinding{PortFindingKind::kCacheHint, PortSeverity::kInfo, name.line, name.column, e.cuda,
+        PortFinding{PortFindingKind::kCacheHint, Severity::kInfo, name.line, name.column, e.cuda,
                     e.cuda + " has no HIP counterpart: translated as a plain " + (load ? "load" : "store") +
                         " (the cache hint is dropped)",
                     load ? "for data read once, __builtin_nontemporal_load(p) keeps the hint"

@@ -208,9 +208,7 @@ int PortExitCode(const PortReport& report) {
     if (f.build && !f.build->compiled) code = 2;  // --check-build: it does not build
   for (const PortFileReport& f : report.files)
     for (const PortFinding& x : f.findings)
-      code = std::max(code, x.severity == PortSeverity::kError     ? 2
-                            : x.severity == PortSeverity::kWarning ? 1
-                                                                   : 0);
+      code = std::max(code, x.severity == Severity::kError ? 2 : x.severity == Severity::kWarning ? 1 : 0);
   return code;
 }
 

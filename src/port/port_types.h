@@ -37,12 +37,9 @@ enum class PortFindingKind {
 
 std::string_view ToString(PortFindingKind kind);  // "unsupported", "warp_size", ...
 
-// core/severity.h's; a port finding is info, warning or error (never ok).
-using PortSeverity = Severity;
-
 struct PortFinding {
   PortFindingKind kind = PortFindingKind::kUnsupported;
-  PortSeverity severity = PortSeverity::kWarning;
+  Severity severity = Severity::kWarning;  // info, warning or error (never ok)
   uint32_t line = 0;
   uint32_t column = 0;
   std::string name;     // the CUDA name or the text that fired it

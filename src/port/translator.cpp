@@ -104,7 +104,7 @@ class Translator {
   std::vector<Edit> Run() {
     for (size_t i : declared_.where()) {
       const Token& t = code_[i];
-      Add(PortFindingKind::kUserName, PortSeverity::kInfo, t, std::string(code_.Text(i)),
+      Add(PortFindingKind::kUserName, Severity::kInfo, t, std::string(code_.Text(i)),
           "the file declares its own " + std::string(code_.Text(i)) +
               ": kept as written everywhere in this file",
           "rename it if it was meant to be the CUDA one");
@@ -128,8 +128,8 @@ class Translator {
   }
 
  private:
-  void Add(PortFindingKind kind, PortSeverity severity, const Token& at, std::string name,
-           std::string message, std::string advice) {
+  void Add(PortFindingKind kind, Severity severity, const Token& at, std::string name, std::string message,
+           std::string advice) {
     report_.findings.push_back(PortFinding{kind, severity, at.line, at.column, std::move(name),
                                            std::move(message), std::move(advice)});
   }
@@ -155,23 +155,23 @@ class Translator {
     const Token& t = code_[i];
     if (e.unsupported) {
       const PortFamily* f = map_.Family(e.family);
-      Add(PortFindingKind::kUnsupported, PortSeverity::kError, t, e.cuda,
+      Add(PortFindingKind::kUnsupported, Severity::kError, t, e.cuda,
           e.cuda + " has no HIP equivalent (" + (f != nullptr ? f->title : e.family) + ")", Advice(e));
       return;
     }
     if (UsesOlder(e)) {
-      Add(PortFindingKind::kOlderHip, PortSeverity::kWarning, t, e.cuda,
+      Add(PortFindingKind::kOlderHip, Severity::kWarning, t, e.cuda,
           e.hip + " (for " + e.cuda + ") appeared in HIP " + e.since->ToString() + ": written as " + e.older +
               ", which HIP " + options_.hip_version->ToString() + " has",
           e.older_note);
     } else if (options_.hip_version && e.since && *e.since > *options_.hip_version)
-      Add(PortFindingKind::kNewerHip, PortSeverity::kError, t, e.cuda,
+      Add(PortFindingKind::kNewerHip, Severity::kError, t, e.cuda,
           e.hip + " (for " + e.cuda + ") appeared in HIP " + e.since->ToString() + "; HIP " +
               options_.hip_version->ToString() + " lacks it",
           "use HIP " + e.since->ToString() + " or newer, or rewrite this call for HIP " +
               options_.hip_version->ToString());
     if (options_.hip_version && e.removed && !(*options_.hip_version < *e.removed))
-      Add(PortFindingKind::kRemovedHip, PortSeverity::kError, t, e.cuda,
+      Add(PortFindingKind::kRemovedHip, Severity::kError, t, e.cuda,
           e.hip + " (for " + e.cuda + ") was removed in HIP " + e.removed->ToString(),
           "rewrite this part with the HIP API that replaced it");
     ++report_.conversions[e.family];
@@ -236,15 +236,15 @@ class Translator {
       const std::string missing =
           m.name + " is missing from HIP " + m.missing_through.ToString() + " and older";
       if (!options_.hip_version) {
-        Add(PortFindingKind::kNewerHip, PortSeverity::kWarning, code_[i], m.name, missing, m.advice);
+        Add(PortFindingKind::kNewerHip, Severity::kWarning, code_[i], m.name, missing, m.advice);
         return;
       }
       if (m.older.empty()) {
-        Add(PortFindingKind::kNewerHip, PortSeverity::kError, code_[i], m.name,
+        Add(PortFindingKind::kNewerHip, Severity::kError, code_[i], m.name,
             missing + " (--hip-version " + options_.hip_version->ToString() + ")", m.advice);
         return;
       }
-      Add(PortFindingKind::kOlderHip, PortSeverity::kWarning, code_[i], m.name,
+      Add(PortFindingKind::kOlderHip, Severity::kWarning, code_[i], m.name,
           missing + ": written as " + m.older + " for HIP " + options_.hip_version->ToString(), m.advice);
       ++report_.conversions["runtime"];
       Replace(code_[i], m.older);
@@ -286,7 +286,7 @@ class Translator {
                 lower.find("all") != std::string::npos || lower.find("__activemask") != std::string::npos ||
                 lower.find("~0") != std::string::npos || lower == "-1";
     if (!full)
-      Add(PortFindingKind::kMaskDropped, PortSeverity::kWarning, code_[i], e.cuda,
+      Add(PortFindingKind::kMaskDropped, Severity::kWarning, code_[i], e.cuda,
           "the lane mask '" + mask + "' was dropped: " + e.hip +
               " acts on every active lane of the wavefront",
           "make sure the lanes outside the mask do not reach this call, or guard it with an if on the lane "
@@ -300,7 +300,7 @@ class Translator {
     if (!options_.launch_macro) return;
     const Token& at = code_[open];
     auto keep = [&](const std::string& why) {
-      Add(PortFindingKind::kLaunchKept, PortSeverity::kInfo, at, "<<<", "launch kept as <<<...>>>: " + why,
+      Add(PortFindingKind::kLaunchKept, Severity::kInfo, at, "<<<", "launch kept as <<<...>>>: " + why,
           "<<<...>>> is valid HIP; rewrite it by hand if hipLaunchKernelGGL is wanted");
     };
     if (at.in_directive) return keep("it is inside a macro");

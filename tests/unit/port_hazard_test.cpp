@@ -81,11 +81,11 @@ TEST(PortOlderHip, MetaGroupMembersBecomeTheirExpressionOnlyForAPlainTile) {
       << old.text;
   const PortFinding* rank = FindingOn(old, PortFindingKind::kOlderHip, 5);
   ASSERT_NE(rank, nullptr);
-  EXPECT_EQ(rank->severity, PortSeverity::kWarning);
+  EXPECT_EQ(rank->severity, Severity::kWarning);
   const PortFinding* left = FindingOn(old, PortFindingKind::kCooperativeGroups, 5);
   ASSERT_NE(left, nullptr);
   EXPECT_EQ(left->name, "meta_group_size");
-  EXPECT_EQ(left->severity, PortSeverity::kError);
+  EXPECT_EQ(left->severity, Severity::kError);
 
   Translation now = Port(cuda, "6.2");
   EXPECT_NE(now.text.find("out[t.meta_group_rank()] = p->meta_group_size();"), std::string::npos) << now.text;
@@ -99,7 +99,7 @@ TEST(PortOlderHip, StructFieldIsRenamedOnlyForTheReleaseThatLacksIt) {
   EXPECT_NE(none.text.find("return p.sharedMemPerBlockOptin;"), std::string::npos);
   const PortFinding* warn = FindingOn(none, PortFindingKind::kNewerHip, 2);
   ASSERT_NE(warn, nullptr);
-  EXPECT_EQ(warn->severity, PortSeverity::kWarning);
+  EXPECT_EQ(warn->severity, Severity::kWarning);
   Translation six = Port(cuda, "6.0");
   EXPECT_NE(six.text.find("return p.sharedMemPerBlockOptin;"), std::string::npos);
   EXPECT_TRUE(six.report.findings.empty());

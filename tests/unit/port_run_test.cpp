@@ -416,8 +416,8 @@ TEST(PortReportText, LongLineColumnKeepsASpaceBeforeTheSeverity) {
   PortFileReport f;
   f.path = "big.cu";
   f.findings.push_back(
-      PortFinding{PortFindingKind::kFullMask, PortSeverity::kWarning, 10850, 28, "0xffffffff", "m", "a"});
-  f.findings.push_back(PortFinding{PortFindingKind::kWarpSize, PortSeverity::kWarning, 7, 3, "32", "m", "a"});
+      PortFinding{PortFindingKind::kFullMask, Severity::kWarning, 10850, 28, "0xffffffff", "m", "a"});
+  f.findings.push_back(PortFinding{PortFindingKind::kWarpSize, Severity::kWarning, 7, 3, "32", "m", "a"});
   report.files.push_back(f);
   const std::string text = RenderPortText(report);
   EXPECT_NE(text.find("  10850:28 warning  full_mask"), std::string::npos) << text;
