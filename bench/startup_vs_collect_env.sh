@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016  # awk expressions passed in single quotes (median_of)
 # Start-up of gpudoctor beside PyTorch's own environment report, in one run on one machine (issue 34:
 # `check` at least 100x faster than `python -m torch.utils.collect_env`, `check` and `info` under 15 ms of
 # CPU). Prints, for each command, the median wall time and the median CPU time (user + system) over RUNS
@@ -17,7 +18,8 @@ PY="${3:-/usr/bin/python3}"
 
 TIMEFORMAT='%3R %3U %3S'  # bash's `time`: wall, user, system seconds
 
-# median_of FILE COLUMN_EXPR: the median (in ms) of an awk expression over the lines of FILE.
+# median_of FILE COLUMN_EXPR: the median (in ms) of an awk expression over the lines of FILE (callers pass
+# the expression in single quotes: awk, not the shell, expands its $1; hence the file's SC2016 directive).
 median_of() {
   awk "{ print ($2) * 1000 }" "$1" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] }'
 }
