@@ -206,7 +206,7 @@ run_fuzzers() {
 check_format() {
   log "source layout (clang-format)"
   local bad
-  bad=$(find src tests/unit fuzz -name '*.cpp' -o -name '*.h' | sort |
+  bad=$(find src tests/unit fuzz tools -name '*.cpp' -o -name '*.h' | sort |
         xargs clang-format --dry-run 2>&1 | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: warning:.*/\1/p' | sort -u)
   if [ -n "$bad" ]; then
     echo "not laid out as .clang-format says (fix: clang-format -i FILE):" >&2

@@ -47,7 +47,7 @@ std::string HexId(uint32_t id) {
 }
 
 EntryReader::EntryReader(const TomlNode& table, const ParseSink& sink, std::string label)
-    : table_(table), sink_(sink), label_(std::move(label)) {}
+    : table_(table), sink_(sink), label_(std::move(label)), used_(table.fields.size(), false) {}
 
 void EntryReader::Error(uint32_t line, std::string_view message) const {
   sink_.Add(line != 0 ? line : table_.line, "entry '" + label_ + "': " + std::string(message));
@@ -59,12 +59,14 @@ void EntryReader::WrongType(const TomlNode& node, std::string_view key, std::str
 }
 
 const TomlNode* EntryReader::Get(std::string_view key, Need need) {
-  used_.insert(std::string(key));
-  const TomlNode* node = table_.Find(key);
-  if (node == nullptr && need == Need::kRequired) {
-    sink_.Add(table_.line, "entry '" + label_ + "' has no " + std::string(key));
+  for (size_t i = 0; i < table_.fields.size(); ++i) {
+    if (table_.fields[i].key == key) {
+      used_[i] = true;
+      return &table_.fields[i].value;
+    }
   }
-  return node;
+  if (need == Need::kRequired) sink_.Add(table_.line, "entry '" + label_ + "' has no " + std::string(key));
+  return nullptr;
 }
 
 std::optional<std::string> EntryReader::Text(std::string_view key, Need need) {
@@ -242,8 +244,9 @@ Provenance EntryReader::ReadProvenance() {
 }
 
 void EntryReader::Finish() {
-  for (const TomlField& f : table_.fields) {
-    if (used_.find(f.key) == used_.end()) Error(f.value.line, "unknown field '" + f.key + "'");
+  for (size_t i = 0; i < table_.fields.size(); ++i) {
+    const TomlField& f = table_.fields[i];
+    if (!used_[i]) Error(f.value.line, "unknown field '" + f.key + "'");
   }
 }
 

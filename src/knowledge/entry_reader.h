@@ -74,7 +74,7 @@ class EntryReader {
   const TomlNode& table_;
   const ParseSink& sink_;
   std::string label_;
-  std::set<std::string, std::less<>> used_;
+  std::vector<bool> used_;  // per field of the table: asked for by a getter (Finish reports the others)
 };
 
 // "0x744c"

@@ -1,4 +1,5 @@
-// Turns knowledge files into a KnowledgeDb: parses each file with toml_tree, hands every entry of
+// Turns knowledge files into a KnowledgeDb: parses each file with toml_tree (or, for the embedded files,
+// decodes the tree the build parsed: toml_tree_codec.h), hands every entry of
 // every known [[section]] to its parser, then runs the checks across files (knowledge_checks.cpp).
 // Also reads the files from the binary (embedded_files.h) or from a folder (--db DIR).
 #include "knowledge/knowledge_loader.h"
@@ -15,6 +16,7 @@
 #include "knowledge/knowledge_checks.h"
 #include "knowledge/section_parsers.h"
 #include "knowledge/toml_tree.h"
+#include "knowledge/toml_tree_codec.h"
 #include "platform/user_file.h"
 
 namespace gpudoctor {
@@ -81,9 +83,14 @@ std::string BaseNameOf(std::string_view path) {
 void ParseOneFile(const KnowledgeFileText& file, KnowledgeDb& db, std::vector<KnowledgeError>& errors) {
   ParseSink sink{file.name, BaseNameOf(file.name), &errors};
   db.files.push_back(sink.base_file);
-  TomlParse parsed = ParseTomlTree(file.text, file.name);
+  // A test or a caller may have edited an embedded file's text: the build's tree is used only for the text
+  // it was parsed from (comparing the bytes costs a fraction of decoding them).
+  const bool compiled =
+      file.embedded != nullptr && file.embedded->tree_size > 0 && file.text == file.embedded->Text();
+  TomlParse parsed = compiled ? DecodeTomlTree(file.embedded->Tree()) : ParseTomlTree(file.text, file.name);
   if (!parsed.root) {
-    sink.Add(parsed.error_line, "TOML syntax: " + parsed.error);
+    sink.Add(parsed.error_line,
+             (compiled ? "compiled tree (a build fault): " : "TOML syntax: ") + parsed.error);
     return;
   }
   for (const TomlField& top : parsed.root->fields) {
@@ -165,7 +172,9 @@ KnowledgeLoad ParseKnowledgeFile(const KnowledgeFileText& file) {
 
 std::vector<KnowledgeFileText> EmbeddedKnowledgeTexts() {
   std::vector<KnowledgeFileText> out;
-  for (const EmbeddedFile* f : EmbeddedKnowledgeFiles()) out.push_back({f->name, std::string(f->Text())});
+  for (const EmbeddedFile* f : EmbeddedKnowledgeFiles()) {
+    out.push_back({f->name, std::string(f->Text()), f});
+  }
   return out;
 }
 

@@ -12,6 +12,8 @@
 
 namespace gpudoctor {
 
+struct EmbeddedFile;  // knowledge/embedded_files.h
+
 struct KnowledgeError {
   std::string file;   // as given: "data/gpus_amd.toml" or "/path/to/db/gpus_amd.toml"
   uint32_t line = 0;  // 0 when the problem is about the whole file
@@ -23,6 +25,9 @@ struct KnowledgeError {
 struct KnowledgeFileText {
   std::string name;  // shown in errors; its base name goes into each entry's Origin
   std::string text;
+  // The embedded file `text` was read from (nullptr for a --db folder's files): while `text` is still its
+  // text, the tree the build parsed from it (toml_tree_codec.h) is decoded instead of parsing `text`.
+  const EmbeddedFile* embedded = nullptr;
 };
 
 struct KnowledgeLoad {
