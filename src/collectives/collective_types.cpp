@@ -6,6 +6,7 @@
 #include <exception>
 #include <nlohmann/json.hpp>
 
+#include "core/enum_names.h"
 #include "core/json_reader.h"
 #include "core/strings.h"
 
@@ -18,29 +19,24 @@ constexpr size_t kMaxResults = 100000;
 
 }  // namespace
 
+// The first name of each is the one written; "alltoall" is also read.
+constexpr std::array kCollectiveOpNames = {
+    EnumName<CollectiveOp>{CollectiveOp::kAllReduce, "all_reduce"},
+    EnumName<CollectiveOp>{CollectiveOp::kAllGather, "all_gather"},
+    EnumName<CollectiveOp>{CollectiveOp::kReduceScatter, "reduce_scatter"},
+    EnumName<CollectiveOp>{CollectiveOp::kBroadcast, "broadcast"},
+    EnumName<CollectiveOp>{CollectiveOp::kAllToAll, "all_to_all"},
+    EnumName<CollectiveOp>{CollectiveOp::kAllToAll, "alltoall"},
+};
+
 const char* ToString(CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::kAllReduce:
-      return "all_reduce";
-    case CollectiveOp::kAllGather:
-      return "all_gather";
-    case CollectiveOp::kReduceScatter:
-      return "reduce_scatter";
-    case CollectiveOp::kBroadcast:
-      return "broadcast";
-    case CollectiveOp::kAllToAll:
-      return "all_to_all";
-  }
-  return "all_reduce";
+  return NameIn(kCollectiveOpNames, op);
 }
 
 std::optional<CollectiveOp> CollectiveOpFromString(std::string_view s) {
   std::string name(Trim(s));
   std::replace(name.begin(), name.end(), '-', '_');
-  for (CollectiveOp op : kAllCollectiveOps)
-    if (name == ToString(op)) return op;
-  if (name == "alltoall") return CollectiveOp::kAllToAll;
-  return std::nullopt;
+  return ValueIn(kCollectiveOpNames, name);
 }
 
 Result<std::vector<CollectiveOp>> ParseCollectiveOps(std::string_view list) {

@@ -9,12 +9,6 @@ namespace {
 
 using Json = JsonValue;
 
-std::optional<Launcher> LauncherFromString(std::string_view s) {
-  for (Launcher l : {Launcher::kNone, Launcher::kMpirun, Launcher::kSrun, Launcher::kMpich})
-    if (s == ToString(l)) return l;
-  return std::nullopt;
-}
-
 Json HostsJson(const CollectivesReport& r) {
   Json out = Json::array();
   for (const auto& [host, count] : RanksPerHost(r)) out.push_back({{"host", host}, {"ranks", count}});

@@ -1,6 +1,7 @@
 // Launcher detection from the environment (see launcher_env.h).
 #include "collectives/launcher_env.h"
 
+#include "core/enum_names.h"
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -16,18 +17,19 @@ std::optional<int> Int(const Environment& env, const char* name) {
 
 }  // namespace
 
+constexpr std::array kLauncherNames = {
+    EnumName<Launcher>{Launcher::kNone, "none"},
+    EnumName<Launcher>{Launcher::kMpirun, "mpirun"},
+    EnumName<Launcher>{Launcher::kSrun, "srun"},
+    EnumName<Launcher>{Launcher::kMpich, "mpich"},
+};
+
 const char* ToString(Launcher l) {
-  switch (l) {
-    case Launcher::kNone:
-      return "none";
-    case Launcher::kMpirun:
-      return "mpirun";
-    case Launcher::kSrun:
-      return "srun";
-    case Launcher::kMpich:
-      return "mpich";
-  }
-  return "none";
+  return NameIn(kLauncherNames, l);
+}
+
+std::optional<Launcher> LauncherFromString(std::string_view s) {
+  return ValueIn(kLauncherNames, s);
 }
 
 LaunchEnvironment DetectLauncher(const Environment& env) {

@@ -6,13 +6,15 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "platform/environment.h"
 
 namespace gpudoctor {
 
 enum class Launcher { kNone, kMpirun, kSrun, kMpich };
-const char* ToString(Launcher l);  // "none", "mpirun", "srun", "mpich"
+const char* ToString(Launcher l);                                // "none", "mpirun", "srun", "mpich"
+std::optional<Launcher> LauncherFromString(std::string_view s);  // nullopt for any other word
 
 struct LaunchEnvironment {
   Launcher launcher = Launcher::kNone;

@@ -1,39 +1,29 @@
 // Names of the link kinds and of the matrix cells, as `nvidia-smi topo -m` prints the PCIe ones.
 #include "snapshot/topology.h"
 
+#include "core/enum_names.h"
+
 #include <charconv>
 
 namespace gpudoctor {
 
+constexpr std::array kLinkKindNames = {
+    EnumName<LinkKind>{LinkKind::kUnknown, "?"}, EnumName<LinkKind>{LinkKind::kSelf, "X"},
+    EnumName<LinkKind>{LinkKind::kNvLink, "NV"}, EnumName<LinkKind>{LinkKind::kXgmi, "XGMI"},
+    EnumName<LinkKind>{LinkKind::kPix, "PIX"},   EnumName<LinkKind>{LinkKind::kPxb, "PXB"},
+    EnumName<LinkKind>{LinkKind::kPhb, "PHB"},   EnumName<LinkKind>{LinkKind::kNode, "NODE"},
+    EnumName<LinkKind>{LinkKind::kSys, "SYS"},
+};
+
 const char* ToString(LinkKind kind) {
-  switch (kind) {
-    case LinkKind::kSelf:
-      return "X";
-    case LinkKind::kNvLink:
-      return "NV";
-    case LinkKind::kXgmi:
-      return "XGMI";
-    case LinkKind::kPix:
-      return "PIX";
-    case LinkKind::kPxb:
-      return "PXB";
-    case LinkKind::kPhb:
-      return "PHB";
-    case LinkKind::kNode:
-      return "NODE";
-    case LinkKind::kSys:
-      return "SYS";
-    case LinkKind::kUnknown:
-      return "?";
-  }
-  return "?";
+  return NameIn(kLinkKindNames, kind);
 }
 
+// "NV" alone is no link a cell or a JSON field names (an NVLink cell carries its count: NV4).
 std::optional<LinkKind> LinkKindFromString(const std::string& text) {
-  for (LinkKind k : {LinkKind::kSelf, LinkKind::kXgmi, LinkKind::kPix, LinkKind::kPxb, LinkKind::kPhb,
-                     LinkKind::kNode, LinkKind::kSys, LinkKind::kUnknown})
-    if (text == ToString(k)) return k;
-  return std::nullopt;
+  std::optional<LinkKind> kind = ValueIn(kLinkKindNames, text);
+  if (kind == LinkKind::kNvLink) return std::nullopt;
+  return kind;
 }
 
 std::string CellLabel(const TopoLink& link) {

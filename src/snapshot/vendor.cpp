@@ -1,22 +1,24 @@
 // Vendor names and PCI vendor ids, and the names of the NVIDIA kernel module flavours.
 #include "snapshot/snapshot.h"
 
+#include "core/enum_names.h"
+
 namespace gpudoctor {
 
+constexpr std::array kGpuVendorNames = {
+    EnumName<GpuVendor>{GpuVendor::kUnknown, "unknown"}, EnumName<GpuVendor>{GpuVendor::kAmd, "amd"},
+    EnumName<GpuVendor>{GpuVendor::kNvidia, "nvidia"},   EnumName<GpuVendor>{GpuVendor::kIntel, "intel"},
+    EnumName<GpuVendor>{GpuVendor::kOther, "other"},
+};
+
+constexpr std::array kNvidiaKernelModuleNames = {
+    EnumName<NvidiaKernelModule>{NvidiaKernelModule::kUnknown, "unknown"},
+    EnumName<NvidiaKernelModule>{NvidiaKernelModule::kOpen, "open"},
+    EnumName<NvidiaKernelModule>{NvidiaKernelModule::kProprietary, "proprietary"},
+};
+
 const char* ToString(GpuVendor v) {
-  switch (v) {
-    case GpuVendor::kAmd:
-      return "amd";
-    case GpuVendor::kNvidia:
-      return "nvidia";
-    case GpuVendor::kIntel:
-      return "intel";
-    case GpuVendor::kOther:
-      return "other";
-    case GpuVendor::kUnknown:
-      break;
-  }
-  return "unknown";
+  return NameIn(kGpuVendorNames, v);
 }
 
 const char* VendorLabel(GpuVendor v) {
@@ -36,11 +38,7 @@ const char* VendorLabel(GpuVendor v) {
 }
 
 GpuVendor GpuVendorFromString(const std::string& s) {
-  if (s == "amd") return GpuVendor::kAmd;
-  if (s == "nvidia") return GpuVendor::kNvidia;
-  if (s == "intel") return GpuVendor::kIntel;
-  if (s == "other") return GpuVendor::kOther;
-  return GpuVendor::kUnknown;
+  return ValueIn(kGpuVendorNames, s).value_or(GpuVendor::kUnknown);
 }
 
 GpuVendor GpuVendorFromPciId(uint32_t vendor_id) {
@@ -57,21 +55,11 @@ GpuVendor GpuVendorFromPciId(uint32_t vendor_id) {
 }
 
 const char* ToString(NvidiaKernelModule m) {
-  switch (m) {
-    case NvidiaKernelModule::kOpen:
-      return "open";
-    case NvidiaKernelModule::kProprietary:
-      return "proprietary";
-    case NvidiaKernelModule::kUnknown:
-      break;
-  }
-  return "unknown";
+  return NameIn(kNvidiaKernelModuleNames, m);
 }
 
 NvidiaKernelModule NvidiaKernelModuleFromString(const std::string& s) {
-  if (s == "open") return NvidiaKernelModule::kOpen;
-  if (s == "proprietary") return NvidiaKernelModule::kProprietary;
-  return NvidiaKernelModule::kUnknown;
+  return ValueIn(kNvidiaKernelModuleNames, s).value_or(NvidiaKernelModule::kUnknown);
 }
 
 }  // namespace gpudoctor

@@ -1,6 +1,7 @@
 // Shell syntax (see shell_syntax.h): one quoting function per shell.
 #include "platform/shell_syntax.h"
 
+#include "core/enum_names.h"
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -48,23 +49,19 @@ bool NeedsCmdQuotes(std::string_view value) {
 
 }  // namespace
 
+// The first name of each is the one written; the others are read as the same shell.
+constexpr std::array kShellNames = {
+    EnumName<Shell>{Shell::kBash, "bash"},       EnumName<Shell>{Shell::kBash, "sh"},
+    EnumName<Shell>{Shell::kBash, "zsh"},        EnumName<Shell>{Shell::kPowerShell, "powershell"},
+    EnumName<Shell>{Shell::kPowerShell, "pwsh"}, EnumName<Shell>{Shell::kCmd, "cmd"},
+};
+
 const char* ToString(Shell s) {
-  switch (s) {
-    case Shell::kBash:
-      return "bash";
-    case Shell::kPowerShell:
-      return "powershell";
-    case Shell::kCmd:
-      return "cmd";
-  }
-  return "bash";
+  return NameIn(kShellNames, s);
 }
 
 std::optional<Shell> ShellFromString(std::string_view s) {
-  if (s == "bash" || s == "sh" || s == "zsh") return Shell::kBash;
-  if (s == "powershell" || s == "pwsh") return Shell::kPowerShell;
-  if (s == "cmd") return Shell::kCmd;
-  return std::nullopt;
+  return ValueIn(kShellNames, s);
 }
 
 Shell DetectShell(OsFamily os_family, const Environment& env) {
