@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "core/calendar_date.h"
 #include "explain/explain_catalog.h"
@@ -171,8 +172,7 @@ int DbCommand::Lint(const CliContext& ctx) {
   }
   KnowledgeLoad load = ParseKnowledge(OverlayKnowledgeTexts(std::move(*files)));
   load.db.origin = dir_ + " over embedded";
-  if (!today_.empty() && !DaysBetween(today_, today_))
-    return ReportError(ctx.err, UserError("--today \"" + today_ + "\" is not a date", "--today 2026-12-05"));
+  if (auto today = DateFlag("--today", today_); !today) return ReportError(ctx.err, today.error());
   const std::string today = today_.empty() ? DateOf(std::chrono::system_clock::now()) : today_;
   ProvenanceLint provenance = LintProvenance(load.db, names, today);
   for (KnowledgeError& e : provenance.errors) e.file = dir_ + "/" + e.file;
