@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "core/calendar_date.h"
 #include "knowledge/knowledge_loader.h"
@@ -78,8 +79,7 @@ int CheckCommand::Run(const CliContext& ctx) {
     WriteAll(ctx.out, RenderRuleExplanation(*info));
     return kExitOk;
   }
-  if (!today_.empty() && !DaysBetween(today_, today_))
-    return ReportError(ctx.err, UserError("--today \"" + today_ + "\" is not a date", "--today 2026-12-05"));
+  if (auto today = DateFlag("--today", today_); !today) return ReportError(ctx.err, today.error());
   auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);
   if (!db.ok()) return ReportError(ctx.err, db.error().With("loading the knowledge base"));
   auto snap = source_.Acquire(ctx);

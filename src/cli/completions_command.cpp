@@ -3,6 +3,7 @@
 
 #include "cli/completions.h"
 #include "cli/flag_table.h"
+#include "cli/flag_values.h"
 #include "cli/output.h"
 
 namespace gpudoctor {
@@ -24,10 +25,11 @@ void CompletionsCommand::DefineFlags(FlagSet& flags) {
 }
 
 int CompletionsCommand::Run(const CliContext& ctx) {
-  auto shell = CompletionShellFromName(shell_);
-  if (!shell)
-    return ReportError(ctx.err, UserError("no completion script for the shell '" + shell_ + "'",
-                                          "pick one of: bash, zsh, fish, powershell"));
+  // An empty SHELL ('') is refused as a word outside the set, not read as "not given".
+  auto word = ChoiceFlag("SHELL", shell_.empty() ? "''" : shell_, CompletionShellNames());
+  if (!word) return ReportError(ctx.err, word.error());
+  auto shell = CompletionShellFromName(**word);
+  if (!shell) return ReportError(ctx.err, InternalError("no completion script for the shell " + **word));
   WriteAll(ctx.out, CompletionScript(*shell, DescribeCommands(MakeCommands())));
   return kExitOk;
 }

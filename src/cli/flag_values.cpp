@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "collectives/collective_request.h"
+#include "core/calendar_date.h"
 #include "core/strings.h"
 
 namespace gpudoctor {
@@ -20,6 +21,12 @@ Error Refused(const std::string& flag, const std::string& text, const std::strin
 }
 
 }  // namespace
+
+std::string ChoiceList(const std::vector<std::string>& choices) {
+  std::string list;
+  for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
+  return list;
+}
 
 Result<std::optional<uint64_t>> SizeFlag(const std::string& flag, const std::string& text) {
   if (text.empty()) return std::optional<uint64_t>();
@@ -53,6 +60,20 @@ Result<std::optional<std::chrono::seconds>> SecondsFlag(const std::string& flag,
   if (!v) return Refused(flag, text, "not a whole number of seconds from 1 to 86400");
   if (!*v) return std::optional<std::chrono::seconds>();
   return std::optional<std::chrono::seconds>(std::chrono::seconds(static_cast<long>(**v)));
+}
+
+Result<std::optional<std::string>> DateFlag(const std::string& flag, const std::string& text) {
+  if (text.empty()) return std::optional<std::string>();
+  if (!DaysBetween(text, text)) return Refused(flag, text, "not a date; give YYYY-MM-DD (2026-12-05)");
+  return std::optional<std::string>(text);
+}
+
+Result<std::optional<std::string>> ChoiceFlag(const std::string& flag, const std::string& text,
+                                              const std::vector<std::string>& choices) {
+  if (text.empty()) return std::optional<std::string>();
+  for (const std::string& c : choices)
+    if (c == text) return std::optional<std::string>(c);
+  return Refused(flag, text, "not one of " + ChoiceList(choices));
 }
 
 }  // namespace gpudoctor

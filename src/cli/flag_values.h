@@ -1,15 +1,19 @@
-// One flag's text read as a typed value, the same way for every command that takes numbers (verify, bench,
-// collectives): each command parses all of its flags through these into its request before any work, so a
-// bad value stops it before a probe or a worker starts. Every error names the flag, the text given and what
-// the flag accepts ("--max-bytes 12Q: not a size; give bytes with an optional K, M or G (8, 64K, 256M, 1G)").
-// An empty text is "not given": the caller keeps its default. Pure functions.
+// One flag's text read as a typed value, the same way for every command: each command parses all of its flags
+// through these into its request before any work, so a bad value stops it before a probe or a worker starts.
+// Every error names the flag, the text given and what the flag accepts ("--max-bytes 12Q: not a size; give
+// bytes with an optional K, M or G (8, 64K, 256M, 1G)"). An empty text is "not given": the caller keeps its
+// default. Pure functions.
 #pragma once
 
+#include <array>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/enum_names.h"
 #include "core/result.h"
 
 namespace gpudoctor {
@@ -24,5 +28,30 @@ Result<std::optional<double>> NumberFlag(const std::string& flag, const std::str
                                          double max);
 // Whole seconds from 1 to a day.
 Result<std::optional<std::chrono::seconds>> SecondsFlag(const std::string& flag, const std::string& text);
+// A calendar day written YYYY-MM-DD (2026-12-05), kept as that text.
+Result<std::optional<std::string>> DateFlag(const std::string& flag, const std::string& text);
+// The words joined for a message or a help line: "quick, standard, long".
+std::string ChoiceList(const std::vector<std::string>& choices);
+// One word of `choices`, exactly as written there; the error lists them all ("--level fast: not one of quick,
+// standard, long").
+Result<std::optional<std::string>> ChoiceFlag(const std::string& flag, const std::string& text,
+                                              const std::vector<std::string>& choices);
+// The words of an enum's name table (core/enum_names.h), in its order: the choices of a flag that names a
+// value.
+template <typename E, std::size_t N>
+std::vector<std::string> ChoiceWords(const std::array<EnumName<E>, N>& table) {
+  std::vector<std::string> words;
+  for (const EnumName<E>& e : table) words.emplace_back(e.name);
+  return words;
+}
+// One name of an enum's table, read as the value it stands for.
+template <typename E, std::size_t N>
+Result<std::optional<E>> ChoiceFlag(const std::string& flag, const std::string& text,
+                                    const std::array<EnumName<E>, N>& table) {
+  auto word = ChoiceFlag(flag, text, ChoiceWords(table));
+  if (!word) return word.error();
+  if (!*word) return std::optional<E>();
+  return std::optional<E>(ValueIn(table, **word));
+}
 
 }  // namespace gpudoctor

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "core/strings.h"
 #include "fleet/fleet_analysis.h"
@@ -40,13 +41,14 @@ void FleetCommand::DefineFlags(FlagSet& flags) {
 }
 
 int FleetCommand::Run(const CliContext& ctx) {
-  if (action_ != "merge")
-    return ReportError(ctx.err, UserError("unknown fleet action \"" + action_ + "\"",
-                                          "use `gpudoctor fleet merge FILES...`"));
+  auto action = ChoiceFlag("ACTION", action_.empty() ? "''" : action_, {"merge"});
+  if (!action)
+    return ReportError(ctx.err, UserError(action.error().message, "use `gpudoctor fleet merge FILES...`"));
+  // From 0 up to, not including, 100: NumberFlag's bounds run the other way (above a floor, at most a cap).
   auto threshold = ParseDouble(threshold_);
   if (!threshold || *threshold < 0 || *threshold >= 100)
-    return ReportError(ctx.err,
-                       UserError("--threshold must be a percentage from 0 to 100, not " + threshold_));
+    return ReportError(ctx.err, UserError("--threshold " + threshold_ +
+                                          ": not a percentage from 0 up to, not including, 100"));
   std::vector<std::string> paths;
   for (const auto& f : files_) {
     std::error_code ec;

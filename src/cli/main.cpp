@@ -4,8 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "cli/command.h"
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "cli/version_text.h"
 #include "cli/worker_jobs.h"
@@ -15,10 +19,20 @@
 namespace gpudoctor {
 namespace {
 
+// A flag with a fixed set of words, checked by ChoiceFlag once its command is parsed and before it runs, so
+// its error reads like every other flag's ("--level fast: not one of quick, standard, long").
+struct ChoiceCheck {
+  std::string flag;
+  CLI::Option* option;
+  const std::string* value;
+  std::vector<std::string> choices;
+};
+
 // FlagSet over one CLI11 (sub)command.
 class Cli11FlagSet final : public FlagSet {
  public:
-  explicit Cli11FlagSet(CLI::App& app) : app_(app) {}
+  Cli11FlagSet(CLI::App& app, std::vector<ChoiceCheck>& choice_checks)
+      : app_(app), choice_checks_(choice_checks) {}
 
   void Bool(const std::string& names, bool* out, const std::string& help) override {
     Remember(names, app_.add_flag(names, *out, help));
@@ -33,7 +47,12 @@ class Cli11FlagSet final : public FlagSet {
   }
   void Choice(const std::string& names, std::string* out, const std::vector<std::string>& choices,
               const std::string& help) override {
-    Remember(names, app_.add_option(names, *out, help)->check(CLI::IsMember(choices)));
+    CLI::Option* opt = app_.add_option(names, *out, help);
+    std::string words;
+    for (const std::string& c : choices) words += (words.empty() ? "" : "|") + c;
+    opt->type_name(words);  // --help lists the accepted words
+    Remember(names, opt);
+    choice_checks_.push_back({LongName(names), opt, out, choices});
   }
   void Positional(const std::string& name, std::string* out, const std::string& help,
                   bool required) override {
@@ -53,14 +72,27 @@ class Cli11FlagSet final : public FlagSet {
   }
 
  private:
-  void Remember(const std::string& names, CLI::Option* opt) {
-    // Key by the long name ("--from" out of "-f,--from").
+  // The long name ("--from" out of "-f,--from").
+  static std::string LongName(const std::string& names) {
     size_t pos = names.find("--");
-    options_[pos == std::string::npos ? names : names.substr(pos, names.find(',', pos) - pos)] = opt;
+    return pos == std::string::npos ? names : names.substr(pos, names.find(',', pos) - pos);
   }
+  void Remember(const std::string& names, CLI::Option* opt) { options_[LongName(names)] = opt; }
   CLI::App& app_;
+  std::vector<ChoiceCheck>& choice_checks_;
   std::map<std::string, CLI::Option*> options_;
 };
+
+// The first choice flag given with a word outside its set; only the parsed command's flags have a count.
+std::optional<Error> RefusedChoice(const std::vector<ChoiceCheck>& checks) {
+  for (const ChoiceCheck& c : checks) {
+    if (c.option->count() == 0) continue;
+    // An empty word (`--shell ''`) is refused too: ChoiceFlag reads empty as "not given".
+    auto word = ChoiceFlag(c.flag, c.value->empty() ? "''" : *c.value, c.choices);
+    if (!word) return word.error();
+  }
+  return std::nullopt;
+}
 
 const char* kFooter =
     "Exit codes: 0 no problem, 1 warnings (check) or a failed gate (verify), 2 errors or no usable GPU,\n"
@@ -93,10 +125,11 @@ int Main(int argc, char** argv) {
   app.allow_windows_style_options(false);
   app.require_subcommand(0, 1);
   std::vector<std::pair<CLI::App*, Command*>> subs;
+  std::vector<ChoiceCheck> choice_checks;
   for (auto& c : commands) {
     CLI::App* sub = app.add_subcommand(c->Name(), c->Summary());
     sub->footer(c->Description());
-    Cli11FlagSet flags(*sub);
+    Cli11FlagSet flags(*sub, choice_checks);
     c->DefineFlags(flags);
     subs.emplace_back(sub, c.get());
   }
@@ -112,6 +145,7 @@ int Main(int argc, char** argv) {
     app.exit(e);
     return kExitToolFailed;
   }
+  if (auto refused = RefusedChoice(choice_checks)) return ReportError(ctx.err, *refused);
   for (auto& [sub, cmd] : subs)
     if (sub->parsed()) return cmd->Run(ctx);
   // No command: plain `gpudoctor` checks this machine.

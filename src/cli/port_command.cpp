@@ -192,12 +192,13 @@ int PortCommand::Run(const CliContext& ctx) {
   job.force = force_;
   job.skip_existing = skip_existing_;
   job.options.launch_macro = launch_macro_;
-  auto hip_version = ChosenHipVersion(ctx);
-  if (!hip_version.ok()) return ReportError(ctx.err, hip_version.error());
-  job.options.hip_version = *hip_version;
+  // The flags' values first: a bad one stops the run before hipcc is looked for.
   auto threads = WholeFlag("--threads", threads_, 1, 1024);
   if (!threads.ok()) return ReportError(ctx.err, threads.error());
   if (*threads) job.threads = static_cast<unsigned>(**threads);
+  auto hip_version = ChosenHipVersion(ctx);
+  if (!hip_version.ok()) return ReportError(ctx.err, hip_version.error());
+  job.options.hip_version = *hip_version;
   if (json_ && output_.empty() && !in_place_ && !examine_ && !std::filesystem::is_directory(input_))
     return ReportError(ctx.err,
                        UserError("--json prints the report on stdout, so the translation needs -o FILE, "

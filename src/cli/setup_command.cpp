@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "cli/output.h"
+#include "gates/device_choice.h"
 #include "knowledge/knowledge_loader.h"
 #include "platform/process.h"
 #include "rules/rule_context.h"
@@ -181,6 +182,8 @@ int SetupCommand::Run(const CliContext& ctx) {
   if (!env_.empty() && !dir_.empty())
     return ReportError(ctx.err,
                        UserError("give either DIR (a new environment) or --env DIR (an existing one)"));
+  // --device's spelling before any probe; which GPU it names is matched against the snapshot below.
+  if (auto device = CheckDeviceSelector(device_); !device) return ReportError(ctx.err, device.error());
   auto db = db_.empty() ? LoadEmbeddedKnowledge() : LoadKnowledgeFromDir(db_);
   if (!db.ok()) return ReportError(ctx.err, db.error().With("loading the knowledge base"));
   auto snap = source_.Acquire(ctx);

@@ -10,6 +10,7 @@
 
 #include "binfmt/gpu_targets.h"
 #include "binfmt/kernel_libraries.h"
+#include "cli/flag_values.h"
 #include "cli/output.h"
 #include "core/strings.h"
 #include "platform/filesystem.h"
@@ -159,6 +160,7 @@ void TargetsCommand::DefineFlags(FlagSet& flags) {
 }
 
 int TargetsCommand::Run(const CliContext& ctx) {
+  if (auto checked = DateFlag("--checked", checked_); !checked) return ReportError(ctx.err, checked.error());
   if (!wheel_toml_.empty()) {
     if (!path_.empty() || json_)
       return ReportError(ctx.err,

@@ -2,8 +2,13 @@
 // settings before any work (issue 15): one bad value per flag is refused with exit code 3, nothing on stdout,
 // and a message that names the flag, the text given and what the flag accepts. A run that got past its flags
 // would have printed a report (the fake script named does not exist, so a worker would fail, not refuse).
+// Then every command's valued flags (issue 34 item 6), one bad value each: exit code 3 (gpudoctor's code for
+// bad flags, docs/check.md), nothing on stdout, the flag and the text in an `error:` line, and no exception.
+// The choice flags are checked by ChoiceFlag after parsing (cli/main.cpp), the numbers, dates and devices by
+// each command before any probe or worker.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -25,6 +30,8 @@ void ExpectRefused(const BadFlag& bad) {
   EXPECT_EQ(r.exit_code, 3) << shown << r.stdout_text << r.stderr_text;
   EXPECT_EQ(r.stdout_text, "") << shown;
   EXPECT_NE(r.stderr_text.find("error: " + bad.expected), std::string::npos) << shown << r.stderr_text;
+  EXPECT_EQ(r.stderr_text.find("internal error"), std::string::npos) << shown << r.stderr_text;
+  EXPECT_EQ(r.stderr_text.find("terminate called"), std::string::npos) << shown << r.stderr_text;
 }
 
 TEST(CommandFlags, VerifyRefusesEachBadNumberBeforeAnyWork) {
@@ -63,6 +70,58 @@ TEST(CommandFlags, CollectivesRefusesEachBadValueBeforeAnyWork) {
            {{"collectives", "--min-bytes", "2M", "--max-bytes", "1M"}, "--min-bytes 2097152 is larger than"}})
     ExpectRefused(bad);
 }
+const std::vector<BadFlag>& EveryCommandsBadValues() {
+  static const std::vector<BadFlag> table = {
+      {{"verify", "--level", "fast"}, "--level fast: not one of quick, standard, long"},
+      {{"verify", "--level", ""}, "--level '': not one of quick, standard, long"},
+      {{"verify", "--backend", "cuda9"}, "--backend cuda9: not one of auto, cuda, hip"},
+      {{"bench", "--backend", "opencl"}, "--backend opencl: not one of auto, cuda, hip"},
+      {{"bench", "--inject", "crash"}, "--inject crash: not one of none, wrong-result"},
+      {{"collectives", "--launcher", "slurm"}, "--launcher slurm: not one of auto, local, mpi"},
+      {{"collectives", "--backend", "x"}, "--backend x: not one of auto, cuda, hip"},
+      {{"check", "--shell", "zsh"}, "--shell zsh: not one of auto, bash, powershell, cmd"},
+      {{"check", "--today", "2026-13-45"}, "--today 2026-13-45: not a date; give YYYY-MM-DD"},
+      {{"db", "show", "--today", "tomorrow"}, "--today tomorrow: not a date"},
+      {{"targets", "--wheel-toml", "w.whl", "--checked", "yesterday"}, "--checked yesterday: not a date"},
+      {{"setup", "--installer", "brew"}, "--installer brew: not one of auto, pip, uv, conda"},
+      {{"setup", "--shell", "fish"}, "--shell fish: not one of auto, bash, powershell, cmd"},
+      {{"setup", "--device", "first-gpu"}, "--device first-gpu: not a device index or a PCI address"},
+      {{"report", "--shell", "tcsh"}, "--shell tcsh: not one of auto, bash, powershell, cmd"},
+      {{"tune", "--shell", "fish"}, "--shell fish: not one of auto, bash, powershell, cmd"},
+      {{"tune", "--max-batch", "0"}, "--max-batch 0: not a whole number from 1 to 1000000"},
+      {{"tune", "--timeout", "10m"}, "--timeout 10m: not a whole number of seconds"},
+      {{"tune", "--device", "gpu"}, "--device gpu: not a GPU number"},
+      {{"port", "/nonexistent/a.cu", "--threads", "0"}, "--threads 0: not a whole number from 1 to 1024"},
+      {{"monitor", "--interval", "0"}, "--interval 0: not a number of seconds from 0.1 to 86400"},
+      {{"monitor", "--count", "many"}, "--count many: not a whole number"},
+      {{"serve", "--prometheus", "99999"}, "address 99999: the port must be 1 to 65535"},
+      {{"fleet", "merge", "/nonexistent", "--threshold", "100"}, "--threshold 100: not a percentage"},
+      {{"fleet", "split", "/nonexistent"}, "ACTION split: not one of merge"},
+      {{"completions", "tcsh"}, "SHELL tcsh: not one of bash, zsh, fish, powershell"},
+  };
+  return table;
+}
+
+TEST(EveryCommandFlags, EachBadValueStopsItsCommandNamingTheFlag) {
+  for (const BadFlag& bad : EveryCommandsBadValues()) ExpectRefused(bad);
+}
+
+// A choice flag lists its words in --help, since the check moved from CLI11 to ChoiceFlag.
+TEST(EveryCommandFlags, HelpListsEachChoiceFlagsWords) {
+  ProcessResult r = testing::Gpudoctor({"verify", "--help"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("--level quick|standard|long"), std::string::npos) << r.stdout_text;
+}
+
+// A word of the set still runs its command: the check refuses only what is outside it.
+TEST(EveryCommandFlags, GoodChoicesPassTheCheck) {
+  ProcessResult fish = testing::Gpudoctor({"completions", "fish"});
+  EXPECT_EQ(fish.exit_code, 0) << fish.stderr_text;
+  EXPECT_NE(fish.stdout_text.find("complete -c gpudoctor"), std::string::npos);
+  ProcessResult check = testing::Gpudoctor({"check", "--shell", "cmd"});
+  EXPECT_NE(check.exit_code, 3) << check.stderr_text;
+  EXPECT_EQ(check.stderr_text.find("--shell"), std::string::npos) << check.stderr_text;
+}
 
 TEST(FlagValues, EmptyIsNotGivenAndEachKindTakesWhatItSays) {
   EXPECT_FALSE(SizeFlag("--s", "")->has_value());
@@ -79,6 +138,39 @@ TEST(FlagValues, EmptyIsNotGivenAndEachKindTakesWhatItSays) {
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message, "--t 86401: not a whole number of seconds from 1 to 86400");
   EXPECT_EQ(refused.error().kind, ErrorKind::kUser);
+}
+
+TEST(FlagValues, ChoiceTakesOnlyItsWordsAndListsThem) {
+  const std::vector<std::string> levels = {"quick", "standard", "long"};
+  EXPECT_FALSE(ChoiceFlag("--level", "", levels)->has_value());
+  EXPECT_EQ(**ChoiceFlag("--level", "long", levels), "long");
+  EXPECT_FALSE(ChoiceFlag("--level", "Long", levels).ok());  // exact words only
+  auto refused = ChoiceFlag("--level", "fast", levels);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "--level fast: not one of quick, standard, long");
+  EXPECT_EQ(refused.error().kind, ErrorKind::kUser);
+}
+
+enum class Fruit { kApple, kPear };
+constexpr std::array<EnumName<Fruit>, 2> kFruitNames = {{{Fruit::kApple, "apple"}, {Fruit::kPear, "pear"}}};
+
+TEST(FlagValues, ChoiceReadsAnEnumNameTableAsItsValues) {
+  EXPECT_EQ(ChoiceWords(kFruitNames), (std::vector<std::string>{"apple", "pear"}));
+  EXPECT_EQ(**ChoiceFlag("--fruit", "pear", kFruitNames), Fruit::kPear);
+  EXPECT_FALSE(ChoiceFlag("--fruit", "", kFruitNames)->has_value());
+  auto refused = ChoiceFlag("--fruit", "plum", kFruitNames);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "--fruit plum: not one of apple, pear");
+}
+
+TEST(FlagValues, DateTakesOnlyRealDays) {
+  EXPECT_FALSE(DateFlag("--today", "")->has_value());
+  EXPECT_EQ(**DateFlag("--today", "2026-12-05"), "2026-12-05");
+  EXPECT_FALSE(DateFlag("--today", "2026-02-30").ok());
+  EXPECT_FALSE(DateFlag("--today", "12/05/2026").ok());
+  auto refused = DateFlag("--today", "soon");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "--today soon: not a date; give YYYY-MM-DD (2026-12-05)");
 }
 
 }  // namespace
