@@ -4,10 +4,10 @@
 // system).
 #pragma once
 
+#include "gpu/api/library_search.h"
 #include "gpu/api/nccl_api.h"
 #include "gpu/backend.h"
 #include "gpu/backend_inputs.h"
-#include "gpu/api/library_search.h"
 
 namespace gpudoctor {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "gpu/api/library_search.h"
 #include "gpu/backend.h"
 #include "gpu/fake/fake_kernels.h"
-#include "gpu/api/library_search.h"
 #include "platform/environment.h"
 #include "platform/filesystem.h"
 #include "platform/symbol_binder.h"
