@@ -22,12 +22,6 @@ Error Refused(const std::string& flag, const std::string& text, const std::strin
 
 }  // namespace
 
-std::string ChoiceList(const std::vector<std::string>& choices) {
-  std::string list;
-  for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
-  return list;
-}
-
 Result<std::optional<uint64_t>> SizeFlag(const std::string& flag, const std::string& text) {
   if (text.empty()) return std::optional<uint64_t>();
   auto v = ParseByteSize(text);
@@ -73,7 +67,7 @@ Result<std::optional<std::string>> ChoiceFlag(const std::string& flag, const std
   if (text.empty()) return std::optional<std::string>();
   for (const std::string& c : choices)
     if (c == text) return std::optional<std::string>(c);
-  return Refused(flag, text, "not one of " + ChoiceList(choices));
+  return Refused(flag, text, "not one of " + JoinList(choices));
 }
 
 }  // namespace gpudoctor

@@ -30,8 +30,6 @@ Result<std::optional<double>> NumberFlag(const std::string& flag, const std::str
 Result<std::optional<std::chrono::seconds>> SecondsFlag(const std::string& flag, const std::string& text);
 // A calendar day written YYYY-MM-DD (2026-12-05), kept as that text.
 Result<std::optional<std::string>> DateFlag(const std::string& flag, const std::string& text);
-// The words joined for a message or a help line: "quick, standard, long".
-std::string ChoiceList(const std::vector<std::string>& choices);
 // One word of `choices`, exactly as written there; the error lists them all ("--level fast: not one of quick,
 // standard, long").
 Result<std::optional<std::string>> ChoiceFlag(const std::string& flag, const std::string& text,

@@ -13,6 +13,7 @@
 #include "cli/output.h"
 #include "cli/version_text.h"
 #include "cli/worker_jobs.h"
+#include "core/strings.h"
 #include "platform/terminal.h"
 #include "worker/worker_request.h"
 
@@ -48,9 +49,7 @@ class Cli11FlagSet final : public FlagSet {
   void Choice(const std::string& names, std::string* out, const std::vector<std::string>& choices,
               const std::string& help) override {
     CLI::Option* opt = app_.add_option(names, *out, help);
-    std::string words;
-    for (const std::string& c : choices) words += (words.empty() ? "" : "|") + c;
-    opt->type_name(words);  // --help lists the accepted words
+    opt->type_name(JoinList(choices, "|"));  // --help lists the accepted words
     Remember(names, opt);
     choice_checks_.push_back({LongName(names), opt, out, choices});
   }

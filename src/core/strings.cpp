@@ -162,4 +162,10 @@ std::string FormatBytes(uint64_t bytes) {
   return buf;
 }
 
+std::string JoinList(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
 }  // namespace gpudoctor

@@ -15,6 +15,8 @@ std::vector<std::string_view> Split(std::string_view s, char sep);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 std::string ToLower(std::string_view s);
+// "a, b, c": the items joined by `separator` (a title, an evidence line, a flag's accepted words).
+std::string JoinList(const std::vector<std::string>& items, const std::string& separator = ", ");
 // A Python distribution name as PEP 503 compares them: lowercase, every run of '-', '_' and '.' as one
 // '-' ("Rocm_SDK.core" -> "rocm-sdk-core"). The probe reads names with it and the knowledge base and
 // the rules look them up with it.

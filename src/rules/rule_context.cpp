@@ -358,12 +358,6 @@ bool IsUbuntuFamily(const std::string& distro_id) {
   return distro_id == "ubuntu" || distro_id == "pop" || distro_id == "linuxmint";
 }
 
-std::string JoinList(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
-
 bool Contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }

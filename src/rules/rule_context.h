@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/os.h"
+#include "core/strings.h"  // JoinList
 #include "knowledge/id_range_guess.h"
 #include "knowledge/knowledge_db.h"
 #include "knowledge/torch_wheel_lookup.h"  // BestCudaWheel
@@ -125,8 +126,6 @@ void Cite(Finding& f, const Provenance& p);
 // The finding rests on `p` too (not its source): only the unconfirmed mark.
 void RestsOn(Finding& f, const Provenance& p);
 bool Contains(const std::vector<std::string>& list, const std::string& item);
-// "a, b, c": the items joined for a title or an evidence line.
-std::string JoinList(const std::vector<std::string>& items, const std::string& separator = ", ");
 // Ubuntu and the distributions built on its packages (os-release ID "ubuntu", "pop", "linuxmint").
 bool IsUbuntuFamily(const std::string& distro_id);
 
